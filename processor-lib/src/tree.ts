@@ -1,0 +1,161 @@
+/**
+ * Trees: reading a templates directory (in parallel), processing a list of files in memory,
+ * and writing a processed tree. `processTree` is what the CLI, the service and the jobs call.
+ */
+import { mkdir, readdir, readFile, stat, writeFile, chmod } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
+import { finding, ProcessorError, sortFindings, type Finding } from './findings.ts';
+import { languageOf } from './languages.ts';
+import { processFile } from './substitute.ts';
+
+export interface TreeFile {
+  /** Relative path with `/` separators. */
+  path: string;
+  /** Processed text for decorated languages, the original bytes for files copied verbatim. */
+  content: string | Buffer;
+  /** Unix permission bits (0o644 / 0o755). */
+  mode: number;
+}
+
+export interface InputFile {
+  path: string;
+  content: Buffer;
+  mode: number;
+}
+
+export interface ProcessResult {
+  /** True when no file was refused; then `files` is the complete tree. */
+  ok: boolean;
+  /** Sorted by path. Empty when `ok` is false. */
+  files: TreeFile[];
+  /** Every finding (warnings and errors), sorted by file and line. */
+  findings: Finding[];
+  /** Paths of refused files. */
+  refused: string[];
+  /** Number of input files. */
+  inputCount: number;
+}
+
+export interface ProcessOptions {
+  trimDecoratorAttrs?: boolean;
+}
+
+/** Directories never read from a templates tree. */
+const SKIP_DIRS = new Set(['.git']);
+
+function byPath(a: { path: string }, b: { path: string }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+/** List every entry below `root` (relative `/` paths). Symbolic links and other non-files are reported, not followed. */
+export async function listTree(root: string): Promise<{ files: string[]; unsupported: string[] }> {
+  const files: string[] = [];
+  const unsupported: string[] = [];
+  async function walk(rel: string): Promise<void> {
+    const entries = await readdir(rel ? join(root, rel) : root, { withFileTypes: true });
+    const subdirs: Promise<void>[] = [];
+    for (const e of entries) {
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (!SKIP_DIRS.has(e.name)) subdirs.push(walk(p));
+      } else if (e.isFile()) files.push(p);
+      else unsupported.push(p);
+    }
+    await Promise.all(subdirs);
+  }
+  try {
+    await walk('');
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') {
+      throw new ProcessorError(400, 'TEMPLATES_NOT_FOUND', `templates directory not found: ${root}`);
+    }
+    throw e;
+  }
+  files.sort();
+  unsupported.sort();
+  return { files, unsupported };
+}
+
+/** Read a templates directory into memory, every file in parallel. */
+export async function readTree(root: string): Promise<{ inputs: InputFile[]; unsupported: string[] }> {
+  const { files, unsupported } = await listTree(root);
+  const inputs = await Promise.all(
+    files.map(async (path) => {
+      const abs = join(root, ...path.split('/'));
+      const [content, st] = await Promise.all([readFile(abs), stat(abs)]);
+      return { path, content, mode: st.mode & 0o111 ? 0o755 : 0o644 };
+    }),
+  );
+  return { inputs, unsupported };
+}
+
+/** Process files already in memory (an unpacked upload, a clone, a read tree). */
+export function processFiles(inputs: readonly InputFile[], config: unknown, opts: ProcessOptions = {}): ProcessResult {
+  const findings: Finding[] = [];
+  const refused: string[] = [];
+  const files: TreeFile[] = [];
+  for (const input of inputs) {
+    const lang = languageOf(input.path);
+    if (!lang) {
+      files.push({ path: input.path, content: input.content, mode: input.mode });
+      continue;
+    }
+    let result;
+    try {
+      result = processFile(input.path, input.content.toString('utf8'), lang, config, opts);
+    } catch (e) {
+      result = { content: null, findings: [finding('READ_FAILED', 'error', input.path, 0, null, `processing threw: ${(e as Error).message}`)] };
+    }
+    for (const f of result.findings) findings.push(f);
+    if (result.content === null) refused.push(input.path);
+    else files.push({ path: input.path, content: result.content, mode: input.mode });
+  }
+  files.sort(byPath);
+  if (refused.length === 0 && files.length !== inputs.length) {
+    findings.push(finding('MISSING_OUTPUT', 'error', '.', 0, null, `${files.length} files produced for ${inputs.length} inputs`));
+    refused.push('.');
+  }
+  const ok = refused.length === 0;
+  return { ok, files: ok ? files : [], findings: sortFindings(findings), refused: refused.sort(), inputCount: inputs.length };
+}
+
+/** Read and process a templates directory, in memory. */
+export async function processTree(opts: {
+  templatesDir: string;
+  config: unknown;
+  trimDecoratorAttrs?: boolean;
+}): Promise<ProcessResult> {
+  const { inputs, unsupported } = await readTree(opts.templatesDir);
+  const result = processFiles(inputs, opts.config, { trimDecoratorAttrs: opts.trimDecoratorAttrs });
+  if (unsupported.length === 0) return result;
+  const extra = unsupported.map((p) => finding('UNSUPPORTED_ENTRY', 'error', p, 0, null, 'not a regular file (links are not followed)'));
+  return {
+    ...result,
+    ok: false,
+    files: [],
+    findings: sortFindings([...result.findings, ...extra]),
+    refused: [...result.refused, ...unsupported].sort(),
+  };
+}
+
+/** Write a processed tree below `outDir` (directories created as needed), then check every file landed. */
+export async function writeTree(outDir: string, files: readonly TreeFile[]): Promise<void> {
+  const dirs = new Set<string>();
+  for (const f of files) dirs.add(dirname(join(outDir, ...f.path.split('/'))));
+  await Promise.all([...dirs].sort().map((d) => mkdir(d, { recursive: true })));
+  await Promise.all(
+    files.map(async (f) => {
+      const abs = join(outDir, ...f.path.split('/'));
+      await writeFile(abs, f.content);
+      if (f.mode & 0o111) await chmod(abs, 0o755);
+    }),
+  );
+  const sizes = await Promise.all(files.map((f) => stat(join(outDir, ...f.path.split('/'))).then((s) => s.size)));
+  const short = files.filter((f, i) => sizes[i] !== Buffer.byteLength(f.content));
+  if (short.length > 0) {
+    throw new ProcessorError(500, 'WRITE_INCOMPLETE', `${short.length} files were not written completely`, short.map((f) => f.path));
+  }
+}
+
+export { sep as pathSeparator };
