@@ -1,0 +1,57 @@
+// /api/users: the caller's own record and preferences, and the admin-only list of all users.
+import { Type } from '@sinclair/typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Envelope, ErrorBody, ListEnvelope, PageQuery, ok, page } from '@ies/server/core/envelope'
+import { notFound } from '@ies/server/core/errors'
+import { MeUpdate, Preferences, PreferencesUpdate, User } from './schemas.ts'
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody }
+
+const users: FastifyPluginAsyncTypebox = async (app) => {
+  const repo = app.users
+
+  async function me(userId: string) {
+    const user = await repo.get(userId)
+    if (!user) throw notFound('User not found')
+    return user
+  }
+
+  app.get('/me', { schema: { response: { 200: Envelope(User), ...errors } } }, async (request) =>
+    ok(request, await me(request.principal.userId)),
+  )
+
+  app.put('/me', { schema: { body: MeUpdate, response: { 200: Envelope(User), ...errors } } }, async (request) => {
+    const user = await repo.updatePreferences(request.principal.userId, request.body.preferences)
+    if (!user) throw notFound('User not found')
+    return ok(request, user)
+  })
+
+  app.get('/me/preferences', { schema: { response: { 200: Envelope(Preferences), ...errors } } }, async (request) =>
+    ok(request, (await me(request.principal.userId)).preferences),
+  )
+
+  app.put(
+    '/me/preferences',
+    { schema: { body: PreferencesUpdate, response: { 200: Envelope(Preferences), ...errors } } },
+    async (request) => {
+      const user = await repo.updatePreferences(request.principal.userId, request.body)
+      if (!user) throw notFound('User not found')
+      return ok(request, user.preferences)
+    },
+  )
+
+  app.get(
+    '/',
+    {
+      onRequest: app.requireAdmin,
+      schema: { querystring: Type.Object(PageQuery), response: { 200: ListEnvelope(User), ...errors } },
+    },
+    async (request) => {
+      const { page: p, limit } = request.query
+      const { items, total } = await repo.list(p, limit)
+      return page(request, items, { page: p, limit, total })
+    },
+  )
+}
+
+export default users

@@ -1,0 +1,24 @@
+import { Type } from '@sinclair/typebox'
+import { PROVIDERS, THEMES } from '@ies/server/core/users'
+
+export const Preferences = Type.Object(
+  {
+    theme: Type.Union(THEMES.map((t) => Type.Literal(t))),
+    defaultProvider: Type.Union(PROVIDERS.map((p) => Type.Literal(p))),
+  },
+  { additionalProperties: false },
+)
+
+export const PreferencesUpdate = Type.Partial(Preferences, { additionalProperties: false, minProperties: 1 })
+
+export const User = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  identityProviderId: Type.String(),
+  username: Type.String(),
+  email: Type.String(),
+  preferences: Preferences,
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+})
+
+export const MeUpdate = Type.Object({ preferences: PreferencesUpdate }, { additionalProperties: false })

@@ -1,0 +1,87 @@
+// buildApp: the Fastify factory. Core plugins first (errors, database, auth, rate limits, the
+// embedded identity provider), then /health at the root, then every resource in plugins/ under /api.
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import Fastify, { type FastifyInstance } from 'fastify'
+import autoload from '@fastify/autoload'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { MongoClient } from 'mongodb'
+import { issuerOf, type Config } from './config.ts'
+import { registerErrorHandlers } from './core/errors.ts'
+import { requestIdFrom } from './core/envelope.ts'
+import database from './core/db.ts'
+import auth from './core/auth.ts'
+import rateLimits from './core/rate-limit.ts'
+import health from './core/health.ts'
+import { UsersRepository } from './core/users.ts'
+import { loggerOptions } from './core/logger.ts'
+
+export const PLUGINS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../plugins')
+
+// The service runs from its TypeScript sources through tsx, which @fastify/autoload does not detect
+// when tsx is loaded with --import; tell it that .ts plugins can be imported.
+if (import.meta.url.endsWith('.ts')) process.env.FASTIFY_AUTOLOAD_TYPESCRIPT ??= '1'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config
+    users: UsersRepository
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config
+  /** Pino options, or false to silence (tests). */
+  logger?: boolean | Record<string, unknown>
+  /** Share an existing MongoDB client instead of connecting from `config.mongodbUri`. */
+  mongoClient?: MongoClient
+  /** A Redis client for shared rate-limit counters (made from REDIS_URL by main.ts). */
+  redis?: unknown
+  /** Extra work before the routes are sealed: the embedded identity provider is mounted through this. */
+  beforeRoutes?: (app: FastifyInstance) => Promise<void>
+}
+
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = opts
+  const app = Fastify({
+    logger: opts.logger === false ? false : loggerOptions(config, opts.logger),
+    genReqId: (request) => requestIdFrom(request.headers['x-request-id']),
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: 'array', useDefaults: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  app.decorate('config', config)
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-ID', request.id)
+  })
+  registerErrorHandlers(app)
+
+  await app.register(database, { uri: config.mongodbUri, client: opts.mongoClient })
+  const users = new UsersRepository(app.mongo.db)
+  app.decorate('users', users)
+  app.addHook('onReady', async () => {
+    await users.init().catch((err) => app.log.warn({ err: { message: err.message } }, 'could not create user indexes'))
+  })
+
+  await app.register(auth, {
+    issuer: issuerOf(config),
+    appClientId: config.auth.appClientId,
+    audience: config.auth.audience,
+    users,
+  })
+  await app.register(rateLimits, { ...config.rateLimit, redis: opts.redis })
+  if (opts.beforeRoutes) await opts.beforeRoutes(app)
+
+  await app.register(health)
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', api.limitByIp)
+      api.addHook('onRequest', async (request) => api.authenticate(request))
+      api.addHook('onRequest', api.limitByUser)
+      await api.register(autoload, { dir: PLUGINS_DIR, forceESM: true })
+    },
+    { prefix: '/api' },
+  )
+  return app
+}

@@ -1,0 +1,126 @@
+// Bearer-token authentication for every /api route: the signature is checked against the identity
+// provider's JWKS (get-jwks, refetched once for an unknown kid), then issuer, expiry, algorithm and,
+// when configured, audience. The verified claims become `request.principal`.
+import fp from 'fastify-plugin'
+import fastifyJwt from '@fastify/jwt'
+import buildGetJwks from 'get-jwks'
+import type { FastifyRequest } from 'fastify'
+import { forbidden, tokenExpired, unauthorized } from './errors.ts'
+import type { UsersRepository } from './users.ts'
+
+export interface Principal {
+  /** The IES user id (users collection). */
+  userId: string
+  /** The identity provider's subject. */
+  sub: string
+  username: string
+  email: string
+  roles: string[]
+  clientRoles: string[]
+  isAdmin: boolean
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal
+  }
+  interface FastifyInstance {
+    authenticate: (request: FastifyRequest) => Promise<void>
+    requireAdmin: (request: FastifyRequest) => Promise<void>
+  }
+}
+
+interface Claims {
+  sub?: string
+  preferred_username?: string
+  email?: string
+  azp?: string
+  aud?: string | string[]
+  realm_access?: { roles?: string[] }
+  resource_access?: Record<string, { roles?: string[] }>
+}
+
+export interface AuthOptions {
+  issuer: string
+  appClientId: string
+  audience?: string
+  users: UsersRepository
+}
+
+/** Asymmetric algorithms only: no `none`, and no HMAC that could be keyed with a public key. */
+export const ALLOWED_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'] as const
+
+/** Admin is either realm role `admin` or the app client's role `environment-admin` (README, "Roles"). */
+export function isAdmin(claims: Claims, appClientId: string): boolean {
+  return (
+    (claims.realm_access?.roles ?? []).includes('admin') ||
+    (claims.resource_access?.[appClientId]?.roles ?? []).includes('environment-admin')
+  )
+}
+
+function audienceMatches(claims: Claims, audience: string): boolean {
+  const aud = Array.isArray(claims.aud) ? claims.aud : claims.aud ? [claims.aud] : []
+  return aud.includes(audience) || claims.azp === audience
+}
+
+export default fp<AuthOptions>(
+  async (app, opts) => {
+    const jwks = buildGetJwks({
+      issuersWhitelist: [opts.issuer],
+      jwksPath: '/protocol/openid-connect/certs',
+      max: 50,
+      ttl: 10 * 60 * 1000,
+      timeout: 5000,
+    })
+
+    await app.register(fastifyJwt, {
+      decode: { complete: true },
+      secret: async (_request: FastifyRequest, token: any) => {
+        const kid = token?.header?.kid
+        const alg = token?.header?.alg
+        const iss = token?.payload?.iss
+        if (typeof kid !== 'string' || typeof alg !== 'string' || iss !== opts.issuer) throw unauthorized('Invalid token')
+        if (!(ALLOWED_ALGORITHMS as readonly string[]).includes(alg)) throw unauthorized('Invalid token')
+        return jwks.getPublicKey({ kid, domain: iss, alg })
+      },
+      verify: {
+        algorithms: [...ALLOWED_ALGORITHMS],
+        allowedIss: opts.issuer,
+        requiredClaims: ['exp', 'sub', 'iss'],
+      },
+    })
+
+    app.decorateRequest('principal', null as unknown as Principal)
+
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      const header = request.headers.authorization
+      if (!header || !/^Bearer\s+\S+$/i.test(header)) throw unauthorized()
+      let claims: Claims
+      try {
+        claims = (await request.jwtVerify()) as Claims
+      } catch (err: any) {
+        if (err?.code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED') throw tokenExpired()
+        if (err?.statusCode === 503 || err?.name === 'AbortError') {
+          request.log.warn('identity provider keys unreachable')
+        }
+        throw unauthorized('Invalid token')
+      }
+      if (opts.audience && !audienceMatches(claims, opts.audience)) throw unauthorized('Invalid token')
+      const sub = claims.sub as string
+      const identity = { sub, username: claims.preferred_username ?? sub, email: claims.email ?? '' }
+      const userId = await opts.users.sync(identity)
+      request.principal = {
+        userId,
+        ...identity,
+        roles: claims.realm_access?.roles ?? [],
+        clientRoles: claims.resource_access?.[opts.appClientId]?.roles ?? [],
+        isAdmin: isAdmin(claims, opts.appClientId),
+      }
+    })
+
+    app.decorate('requireAdmin', async (request: FastifyRequest) => {
+      if (!request.principal?.isAdmin) throw forbidden()
+    })
+  },
+  { name: 'auth' },
+)

@@ -1,0 +1,116 @@
+// Every error the API answers is made here: one class, one factory per code, one error handler.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError } from 'mongodb'
+import { meta } from './envelope.ts'
+
+export interface FieldError {
+  field: string
+  message: string
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message)
+  }
+}
+
+export const validationError = (details: FieldError[], message = 'Request validation failed') =>
+  new AppError(400, 'VALIDATION_ERROR', message, details)
+export const fieldError = (field: string, message: string) => validationError([{ field, message }])
+export const unauthorized = (message = 'Authentication required') => new AppError(401, 'UNAUTHORIZED', message)
+export const tokenExpired = () => new AppError(401, 'TOKEN_EXPIRED', 'Access token has expired')
+export const forbidden = () => new AppError(403, 'FORBIDDEN', 'Insufficient permissions')
+export const notFound = (message = 'Resource not found') => new AppError(404, 'NOT_FOUND', message)
+export const conflict = (message: string) => new AppError(409, 'CONFLICT', message)
+export const unavailable = (message = 'Service temporarily unavailable') =>
+  new AppError(503, 'SERVICE_UNAVAILABLE', message)
+
+/** Codes the spec leaves open (README, "Error codes"). */
+export const OPEN_CODES = {
+  payloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  rateLimited: 'RATE_LIMITED',
+  internal: 'INTERNAL_ERROR',
+} as const
+
+function send(request: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string, details?: unknown) {
+  const error: Record<string, unknown> = { code, message }
+  if (details !== undefined) error.details = details
+  return reply.code(status).type('application/json').send({ error, meta: meta(request) })
+}
+
+/** `/credentials/accessKeyId` + missingProperty -> `credentials.accessKeyId`. */
+function fieldOf(item: { instancePath?: string; params?: Record<string, unknown> }, context?: string): string {
+  const parts = (item.instancePath ?? '').split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const missing = item.params?.missingProperty ?? item.params?.additionalProperty
+  if (typeof missing === 'string') parts.push(missing)
+  if (parts.length === 0 && context && context !== 'body') return context
+  return parts.join('.') || '(body)'
+}
+
+function messageOf(item: { keyword?: string; message?: string; params?: Record<string, unknown> }): string {
+  if (item.keyword === 'required') return 'is required'
+  if (item.keyword === 'additionalProperties') return 'is not allowed'
+  if (item.keyword === 'enum' && Array.isArray(item.params?.allowedValues)) {
+    return `must be one of: ${(item.params.allowedValues as unknown[]).join(', ')}`
+  }
+  return item.message ?? 'is invalid'
+}
+
+/** Ajv's errors as the spec's `details`: one entry per field, the most useful message first. */
+export function detailsFromValidation(error: FastifyError): FieldError[] {
+  const seen = new Map<string, string>()
+  for (const item of error.validation ?? []) {
+    const field = fieldOf(item as never, error.validationContext)
+    // A union/anyOf failure repeats itself; keep the first message for a field.
+    if (!seen.has(field)) seen.set(field, messageOf(item as never))
+  }
+  return [...seen].map(([field, message]) => ({ field, message }))
+}
+
+const DATABASE_DOWN = [MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError]
+
+export function registerErrorHandlers(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      return send(request, reply, error.statusCode, error.code, error.message, error.details)
+    }
+    if (error.validation) {
+      return send(request, reply, 400, 'VALIDATION_ERROR', 'Request validation failed', detailsFromValidation(error))
+    }
+    if (DATABASE_DOWN.some((type) => error instanceof type)) {
+      request.log.warn({ err: { type: error.name } }, 'database unreachable')
+      return send(request, reply, 503, 'SERVICE_UNAVAILABLE', 'The database is unreachable; try again shortly')
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return send(request, reply, 400, 'VALIDATION_ERROR', 'Request body is not valid JSON', [
+          { field: '(body)', message: 'must be valid JSON' },
+        ])
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return send(request, reply, 400, 'VALIDATION_ERROR', 'Unsupported content type; send application/json', [
+          { field: '(content-type)', message: 'must be application/json' },
+        ])
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return send(request, reply, 413, OPEN_CODES.payloadTooLarge, 'Request body is too large')
+    }
+    const status = error.statusCode ?? 500
+    if (status === 429) {
+      return send(request, reply, 429, OPEN_CODES.rateLimited, error.message || 'Too many requests')
+    }
+    if (status >= 400 && status < 500) {
+      // A client error raised by Fastify or a plugin that has no mapping above.
+      return send(request, reply, status, 'BAD_REQUEST', error.message)
+    }
+    request.log.error({ err: error }, 'unhandled error')
+    return send(request, reply, 500, OPEN_CODES.internal, 'Internal server error')
+  })
+
+  app.setNotFoundHandler((request, reply) => send(request, reply, 404, 'NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`))
+}

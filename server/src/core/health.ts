@@ -1,0 +1,24 @@
+// GET /health at the server root: no authentication, no rate limit, reports the database.
+import type { FastifyInstance } from 'fastify'
+import { Type } from '@sinclair/typebox'
+import { databaseReachable } from './db.ts'
+import { Envelope, ErrorBody, meta, ok } from './envelope.ts'
+
+const Health = Type.Object({
+  status: Type.Literal('ok'),
+  checks: Type.Object({ database: Type.Literal('up') }),
+})
+
+export default async function health(app: FastifyInstance) {
+  app.get(
+    '/health',
+    { schema: { response: { 200: Envelope(Health), 503: ErrorBody } } },
+    async (request, reply) => {
+      if (await databaseReachable(app.mongo.db)) return ok(request, { status: 'ok', checks: { database: 'up' } })
+      return reply.code(503).send({
+        error: { code: 'SERVICE_UNAVAILABLE', message: 'The database is unreachable', details: { database: 'down' } },
+        meta: meta(request),
+      })
+    },
+  )
+}

@@ -1,0 +1,78 @@
+// Two limits on every /api request (README, "Rate limits"): per client IP (checked before
+// authentication) and per user (after it). Counters live in memory, or in Redis when REDIS_URL is
+// set so that replicas share them. The headers report whichever limit has fewer requests left.
+import fp from 'fastify-plugin'
+import rateLimit from '@fastify/rate-limit'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { AppError, OPEN_CODES } from './errors.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    limitByIp: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+    limitByUser: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+  }
+}
+
+export interface RateLimitOptions {
+  ipMax: number
+  ipWindowMs: number
+  userMax: number
+  userWindowMs: number
+  /** An ioredis client shared by replicas; in-memory counters without it. */
+  redis?: unknown
+}
+
+interface Outcome {
+  max: number
+  remaining: number
+  ttl: number
+  isExceeded: boolean
+}
+
+const REMAINING = Symbol('rateLimitRemaining')
+
+function report(request: FastifyRequest, reply: FastifyReply, outcome: Outcome) {
+  const shown = (request as any)[REMAINING] as number | undefined
+  if (shown === undefined || outcome.remaining <= shown || outcome.isExceeded) {
+    ;(request as any)[REMAINING] = outcome.remaining
+    reply.header('X-RateLimit-Limit', outcome.max)
+    reply.header('X-RateLimit-Remaining', outcome.remaining)
+    reply.header('X-RateLimit-Reset', Math.ceil((Date.now() + outcome.ttl) / 1000))
+  }
+  if (outcome.isExceeded) {
+    const seconds = Math.max(1, Math.ceil(outcome.ttl / 1000))
+    reply.header('Retry-After', seconds)
+    throw new AppError(429, OPEN_CODES.rateLimited, `Rate limit exceeded, retry in ${seconds} seconds`)
+  }
+}
+
+export default fp<RateLimitOptions>(
+  async (app, opts) => {
+    await app.register(rateLimit, {
+      global: false,
+      redis: opts.redis,
+      nameSpace: 'ies-rate-limit-',
+      // A Redis outage must not take the API down with it.
+      skipOnError: true,
+    })
+    const byIp = app.createRateLimit({
+      max: opts.ipMax,
+      timeWindow: opts.ipWindowMs,
+      keyGenerator: (request) => `ip:${request.ip}`,
+    })
+    const byUser = app.createRateLimit({
+      max: opts.userMax,
+      timeWindow: opts.userWindowMs,
+      keyGenerator: (request) => `user:${request.principal.sub}`,
+    })
+    app.decorate('limitByIp', async (request: FastifyRequest, reply: FastifyReply) => {
+      const outcome = await byIp(request)
+      if (!outcome.isAllowed) report(request, reply, outcome as Outcome)
+    })
+    app.decorate('limitByUser', async (request: FastifyRequest, reply: FastifyReply) => {
+      const outcome = await byUser(request)
+      if (!outcome.isAllowed) report(request, reply, outcome as Outcome)
+    })
+  },
+  { name: 'rate-limit' },
+)
