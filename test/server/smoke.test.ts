@@ -1,18 +1,12 @@
 import t from 'tap'
-import { buildApp } from '@ies/server'
-import { loadConfig } from '@ies/server/config'
-import { startTestDatabase } from '../harness/database.ts'
+import { startTestApp } from '../harness/app.ts'
 
 t.test('boots', async (t) => {
-  const db = await startTestDatabase(t)
-  const config = loadConfig({ MONGODB_URI: db.uri, AUTH_URL: 'http://127.0.0.1:9' })
-  const app = await buildApp({ config, logger: false, mongoClient: db.client })
-  t.teardown(() => app.close())
-  const health = await app.inject({ method: 'GET', url: '/health' })
-  t.equal(health.statusCode, 200, health.body)
-  const none = await app.inject({ method: 'GET', url: '/api/users/me' })
-  t.equal(none.statusCode, 401, none.body)
-  const nf = await app.inject({ method: 'GET', url: '/api/credentials' })
-  t.equal(nf.statusCode, 404, nf.body)
-  console.log(app.printRoutes())
+  const { app, auth } = await startTestApp(t)
+  const me = await app.inject({ method: 'GET', url: '/api/users/me', headers: auth('dev') })
+  t.equal(me.statusCode, 200, me.body)
+  const list = await app.inject({ method: 'GET', url: '/api/users', headers: auth('dev') })
+  t.equal(list.statusCode, 403, list.body)
+  const list2 = await app.inject({ method: 'GET', url: '/api/users', headers: auth('admin') })
+  t.equal(list2.statusCode, 200, list2.body)
 })
