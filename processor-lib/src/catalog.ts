@@ -1,0 +1,295 @@
+/**
+ * The catalog extractor: scans the provider's one parameter-values file (rule 13) and builds the
+ * service catalog document (spec "Service catalog document").
+ */
+import { readFile } from 'node:fs/promises';
+import { join, resolve, relative, isAbsolute } from 'node:path';
+import { findValueLine, parseAttributes, scanDecorators, type Decorator } from './decorators.ts';
+import { ProcessorError, type FindingCode } from './findings.ts';
+import { languageOf, type Language } from './languages.ts';
+import { templatesCommit } from './commit.ts';
+import { parseLiteral, splitValue } from './values.ts';
+
+/** The parameter-values file each provider's catalog is extracted from, relative to the templates root. */
+export const DEFAULT_PARAMS_FILES: Readonly<Record<string, string>> = Object.freeze({
+  aws: 'terraform/terraform.tfvars',
+});
+
+export const FIELD_TYPES = ['text', 'toggle', 'dropdown', 'number'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export interface CatalogOption {
+  value: string | number | boolean;
+  label: string;
+}
+
+export interface CatalogField {
+  displayName: string;
+  description?: string;
+  type: FieldType;
+  options?: CatalogOption[];
+  pattern?: string;
+  default: unknown;
+  available?: boolean;
+  category?: string;
+}
+
+export interface CatalogService {
+  displayName: string;
+  category?: string;
+  available?: boolean;
+  fields: Record<string, CatalogField>;
+}
+
+/** One extraction error. `line` is 1-based (0 for the file as a whole); `path` is the decorator path or null. */
+export interface CatalogError {
+  code: FindingCode | 'MISSING_PARAMS_FILE';
+  file: string;
+  line: number;
+  path: string | null;
+  message: string;
+}
+
+export interface Catalog {
+  schemaVersion: 1;
+  commit: string;
+  global: { fields: Record<string, CatalogField> };
+  services: Record<string, CatalogService>;
+  errors: CatalogError[];
+}
+
+export interface ExtractOptions {
+  templatesDir: string;
+  provider: string;
+  /** Parameter-values file relative to templatesDir; defaults to DEFAULT_PARAMS_FILES[provider]. */
+  paramsFile?: string;
+  /** Precomputed commit (skips the lookup). */
+  commit?: string;
+}
+
+export async function extractCatalog(opts: ExtractOptions): Promise<Catalog> {
+  const paramsFile = opts.paramsFile ?? DEFAULT_PARAMS_FILES[opts.provider];
+  if (!paramsFile) {
+    throw new ProcessorError(400, 'UNKNOWN_PROVIDER', `no catalog for provider "${opts.provider}" (known: ${Object.keys(DEFAULT_PARAMS_FILES).join(', ')})`);
+  }
+  const root = resolve(opts.templatesDir);
+  const abs = resolve(root, paramsFile);
+  const rel = relative(root, abs);
+  if (rel.startsWith('..') || isAbsolute(rel)) {
+    throw new ProcessorError(400, 'BAD_PARAMS_FILE', `the parameter-values file must lie inside the templates directory: ${paramsFile}`);
+  }
+  const lang = languageOf(abs);
+  if (!lang) throw new ProcessorError(400, 'BAD_PARAMS_FILE', `no decorator syntax for ${paramsFile}`);
+  let text: string;
+  try {
+    text = await readFile(abs, 'utf8');
+  } catch {
+    throw new ProcessorError(404, 'MISSING_PARAMS_FILE', `parameter-values file not found: ${join(opts.templatesDir, paramsFile)}`);
+  }
+  const commit = opts.commit ?? (await templatesCommit(root));
+  return buildCatalog(rel.split('\\').join('/'), text, lang, commit);
+}
+
+/** Build the document from the parameter-values file's text (pure; used by extractCatalog and tests). */
+export function buildCatalog(file: string, text: string, lang: Language, commit: string): Catalog {
+  const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  const catalog: Catalog = { schemaVersion: 1, commit, global: { fields: {} }, services: {}, errors: [] };
+  const err = (code: CatalogError['code'], d: Decorator | null, message: string) =>
+    catalog.errors.push({ code, file, line: d ? d.index + 1 : 0, path: d?.path || null, message });
+  const fieldsSeenFor = new Map<string, Decorator>();
+
+  const ensureService = (key: string): CatalogService =>
+    (catalog.services[key] ??= { displayName: key, fields: {} });
+
+  for (const d of scanDecorators(lines, lang)) {
+    if (d.kind === 'section') continue;
+    if (d.error) {
+      err(d.path ? 'BAD_ATTRIBUTE' : 'BAD_DECORATOR', d, d.error);
+      if (d.kind === 'param' && serviceKeyOf(d.path)) ensureService(serviceKeyOf(d.path)!);
+      continue;
+    }
+    const segs = d.path.split('.');
+    const attrs = parseAttributes(d.tail);
+    for (const e of attrs.errors) err(e.code, d, `@${d.kind} ${d.path}: ${e.message}`);
+
+    if (d.kind === 'module') {
+      if (segs.length !== 2 || segs[0] !== 'services' || !segs[1]) {
+        err('BAD_PATH', d, `@module ${d.path}: a module path is services.<key>`);
+        continue;
+      }
+      const svc = ensureService(segs[1]);
+      const a = attrs.attrs;
+      for (const k of Object.keys(a)) {
+        if (!['displayName', 'category', 'available', 'description'].includes(k)) {
+          err('BAD_ATTRIBUTE', d, `@module ${d.path}: unknown attribute "${k}"`);
+        }
+      }
+      if (a.displayName) svc.displayName = a.displayName;
+      if (a.category !== undefined) svc.category = a.category;
+      if (a.available !== undefined) {
+        const b = toBoolean(a.available);
+        if (b === undefined) err('BAD_ATTRIBUTE', d, `@module ${d.path}: available must be true or false`);
+        else svc.available = b;
+      }
+      fieldsSeenFor.set(`module:${segs[1]}`, d);
+      continue;
+    }
+
+    // @param
+    const isGlobal = segs.length === 1 && segs[0] !== '';
+    const isService = segs.length === 3 && segs[0] === 'services' && segs[1] !== '' && segs[2] !== '';
+    if (!isGlobal && !isService) {
+      err('BAD_PATH', d, `@param ${d.path}: a parameter path is <field> or services.<key>.<field>`);
+      if (segs[0] === 'services' && segs[1]) ensureService(segs[1]);
+      continue;
+    }
+    const target = isGlobal ? catalog.global.fields : ensureService(segs[1]).fields;
+    if (isService) fieldsSeenFor.set(`param:${segs[1]}`, d);
+    if (attrs.errors.length > 0) continue;
+    const templateValue = templateValueOf(lines, d, lang);
+    const field = buildField(d, attrs.attrs, attrs.options, templateValue, (code, message) => err(code, d, message));
+    const leaf = segs[segs.length - 1];
+    if (field && !(leaf in target)) target[leaf] = field;
+  }
+
+  for (const [key, svc] of Object.entries(catalog.services)) {
+    if (!fieldsSeenFor.has(`module:${key}`)) {
+      const d = fieldsSeenFor.get(`param:${key}`) ?? null;
+      err('UNDECLARED_SERVICE', d, `service "${key}" has fields but no @module services.${key}`);
+    }
+    const { enabled = { displayName: 'Enabled', type: 'toggle', default: false }, ...rest } = svc.fields;
+    catalog.services[key] = Object.assign(
+      { displayName: svc.displayName },
+      svc.category !== undefined ? { category: svc.category } : {},
+      svc.available !== undefined ? { available: svc.available } : {},
+      { fields: { enabled, ...rest } },
+    );
+  }
+  catalog.errors.sort((a, b) => a.line - b.line);
+  return catalog;
+}
+
+function serviceKeyOf(path: string): string | null {
+  const segs = path.split('.');
+  return segs[0] === 'services' && segs[1] ? segs[1] : null;
+}
+
+function toBoolean(s: string): boolean | undefined {
+  return s === 'true' ? true : s === 'false' ? false : undefined;
+}
+
+const FIELD_ATTRS = new Set(['displayName', 'description', 'type', 'options', 'pattern', 'default', 'available', 'category']);
+
+/** The template's value below the decorator (its working default), or undefined when none. */
+function templateValueOf(lines: readonly string[], d: Decorator, lang: Language): unknown {
+  const t = findValueLine(lines, d.index, lang);
+  if ('reason' in t) return undefined;
+  const parts = splitValue(lines[t.index].slice(t.match.length), lang);
+  if (parts.multiline) return undefined;
+  return parseLiteral(parts.value, lang.id);
+}
+
+/** Type a default by its widget: toggle -> boolean, number -> number, text/dropdown -> string (or the option's value). */
+function typedDefault(raw: unknown, type: FieldType, options: CatalogOption[] | undefined): { ok: true; value: unknown } | { ok: false } {
+  if (raw === undefined || raw === null) return { ok: true, value: null };
+  if (type === 'toggle') {
+    if (typeof raw === 'boolean') return { ok: true, value: raw };
+    const b = typeof raw === 'string' ? toBoolean(raw) : undefined;
+    return b === undefined ? { ok: false } : { ok: true, value: b };
+  }
+  if (type === 'number') {
+    const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+    return Number.isFinite(n) ? { ok: true, value: n } : { ok: false };
+  }
+  if (type === 'dropdown' && options) {
+    const hit = options.find((o) => String(o.value) === String(raw));
+    if (hit) return { ok: true, value: hit.value };
+  }
+  if (typeof raw === 'string') return { ok: true, value: raw };
+  if (typeof raw === 'number' || typeof raw === 'boolean') return { ok: true, value: String(raw) };
+  return { ok: true, value: raw };
+}
+
+function isOptionList(v: unknown): v is CatalogOption[] {
+  return (
+    Array.isArray(v) &&
+    v.every(
+      (o) =>
+        o !== null && typeof o === 'object' && !Array.isArray(o) &&
+        ['string', 'number', 'boolean'].includes(typeof (o as CatalogOption).value) &&
+        typeof (o as CatalogOption).label === 'string',
+    )
+  );
+}
+
+function buildField(
+  d: Decorator,
+  a: Record<string, string>,
+  options: unknown,
+  templateValue: unknown,
+  report: (code: CatalogError['code'], message: string) => void,
+): CatalogField | null {
+  const where = `@param ${d.path}`;
+  const unknown = Object.keys(a).filter((k) => !FIELD_ATTRS.has(k));
+  if (unknown.length > 0) {
+    report('BAD_ATTRIBUTE', `${where}: unknown attribute ${unknown.map((k) => `"${k}"`).join(', ')}`);
+    return null;
+  }
+  let type: FieldType;
+  if (a.type !== undefined) {
+    if (!(FIELD_TYPES as readonly string[]).includes(a.type)) {
+      report('BAD_ATTRIBUTE', `${where}: type must be one of ${FIELD_TYPES.join(', ')}`);
+      return null;
+    }
+    type = a.type as FieldType;
+  } else if (a.options !== undefined) type = 'dropdown';
+  else if (typeof templateValue === 'boolean') type = 'toggle';
+  else if (typeof templateValue === 'number') type = 'number';
+  else type = 'text';
+
+  let opts: CatalogOption[] | undefined;
+  if (a.options !== undefined) {
+    if (type !== 'dropdown') {
+      report('BAD_OPTIONS', `${where}: options is only for type=dropdown`);
+      return null;
+    }
+    if (!isOptionList(options)) {
+      report('BAD_OPTIONS', `${where}: options must be a JSON array of {"value", "label"}`);
+      return null;
+    }
+    opts = options;
+  } else if (type === 'dropdown') {
+    report('BAD_OPTIONS', `${where}: type=dropdown needs options`);
+    return null;
+  }
+  const def = typedDefault(a.default !== undefined ? a.default : templateValue, type, opts);
+  if (!def.ok) {
+    report('BAD_ATTRIBUTE', `${where}: default does not fit type=${type}`);
+    return null;
+  }
+  const field: CatalogField = { displayName: a.displayName || d.path.split('.').pop()!, type, default: def.value };
+  if (a.description !== undefined) field.description = a.description;
+  if (opts) field.options = opts;
+  if (a.pattern !== undefined) field.pattern = a.pattern;
+  if (a.available !== undefined) {
+    const b = toBoolean(a.available);
+    if (b === undefined) {
+      report('BAD_ATTRIBUTE', `${where}: available must be true or false`);
+      return null;
+    }
+    field.available = b;
+  }
+  if (a.category !== undefined) field.category = a.category;
+  // a stable key order: displayName, description, type, options, pattern, default, available, category
+  return Object.assign(
+    {},
+    { displayName: field.displayName },
+    field.description !== undefined ? { description: field.description } : {},
+    { type: field.type },
+    field.options ? { options: field.options } : {},
+    field.pattern !== undefined ? { pattern: field.pattern } : {},
+    { default: field.default },
+    field.available !== undefined ? { available: field.available } : {},
+    field.category !== undefined ? { category: field.category } : {},
+  ) as CatalogField;
+}
