@@ -157,13 +157,14 @@ export function buildCatalog(file: string, text: string, lang: Language, commit:
       const d = fieldsSeenFor.get(`param:${key}`) ?? null;
       err('UNDECLARED_SERVICE', d, `service "${key}" has fields but no @module services.${key}`);
     }
-    const { enabled = { displayName: 'Enabled', type: 'toggle', default: false }, ...rest } = svc.fields;
+    const defaultToggle: CatalogField = { displayName: 'Enabled', type: 'toggle', default: false };
+    const { enabled = defaultToggle, ...rest } = svc.fields;
     catalog.services[key] = Object.assign(
       { displayName: svc.displayName },
       svc.category !== undefined ? { category: svc.category } : {},
       svc.available !== undefined ? { available: svc.available } : {},
       { fields: { enabled, ...rest } },
-    );
+    ) as CatalogService;
   }
   catalog.errors.sort((a, b) => a.line - b.line);
   return catalog;
