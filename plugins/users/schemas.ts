@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox'
 import { PROVIDERS, THEMES } from '@ies/server/core/users'
+import { StringEnum } from '@ies/server/core/schema'
 
 export const Preferences = Type.Object(
   {
-    theme: Type.Union(THEMES.map((t) => Type.Literal(t))),
-    defaultProvider: Type.Union(PROVIDERS.map((p) => Type.Literal(p))),
+    theme: StringEnum(THEMES),
+    defaultProvider: StringEnum(PROVIDERS),
   },
   { additionalProperties: false },
 )
