@@ -1,0 +1,96 @@
+locals {
+  identifier = "${var.name_prefix}-aurora"
+  port       = 5432
+}
+
+resource "aws_db_subnet_group" "this" {
+  name       = local.identifier
+  subnet_ids = var.subnet_ids
+
+  tags = var.tags
+}
+
+resource "aws_security_group" "this" {
+  name_prefix = "${local.identifier}-"
+  description = "PostgreSQL access to ${local.identifier}"
+  vpc_id      = var.vpc_id
+
+  tags = merge(var.tags, { Name = local.identifier })
+
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
+resource "aws_vpc_security_group_ingress_rule" "postgres" {
+  for_each = toset(var.allowed_cidr_blocks)
+
+  security_group_id = aws_security_group.this.id
+  description       = "PostgreSQL from ${each.value}"
+  cidr_ipv4         = each.value
+  ip_protocol       = "tcp"
+  from_port         = local.port
+  to_port           = local.port
+}
+
+resource "aws_kms_key" "this" {
+  description             = "Storage encryption of ${local.identifier}"
+  deletion_window_in_days = 30
+  enable_key_rotation     = true
+
+  tags = var.tags
+}
+
+resource "aws_rds_cluster" "this" {
+  cluster_identifier = local.identifier
+  engine             = "aurora-postgresql"
+  engine_mode        = "provisioned"
+  engine_version     = var.engine_version
+  port               = local.port
+
+  database_name               = var.database_name
+  master_username             = var.master_username
+  manage_master_user_password = true
+
+  db_subnet_group_name   = aws_db_subnet_group.this.name
+  vpc_security_group_ids = [aws_security_group.this.id]
+
+  storage_encrypted = true
+  kms_key_id        = aws_kms_key.this.arn
+
+  iam_database_authentication_enabled = true
+  enabled_cloudwatch_logs_exports     = ["postgresql"]
+
+  backup_retention_period      = var.backup_retention_days
+  preferred_backup_window      = "02:00-03:00"
+  preferred_maintenance_window = "sun:03:30-sun:04:30"
+  copy_tags_to_snapshot        = true
+  deletion_protection          = var.deletion_protection
+  skip_final_snapshot          = false
+  final_snapshot_identifier    = "${local.identifier}-final"
+
+  serverlessv2_scaling_configuration {
+    min_capacity = var.min_capacity
+    max_capacity = var.max_capacity
+  }
+
+  tags = var.tags
+}
+
+resource "aws_rds_cluster_instance" "this" {
+  count = var.instance_count
+
+  identifier         = "${local.identifier}-${count.index}"
+  cluster_identifier = aws_rds_cluster.this.id
+  engine             = aws_rds_cluster.this.engine
+  engine_version     = aws_rds_cluster.this.engine_version
+  instance_class     = "db.serverless"
+
+  db_subnet_group_name            = aws_db_subnet_group.this.name
+  publicly_accessible             = false
+  auto_minor_version_upgrade      = true
+  performance_insights_enabled    = true
+  performance_insights_kms_key_id = aws_kms_key.this.arn
+
+  tags = var.tags
+}

@@ -1,0 +1,151 @@
+data "aws_caller_identity" "current" {}
+
+data "aws_region" "current" {}
+
+data "aws_partition" "current" {}
+
+locals {
+  # Domain names are 3 to 28 lowercase characters.
+  domain_name    = trimsuffix(substr("${var.name_prefix}-search", 0, 28), "-")
+  zone_awareness = var.instance_count > 1
+  subnet_ids     = slice(var.subnet_ids, 0, local.zone_awareness ? 2 : 1)
+  domain_arn     = "arn:${data.aws_partition.current.partition}:es:${data.aws_region.current.name}:${data.aws_caller_identity.current.account_id}:domain/${local.domain_name}"
+}
+
+resource "aws_security_group" "this" {
+  name_prefix = "${local.domain_name}-"
+  description = "HTTPS access to the ${local.domain_name} OpenSearch domain"
+  vpc_id      = var.vpc_id
+
+  tags = merge(var.tags, { Name = local.domain_name })
+
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
+resource "aws_vpc_security_group_ingress_rule" "https" {
+  for_each = toset(var.allowed_cidr_blocks)
+
+  security_group_id = aws_security_group.this.id
+  description       = "HTTPS from ${each.value}"
+  cidr_ipv4         = each.value
+  ip_protocol       = "tcp"
+  from_port         = 443
+  to_port           = 443
+}
+
+resource "aws_kms_key" "this" {
+  description             = "At-rest encryption of ${local.domain_name}"
+  deletion_window_in_days = 30
+  enable_key_rotation     = true
+
+  tags = var.tags
+}
+
+resource "aws_cloudwatch_log_group" "this" {
+  for_each = toset(["INDEX_SLOW_LOGS", "SEARCH_SLOW_LOGS", "ES_APPLICATION_LOGS"])
+
+  name              = "/aws/opensearch/${local.domain_name}/${lower(each.value)}"
+  retention_in_days = 30
+
+  tags = var.tags
+}
+
+data "aws_iam_policy_document" "logs" {
+  statement {
+    actions   = ["logs:PutLogEvents", "logs:CreateLogStream"]
+    resources = [for group in aws_cloudwatch_log_group.this : "${group.arn}:*"]
+
+    principals {
+      type        = "Service"
+      identifiers = ["es.amazonaws.com"]
+    }
+  }
+}
+
+resource "aws_cloudwatch_log_resource_policy" "this" {
+  policy_name     = "${local.domain_name}-logs"
+  policy_document = data.aws_iam_policy_document.logs.json
+}
+
+# Only principals of this account, and only through the VPC.
+data "aws_iam_policy_document" "access" {
+  statement {
+    actions   = ["es:ESHttp*"]
+    resources = ["${local.domain_arn}/*"]
+
+    principals {
+      type        = "AWS"
+      identifiers = ["arn:${data.aws_partition.current.partition}:iam::${data.aws_caller_identity.current.account_id}:root"]
+    }
+  }
+}
+
+resource "aws_opensearch_domain" "this" {
+  domain_name     = local.domain_name
+  engine_version  = var.engine_version
+  access_policies = data.aws_iam_policy_document.access.json
+
+  cluster_config {
+    instance_type          = var.instance_type
+    instance_count         = var.instance_count
+    zone_awareness_enabled = local.zone_awareness
+
+    dynamic "zone_awareness_config" {
+      for_each = local.zone_awareness ? [1] : []
+
+      content {
+        availability_zone_count = 2
+      }
+    }
+  }
+
+  ebs_options {
+    ebs_enabled = true
+    volume_type = "gp3"
+    volume_size = var.ebs_volume_size
+  }
+
+  vpc_options {
+    subnet_ids         = local.subnet_ids
+    security_group_ids = [aws_security_group.this.id]
+  }
+
+  encrypt_at_rest {
+    enabled    = true
+    kms_key_id = aws_kms_key.this.arn
+  }
+
+  node_to_node_encryption {
+    enabled = true
+  }
+
+  domain_endpoint_options {
+    enforce_https       = true
+    tls_security_policy = "Policy-Min-TLS-1-2-2019-07"
+  }
+
+  advanced_security_options {
+    enabled                        = true
+    anonymous_auth_enabled         = false
+    internal_user_database_enabled = false
+
+    master_user_options {
+      master_user_arn = "arn:${data.aws_partition.current.partition}:iam::${data.aws_caller_identity.current.account_id}:root"
+    }
+  }
+
+  dynamic "log_publishing_options" {
+    for_each = aws_cloudwatch_log_group.this
+
+    content {
+      log_type                 = log_publishing_options.key
+      cloudwatch_log_group_arn = log_publishing_options.value.arn
+    }
+  }
+
+  tags = var.tags
+
+  depends_on = [aws_cloudwatch_log_resource_policy.this]
+}

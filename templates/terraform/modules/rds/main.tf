@@ -1,0 +1,131 @@
+locals {
+  identifier = "${var.name_prefix}-postgres"
+  port       = 5432
+}
+
+resource "aws_db_subnet_group" "this" {
+  name       = local.identifier
+  subnet_ids = var.subnet_ids
+
+  tags = var.tags
+}
+
+resource "aws_security_group" "this" {
+  name_prefix = "${local.identifier}-"
+  description = "PostgreSQL access to ${local.identifier}"
+  vpc_id      = var.vpc_id
+
+  tags = merge(var.tags, { Name = local.identifier })
+
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
+resource "aws_vpc_security_group_ingress_rule" "postgres" {
+  for_each = toset(var.allowed_cidr_blocks)
+
+  security_group_id = aws_security_group.this.id
+  description       = "PostgreSQL from ${each.value}"
+  cidr_ipv4         = each.value
+  ip_protocol       = "tcp"
+  from_port         = local.port
+  to_port           = local.port
+}
+
+resource "aws_kms_key" "this" {
+  description             = "Storage encryption of ${local.identifier}"
+  deletion_window_in_days = 30
+  enable_key_rotation     = true
+
+  tags = var.tags
+}
+
+resource "aws_db_parameter_group" "this" {
+  name_prefix = "${local.identifier}-"
+  family      = "postgres${split(".", var.engine_version)[0]}"
+  description = "Parameters of ${local.identifier}"
+
+  parameter {
+    name  = "rds.force_ssl"
+    value = "1"
+  }
+
+  parameter {
+    name  = "log_min_duration_statement"
+    value = "1000"
+  }
+
+  tags = var.tags
+
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
+data "aws_iam_policy_document" "monitoring_assume" {
+  statement {
+    actions = ["sts:AssumeRole"]
+
+    principals {
+      type        = "Service"
+      identifiers = ["monitoring.rds.amazonaws.com"]
+    }
+  }
+}
+
+resource "aws_iam_role" "monitoring" {
+  name               = "${local.identifier}-monitoring"
+  assume_role_policy = data.aws_iam_policy_document.monitoring_assume.json
+
+  tags = var.tags
+}
+
+resource "aws_iam_role_policy_attachment" "monitoring" {
+  role       = aws_iam_role.monitoring.name
+  policy_arn = "arn:aws:iam::aws:policy/service-role/AmazonRDSEnhancedMonitoringRole"
+}
+
+resource "aws_db_instance" "this" {
+  identifier     = local.identifier
+  engine         = "postgres"
+  engine_version = var.engine_version
+  instance_class = var.instance_class
+  port           = local.port
+
+  db_name                             = var.database_name
+  username                            = var.master_username
+  manage_master_user_password         = true
+  iam_database_authentication_enabled = true
+
+  allocated_storage     = var.allocated_storage
+  max_allocated_storage = var.max_allocated_storage
+  storage_type          = "gp3"
+  storage_encrypted     = true
+  kms_key_id            = aws_kms_key.this.arn
+
+  db_subnet_group_name   = aws_db_subnet_group.this.name
+  vpc_security_group_ids = [aws_security_group.this.id]
+  parameter_group_name   = aws_db_parameter_group.this.name
+  publicly_accessible    = false
+  multi_az               = var.multi_az
+
+  backup_retention_period   = var.backup_retention_days
+  backup_window             = "02:00-03:00"
+  maintenance_window        = "sun:03:30-sun:04:30"
+  copy_tags_to_snapshot     = true
+  deletion_protection       = var.deletion_protection
+  skip_final_snapshot       = false
+  final_snapshot_identifier = "${local.identifier}-final"
+
+  auto_minor_version_upgrade      = true
+  enabled_cloudwatch_logs_exports = ["postgresql", "upgrade"]
+  performance_insights_enabled    = true
+  performance_insights_kms_key_id = aws_kms_key.this.arn
+  monitoring_interval             = 60
+  monitoring_role_arn             = aws_iam_role.monitoring.arn
+
+  tags = var.tags
+
+  depends_on = [aws_iam_role_policy_attachment.monitoring]
+}

@@ -1,0 +1,68 @@
+data "aws_caller_identity" "current" {}
+
+locals {
+  topic_name = "${var.name_prefix}-${var.topic_name}${var.fifo ? ".fifo" : ""}"
+}
+
+resource "aws_kms_key" "this" {
+  description             = "Encryption of the ${local.topic_name} topic"
+  deletion_window_in_days = 30
+  enable_key_rotation     = true
+
+  tags = var.tags
+}
+
+resource "aws_sns_topic" "this" {
+  name                        = local.topic_name
+  fifo_topic                  = var.fifo
+  content_based_deduplication = var.fifo
+  kms_master_key_id           = aws_kms_key.this.id
+
+  tags = var.tags
+}
+
+# Publishing is limited to this account, over TLS.
+data "aws_iam_policy_document" "topic" {
+  statement {
+    sid       = "AccountPublish"
+    actions   = ["sns:Publish", "sns:Subscribe"]
+    resources = [aws_sns_topic.this.arn]
+
+    principals {
+      type        = "AWS"
+      identifiers = [data.aws_caller_identity.current.account_id]
+    }
+  }
+
+  statement {
+    sid       = "DenyInsecureTransport"
+    effect    = "Deny"
+    actions   = ["sns:Publish"]
+    resources = [aws_sns_topic.this.arn]
+
+    principals {
+      type        = "*"
+      identifiers = ["*"]
+    }
+
+    condition {
+      test     = "Bool"
+      variable = "aws:SecureTransport"
+      values   = ["false"]
+    }
+  }
+}
+
+resource "aws_sns_topic_policy" "this" {
+  arn    = aws_sns_topic.this.arn
+  policy = data.aws_iam_policy_document.topic.json
+}
+
+resource "aws_sns_topic_subscription" "email" {
+  # E-mail endpoints are not supported on FIFO topics.
+  count = var.alert_email != "" && !var.fifo ? 1 : 0
+
+  topic_arn = aws_sns_topic.this.arn
+  protocol  = "email"
+  endpoint  = var.alert_email
+}
