@@ -1,0 +1,58 @@
+// `npm start`: IES with embedded defaults on one machine. Starts FerretDB with its data in .data/
+// (unless MONGODB_URI is set), makes a development encryption key (unless ENCRYPTION_KEY is set),
+// builds the web UI when it is missing, and serves API, web UI and identity provider on one address.
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import path from 'node:path'
+import { loadConfig } from '../server/src/config.ts'
+import { startServer, stopOnSignals } from '../server/src/main.ts'
+import { FERRETDB_BIN, REPO_ROOT, startFerretDB, type RunningDatabase } from './services/ferretdb.ts'
+
+const DATA = path.join(REPO_ROOT, '.data')
+mkdirSync(DATA, { recursive: true })
+const env = { ...process.env }
+
+let database: RunningDatabase | undefined
+if (!env.MONGODB_URI) {
+  if (!existsSync(FERRETDB_BIN)) {
+    console.log('Building FerretDB once (Go)…')
+    execFileSync(path.join(REPO_ROOT, 'scripts/build-ferretdb.sh'), { stdio: 'inherit' })
+  }
+  database = await startFerretDB({ dataDir: path.join(DATA, 'ferretdb'), port: Number(env.FERRETDB_PORT ?? 27018) })
+  env.MONGODB_URI = database.uri
+}
+
+if (!env.ENCRYPTION_KEY) {
+  const keyFile = path.join(DATA, 'encryption.key')
+  if (!existsSync(keyFile)) writeFileSync(keyFile, randomBytes(32).toString('base64'), { mode: 0o600 })
+  env.ENCRYPTION_KEY = readFileSync(keyFile, 'utf8').trim()
+  console.warn(`WARNING: using the development encryption key in ${path.relative(REPO_ROOT, keyFile)}; set ENCRYPTION_KEY in production.`)
+}
+
+const webDist = path.join(REPO_ROOT, 'desktop/dist/index.html')
+if (!existsSync(webDist) && existsSync(path.join(REPO_ROOT, 'desktop/vite.config.ts'))) {
+  console.log('Building the web UI once…')
+  execFileSync('npm', ['run', 'build', '-w', 'desktop'], { stdio: 'inherit', cwd: REPO_ROOT })
+}
+
+const config = loadConfig(env)
+const app = await startServer(config, { idpKeysFile: path.join(DATA, 'idp-signing-keys.json') })
+stopOnSignals(app, async () => database?.stop())
+
+const embedded = !config.auth.url
+console.log(`
+IES is running.
+  Web UI        ${config.publicUrl}/
+  API           ${config.publicUrl}/api
+  Health        ${config.publicUrl}/health
+  Database      ${env.MONGODB_URI}
+  Identity      ${embedded ? `${config.publicUrl}/realms/${config.auth.realm} (embedded)` : `${config.auth.url}/realms/${config.auth.realm}`}${
+  embedded
+    ? `
+  Logins        dev / ${config.auth.devUserPassword}   admin / ${config.auth.devAdminPassword}
+  CLI client    ${config.auth.cliClientId} / ${config.auth.cliClientSecret}
+  A token       npm run token -- --user dev`
+    : ''
+}
+Press Ctrl-C to stop.`)
