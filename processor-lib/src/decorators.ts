@@ -104,7 +104,10 @@ export function findValueLine(
 ): { index: number; match: string } | { reason: string } {
   for (let i = decoratorIndex + 1; i < lines.length; i++) {
     const line = stripCR(lines[i]);
-    if (line.trim() === '') return { reason: `blank line ${i + 1} between the decorator and its value line` };
+    if (line.trim() === '') {
+      if (i === lines.length - 1) break; // what follows the final newline is not a line
+      return { reason: `blank line ${i + 1} between the decorator and its value line` };
+    }
     if (parseDecoratorLine(line, i, lang)) return { reason: `another decorator on line ${i + 1} before a value line` };
     if (isCommentLine(line, lang)) continue;
     const m = VALUE_LINE_RE.exec(line);

@@ -9,7 +9,7 @@ import { finding, type Finding } from './findings.ts';
 import type { Language } from './languages.ts';
 import { ABSENT, lookup } from './lookup.ts';
 import { commentOut, planSections } from './sections.ts';
-import { indentOf, serializeValue, splitValue, UnserializableValue } from './values.ts';
+import { indentOf, serializeValue, splitValue, UnserializableValue, yamlPlainSafe } from './values.ts';
 
 export interface ProcessFileOptions {
   /** Strip attribute tails of decorator lines (TRIM_DECORATOR_ATTRS=1). */
@@ -120,13 +120,14 @@ function applyParam(
   }
   let literal: string;
   try {
-    literal = serializeValue(value, lang.id);
+    literal = prefix.endsWith('=') && lang.id === 'yaml' ? yamlInScalar(prefix, value) : serializeValue(value, lang.id);
   } catch (e) {
     if (!(e instanceof UnserializableValue)) throw e;
     findings.push(finding('UNSERIALIZABLE_VALUE', 'error', file, i + 1, d.path, `${site}: ${e.message}`));
     return;
   }
-  const lead = parts.lead === '' ? ' ' : parts.lead;
+  // YAML needs a space after `key:`; elsewhere the original spacing (possibly none) is kept.
+  const lead = parts.lead === '' && lang.id === 'yaml' && prefix.endsWith(':') ? ' ' : parts.lead;
   out[i] = prefix + lead + literal + parts.trail + parts.comment;
 }
 
@@ -147,4 +148,15 @@ function opensIndentedBlock(lines: readonly string[], i: number, prefix: string,
     return null;
   }
   return null;
+}
+
+/**
+ * YAML `- KEY=value` / `--flag=value` lines: the `=` sits inside one plain scalar, so the value is
+ * written raw after it, provided the whole scalar stays a plain YAML string.
+ */
+function yamlInScalar(prefix: string, value: unknown): string {
+  const raw = typeof value === 'string' ? value : JSON.stringify(value);
+  const scalar = prefix.replace(/^\s*(?:-\s+)?/, '') + raw;
+  if (!yamlPlainSafe(scalar)) throw new UnserializableValue(`"${scalar}" would not stay a plain YAML string after key=`);
+  return raw;
 }

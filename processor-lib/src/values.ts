@@ -160,7 +160,7 @@ const YAML_11_WORDS = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|tru
 export function yamlPlainSafe(s: string): boolean {
   if (s === '' || s.trim() !== s) return false;
   if (/[\u0000-\u001f\u007f\u0085\u2028\u2029\ufeff]/.test(s)) return false;
-  if (/^[-?:,\[\]{}#&*!|>'"%@`]/.test(s) && !/^-[^\s-]/.test(s)) return false;
+  if (/^[-?:,\[\]{}#&*!|>'"%@`]/.test(s) && !/^-\S/.test(s)) return false;
   if (/: |:$| #|[\[\]{},]/.test(s)) return false;
   if (YAML_11_WORDS.test(s)) return false;
   if (/^[-+.\d]/.test(s) && /^[-+]?(?:[\d_:.]+(?:e[-+]?\d+)?|\.(?:inf|nan)|0x[\da-f_]+|0o?[0-7_]+|0b[01_]+)$/i.test(s)) return false;
