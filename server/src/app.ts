@@ -4,6 +4,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Fastify, { type FastifyInstance } from 'fastify'
 import autoload from '@fastify/autoload'
+import swagger from '@fastify/swagger'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { MongoClient } from 'mongodb'
 import { issuerOf, type Config } from './config.ts'
@@ -73,6 +74,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(rateLimits, { ...config.rateLimit, redis: opts.redis })
   if (opts.beforeRoutes) await opts.beforeRoutes(app)
 
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'IES — Infrastructure Environment Service', version: '0.1.0' },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearerAuth: [] }],
+    },
+  })
   await app.register(health)
   await app.register(
     async (api) => {
@@ -80,6 +90,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       api.addHook('onRequest', async (request) => api.authenticate(request))
       api.addHook('onRequest', api.limitByUser)
       await api.register(autoload, { dir: PLUGINS_DIR, forceESM: true })
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     },
     { prefix: '/api' },
   )
