@@ -98,14 +98,16 @@ export function buildCatalog(file: string, text: string, lang: Language, commit:
     catalog.errors.push({ code, file, line: d ? d.index + 1 : 0, path: d?.path || null, message });
   const fieldsSeenFor = new Map<string, Decorator>();
 
-  const ensureService = (key: string): CatalogService =>
-    (catalog.services[key] ??= { displayName: key, fields: {} });
+  const ensureService = (key: string, d: Decorator): CatalogService => {
+    if (!fieldsSeenFor.has(`param:${key}`)) fieldsSeenFor.set(`param:${key}`, d);
+    return (catalog.services[key] ??= { displayName: key, fields: {} });
+  };
 
   for (const d of scanDecorators(lines, lang)) {
     if (d.kind === 'section') continue;
     if (d.error) {
       err(d.path ? 'BAD_ATTRIBUTE' : 'BAD_DECORATOR', d, d.error);
-      if (d.kind === 'param' && serviceKeyOf(d.path)) ensureService(serviceKeyOf(d.path)!);
+      if (d.kind === 'param' && serviceKeyOf(d.path)) ensureService(serviceKeyOf(d.path)!, d);
       continue;
     }
     const segs = d.path.split('.');
@@ -117,7 +119,7 @@ export function buildCatalog(file: string, text: string, lang: Language, commit:
         err('BAD_PATH', d, `@module ${d.path}: a module path is services.<key>`);
         continue;
       }
-      const svc = ensureService(segs[1]);
+      const svc = ensureService(segs[1], d);
       const a = attrs.attrs;
       for (const k of Object.keys(a)) {
         if (!['displayName', 'category', 'available', 'description'].includes(k)) {
@@ -140,11 +142,10 @@ export function buildCatalog(file: string, text: string, lang: Language, commit:
     const isService = segs.length === 3 && segs[0] === 'services' && segs[1] !== '' && segs[2] !== '';
     if (!isGlobal && !isService) {
       err('BAD_PATH', d, `@param ${d.path}: a parameter path is <field> or services.<key>.<field>`);
-      if (segs[0] === 'services' && segs[1]) ensureService(segs[1]);
+      if (segs[0] === 'services' && segs[1]) ensureService(segs[1], d);
       continue;
     }
-    const target = isGlobal ? catalog.global.fields : ensureService(segs[1]).fields;
-    if (isService) fieldsSeenFor.set(`param:${segs[1]}`, d);
+    const target = isGlobal ? catalog.global.fields : ensureService(segs[1], d).fields;
     if (attrs.errors.length > 0) continue;
     const templateValue = templateValueOf(lines, d, lang);
     const field = buildField(d, attrs.attrs, attrs.options, templateValue, (code, message) => err(code, d, message));
