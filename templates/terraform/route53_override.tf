@@ -1,9 +1,9 @@
 # Override file (see wiring.tf): with the route53 service enabled and a domain set,
 # services publish their host names in the environment's hosted zone.
 
-# @section services.route53.enabled begin
 locals {
+  # @section services.route53.enabled begin
   dns_zone_enabled = var.domain != ""
   dns_zone_id      = module.route53.zone_id
+  # @section services.route53.enabled end
 }
-# @section services.route53.enabled end

@@ -1,11 +1,11 @@
 # Override file (see wiring.tf): with the vpc service enabled, every service that needs
 # a network uses the VPC module's private subnets.
 
-# @section services.vpc.enabled begin
 locals {
+  # @section services.vpc.enabled begin
   use_default_vpc     = false
   vpc_id              = module.vpc.vpc_id
   private_subnet_ids  = module.vpc.private_subnet_ids
   allowed_cidr_blocks = [module.vpc.vpc_cidr_block]
+  # @section services.vpc.enabled end
 }
-# @section services.vpc.enabled end

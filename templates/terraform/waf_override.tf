@@ -1,8 +1,8 @@
 # Override file (see wiring.tf): with the waf service enabled, the CloudFront
 # distribution is protected by its web ACL.
 
-# @section services.waf.enabled begin
 locals {
+  # @section services.waf.enabled begin
   cloudfront_web_acl_arn = module.waf.web_acl_arn
+  # @section services.waf.enabled end
 }
-# @section services.waf.enabled end
