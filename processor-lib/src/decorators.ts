@@ -15,6 +15,8 @@ export interface Decorator {
   kind: DecoratorKind;
   /** 0-based line index in the file. */
   index: number;
+  /** Indentation (leading spaces and tabs) of the decorator line. */
+  indent: number;
   /** The path token (`[\w.-]+`), or '' when missing (then `error` is set). */
   path: string;
   /** For @section: begin or end. */
@@ -47,16 +49,17 @@ export function parseDecoratorLine(line: string, index: number, lang: Language):
   // Only a single comment marker: `# # @param x` is a commented-out decorator, not a decorator.
   if (opener !== '//' && opener !== '#' && !/^#+$/.test(opener)) return null;
   const kind = m[2] as DecoratorKind;
+  const indent = line.length - line.trimStart().length;
   const rest = m[4];
   const prefix = line.slice(0, line.length - rest.length);
   const h = HEAD_RE.exec(rest);
   if (!h) {
-    return { kind, index, path: '', tail: rest, head: line.replace(/\s+$/, ''), error: `@${kind} without a path` };
+    return { kind, index, indent, path: '', tail: rest, head: line.replace(/\s+$/, ''), error: `@${kind} without a path` };
   }
   const path = h[1];
   let after = h[2];
   let head = prefix + path;
-  const dec: Decorator = { kind, index, path, tail: '', head };
+  const dec: Decorator = { kind, index, indent, path, tail: '', head };
   if (kind === 'section') {
     const e = /^\s+(begin|end)\b/.exec(after);
     if (!e) {

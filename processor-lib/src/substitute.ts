@@ -70,8 +70,8 @@ export function processFile(
   if (opts.trimDecoratorAttrs) {
     for (const d of decorators) if (!d.error && d.tail !== '') out[d.index] = d.head;
   }
-  const { disabled } = plan;
-  for (let i = 0; i < out.length; i++) if (disabled[i]) out[i] = commentOut(out[i], lang.marker);
+  const { disabled, markerColumn } = plan;
+  for (let i = 0; i < out.length; i++) if (disabled[i]) out[i] = commentOut(out[i], lang.marker, markerColumn[i]);
 
   if (findings.some((f) => f.severity === 'error')) return { content: null, findings };
   return { content: joinLines(out, cr), findings };
