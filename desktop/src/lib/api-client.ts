@@ -1,0 +1,172 @@
+// A small client for the IES API: bearer token, the spec's envelope, and errors that keep the
+// server's code and field details so screens can show them next to the field the server named.
+import type {
+  CloudCredential,
+  CredentialProvider,
+  CredentialValidation,
+  Environment,
+  EnvironmentInput,
+  EnvironmentSummary,
+  GenerateRequest,
+  Job,
+  Pagination,
+  Preferences,
+  User,
+} from './types.ts'
+
+export interface FieldError {
+  field: string
+  message: string
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message)
+  }
+
+  /** `details` as `{field: message}` (first message per field). */
+  get fieldErrors(): Record<string, string> {
+    const out: Record<string, string> = {}
+    if (Array.isArray(this.details)) {
+      for (const d of this.details as FieldError[]) {
+        if (d && typeof d.field === 'string' && !(d.field in out)) out[d.field] = String(d.message)
+      }
+    }
+    return out
+  }
+
+  /** A route the server does not have (yet): screens say so instead of failing silently. */
+  get isMissingRoute(): boolean {
+    return this.status === 404 && /^Route /.test(this.message)
+  }
+}
+
+export interface ApiClientOptions {
+  baseUrl: string
+  /** The current access token (refreshed by the session when it is about to expire). */
+  getToken: () => Promise<string | null>
+  /** Called on 401 so the app can send the user to the login. */
+  onUnauthorized?: () => void
+  fetch?: typeof fetch
+}
+
+export interface ListResult<T> {
+  data: T[]
+  pagination: Pagination
+}
+
+export interface EnvironmentQuery {
+  page?: number
+  limit?: number
+  provider?: string
+  status?: string
+  sort?: 'created_at' | 'name'
+  order?: 'asc' | 'desc'
+}
+
+export interface CatalogResponse {
+  status: 200 | 304
+  etag: string | null
+  /** `Warning: 110`: served from the backend's cache because the processor was unreachable. */
+  stale: boolean
+  document?: unknown
+}
+
+function query(params: object): string {
+  const q = new URLSearchParams()
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, String(v))
+  const s = q.toString()
+  return s ? `?${s}` : ''
+}
+
+export function createApiClient(opts: ApiClientOptions) {
+  const doFetch = opts.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args))
+  const base = opts.baseUrl.replace(/\/+$/, '')
+
+  async function raw(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    const token = await opts.getToken()
+    const h: Record<string, string> = { accept: 'application/json', ...headers }
+    if (token) h.authorization = `Bearer ${token}`
+    if (body !== undefined) h['content-type'] = 'application/json'
+    let res: Response
+    try {
+      res = await doFetch(`${base}${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) })
+    } catch (err) {
+      throw new ApiError(0, 'NETWORK_ERROR', `The server could not be reached (${(err as Error).message})`)
+    }
+    if (res.status === 401) opts.onUnauthorized?.()
+    if (res.status >= 400) throw await errorOf(res)
+    return res
+  }
+
+  async function errorOf(res: Response): Promise<ApiError> {
+    let body: any = null
+    try {
+      body = await res.json()
+    } catch {
+      // not JSON
+    }
+    const e = body?.error
+    return new ApiError(res.status, e?.code ?? `HTTP_${res.status}`, e?.message ?? res.statusText ?? 'Request failed', e?.details)
+  }
+
+  async function json<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await raw(method, path, body)
+    if (res.status === 204) return undefined as T
+    const envelope = (await res.json()) as { data: T }
+    return envelope.data
+  }
+
+  async function list<T>(path: string): Promise<ListResult<T>> {
+    const res = await raw('GET', path)
+    const envelope = (await res.json()) as { data: T[]; pagination?: Pagination }
+    const pagination = envelope.pagination ?? { page: 1, limit: envelope.data.length, total: envelope.data.length, totalPages: 1 }
+    return { data: envelope.data, pagination }
+  }
+
+  const enc = encodeURIComponent
+
+  return {
+    me: () => json<User>('GET', '/users/me'),
+    preferences: () => json<Preferences>('GET', '/users/me/preferences'),
+    savePreferences: (p: Partial<Preferences>) => json<Preferences>('PUT', '/users/me/preferences', p),
+
+    listEnvironments: (q: EnvironmentQuery = {}) => list<EnvironmentSummary>(`/environments${query(q)}`),
+    getEnvironment: (id: string) => json<Environment>('GET', `/environments/${enc(id)}`),
+    createEnvironment: (input: EnvironmentInput) => json<Environment>('POST', '/environments', input),
+    updateEnvironment: (id: string, patch: Partial<EnvironmentInput>) => json<Environment>('PUT', `/environments/${enc(id)}`, patch),
+    deleteEnvironment: (id: string) => json<void>('DELETE', `/environments/${enc(id)}`),
+    createTerraformBackend: (input: Record<string, unknown>) =>
+      json<Record<string, unknown>>('POST', '/environments/terraform-backend/create', input),
+
+    listCredentials: () => list<CloudCredential>('/cloud-credentials'),
+    getCredential: (id: string) => json<CloudCredential>('GET', `/cloud-credentials/${enc(id)}`),
+    createCredential: (input: { name: string; provider: CredentialProvider; credentials: Record<string, unknown> }) =>
+      json<CloudCredential>('POST', '/cloud-credentials', input),
+    deleteCredential: (id: string) => json<void>('DELETE', `/cloud-credentials/${enc(id)}`),
+    setDefaultCredential: (id: string) => json<unknown>('PUT', `/cloud-credentials/${enc(id)}/default`, {}),
+    validateCredential: (id: string) => json<CredentialValidation>('POST', `/cloud-credentials/${enc(id)}/validate`),
+
+    generate: (id: string, req: GenerateRequest) => json<Job>('POST', `/environments/${enc(id)}/generate`, req),
+    push: (id: string, body: Record<string, unknown> = {}) => json<Job>('POST', `/environments/${enc(id)}/push`, body),
+    job: (id: string) => json<Job>('GET', `/jobs/${enc(id)}`),
+    /** The generated archive. */
+    download: async (jobId: string): Promise<Blob> => (await raw('GET', `/jobs/${enc(jobId)}/download`, undefined, { accept: '*/*' })).blob(),
+
+    /** The catalog, revalidated with the ETag the client holds. */
+    catalog: async (etag?: string | null): Promise<CatalogResponse> => {
+      const res = await raw('GET', '/catalog', undefined, etag ? { 'if-none-match': etag } : {})
+      const stale = /^\s*110\b/.test(res.headers.get('warning') ?? '')
+      if (res.status === 304) return { status: 304, etag: res.headers.get('etag') ?? etag ?? null, stale }
+      const body = (await res.json()) as { data?: unknown }
+      return { status: 200, etag: res.headers.get('etag'), stale, document: body && 'data' in body ? body.data : body }
+    },
+  }
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>

@@ -1,0 +1,38 @@
+// Where the wizard's catalog comes from (client consumption rule 5): the live catalog from the
+// backend when USE_RUNTIME_CATALOG is on, otherwise (or when it cannot be fetched or is rejected)
+// the static configuration bundled with the client. A fallback is logged and told to the user.
+import { prepareCatalog, type PreparedCatalog } from './catalog.ts'
+
+export type CatalogSourceKind = 'runtime' | 'static'
+
+export interface LoadedCatalog {
+  catalog: PreparedCatalog
+  source: CatalogSourceKind
+  /** Shown to the user when the client fell back to its static configuration. */
+  notice?: string
+  /** The backend served its cached copy (`Warning: 110`). */
+  stale?: boolean
+}
+
+export interface LoadCatalogOptions {
+  useRuntimeCatalog: boolean
+  fetchCatalog: () => Promise<{ document?: unknown; stale?: boolean }>
+  staticCatalog: unknown
+  log?: (message: string, error?: unknown) => void
+}
+
+export async function loadCatalog(opts: LoadCatalogOptions): Promise<LoadedCatalog> {
+  const fromStatic = () => prepareCatalog(opts.staticCatalog)
+  if (!opts.useRuntimeCatalog) return { catalog: fromStatic(), source: 'static' }
+  try {
+    const { document, stale } = await opts.fetchCatalog()
+    const loaded: LoadedCatalog = { catalog: prepareCatalog(document), source: 'runtime' }
+    if (stale) loaded.stale = true
+    return loaded
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    const notice = `The live service catalog could not be loaded (${reason}). The wizard uses the built-in catalog, which may lag behind the templates.`
+    ;(opts.log ?? ((m: string, e?: unknown) => console.warn(m, e)))(`catalog: falling back to the static configuration: ${reason}`, error)
+    return { catalog: fromStatic(), source: 'static', notice }
+  }
+}

@@ -1,0 +1,221 @@
+// How the wizard consumes the service catalog (spec "Catalog", client consumption rules 1-4).
+// Pure functions: the same code runs in the renderer and in the Node tests.
+
+export const SUPPORTED_SCHEMA_VERSION = 1
+export const FIELD_TYPES = ['text', 'toggle', 'dropdown', 'number'] as const
+export type FieldType = (typeof FIELD_TYPES)[number]
+
+export interface CatalogOption {
+  value: string | number | boolean
+  label: string
+}
+
+/** A field as the catalog document states it (types unchecked: it comes over the wire). */
+export interface CatalogField {
+  displayName?: string
+  description?: string
+  type?: string
+  options?: CatalogOption[]
+  pattern?: string
+  default?: unknown
+  available?: boolean
+  category?: string
+}
+
+export interface CatalogService {
+  displayName?: string
+  category?: string
+  available?: boolean
+  description?: string
+  fields?: Record<string, CatalogField>
+}
+
+export interface CatalogDocument {
+  schemaVersion: number
+  commit: string
+  global?: { fields?: Record<string, CatalogField> }
+  services: Record<string, CatalogService>
+  errors?: unknown[]
+}
+
+/** A field ready for a widget. */
+export interface WizardField {
+  key: string
+  label: string
+  description?: string
+  type: FieldType
+  options?: CatalogOption[]
+  /** The compiled pattern; absent when the catalog had none or it did not compile (rule 2). */
+  pattern?: RegExp
+  default: unknown
+}
+
+export interface WizardService {
+  key: string
+  label: string
+  category: string
+  description?: string
+  /** The service's own `enabled` field (every service has an enable toggle). */
+  enabledDefault: boolean
+  fields: WizardField[]
+}
+
+export interface PreparedCatalog {
+  commit: string
+  global: Record<string, WizardField>
+  services: WizardService[]
+  /** Services grouped by category, in a stable order. */
+  groups: { category: string; services: WizardService[] }[]
+  /** What the client adjusted (unknown types, patterns that do not compile), for the user and the log. */
+  warnings: string[]
+  /** Extraction errors reported by the catalog itself. */
+  extractionErrors: unknown[]
+}
+
+export class CatalogRejected extends Error {
+  override name = 'CatalogRejected'
+}
+
+export const OTHER_CATEGORY = 'Other'
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+/** Rule 2: a pattern that does not compile drops only that field's validation. */
+export function compilePattern(source: string): RegExp | undefined {
+  try {
+    return new RegExp(`^(?:${source})$`)
+  } catch {
+    return undefined
+  }
+}
+
+function prepareField(key: string, raw: CatalogField, where: string, warnings: string[]): WizardField {
+  let type: FieldType
+  if (raw.type === undefined) type = 'text'
+  else if ((FIELD_TYPES as readonly string[]).includes(raw.type)) type = raw.type as FieldType
+  else {
+    // Rule 3: an unknown type is coerced to text, with a warning.
+    warnings.push(`${where}: unknown type "${raw.type}" is shown as a text field`)
+    type = 'text'
+  }
+  const field: WizardField = { key, label: raw.displayName || key, type, default: raw.default ?? null }
+  if (raw.description) field.description = raw.description
+  if (type === 'dropdown') {
+    if (Array.isArray(raw.options) && raw.options.length > 0) field.options = raw.options
+    else {
+      warnings.push(`${where}: a dropdown without options is shown as a text field`)
+      field.type = 'text'
+    }
+  }
+  if (typeof raw.pattern === 'string' && raw.pattern !== '') {
+    const re = compilePattern(raw.pattern)
+    if (re) field.pattern = re
+    else warnings.push(`${where}: pattern "${raw.pattern}" does not compile; this field is not validated`)
+  }
+  return field
+}
+
+/** Validate the document (rule 4) and turn it into what the wizard renders. */
+export function prepareCatalog(doc: unknown): PreparedCatalog {
+  if (!isObject(doc)) throw new CatalogRejected('The catalog is not a JSON object')
+  if (doc.schemaVersion !== SUPPORTED_SCHEMA_VERSION) {
+    throw new CatalogRejected(
+      `Unsupported catalog schemaVersion ${JSON.stringify(doc.schemaVersion)} (this client reads version ${SUPPORTED_SCHEMA_VERSION})`,
+    )
+  }
+  if (!isObject(doc.services)) throw new CatalogRejected('The catalog has no services object')
+  const warnings: string[] = []
+  const global: Record<string, WizardField> = {}
+  const globalFields = isObject(doc.global) && isObject(doc.global.fields) ? doc.global.fields : {}
+  for (const [key, raw] of Object.entries(globalFields)) {
+    if (isObject(raw)) global[key] = prepareField(key, raw as CatalogField, `global.${key}`, warnings)
+  }
+  const services: WizardService[] = []
+  for (const [key, rawService] of Object.entries(doc.services)) {
+    if (!isObject(rawService)) continue
+    const svc = rawService as CatalogService
+    if (svc.available === false) continue
+    const fields: WizardField[] = []
+    let enabledDefault = false
+    for (const [fieldKey, rawField] of Object.entries(isObject(svc.fields) ? svc.fields : {})) {
+      if (!isObject(rawField)) continue
+      if (fieldKey === 'enabled') {
+        enabledDefault = rawField.default === true
+        continue
+      }
+      if ((rawField as CatalogField).available === false) continue
+      fields.push(prepareField(fieldKey, rawField as CatalogField, `services.${key}.${fieldKey}`, warnings))
+    }
+    const service: WizardService = {
+      key,
+      label: svc.displayName || key,
+      category: svc.category || OTHER_CATEGORY,
+      enabledDefault,
+      fields,
+    }
+    if (svc.description) service.description = svc.description
+    services.push(service)
+  }
+  services.sort((a, b) => a.label.localeCompare(b.label))
+  const byCategory = new Map<string, WizardService[]>()
+  for (const s of services) byCategory.set(s.category, [...(byCategory.get(s.category) ?? []), s])
+  const groups = [...byCategory]
+    .sort(([a], [b]) => (a === OTHER_CATEGORY ? 1 : b === OTHER_CATEGORY ? -1 : a.localeCompare(b)))
+    .map(([category, list]) => ({ category, services: list }))
+  return {
+    commit: typeof doc.commit === 'string' ? doc.commit : '',
+    global,
+    services,
+    groups,
+    warnings,
+    extractionErrors: Array.isArray(doc.errors) ? doc.errors : [],
+  }
+}
+
+/**
+ * Rule 1: the service configuration starts empty and is filled in place from the catalog. Values the
+ * user (or a stored environment) already has are kept; missing ones take the catalog's default.
+ * Returns the same object it was given.
+ */
+export function fillServices(target: Record<string, Record<string, unknown>>, catalog: PreparedCatalog) {
+  for (const service of catalog.services) {
+    const values = (target[service.key] ??= {})
+    if (!('enabled' in values)) values.enabled = service.enabledDefault
+    for (const field of service.fields) {
+      if (!(field.key in values)) values[field.key] = field.default
+    }
+  }
+  return target
+}
+
+/** The message to show under a field, or null when the value is acceptable. */
+export function validateField(field: WizardField, value: unknown): string | null {
+  if (field.type === 'number') {
+    if (value === null || value === undefined || value === '') return null
+    if (typeof value !== 'number' || !Number.isFinite(value)) return 'Enter a number'
+  }
+  if (field.type === 'toggle') return null
+  if (field.type === 'dropdown') {
+    if (value === null || value === undefined) return null
+    return field.options?.some((o) => o.value === value) ? null : 'Choose one of the options'
+  }
+  const text = typeof value === 'number' ? String(value) : value
+  if (field.pattern && typeof text === 'string' && text !== '' && !field.pattern.test(text)) {
+    return `Must match ${field.pattern.source.slice(4, -2)}`
+  }
+  return null
+}
+
+/** Every field error of the enabled services, keyed `services.<key>.<field>` like the server's details. */
+export function validateServices(services: Record<string, Record<string, unknown>>, catalog: PreparedCatalog) {
+  const errors: Record<string, string> = {}
+  for (const service of catalog.services) {
+    const values = services[service.key]
+    if (!values || values.enabled !== true) continue
+    for (const field of service.fields) {
+      const message = validateField(field, values[field.key])
+      if (message) errors[`services.${service.key}.${field.key}`] = message
+    }
+  }
+  return errors
+}

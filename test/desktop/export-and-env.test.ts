@@ -1,0 +1,69 @@
+// The client-side export (no credential fields) and the client environment script.
+import t from 'tap'
+import vm from 'node:vm'
+import { parse } from 'yaml'
+import { exportConfiguration, exportableConfiguration } from '../../desktop/src/lib/export-config.ts'
+import { ENV_GLOBAL, readClientEnv, renderEnvScript } from '../../desktop/src/lib/env.ts'
+
+const environment = {
+  id: 'e1',
+  name: 'dev',
+  globalPrefix: 'acme',
+  provider: 'aws' as const,
+  region: 'eu-west-1',
+  domain: '',
+  status: 'pending',
+  services: { rds: { enabled: true, multiAz: false } },
+  terraformBackend: { bucket: 'b', key: 'k', useLockfile: true },
+  gitRepository: { url: 'https://git.example.com/a.git', branch: 'main', hasDeployKey: true, deployKey: 'PRIVATE' },
+  cloudCredentialId: 'c1',
+  createdAt: '2025-01-01T00:00:00Z',
+  updatedAt: '2025-01-01T00:00:00Z',
+}
+
+t.test('the export omits credential fields and server bookkeeping', async (t) => {
+  const config = exportableConfiguration(environment)
+  t.same(config, {
+    name: 'dev',
+    globalPrefix: 'acme',
+    provider: 'aws',
+    region: 'eu-west-1',
+    domain: '',
+    services: { rds: { enabled: true, multiAz: false } },
+    terraformBackend: { bucket: 'b', key: 'k', useLockfile: true },
+    gitRepository: { url: 'https://git.example.com/a.git', branch: 'main' },
+  })
+  for (const format of ['json', 'yaml'] as const) {
+    const text = exportConfiguration(environment, format)
+    t.notMatch(text, /PRIVATE|cloudCredentialId|deployKey|c1/, `${format}: no credentials`)
+    t.same(format === 'json' ? JSON.parse(text) : parse(text), config, `${format} round-trips`)
+  }
+  t.match(exportConfiguration(environment, 'yaml'), /multiAz: false/, 'YAML keeps booleans typed')
+})
+
+t.test('env.js: rendered by the server, read by the app', async (t) => {
+  const script = renderEnvScript({
+    API_URL: 'https://ies.example.com/api',
+    AUTH_URL: 'https://id.example.com',
+    AUTH_REALM: 'ies',
+    AUTH_CLIENT_ID: 'ies-app',
+    USE_RUNTIME_CATALOG: false,
+  })
+  const window: Record<string, unknown> = {}
+  vm.runInNewContext(script, { window })
+  t.same(readClientEnv(window[ENV_GLOBAL], 'https://ies.example.com'), {
+    apiUrl: 'https://ies.example.com/api',
+    authUrl: 'https://id.example.com',
+    realm: 'ies',
+    clientId: 'ies-app',
+    useRuntimeCatalog: false,
+  })
+  t.same(readClientEnv(undefined, 'http://127.0.0.1:3000'), {
+    apiUrl: 'http://127.0.0.1:3000/api',
+    authUrl: 'http://127.0.0.1:3000',
+    realm: 'ies',
+    clientId: 'ies-app',
+    useRuntimeCatalog: true,
+  }, 'defaults: the server that served the app')
+  t.notMatch(renderEnvScript({ API_URL: '</script><script>', AUTH_URL: '', AUTH_REALM: '', AUTH_CLIENT_ID: '', USE_RUNTIME_CATALOG: true }), /<\/script>/)
+})
