@@ -56,7 +56,7 @@ function memoryStore(): TokenStore & { saved: unknown[]; cleared: number } {
 }
 
 /** A fake token endpoint that records the forms it receives. */
-async function fakeProvider(t: Tap.Test) {
+async function fakeProvider(t: { teardown(fn: () => unknown): void }) {
   const forms: Record<string, string>[] = []
   let n = 0
   const server = http.createServer((req, res) => {
