@@ -1,5 +1,8 @@
 // The one place where configuration is read from the environment. Every variable has a default
 // that works on a developer's machine and a row in the README's configuration table.
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 export interface Config {
   env: 'development' | 'test' | 'production'
@@ -30,7 +33,74 @@ export interface Config {
     userWindowMs: number
     redisUrl: string | undefined
   }
+  /** The web UI served at `/` (server/src/web) and its client environment script `/env.js`. */
+  web: {
+    /** WEB_UI_DIR: the built renderer (`npm run build -w desktop` writes desktop/dist). */
+    uiDir: string
+    /** USE_RUNTIME_CATALOG: env.js tells the wizard to build itself from GET /api/catalog (else its static catalog). */
+    useRuntimeCatalog: boolean
+  }
+  /** Encryption at rest of stored secrets (server/src/core/crypto.ts). */
+  encryption: {
+    /** ENCRYPTION_KEY: the current key, 32 bytes in base64. Required in production. */
+    key: string | undefined
+    /** ENCRYPTION_KEYS: older keys (comma-separated base64) that still decrypt. */
+    oldKeys: string[]
+    /** Where development keeps a generated key when ENCRYPTION_KEY is unset. */
+    devKeyFile: string
+  }
+  /** Endpoints used to check cloud credentials (POST /api/cloud-credentials/:id/validate). */
+  cloud: {
+    /** AWS_ENDPOINT_URL: the AWS API endpoint (STS); unset means AWS itself. */
+    awsEndpointUrl: string | undefined
+    /** AZURE_AUTHORITY_HOST: Microsoft Entra token host; the tenant path is appended. */
+    azureAuthorityHost: string
+    /** GCP_TOKEN_URL: Google's OAuth 2.0 token endpoint. */
+    gcpTokenUrl: string
+    /** CREDENTIAL_VALIDATE_TIMEOUT_MS: how long one credential check may take. */
+    validateTimeoutMs: number
+  }
+  /** Generation and push jobs (server/src/jobs/). */
+  jobs: {
+    /** JOBS_CONCURRENCY: jobs of one type (generate, push) run at once on one replica. */
+    concurrency: number
+    /** JOBS_LOCK_LIFETIME_MS: a running job whose worker stops refreshing its lock this long is picked up by another. */
+    lockLifetimeMs: number
+    /** JOBS_PROCESS_EVERY_MS: how often a replica scans for due or abandoned jobs (new jobs start at once by notification). */
+    processEveryMs: number
+    /** JOBS_NOTIFY: `false` turns the immediate notification channel off (polling only; benchmarks). */
+    notify: boolean
+    /** JOBS_WAIT_TIMEOUT_MS: longest a `?wait=true` generation request waits before answering 202. */
+    waitTimeoutMs: number
+  }
+  /** Where generation reads templates: TEMPLATES_REPO (a Git URL, branch main, unpinned) or TEMPLATES_DIR. */
+  templates: {
+    dir: string
+    repo: string | undefined
+    /** TEMPLATES_CACHE_DIR: the cached clone of TEMPLATES_REPO. */
+    cacheDir: string
+  }
+  /** GET /api/catalog: in process, or from a remote processor service (PROCESSOR_URL + PROCESSOR_SERVICE_TOKEN). */
+  catalog: {
+    processorUrl: string | undefined
+    processorToken: string | undefined
+    ttlMs: number
+    staleMs: number
+    timeoutMs: number
+  }
+  /** POST /api/environments/:id/push. */
+  push: {
+    /** PUSH_ALLOWED_HOSTS: hosts or addresses on loopback/private/link-local networks that pushes may reach. */
+    allowedHosts: string[]
+    /** GIT_PUSH_USERNAME: the HTTP Basic user name sent with the deploy key as password. */
+    username: string
+    authorName: string
+    authorEmail: string
+  }
 }
+
+/** The templates tree shipped with the service (`templates/` at the repository root). */
+export const BUNDLED_TEMPLATES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../templates')
 
 type Env = Record<string, string | undefined>
 
@@ -58,6 +128,11 @@ function environment(env: Env): Config['env'] {
   const value = str(env, 'NODE_ENV', 'development')
   if (value === 'production' || value === 'test') return value
   return 'development'
+}
+
+/** A 256-bit key in standard base64. */
+function isKey(value: string): boolean {
+  return /^[A-Za-z0-9+/]{43}=$/.test(value) && Buffer.from(value, 'base64').length === 32
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -90,9 +165,55 @@ export function loadConfig(env: Env = process.env): Config {
       userWindowMs: int(env, 'RATE_LIMIT_USER_WINDOW_MS', 60 * 60 * 1000),
       redisUrl: optional(env, 'REDIS_URL'),
     },
+    web: {
+      uiDir: str(env, 'WEB_UI_DIR', path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../desktop/dist')),
+      useRuntimeCatalog: str(env, 'USE_RUNTIME_CATALOG', 'true') !== 'false',
+    },
+    encryption: {
+      key: optional(env, 'ENCRYPTION_KEY'),
+      oldKeys: (optional(env, 'ENCRYPTION_KEYS') ?? '').split(',').map((k) => k.trim()).filter(Boolean),
+      devKeyFile: str(env, 'ENCRYPTION_KEY_FILE', '.data/encryption.key'),
+    },
+    cloud: {
+      awsEndpointUrl: optional(env, 'AWS_ENDPOINT_URL'),
+      azureAuthorityHost: str(env, 'AZURE_AUTHORITY_HOST', 'https://login.microsoftonline.com').replace(/\/+$/, ''),
+      gcpTokenUrl: str(env, 'GCP_TOKEN_URL', 'https://oauth2.googleapis.com/token'),
+      validateTimeoutMs: int(env, 'CREDENTIAL_VALIDATE_TIMEOUT_MS', 10_000),
+    },
+    jobs: {
+      concurrency: Math.max(1, int(env, 'JOBS_CONCURRENCY', 8)),
+      lockLifetimeMs: int(env, 'JOBS_LOCK_LIFETIME_MS', 60_000),
+      processEveryMs: Math.max(50, int(env, 'JOBS_PROCESS_EVERY_MS', 5_000)),
+      notify: str(env, 'JOBS_NOTIFY', 'true') !== 'false',
+      waitTimeoutMs: int(env, 'JOBS_WAIT_TIMEOUT_MS', 30_000),
+    },
+    templates: {
+      dir: str(env, 'TEMPLATES_DIR', BUNDLED_TEMPLATES_DIR),
+      repo: optional(env, 'TEMPLATES_REPO'),
+      cacheDir: str(env, 'TEMPLATES_CACHE_DIR', path.join(os.tmpdir(), 'ies-templates-cache')),
+    },
+    catalog: {
+      processorUrl: optional(env, 'PROCESSOR_URL')?.replace(/\/+$/, ''),
+      processorToken: optional(env, 'PROCESSOR_SERVICE_TOKEN'),
+      ttlMs: int(env, 'CATALOG_CACHE_TTL_MS', 5 * 60 * 1000),
+      staleMs: int(env, 'CATALOG_STALE_MS', 24 * 60 * 60 * 1000),
+      timeoutMs: int(env, 'CATALOG_TIMEOUT_MS', 5_000),
+    },
+    push: {
+      allowedHosts: (optional(env, 'PUSH_ALLOWED_HOSTS') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+      username: str(env, 'GIT_PUSH_USERNAME', 'x-access-token'),
+      authorName: str(env, 'GIT_AUTHOR_NAME', 'IES'),
+      authorEmail: str(env, 'GIT_AUTHOR_EMAIL', 'ies@localhost'),
+    },
   }
   if (config.env === 'production' && !authUrl) {
     throw new ConfigError('AUTH_URL is required in production (the embedded identity provider is for development)')
+  }
+  if (config.env === 'production' && !config.encryption.key) {
+    throw new ConfigError('ENCRYPTION_KEY is required in production (32 bytes, base64)')
+  }
+  for (const [name, keys] of [['ENCRYPTION_KEY', config.encryption.key ? [config.encryption.key] : []], ['ENCRYPTION_KEYS', config.encryption.oldKeys]] as const) {
+    if (keys.some((k) => !isKey(k))) throw new ConfigError(`${name} must be 32 bytes in base64 (openssl rand -base64 32)`)
   }
   return config
 }

@@ -1,0 +1,126 @@
+// /api/cloud-credentials: the caller's cloud credentials, encrypted at rest, never returned
+// (see README.md beside this file).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyError, FastifyRequest } from 'fastify'
+import { Envelope, ErrorBody, ListEnvelope, ok, page } from '@ies/server/core/envelope'
+import { AppError, detailsFromValidation, notFound, validationError } from '@ies/server/core/errors'
+import { environmentRepository } from '../environments/repository.ts'
+import { cloudCredentialRepository } from './repository.ts'
+import {
+  CREDENTIALS_BY_PROVIDER,
+  CredentialCreate,
+  CredentialCreated,
+  CredentialDetail,
+  CredentialSummary,
+  CredentialUpdate,
+  CredentialUpdated,
+  IdParams,
+  ListQuery,
+  ValidationResult,
+  type CredentialProvider,
+  type Credentials,
+} from './schemas.ts'
+import { validateCredentials } from './validate.ts'
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
+
+const NOT_FOUND = 'Cloud credential not found'
+
+/**
+ * `credentials` checked against its provider's schema, with fields named `credentials.<member>`.
+ * Ajv's messages name the rule, never the submitted value.
+ */
+function credentialsOf(request: FastifyRequest, provider: CredentialProvider, value: unknown): Credentials {
+  const validate = request.compileValidationSchema(CREDENTIALS_BY_PROVIDER[provider], 'body')
+  if (!validate(value)) {
+    const prefixed = (validate.errors ?? []).map((e) => ({ ...e, instancePath: `/credentials${e.instancePath}` }))
+    throw validationError(detailsFromValidation({ validation: prefixed, validationContext: 'body' } as unknown as FastifyError))
+  }
+  return value as Credentials
+}
+
+const cloudCredentials: FastifyPluginAsyncTypebox = async (app) => {
+  const repo = cloudCredentialRepository(app)
+  const environments = environmentRepository(app)
+  app.addHook('onReady', async () => {
+    await repo.indexes().catch((err) => app.log.warn({ err: { message: err.message } }, 'could not create cloud credential indexes'))
+  })
+
+  app.get('/', { schema: { querystring: ListQuery, response: { 200: ListEnvelope(CredentialSummary), ...errors } } }, async (request) => {
+    const { items, total } = await repo.list(request.principal.userId, request.query)
+    return page(request, items, { page: request.query.page, limit: request.query.limit, total })
+  })
+
+  app.post(
+    '/',
+    { schema: { body: CredentialCreate, response: { 201: Envelope(CredentialCreated), ...errors } } },
+    async (request, reply) => {
+      const { name, provider } = request.body
+      const credentials = credentialsOf(request, provider, request.body.credentials)
+      const created = await repo.create(request.principal.userId, { name, provider, credentials })
+      return reply.code(201).send(ok(request, created))
+    },
+  )
+
+  app.get('/:id', { schema: { params: IdParams, response: { 200: Envelope(CredentialDetail), ...errors } } }, async (request) => {
+    const credential = await repo.get(request.principal.userId, request.params.id)
+    if (!credential) throw notFound(NOT_FOUND)
+    return ok(request, credential)
+  })
+
+  app.put(
+    '/:id',
+    { schema: { params: IdParams, body: CredentialUpdate, response: { 200: Envelope(CredentialUpdated), ...errors } } },
+    async (request) => {
+      const userId = request.principal.userId
+      const current = await repo.get(userId, request.params.id)
+      if (!current) throw notFound(NOT_FOUND)
+      const { name } = request.body
+      const credentials =
+        request.body.credentials === undefined ? undefined : credentialsOf(request, current.provider, request.body.credentials)
+      const updated = await repo.update(userId, current.id, { name, credentials })
+      if (!updated) throw notFound(NOT_FOUND)
+      return ok(request, updated)
+    },
+  )
+
+  app.delete(
+    '/:id',
+    { schema: { params: IdParams, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } } },
+    async (request, reply) => {
+      const userId = request.principal.userId
+      const current = await repo.get(userId, request.params.id)
+      if (!current) throw notFound(NOT_FOUND)
+      const names = await environments.namesUsingCredential(userId, current.id)
+      if (names.length > 0) {
+        throw new AppError(400, 'CREDENTIAL_IN_USE', `Cloud credential is used by ${names.length} environment(s)`, {
+          environments: names,
+        })
+      }
+      if (!(await repo.remove(userId, current.id))) throw notFound(NOT_FOUND)
+      return reply.code(204).send()
+    },
+  )
+
+  app.put(
+    '/:id/default',
+    { schema: { params: IdParams, response: { 200: Envelope(CredentialSummary), ...errors } } },
+    async (request) => {
+      const credential = await repo.setDefault(request.principal.userId, request.params.id)
+      if (!credential) throw notFound(NOT_FOUND)
+      return ok(request, credential)
+    },
+  )
+
+  app.post(
+    '/:id/validate',
+    { schema: { params: IdParams, response: { 200: Envelope(ValidationResult), ...errors } } },
+    async (request) => {
+      const stored = await repo.getCredentials(request.principal.userId, request.params.id)
+      if (!stored) throw notFound(NOT_FOUND)
+      return ok(request, await validateCredentials(stored.provider, stored.credentials, app.config.cloud))
+    },
+  )
+}
+
+export default cloudCredentials

@@ -1,0 +1,221 @@
+// Cloud credentials in MongoDB (collection `cloud_credentials`), scoped by the owning user. The
+// `credentials` object is encrypted as one value; only `metadata` (non-secret) is kept in the clear.
+// The default credential per user and provider lives in `cloud_credential_defaults`, whose `_id`
+// (`<userId>/<provider>`) makes "one default" a property of the database.
+import { randomUUID } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import type { Collection, Db } from 'mongodb'
+import { keyRingFor, type EncryptedSecret, type KeyRing } from '@ies/server/core/crypto'
+import { conflict } from '@ies/server/core/errors'
+import { metadataOf } from './metadata.ts'
+import type { CredentialProvider, Credentials, Metadata } from './schemas.ts'
+
+export const CREDENTIALS_PURPOSE = 'cloudCredential.credentials'
+
+export interface CloudCredentialRecord {
+  _id: string
+  userId: string
+  name: string
+  provider: CredentialProvider
+  secret: EncryptedSecret
+  metadata: Metadata
+  createdAt: Date
+  updatedAt: Date
+}
+
+interface DefaultRecord {
+  _id: string
+  userId: string
+  provider: CredentialProvider
+  credentialId: string
+}
+
+export interface CloudCredential {
+  id: string
+  name: string
+  provider: CredentialProvider
+  isDefault: boolean
+  metadata: Metadata
+  createdAt: string
+  updatedAt: string
+}
+
+function isDuplicateKey(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000
+}
+
+const defaultIdOf = (userId: string, provider: string) => `${userId}/${provider}`
+
+export class CloudCredentialRepository {
+  readonly collection: Collection<CloudCredentialRecord>
+  readonly defaults: Collection<DefaultRecord>
+  private indexesReady?: Promise<void>
+
+  constructor(
+    db: Db,
+    private readonly keys: KeyRing,
+  ) {
+    this.collection = db.collection<CloudCredentialRecord>('cloud_credentials')
+    this.defaults = db.collection<DefaultRecord>('cloud_credential_defaults')
+  }
+
+  indexes(): Promise<void> {
+    this.indexesReady ??= (async () => {
+      await this.collection.createIndex({ userId: 1, name: 1 }, { unique: true, name: 'user_name_unique' })
+      await this.collection.createIndex({ userId: 1, createdAt: -1 }, { name: 'user_created' })
+    })().catch((err) => {
+      this.indexesReady = undefined
+      throw err
+    })
+    return this.indexesReady
+  }
+
+  private context(id: string, userId: string) {
+    return { purpose: CREDENTIALS_PURPOSE, recordId: id, ownerId: userId }
+  }
+
+  private async isDefault(doc: CloudCredentialRecord): Promise<boolean> {
+    const found = await this.defaults.findOne({ _id: defaultIdOf(doc.userId, doc.provider) })
+    return found?.credentialId === doc._id
+  }
+
+  private view(doc: CloudCredentialRecord, isDefault: boolean): CloudCredential {
+    return {
+      id: doc._id,
+      name: doc.name,
+      provider: doc.provider,
+      isDefault,
+      metadata: doc.metadata,
+      createdAt: doc.createdAt.toISOString(),
+      updatedAt: doc.updatedAt.toISOString(),
+    }
+  }
+
+  /** The user's credentials, newest first, each with `isDefault`. */
+  async list(userId: string, opts: { page: number; limit: number; provider?: string }) {
+    const filter: Record<string, unknown> = { userId }
+    if (opts.provider) filter.provider = opts.provider
+    const [docs, total, defaults] = await Promise.all([
+      this.collection
+        .find(filter)
+        .sort({ createdAt: -1, _id: -1 })
+        .skip((opts.page - 1) * opts.limit)
+        .limit(opts.limit)
+        .toArray(),
+      this.collection.countDocuments(filter),
+      this.defaults.find({ userId }).toArray(),
+    ])
+    const defaultIds = new Set(defaults.map((d) => d.credentialId))
+    return { items: docs.map((doc) => this.view(doc, defaultIds.has(doc._id))), total }
+  }
+
+  async get(userId: string, id: string): Promise<CloudCredential | null> {
+    const doc = await this.collection.findOne({ _id: id, userId })
+    return doc ? this.view(doc, await this.isDefault(doc)) : null
+  }
+
+  /** True when the user owns a credential with this id for this provider (environment references). */
+  async ownsForProvider(userId: string, id: string, provider: string): Promise<boolean> {
+    return (await this.collection.countDocuments({ _id: id, userId, provider: provider as CredentialProvider }, { limit: 1 })) === 1
+  }
+
+  /** The decrypted secret values. For validation and jobs only; never for a response. */
+  async getCredentials(userId: string, id: string): Promise<{ provider: CredentialProvider; credentials: Credentials } | null> {
+    const doc = await this.collection.findOne({ _id: id, userId })
+    if (!doc) return null
+    const plaintext = this.keys.decryptSecret(doc.secret, this.context(id, userId))
+    return { provider: doc.provider, credentials: JSON.parse(plaintext) as Credentials }
+  }
+
+  async create(userId: string, input: { name: string; provider: CredentialProvider; credentials: Credentials }): Promise<CloudCredential> {
+    await this.indexes()
+    const id = randomUUID()
+    const now = new Date()
+    const doc: CloudCredentialRecord = {
+      _id: id,
+      userId,
+      name: input.name,
+      provider: input.provider,
+      secret: this.keys.encryptSecret(JSON.stringify(input.credentials), this.context(id, userId)),
+      metadata: metadataOf(input.provider, input.credentials),
+      createdAt: now,
+      updatedAt: now,
+    }
+    try {
+      await this.collection.insertOne(doc)
+    } catch (err) {
+      if (isDuplicateKey(err)) throw conflict(`Cloud credential '${input.name}' already exists`)
+      throw err
+    }
+    return this.view(doc, false)
+  }
+
+  /** Renames and/or replaces the secret (re-encrypted under the current key). Null when not found. */
+  async update(userId: string, id: string, change: { name?: string; credentials?: Credentials }): Promise<CloudCredential | null> {
+    const doc = await this.collection.findOne({ _id: id, userId })
+    if (!doc) return null
+    const set: Partial<CloudCredentialRecord> = { updatedAt: new Date(Math.max(Date.now(), doc.updatedAt.getTime() + 1)) }
+    if (change.name !== undefined) set.name = change.name
+    if (change.credentials !== undefined) {
+      set.secret = this.keys.encryptSecret(JSON.stringify(change.credentials), this.context(id, userId))
+      set.metadata = metadataOf(doc.provider, change.credentials)
+    }
+    await this.indexes()
+    try {
+      const after = await this.collection.findOneAndUpdate({ _id: id, userId }, { $set: set }, { returnDocument: 'after' })
+      return after ? this.view(after, await this.isDefault(after)) : null
+    } catch (err) {
+      if (isDuplicateKey(err)) throw conflict(`Cloud credential '${change.name}' already exists`)
+      throw err
+    }
+  }
+
+  /** Marks the credential as the user's default for its provider (replacing the previous one). */
+  async setDefault(userId: string, id: string): Promise<CloudCredential | null> {
+    const doc = await this.collection.findOne({ _id: id, userId })
+    if (!doc) return null
+    await this.defaults.replaceOne(
+      { _id: defaultIdOf(userId, doc.provider) },
+      { userId, provider: doc.provider, credentialId: id },
+      { upsert: true },
+    )
+    return this.view(doc, true)
+  }
+
+  async remove(userId: string, id: string): Promise<boolean> {
+    const result = await this.collection.deleteOne({ _id: id, userId })
+    if (result.deletedCount !== 1) return false
+    await this.defaults.deleteMany({ userId, credentialId: id })
+    return true
+  }
+
+  /** Re-encrypts every secret not under the current key (scripts/reencrypt.ts). */
+  async reencryptAll(): Promise<{ updated: number; failed: string[] }> {
+    let updated = 0
+    const failed: string[] = []
+    for await (const doc of this.collection.find({})) {
+      if (!this.keys.isStale(doc.secret)) continue
+      try {
+        const ctx = this.context(doc._id, doc.userId)
+        const fresh = this.keys.encryptSecret(this.keys.decryptSecret(doc.secret, ctx), ctx)
+        const result = await this.collection.updateOne({ _id: doc._id, 'secret.data': doc.secret.data }, { $set: { secret: fresh } })
+        updated += result.modifiedCount
+      } catch {
+        failed.push(doc._id)
+      }
+    }
+    return { updated, failed }
+  }
+}
+
+const repositories = new WeakMap<Db, CloudCredentialRepository>()
+
+/** The app's cloud credential repository (one per database handle, shared by every plugin). */
+export function cloudCredentialRepository(app: FastifyInstance): CloudCredentialRepository {
+  let repo = repositories.get(app.mongo.db)
+  if (!repo) {
+    repo = new CloudCredentialRepository(app.mongo.db, keyRingFor(app.config, app.log))
+    repositories.set(app.mongo.db, repo)
+  }
+  return repo
+}

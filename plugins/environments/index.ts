@@ -1,0 +1,108 @@
+// /api/environments: the caller's stored environment configurations (see README.md beside this file).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyError, FastifyRequest } from 'fastify'
+import { Envelope, ErrorBody, ListEnvelope, ok, page } from '@ies/server/core/envelope'
+import { detailsFromValidation, notFound, validationError, type FieldError } from '@ies/server/core/errors'
+import { cloudCredentialRepository } from '../cloud-credentials/repository.ts'
+import { mergePatch } from './merge-patch.ts'
+import { environmentRepository, inputOf, toEnvironment, type DeployKeyChange, type EnvironmentRecord } from './repository.ts'
+import { credentialReferenceErrors, helmValuesErrors } from './rules.ts'
+import { Environment, EnvironmentInput, EnvironmentPatch, EnvironmentSummary, IdParams, ListQuery } from './schemas.ts'
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
+
+const IMMUTABLE = ['name', 'globalPrefix'] as const
+
+const environments: FastifyPluginAsyncTypebox = async (app) => {
+  const repo = environmentRepository(app)
+  const credentials = cloudCredentialRepository(app)
+  app.addHook('onReady', async () => {
+    await repo.indexes().catch((err) => app.log.warn({ err: { message: err.message } }, 'could not create environment indexes'))
+  })
+
+  /** The checks beyond the schema; all failures in one 400. */
+  async function checkRules(userId: string, input: EnvironmentInput) {
+    const failures = [...helmValuesErrors(input), ...(await credentialReferenceErrors(userId, input, credentials))]
+    if (failures.length > 0) throw validationError(failures)
+  }
+
+  async function owned(request: FastifyRequest, id: string): Promise<EnvironmentRecord> {
+    const env = await repo.get(request.principal.userId, id)
+    if (!env) throw notFound('Environment not found')
+    return env
+  }
+
+  app.get(
+    '/',
+    { schema: { querystring: ListQuery, response: { 200: ListEnvelope(EnvironmentSummary), ...errors } } },
+    async (request) => {
+      const { items, total } = await repo.list(request.principal.userId, request.query)
+      return page(request, items.map(toEnvironment), { page: request.query.page, limit: request.query.limit, total })
+    },
+  )
+
+  app.post(
+    '/',
+    { schema: { body: EnvironmentInput, response: { 201: Envelope(Environment), ...errors } } },
+    async (request, reply) => {
+      await checkRules(request.principal.userId, request.body)
+      const env = await repo.create(request.principal.userId, request.body)
+      return reply.code(201).send(ok(request, toEnvironment(env)))
+    },
+  )
+
+  app.get(
+    '/:id',
+    { schema: { params: IdParams, response: { 200: Envelope(Environment), ...errors } } },
+    async (request) => ok(request, toEnvironment(await owned(request, request.params.id))),
+  )
+
+  app.put(
+    '/:id',
+    { schema: { params: IdParams, body: EnvironmentPatch, response: { 200: Envelope(Environment), ...errors } } },
+    async (request) => {
+      const stored = await owned(request, request.params.id)
+      const patch = request.body as Record<string, unknown>
+
+      const immutable: FieldError[] = IMMUTABLE.filter((field) => field in patch && patch[field] !== stored[field]).map(
+        (field) => ({ field, message: 'cannot be changed after creation' }),
+      )
+      if (immutable.length > 0) throw validationError(immutable)
+
+      // Validate the merged document exactly as a create body (defaults, dropped extras, every rule).
+      const merged = mergePatch(inputOf(stored), patch)
+      const validate = request.compileValidationSchema(EnvironmentInput, 'body')
+      if (!validate(merged)) {
+        throw validationError(detailsFromValidation({ validation: validate.errors, validationContext: 'body' } as FastifyError))
+      }
+      const input = merged as EnvironmentInput
+      await checkRules(request.principal.userId, input)
+
+      const updated = await repo.replace(stored, input, deployKeyChange(patch))
+      if (!updated) throw notFound('Environment not found')
+      return ok(request, toEnvironment(updated))
+    },
+  )
+
+  app.delete(
+    '/:id',
+    { schema: { params: IdParams, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } } },
+    async (request, reply) => {
+      if (!(await repo.remove(request.principal.userId, request.params.id))) throw notFound('Environment not found')
+      return reply.code(204).send()
+    },
+  )
+}
+
+/** A new key when the patch carries one, removal when it nulls it (or the whole repository). */
+function deployKeyChange(patch: Record<string, unknown>): DeployKeyChange {
+  if (!('gitRepository' in patch)) return 'keep'
+  const git = patch.gitRepository
+  if (git === null) return 'remove'
+  if (typeof git !== 'object' || !('deployKey' in git)) return 'keep'
+  const key = (git as { deployKey: unknown }).deployKey
+  if (key === null) return 'remove'
+  return typeof key === 'string' ? { set: key } : 'keep'
+}
+
+export default environments

@@ -1,0 +1,160 @@
+// The environment resource: the one source for validation, TypeScript types and the OpenAPI document.
+import { Type, type Static } from '@sinclair/typebox'
+import { PageQuery } from '@ies/server/core/envelope'
+import { StringEnum } from '@ies/server/core/schema'
+import { PROVIDERS } from '@ies/server/core/users'
+
+export const ENVIRONMENT_STATUSES = ['pending', 'deploying', 'running', 'stopped', 'failed', 'destroyed'] as const
+
+export const Provider = StringEnum(PROVIDERS)
+
+/** 3–50 characters: the spec's pattern (3–63) and its 2–50 bound together. */
+export const Name = Type.String({ pattern: '^[a-z][a-z0-9-]{2,62}$', maxLength: 50 })
+
+/**
+ * 2–20 characters, a lowercase letter first, no trailing or doubled hyphen. Twenty leaves room for
+ * the suffixes added to the shortest AWS names (load balancers and target groups allow 32).
+ */
+export const GLOBAL_PREFIX_MAX = 20
+export const GlobalPrefix = Type.String({
+  pattern: '^(?!.*--)[a-z][a-z0-9-]*[a-z0-9]$',
+  minLength: 2,
+  maxLength: GLOBAL_PREFIX_MAX,
+})
+
+export const Region = Type.String({ pattern: '^[a-z0-9-]+$', minLength: 1, maxLength: 32 })
+
+/** DNS labels (at least two), an alphabetic TLD, at most 253 characters; `""` means no domain. */
+export const Domain = Type.String({
+  pattern: '^$|^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}$',
+  maxLength: 253,
+  default: '',
+})
+
+/** Keys that are safe as stored field names (no `.`, no leading `$`). */
+const KEY = '^[A-Za-z][A-Za-z0-9_-]{0,62}$'
+
+/** A catalog field's value: the wizard's widgets are text, toggle, dropdown and number. */
+const ServiceValue = Type.Unsafe<string | number | boolean | Array<string | number | boolean>>({
+  type: ['string', 'number', 'boolean', 'array'],
+  items: { type: ['string', 'number', 'boolean'] },
+})
+
+export const Service = Type.Object(
+  { enabled: Type.Boolean() },
+  { additionalProperties: ServiceValue, propertyNames: { pattern: KEY } },
+)
+
+/** Keyed by catalog service key; a key the catalog does not know is stored and generates nothing. */
+export const Services = Type.Record(Type.String(), Service, { propertyNames: { pattern: KEY }, default: {} })
+
+export const HelmChart = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    customValues: Type.Boolean({ default: false }),
+    /** YAML text; it must parse. */
+    values: Type.String({ default: '', maxLength: 256 * 1024 }),
+  },
+  { additionalProperties: false },
+)
+
+export const HelmCharts = Type.Record(Type.String(), HelmChart, {
+  propertyNames: { pattern: '^[a-z0-9][a-z0-9-]{0,62}$' },
+  default: {},
+})
+
+export const TerraformBackend = Type.Object(
+  {
+    bucket: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' })),
+    key: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+    useLockfile: Type.Optional(Type.Boolean()),
+    region: Type.Optional(Region),
+  },
+  { additionalProperties: false },
+)
+
+const Branch = Type.String({ pattern: '^(?!/|.*\\.\\.|.*//)[A-Za-z0-9._/-]+$', maxLength: 255 })
+
+const GitRepositoryFields = {
+  url: Type.String({ format: 'uri', pattern: '^https://', maxLength: 2048 }),
+  branch: Type.Optional(Branch),
+  branches: Type.Optional(Type.Array(Branch, { maxItems: 100 })),
+}
+
+/** Write-only: stored encrypted, never returned. */
+export const DeployKey = Type.String({
+  pattern: '^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----',
+  maxLength: 16 * 1024,
+})
+
+export const GitRepositoryInput = Type.Object(
+  { ...GitRepositoryFields, deployKey: Type.Optional(DeployKey) },
+  { additionalProperties: false },
+)
+
+export const GitRepository = Type.Object({ ...GitRepositoryFields, hasDeployKey: Type.Boolean() })
+
+/** Everything a caller may set; anything else (`configuration`, `status`, ids) is dropped. */
+export const EnvironmentInput = Type.Object(
+  {
+    name: Name,
+    globalPrefix: GlobalPrefix,
+    provider: Provider,
+    region: Region,
+    domain: Type.Optional(Domain),
+    services: Type.Optional(Services),
+    helmCharts: Type.Optional(HelmCharts),
+    terraformBackend: Type.Optional(TerraformBackend),
+    gitRepository: Type.Optional(GitRepositoryInput),
+    cloudCredentialId: Type.Optional(Type.String({ format: 'uuid' })),
+  },
+  { additionalProperties: false },
+)
+export type EnvironmentInput = Static<typeof EnvironmentInput>
+
+/**
+ * PUT body: a JSON Merge Patch (RFC 7396) of `EnvironmentInput`. Omitted members are kept, objects
+ * are merged, `null` removes. The merged result is validated against `EnvironmentInput`.
+ */
+export const EnvironmentPatch = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description: 'JSON Merge Patch (RFC 7396) of the environment; the merged result must be a valid environment.',
+  },
+)
+
+export const Environment = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  globalPrefix: Type.String(),
+  provider: Provider,
+  region: Type.String(),
+  domain: Type.String(),
+  services: Type.Record(Type.String(), Type.Object({ enabled: Type.Boolean() }, { additionalProperties: true })),
+  helmCharts: Type.Record(Type.String(), HelmChart),
+  terraformBackend: Type.Optional(TerraformBackend),
+  gitRepository: Type.Optional(GitRepository),
+  cloudCredentialId: Type.Optional(Type.String()),
+  status: StringEnum(ENVIRONMENT_STATUSES),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+})
+export type Environment = Static<typeof Environment>
+
+export const EnvironmentSummary = Type.Pick(Environment, ['id', 'name', 'provider', 'region', 'status', 'createdAt', 'updatedAt'])
+
+export const SORTS = { created_at: 'createdAt', name: 'name' } as const
+
+export const ListQuery = Type.Object(
+  {
+    ...PageQuery,
+    provider: Type.Optional(Provider),
+    status: Type.Optional(StringEnum(ENVIRONMENT_STATUSES)),
+    sort: Type.Optional(StringEnum(['created_at', 'name'] as const)),
+    order: Type.Optional(StringEnum(['asc', 'desc'] as const)),
+  },
+  { additionalProperties: false },
+)
+
+export const IdParams = Type.Object({ id: Type.String() })

@@ -1,0 +1,46 @@
+// A moto server for one test file, stopped at teardown, plus the IAM calls tests need to make
+// access keys in it (sent while moto's request authentication is still off).
+import { startMoto, type MotoOptions, type RunningMoto } from '../../scripts/services/moto.ts'
+
+interface Teardown {
+  teardown(fn: () => unknown): void
+}
+
+export interface TestMoto extends RunningMoto {
+  /** Creates an IAM user and an access key for it; counts as two AWS actions. */
+  createAccessKey(userName: string): Promise<{ accessKeyId: string; secretAccessKey: string; arn: string }>
+}
+
+export async function startTestMoto(t: Teardown, opts: MotoOptions = {}): Promise<TestMoto> {
+  const moto = await startMoto(opts)
+  t.teardown(() => moto.stop())
+
+  /** One IAM Query API call; moto reads the service from the credential scope. */
+  async function iam(params: Record<string, string>): Promise<string> {
+    const response = await fetch(moto.endpoint, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: 'AWS4-HMAC-SHA256 Credential=AKIAIESTESTHARNESS01/20240101/us-east-1/iam/aws4_request, SignedHeaders=host, Signature=0',
+      },
+      body: new URLSearchParams({ Version: '2010-05-08', ...params }),
+    })
+    const text = await response.text()
+    if (!response.ok) throw new Error(`moto IAM ${params.Action} failed: HTTP ${response.status} ${text}`)
+    return text
+  }
+  const tag = (xml: string, name: string) => {
+    const match = new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)
+    if (!match) throw new Error(`no <${name}> in moto's answer`)
+    return match[1]
+  }
+
+  return {
+    ...moto,
+    async createAccessKey(userName) {
+      const user = await iam({ Action: 'CreateUser', UserName: userName })
+      const key = await iam({ Action: 'CreateAccessKey', UserName: userName })
+      return { accessKeyId: tag(key, 'AccessKeyId'), secretAccessKey: tag(key, 'SecretAccessKey'), arn: tag(user, 'Arn') }
+    },
+  }
+}
