@@ -93,7 +93,7 @@ t.test('/health is open; every other route needs the token', async (t) => {
   const h = await fetch(base + '/health');
   t.equal(h.status, 200);
   t.same(await h.json(), { status: 'ok' });
-  for (const headers of [{}, { 'x-service-token': 'wrong' }, { 'x-service-token': TOKEN + 'x' }]) {
+  for (const headers of [{}, { 'x-service-token': 'wrong' }, { 'x-service-token': TOKEN + 'x' }] as Record<string, string>[]) {
     const r = await fetch(base + '/catalog', { headers });
     t.equal(r.status, 401);
     t.same(await r.json(), { error: { code: 'UNAUTHORIZED', message: 'a valid X-Service-Token header is required' } });
