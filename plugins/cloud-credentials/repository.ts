@@ -196,8 +196,7 @@ export class CloudCredentialRepository {
     for await (const doc of this.collection.find({})) {
       if (!this.keys.isStale(doc.secret)) continue
       try {
-        const ctx = this.context(doc._id, doc.userId)
-        const fresh = this.keys.encryptSecret(this.keys.decryptSecret(doc.secret, ctx), ctx)
+        const fresh = this.keys.reencryptSecret(doc.secret, this.context(doc._id, doc.userId))
         const result = await this.collection.updateOne({ _id: doc._id, 'secret.data': doc.secret.data }, { $set: { secret: fresh } })
         updated += result.modifiedCount
       } catch {

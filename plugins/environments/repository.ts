@@ -240,8 +240,7 @@ export class EnvironmentRepository {
     for await (const doc of this.collection.find({ deployKey: { $exists: true } })) {
       if (!doc.deployKey || !this.keys.isStale(doc.deployKey)) continue
       try {
-        const ctx = this.deployKeyContext(doc._id, doc.userId)
-        const fresh = this.keys.encryptSecret(this.keys.decryptSecret(doc.deployKey, ctx), ctx)
+        const fresh = this.keys.reencryptSecret(doc.deployKey, this.deployKeyContext(doc._id, doc.userId))
         const result = await this.collection.updateOne({ _id: doc._id, 'deployKey.data': doc.deployKey.data }, { $set: { deployKey: fresh } })
         updated += result.modifiedCount
       } catch {

@@ -94,6 +94,11 @@ export class KeyRing {
   isStale(secret: EncryptedSecret): boolean {
     return secret.kid !== this.currentKeyId
   }
+
+  /** The same plaintext under the current key, with a fresh IV. */
+  reencryptSecret(secret: EncryptedSecret, ctx: SecretContext): EncryptedSecret {
+    return this.encryptSecret(this.decryptSecret(secret, ctx), ctx)
+  }
 }
 
 export function generateKey(): string {
