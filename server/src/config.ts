@@ -97,6 +97,17 @@ export interface Config {
     authorName: string
     authorEmail: string
   }
+  /** POST /api/ai/chat: the configuration assistant (plugins/ai/README.md). */
+  ai: {
+    /** AI_BASE_URL: an OpenAI-compatible API root (…/v1); unset means the built-in assistant. */
+    baseUrl: string | undefined
+    /** AI_API_KEY: sent as a Bearer token to the model service only; never logged or returned. */
+    apiKey: string | undefined
+    /** AI_MODEL: the model name sent with each request; required with AI_BASE_URL. */
+    model: string | undefined
+    /** AI_TIMEOUT_MS: how long one model request may take. */
+    timeoutMs: number
+  }
 }
 
 /** The templates tree shipped with the service (`templates/` at the repository root). */
@@ -205,6 +216,12 @@ export function loadConfig(env: Env = process.env): Config {
       authorName: str(env, 'GIT_AUTHOR_NAME', 'IES'),
       authorEmail: str(env, 'GIT_AUTHOR_EMAIL', 'ies@localhost'),
     },
+    ai: {
+      baseUrl: optional(env, 'AI_BASE_URL')?.replace(/\/+$/, ''),
+      apiKey: optional(env, 'AI_API_KEY'),
+      model: optional(env, 'AI_MODEL'),
+      timeoutMs: Math.max(1, int(env, 'AI_TIMEOUT_MS', 30_000)),
+    },
   }
   if (config.env === 'production' && !authUrl) {
     throw new ConfigError('AUTH_URL is required in production (the embedded identity provider is for development)')
@@ -214,6 +231,12 @@ export function loadConfig(env: Env = process.env): Config {
   }
   for (const [name, keys] of [['ENCRYPTION_KEY', config.encryption.key ? [config.encryption.key] : []], ['ENCRYPTION_KEYS', config.encryption.oldKeys]] as const) {
     if (keys.some((k) => !isKey(k))) throw new ConfigError(`${name} must be 32 bytes in base64 (openssl rand -base64 32)`)
+  }
+  if (config.ai.baseUrl && !/^https?:\/\/[^/]/.test(config.ai.baseUrl)) {
+    throw new ConfigError('AI_BASE_URL must be an http(s) URL such as https://models.example/v1')
+  }
+  if (config.ai.baseUrl && !config.ai.model) {
+    throw new ConfigError('AI_MODEL is required when AI_BASE_URL is set')
   }
   return config
 }
