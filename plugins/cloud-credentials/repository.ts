@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Collection, Db } from 'mongodb'
 import { keyRingFor, type EncryptedSecret, type KeyRing } from '@ies/server/core/crypto'
 import { conflict } from '@ies/server/core/errors'
+import { isDuplicateKey } from '../environments/repository.ts'
 import { metadataOf } from './metadata.ts'
 import type { CredentialProvider, Credentials, Metadata } from './schemas.ts'
 
@@ -38,10 +39,6 @@ export interface CloudCredential {
   metadata: Metadata
   createdAt: string
   updatedAt: string
-}
-
-function isDuplicateKey(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000
 }
 
 const defaultIdOf = (userId: string, provider: string) => `${userId}/${provider}`

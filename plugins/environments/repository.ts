@@ -82,8 +82,13 @@ export interface ListOptions {
 
 export type EnvironmentDeletedHook = (env: EnvironmentRecord) => Promise<void> | void
 
-function isDuplicateKey(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000
+/**
+ * A unique-index violation. MongoDB (and FerretDB on insert) answers code 11000; FerretDB 1.24 with
+ * SQLite answers an update that violates a unique index with code 1 and SQLite's message.
+ */
+export function isDuplicateKey(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null
+  return e?.code === 11000 || (typeof e?.message === 'string' && e.message.includes('UNIQUE constraint failed'))
 }
 
 export class EnvironmentRepository {
