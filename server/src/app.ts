@@ -84,6 +84,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     },
   })
   await app.register(health)
+  await app.register(import('./web/index.ts'))
   await app.register(
     async (api) => {
       api.addHook('onRequest', api.limitByIp)

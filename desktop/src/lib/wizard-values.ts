@@ -1,0 +1,128 @@
+// The wizard's state and how it becomes a request: a create body (POST /environments) or a JSON
+// merge patch (PUT /environments/:id) that never repeats the immutable name and global prefix and
+// sends the deploy key only when the user typed a new one.
+import type { Environment, EnvironmentInput, Provider, ServicesConfig, TerraformBackend } from './types.ts'
+
+export type BackendMode = 'none' | 'existing' | 'create'
+
+export interface WizardValues {
+  name: string
+  globalPrefix: string
+  provider: Provider
+  region: string
+  domain: string
+  services: ServicesConfig
+  backendMode: BackendMode
+  terraformBackend: { bucket: string; key: string; region: string; useLockfile: boolean }
+  gitRepository: { url: string; branch: string; deployKey: string; hasDeployKey: boolean }
+  cloudCredentialId: string
+}
+
+export const WIZARD_STEPS = ['Basics', 'Services', 'State backend', 'Git repository', 'Cloud credential', 'Review'] as const
+
+export function emptyValues(defaults: { provider: Provider; globalPrefix?: string; region?: string }): WizardValues {
+  return {
+    name: '',
+    globalPrefix: defaults.globalPrefix ?? '',
+    provider: defaults.provider,
+    region: defaults.region ?? '',
+    domain: '',
+    services: {},
+    backendMode: 'none',
+    terraformBackend: { bucket: '', key: '', region: '', useLockfile: true },
+    gitRepository: { url: '', branch: 'main', deployKey: '', hasDeployKey: false },
+    cloudCredentialId: '',
+  }
+}
+
+export function valuesFromEnvironment(env: Environment): WizardValues {
+  const tb = env.terraformBackend
+  return {
+    name: env.name,
+    globalPrefix: env.globalPrefix,
+    provider: env.provider,
+    region: env.region,
+    domain: env.domain ?? '',
+    services: structuredClone(env.services ?? {}),
+    backendMode: tb?.bucket ? 'existing' : 'none',
+    terraformBackend: { bucket: tb?.bucket ?? '', key: tb?.key ?? '', region: tb?.region ?? '', useLockfile: tb?.useLockfile ?? true },
+    gitRepository: {
+      url: env.gitRepository?.url ?? '',
+      branch: env.gitRepository?.branch ?? 'main',
+      deployKey: '',
+      hasDeployKey: env.gitRepository?.hasDeployKey === true,
+    },
+    cloudCredentialId: env.cloudCredentialId ?? '',
+  }
+}
+
+/** Service values the API accepts: nulls (a catalog field without default) are left out. */
+function cleanServices(services: ServicesConfig): ServicesConfig {
+  const out: ServicesConfig = {}
+  for (const [key, values] of Object.entries(services)) {
+    out[key] = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null && v !== undefined))
+  }
+  return out
+}
+
+function backendOf(v: WizardValues): TerraformBackend | undefined {
+  if (v.backendMode === 'none' || !v.terraformBackend.bucket) return undefined
+  const tb: TerraformBackend = { bucket: v.terraformBackend.bucket, useLockfile: v.terraformBackend.useLockfile }
+  if (v.terraformBackend.key) tb.key = v.terraformBackend.key
+  if (v.terraformBackend.region) tb.region = v.terraformBackend.region
+  return tb
+}
+
+function gitOf(v: WizardValues) {
+  if (!v.gitRepository.url) return undefined
+  const git: { url: string; branch?: string; deployKey?: string } = { url: v.gitRepository.url }
+  if (v.gitRepository.branch) git.branch = v.gitRepository.branch
+  if (v.gitRepository.deployKey) git.deployKey = v.gitRepository.deployKey
+  return git
+}
+
+export function toCreateRequest(v: WizardValues): EnvironmentInput {
+  const body: EnvironmentInput = {
+    name: v.name,
+    globalPrefix: v.globalPrefix,
+    provider: v.provider,
+    region: v.region,
+    domain: v.domain,
+    services: cleanServices(v.services),
+  }
+  const tb = backendOf(v)
+  if (tb) body.terraformBackend = tb
+  const git = gitOf(v)
+  if (git) body.gitRepository = git
+  if (v.cloudCredentialId) body.cloudCredentialId = v.cloudCredentialId
+  return body
+}
+
+/** A merge patch of every mutable field; `null` removes what the user cleared. */
+export function toUpdatePatch(v: WizardValues): Record<string, unknown> {
+  const { name: _n, globalPrefix: _g, ...rest } = toCreateRequest(v)
+  return {
+    ...rest,
+    terraformBackend: backendOf(v) ?? null,
+    gitRepository: gitOf(v) ?? null,
+    cloudCredentialId: v.cloudCredentialId || null,
+  }
+}
+
+/** The review's picture of the configuration: the request, with the deploy key shown as set, never as text. */
+export function reviewOf(v: WizardValues, editing: boolean): Record<string, unknown> {
+  const body: Record<string, any> = editing ? { name: v.name, globalPrefix: v.globalPrefix, ...toUpdatePatch(v) } : toCreateRequest(v)
+  if (body.gitRepository?.deployKey) body.gitRepository = { ...body.gitRepository, deployKey: '(new key, write-only)' }
+  else if (body.gitRepository && v.gitRepository.hasDeployKey) body.gitRepository = { ...body.gitRepository, deployKey: '(stored, unchanged)' }
+  return body
+}
+
+/** The wizard step that holds a field the server named (`services.rds.instanceClass` -> Services). */
+export function stepOfField(field: string): number {
+  const head = field.split('.')[0]
+  if (head === 'services') return 1
+  if (head === 'terraformBackend') return 2
+  if (head === 'gitRepository') return 3
+  if (head === 'cloudCredentialId') return 4
+  return 0
+}

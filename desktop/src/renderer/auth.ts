@@ -1,0 +1,86 @@
+// Login for the renderer. In a browser: PKCE by redirect to the identity provider and back to this
+// page, tokens in sessionStorage (gone with the tab). In Electron: the main process does the
+// loopback login and keeps the refresh token with safeStorage; the renderer asks it for tokens
+// through the preload bridge (window.ies).
+import { beginLogin, claimsOf, codeFromCallback, exchangeCode, type OidcClientConfig, type PendingLogin, type TokenSet } from '../lib/oidc.ts'
+import { TokenSession } from '../lib/token-session.ts'
+import type { DesktopBridge } from '../shared/bridge.ts'
+
+export interface Auth {
+  /** Resume a session (or finish a login redirect); true when signed in. */
+  restore(): Promise<boolean>
+  login(): Promise<void>
+  logout(): Promise<void>
+  accessToken(): Promise<string | null>
+  claims(): Record<string, unknown>
+}
+
+const TOKENS_KEY = 'ies.tokens'
+const PENDING_KEY = 'ies.pendingLogin'
+
+function sessionStore() {
+  return {
+    load: (): TokenSet | null => {
+      try {
+        return JSON.parse(sessionStorage.getItem(TOKENS_KEY) ?? 'null')
+      } catch {
+        return null
+      }
+    },
+    save: (t: TokenSet) => sessionStorage.setItem(TOKENS_KEY, JSON.stringify(t)),
+    clear: () => sessionStorage.removeItem(TOKENS_KEY),
+  }
+}
+
+export function browserAuth(config: OidcClientConfig, onExpired: () => void): Auth {
+  const session = new TokenSession({ config, store: sessionStore(), onExpired })
+  const redirectUri = `${location.origin}/`
+  return {
+    async restore() {
+      const params = new URLSearchParams(location.search)
+      if (params.has('state') && (params.has('code') || params.has('error'))) {
+        const pending = JSON.parse(sessionStorage.getItem(PENDING_KEY) ?? 'null') as (PendingLogin & { returnTo: string }) | null
+        sessionStorage.removeItem(PENDING_KEY)
+        history.replaceState(null, '', `/${pending?.returnTo ?? ''}`)
+        if (!pending) throw new Error('This sign-in response does not belong to a sign-in started here; sign in again.')
+        const code = codeFromCallback(`${location.origin}/?${params}`, pending)
+        await session.start(await exchangeCode(config, code, pending))
+        return true
+      }
+      return session.restore()
+    },
+    async login() {
+      const { url, pending } = await beginLogin(config, redirectUri)
+      sessionStorage.setItem(PENDING_KEY, JSON.stringify({ ...pending, returnTo: location.hash }))
+      location.assign(url)
+    },
+    async logout() {
+      await session.logout()
+    },
+    accessToken: () => session.accessToken(),
+    claims: () => (session.current ? claimsOf(session.current.accessToken) : {}),
+  }
+}
+
+export function desktopAuth(bridge: DesktopBridge): Auth {
+  let token: string | null = null
+  return {
+    async restore() {
+      token = await bridge.auth.accessToken()
+      return token !== null
+    },
+    async login() {
+      await bridge.auth.login()
+      token = await bridge.auth.accessToken()
+    },
+    async logout() {
+      await bridge.auth.logout()
+      token = null
+    },
+    async accessToken() {
+      token = await bridge.auth.accessToken()
+      return token
+    },
+    claims: () => (token ? claimsOf(token) : {}),
+  }
+}

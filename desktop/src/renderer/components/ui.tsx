@@ -1,0 +1,263 @@
+// The renderer's building blocks: every control has a label, help text under it and the error the
+// client or the server named for it.
+import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { ApiError } from '../../lib/api-client.ts'
+
+export function Field(props: { label: string; help?: ReactNode; error?: string | null; required?: boolean; children: (id: string, describedBy: string | undefined) => ReactNode }) {
+  const id = useId()
+  const helpId = props.help ? `${id}-help` : undefined
+  const errId = props.error ? `${id}-err` : undefined
+  const describedBy = [errId, helpId].filter(Boolean).join(' ') || undefined
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {props.label}
+        {props.required && <span className="required" aria-hidden="true">*</span>}
+      </label>
+      {props.children(id, describedBy)}
+      {props.error && (
+        <p className="error" id={errId} role="alert">
+          {props.error}
+        </p>
+      )}
+      {props.help && (
+        <p className="help" id={helpId}>
+          {props.help}
+        </p>
+      )}
+    </div>
+  )
+}
+
+type InputProps = {
+  label: string
+  value: string
+  onChange: (v: string) => void
+  help?: ReactNode
+  error?: string | null
+  required?: boolean
+  readOnly?: boolean
+  type?: string
+  placeholder?: string
+  name?: string
+  autoComplete?: string
+}
+
+export function TextField(p: InputProps) {
+  return (
+    <Field label={p.label} help={p.help} error={p.error} required={p.required}>
+      {(id, describedBy) => (
+        <input
+          id={id}
+          name={p.name}
+          className="input"
+          type={p.type ?? 'text'}
+          value={p.value}
+          placeholder={p.placeholder}
+          readOnly={p.readOnly}
+          aria-readonly={p.readOnly || undefined}
+          required={p.required}
+          autoComplete={p.autoComplete ?? 'off'}
+          aria-invalid={p.error ? true : undefined}
+          aria-describedby={describedBy}
+          onChange={(e) => p.onChange(e.target.value)}
+        />
+      )}
+    </Field>
+  )
+}
+
+export function TextArea(p: InputProps) {
+  return (
+    <Field label={p.label} help={p.help} error={p.error} required={p.required}>
+      {(id, describedBy) => (
+        <textarea
+          id={id}
+          name={p.name}
+          className="input"
+          value={p.value}
+          placeholder={p.placeholder}
+          aria-invalid={p.error ? true : undefined}
+          aria-describedby={describedBy}
+          spellCheck={false}
+          autoComplete="off"
+          onChange={(e) => p.onChange(e.target.value)}
+        />
+      )}
+    </Field>
+  )
+}
+
+export function SelectField<T extends string | number | boolean>(p: {
+  label: string
+  value: T | null | undefined
+  options: { value: T; label: string }[]
+  onChange: (v: T) => void
+  help?: ReactNode
+  error?: string | null
+  required?: boolean
+  disabled?: boolean
+  placeholder?: string
+}) {
+  const index = p.options.findIndex((o) => o.value === p.value)
+  return (
+    <Field label={p.label} help={p.help} error={p.error} required={p.required}>
+      {(id, describedBy) => (
+        <select
+          id={id}
+          className="select"
+          value={index < 0 ? '' : String(index)}
+          disabled={p.disabled}
+          aria-invalid={p.error ? true : undefined}
+          aria-describedby={describedBy}
+          onChange={(e) => e.target.value !== '' && p.onChange(p.options[Number(e.target.value)].value)}
+        >
+          {(index < 0 || p.placeholder) && <option value="">{p.placeholder ?? 'Choose…'}</option>}
+          {p.options.map((o, i) => (
+            <option key={i} value={String(i)}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  )
+}
+
+export function Toggle(p: { label: string; checked: boolean; onChange: (v: boolean) => void; help?: ReactNode; disabled?: boolean; hideLabel?: boolean }) {
+  const id = useId()
+  return (
+    <div className="field">
+      <div className="switch">
+        <button
+          type="button"
+          role="switch"
+          id={id}
+          aria-checked={p.checked}
+          aria-label={p.hideLabel ? p.label : undefined}
+          aria-describedby={p.help ? `${id}-help` : undefined}
+          disabled={p.disabled}
+          onClick={() => p.onChange(!p.checked)}
+        />
+        {!p.hideLabel && <label htmlFor={id}>{p.label}</label>}
+      </div>
+      {p.help && (
+        <p className="help" id={`${id}-help`}>
+          {p.help}
+        </p>
+      )}
+    </div>
+  )
+}
+
+export function Notice(p: { kind: 'info' | 'warn' | 'error' | 'ok'; title?: string; children?: ReactNode; testId?: string }) {
+  return (
+    <div className={`notice ${p.kind}`} role={p.kind === 'error' || p.kind === 'warn' ? 'alert' : 'status'} data-testid={p.testId}>
+      {p.title && <strong>{p.title}</strong>}
+      {p.children}
+    </div>
+  )
+}
+
+/** An API failure as a notice; a missing route (404 from the router) says the server does not offer it yet. */
+export function ErrorNotice({ error, what }: { error: unknown; what: string }) {
+  if (!error) return null
+  if (error instanceof ApiError && error.isMissingRoute) {
+    return (
+      <Notice kind="warn" title={`${what} is not available on this server`}>
+        The server does not offer this yet ({error.message}). Everything else keeps working.
+      </Notice>
+    )
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  return (
+    <Notice kind="error" title={`${what} failed`}>
+      {message}
+      {error instanceof ApiError && Object.keys(error.fieldErrors).length > 0 && (
+        <ul>
+          {Object.entries(error.fieldErrors).map(([f, m]) => (
+            <li key={f}>
+              <code>{f}</code>: {m}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Notice>
+  )
+}
+
+export function Badge({ kind, children }: { kind?: string; children: ReactNode }) {
+  return <span className={`badge ${kind ?? ''}`}>{children}</span>
+}
+
+export function Spinner({ label = 'Loading' }: { label?: string }) {
+  return <span className="spinner" role="progressbar" aria-label={label} />
+}
+
+export function EmptyState(p: { title: string; children?: ReactNode; action?: ReactNode }) {
+  return (
+    <div className="empty">
+      <h2>{p.title}</h2>
+      {p.children && <p>{p.children}</p>}
+      {p.action}
+    </div>
+  )
+}
+
+/** A modal confirmation: focus moves into it, Escape cancels, Tab stays inside. */
+export function ConfirmDialog(p: { title: string; children: ReactNode; confirmLabel: string; danger?: boolean; busy?: boolean; onConfirm: () => void; onCancel: () => void }) {
+  const ref = useRef<HTMLDivElement>(null)
+  const titleId = useId()
+  useEffect(() => {
+    const before = document.activeElement as HTMLElement | null
+    ref.current?.querySelector<HTMLElement>('button[data-cancel]')?.focus()
+    return () => before?.focus?.()
+  }, [])
+  const onKey = (e: React.KeyboardEvent) => {
+    if (e.key === 'Escape') p.onCancel()
+    if (e.key === 'Tab') {
+      const items = [...(ref.current?.querySelectorAll<HTMLElement>('button:not([disabled])') ?? [])]
+      const i = items.indexOf(document.activeElement as HTMLElement)
+      if (e.shiftKey && i <= 0) {
+        e.preventDefault()
+        items.at(-1)?.focus()
+      } else if (!e.shiftKey && i === items.length - 1) {
+        e.preventDefault()
+        items[0]?.focus()
+      }
+    }
+  }
+  return (
+    <div className="backdrop" onKeyDown={onKey}>
+      <div className="dialog" role="alertdialog" aria-modal="true" aria-labelledby={titleId} ref={ref}>
+        <h2 id={titleId}>{p.title}</h2>
+        <div>{p.children}</div>
+        <div className="actions">
+          <button type="button" className="btn" data-cancel onClick={p.onCancel}>
+            Cancel
+          </button>
+          <button type="button" className={`btn ${p.danger ? 'danger solid' : 'primary'}`} disabled={p.busy} onClick={p.onConfirm}>
+            {p.busy && <Spinner />} {p.confirmLabel}
+          </button>
+        </div>
+      </div>
+    </div>
+  )
+}
+
+export function PageHead(p: { title: string; subtitle?: ReactNode; crumbs?: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="page-head">
+      <div>
+        {p.crumbs && <div className="crumbs">{p.crumbs}</div>}
+        <h1>{p.title}</h1>
+        {p.subtitle && <p>{p.subtitle}</p>}
+      </div>
+      {p.actions && <div className="row">{p.actions}</div>}
+    </div>
+  )
+}
+
+export const formatDate = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—')
+
+export const PROVIDER_LABELS: Record<string, string> = { aws: 'AWS', azure: 'Azure', gcp: 'Google Cloud', onpremise: 'On-premises' }

@@ -1,0 +1,55 @@
+// Start-up: read env.js, restore or finish the login, then render the app.
+import { StrictMode, useEffect, useMemo, useState } from 'react'
+import { createRoot } from 'react-dom/client'
+import './styles.css'
+import { ENV_GLOBAL, readClientEnv } from '../lib/env.ts'
+import { createApiClient } from '../lib/api-client.ts'
+import { browserAuth, desktopAuth, type Auth } from './auth.ts'
+import { App } from './App.tsx'
+import { AppProvider, applyTheme } from './app-context.tsx'
+import { Login } from './screens/Login.tsx'
+import { Spinner } from './components/ui.tsx'
+
+const env = readClientEnv((window as unknown as Record<string, unknown>)[ENV_GLOBAL], location.origin.startsWith('http') ? location.origin : 'http://127.0.0.1:3000')
+applyTheme('system')
+
+function Root() {
+  const [state, setState] = useState<'starting' | 'signed-out' | 'signed-in'>('starting')
+  const [error, setError] = useState<string | null>(null)
+  const auth: Auth = useMemo(
+    () => (window.ies ? desktopAuth(window.ies) : browserAuth({ authUrl: env.authUrl, realm: env.realm, clientId: env.clientId }, () => setState('signed-out'))),
+    [],
+  )
+  const api = useMemo(() => createApiClient({ baseUrl: env.apiUrl, getToken: () => auth.accessToken() }), [auth])
+
+  useEffect(() => {
+    auth.restore().then(
+      (ok) => setState(ok ? 'signed-in' : 'signed-out'),
+      (e) => (setError(e instanceof Error ? e.message : String(e)), setState('signed-out')),
+    )
+  }, [auth])
+
+  if (state === 'starting') {
+    return (
+      <main className="login">
+        <Spinner label="Starting" />
+      </main>
+    )
+  }
+  if (state === 'signed-out') {
+    return <Login desktop={!!window.ies} error={error} onLogin={async () => (await auth.login(), window.ies && setState('signed-in'))} />
+  }
+  const claims = auth.claims()
+  const username = String(claims.preferred_username ?? claims.email ?? 'you')
+  return (
+    <AppProvider api={api} env={env} username={username} logout={() => auth.logout().finally(() => setState('signed-out'))}>
+      <App />
+    </AppProvider>
+  )
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Root />
+  </StrictMode>,
+)

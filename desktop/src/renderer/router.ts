@@ -1,0 +1,44 @@
+// A tiny hash router: #/environments, #/environments/<id>, … Hash URLs work the same from the
+// server (web UI) and from file:// (Electron).
+import { useEffect, useState } from 'react'
+
+export type Route =
+  | { name: 'environments' }
+  | { name: 'environment'; id: string }
+  | { name: 'new-environment' }
+  | { name: 'edit-environment'; id: string }
+  | { name: 'credentials' }
+  | { name: 'preferences' }
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('?')[0].split('/').filter(Boolean).map(decodeURIComponent)
+  if (parts[0] === 'environments' && parts[1] === 'new') return { name: 'new-environment' }
+  if (parts[0] === 'environments' && parts[1] && parts[2] === 'edit') return { name: 'edit-environment', id: parts[1] }
+  if (parts[0] === 'environments' && parts[1]) return { name: 'environment', id: parts[1] }
+  if (parts[0] === 'credentials') return { name: 'credentials' }
+  if (parts[0] === 'preferences') return { name: 'preferences' }
+  return { name: 'environments' }
+}
+
+export const href = {
+  environments: () => '#/environments',
+  environment: (id: string) => `#/environments/${encodeURIComponent(id)}`,
+  newEnvironment: () => '#/environments/new',
+  editEnvironment: (id: string) => `#/environments/${encodeURIComponent(id)}/edit`,
+  credentials: () => '#/credentials',
+  preferences: () => '#/preferences',
+}
+
+export function navigate(to: string) {
+  location.hash = to
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash))
+  useEffect(() => {
+    const on = () => setRoute(parseRoute(location.hash))
+    window.addEventListener('hashchange', on)
+    return () => window.removeEventListener('hashchange', on)
+  }, [])
+  return route
+}

@@ -1,0 +1,263 @@
+// Cloud credentials: list, create per provider with the right fields (secrets are write-only),
+// validate with a visible result, set the default, delete (naming the environments that block it).
+import { useEffect, useState } from 'react'
+import { useApp } from '../app-context.tsx'
+import { ApiError } from '../../lib/api-client.ts'
+import { CREDENTIAL_FIELDS, credentialsFromForm } from '../../lib/credential-fields.ts'
+import { CREDENTIAL_PROVIDERS, type CloudCredential, type CredentialProvider, type CredentialValidation } from '../../lib/types.ts'
+import { Badge, ConfirmDialog, EmptyState, ErrorNotice, Notice, PageHead, PROVIDER_LABELS, SelectField, Spinner, TextArea, TextField, formatDate } from '../components/ui.tsx'
+
+export function Credentials() {
+  const { api, toast } = useApp()
+  const [list, setList] = useState<CloudCredential[] | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  const [adding, setAdding] = useState(false)
+  const [results, setResults] = useState<Record<string, CredentialValidation | 'checking'>>({})
+  const [rowError, setRowError] = useState<{ id: string; error: unknown } | null>(null)
+  const [deleting, setDeleting] = useState<CloudCredential | null>(null)
+  const [blocked, setBlocked] = useState<{ name: string; environments: string[] } | null>(null)
+
+  const reload = () => api.listCredentials().then((r) => (setList(r.data), setError(null)), setError)
+  useEffect(() => {
+    reload()
+  }, [api])
+
+  async function validate(c: CloudCredential) {
+    setResults((r) => ({ ...r, [c.id]: 'checking' }))
+    try {
+      const result = await api.validateCredential(c.id)
+      setResults((r) => ({ ...r, [c.id]: result }))
+    } catch (e) {
+      setResults((r) => {
+        const { [c.id]: _, ...rest } = r
+        return rest
+      })
+      setRowError({ id: c.id, error: e })
+    }
+  }
+
+  async function makeDefault(c: CloudCredential) {
+    try {
+      await api.setDefaultCredential(c.id)
+      toast(`${c.name} is now the default ${PROVIDER_LABELS[c.provider]} credential`)
+      reload()
+    } catch (e) {
+      setRowError({ id: c.id, error: e })
+    }
+  }
+
+  async function remove() {
+    const c = deleting!
+    try {
+      await api.deleteCredential(c.id)
+      toast(`Deleted ${c.name}`)
+      setDeleting(null)
+      reload()
+    } catch (e) {
+      setDeleting(null)
+      if (e instanceof ApiError && e.code === 'CREDENTIAL_IN_USE') {
+        const envs = (e.details as { environments?: string[] } | undefined)?.environments ?? []
+        setBlocked({ name: c.name, environments: envs })
+      } else setRowError({ id: c.id, error: e })
+    }
+  }
+
+  return (
+    <>
+      <PageHead
+        title="Cloud credentials"
+        subtitle="Stored encrypted. Secret values are never shown again after you save them."
+        actions={
+          !adding && (
+            <button type="button" className="btn primary" onClick={() => setAdding(true)}>
+              Add credential
+            </button>
+          )
+        }
+      />
+      {adding && (
+        <NewCredential
+          onCancel={() => setAdding(false)}
+          onCreated={(c) => {
+            setAdding(false)
+            toast(`Added ${c.name}`)
+            reload()
+          }}
+        />
+      )}
+      {blocked && (
+        <Notice kind="error" title={`${blocked.name} is in use`} testId="credential-in-use">
+          Assign another credential to these environments first:
+          <ul>
+            {blocked.environments.map((n) => (
+              <li key={n}>{n}</li>
+            ))}
+          </ul>
+          <button type="button" className="btn link" onClick={() => setBlocked(null)}>
+            Dismiss
+          </button>
+        </Notice>
+      )}
+      <div className="card">
+        <ErrorNotice error={error} what="Loading cloud credentials" />
+        {!list && !error && <Spinner label="Loading cloud credentials" />}
+        {list && list.length === 0 && (
+          <EmptyState
+            title="No cloud credentials yet"
+            action={
+              !adding && (
+                <button type="button" className="btn primary" onClick={() => setAdding(true)}>
+                  Add your first credential
+                </button>
+              )
+            }
+          >
+            A credential lets IES check your account, create a state bucket, and is referenced by environments.
+          </EmptyState>
+        )}
+        {list && list.length > 0 && (
+          <div className="table-wrap">
+            <table className="table" aria-label="Cloud credentials">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Provider</th>
+                  <th scope="col">Added</th>
+                  <th scope="col">Check</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((c) => {
+                  const r = results[c.id]
+                  return (
+                    <tr key={c.id} data-credential={c.name}>
+                      <td>
+                        <strong>{c.name}</strong> {c.isDefault && <Badge kind="default">default</Badge>}
+                      </td>
+                      <td>
+                        <Badge kind={c.provider}>{PROVIDER_LABELS[c.provider]}</Badge>
+                      </td>
+                      <td>{formatDate(c.createdAt)}</td>
+                      <td aria-live="polite">
+                        {r === 'checking' && <Spinner label="Checking" />}
+                        {r && r !== 'checking' && r.valid && (
+                          <span data-testid="validation-result">
+                            <Badge kind="valid">valid</Badge>{' '}
+                            <span className="small mono">{String(r.identity?.arn ?? r.identity?.accountId ?? '')}</span>
+                          </span>
+                        )}
+                        {r && r !== 'checking' && !r.valid && (
+                          <span data-testid="validation-result">
+                            <Badge kind="invalid">invalid</Badge> <span className="small">{r.error}</span>
+                          </span>
+                        )}
+                        {rowError?.id === c.id && <ErrorNotice error={rowError.error} what="The action" />}
+                      </td>
+                      <td>
+                        <div className="row">
+                          <button type="button" className="btn small" onClick={() => validate(c)}>
+                            Validate
+                          </button>
+                          {!c.isDefault && (
+                            <button type="button" className="btn small" onClick={() => makeDefault(c)}>
+                              Set default
+                            </button>
+                          )}
+                          <button type="button" className="btn small danger" onClick={() => (setBlocked(null), setDeleting(c))} aria-label={`Delete ${c.name}`}>
+                            Delete
+                          </button>
+                        </div>
+                      </td>
+                    </tr>
+                  )
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+      {deleting && (
+        <ConfirmDialog title={`Delete ${deleting.name}?`} confirmLabel="Delete credential" danger onConfirm={remove} onCancel={() => setDeleting(null)}>
+          <p>Environments that use this credential keep it until you assign another one; deleting is refused while any does.</p>
+        </ConfirmDialog>
+      )}
+    </>
+  )
+}
+
+function NewCredential(p: { onCancel: () => void; onCreated: (c: CloudCredential) => void }) {
+  const { api, preferences } = useApp()
+  const [name, setName] = useState('')
+  const initial = (CREDENTIAL_PROVIDERS as readonly string[]).includes(preferences.defaultProvider) ? (preferences.defaultProvider as CredentialProvider) : 'aws'
+  const [provider, setProvider] = useState<CredentialProvider>(initial)
+  const [form, setForm] = useState<Record<string, string>>({})
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [error, setError] = useState<unknown>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function save(e: React.FormEvent) {
+    e.preventDefault()
+    const { credentials, errors: local } = credentialsFromForm(provider, form)
+    if (!name.trim()) local.name = 'is required'
+    setErrors(local)
+    if (Object.keys(local).length) return
+    setBusy(true)
+    setError(null)
+    try {
+      p.onCreated(await api.createCredential({ name: name.trim(), provider, credentials }))
+    } catch (err) {
+      setError(err)
+      if (err instanceof ApiError) setErrors(err.fieldErrors)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form className="card" onSubmit={save} aria-labelledby="new-credential-title" noValidate>
+      <h2 id="new-credential-title">New cloud credential</h2>
+      <div className="grid-2">
+        <TextField label="Name" required value={name} onChange={setName} error={errors.name} help="How you will recognise it, e.g. production-account." />
+        <SelectField
+          label="Provider"
+          required
+          value={provider}
+          options={CREDENTIAL_PROVIDERS.map((v) => ({ value: v, label: PROVIDER_LABELS[v] }))}
+          onChange={(v) => (setProvider(v), setForm({}), setErrors({}))}
+          error={errors.provider}
+        />
+        {CREDENTIAL_FIELDS[provider].map((f) =>
+          f.kind === 'json' ? (
+            <div className="span-all" key={`${provider}.${f.key}`}>
+              <TextArea label={f.label} required={f.required} value={form[f.key] ?? ''} onChange={(v) => setForm({ ...form, [f.key]: v })} help={f.help} error={errors[`credentials.${f.key}`]} />
+            </div>
+          ) : (
+            <TextField
+              key={`${provider}.${f.key}`}
+              label={f.label}
+              required={f.required}
+              type={f.secret ? 'password' : 'text'}
+              autoComplete={f.secret ? 'new-password' : 'off'}
+              value={form[f.key] ?? ''}
+              onChange={(v) => setForm({ ...form, [f.key]: v })}
+              help={f.secret ? `${f.help ? `${f.help} ` : ''}Write-only: stored encrypted, never shown again.` : f.help}
+              error={errors[`credentials.${f.key}`]}
+            />
+          ),
+        )}
+      </div>
+      <ErrorNotice error={error} what="Saving the credential" />
+      <div className="row gap-top">
+        <button type="submit" className="btn primary" disabled={busy}>
+          {busy && <Spinner />} Save credential
+        </button>
+        <button type="button" className="btn" onClick={p.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  )
+}

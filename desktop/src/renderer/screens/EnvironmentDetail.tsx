@@ -1,0 +1,302 @@
+// One environment: its configuration, generate (format and options, progress, processor findings,
+// download), push (progress, the pushed commit), export (JSON or YAML, assembled here without
+// credential fields), edit and delete with confirmation.
+import { useEffect, useState } from 'react'
+import { useApp } from '../app-context.tsx'
+import { href, navigate } from '../router.ts'
+import { useJob } from '../job-watch.ts'
+import { saveBlob } from '../download.ts'
+import { exportConfiguration, exportFileName, type ExportFormat } from '../../lib/export-config.ts'
+import { GENERATE_FORMATS, type CloudCredential, type Environment, type GenerateFormat, type Job } from '../../lib/types.ts'
+import { Badge, ConfirmDialog, ErrorNotice, Notice, PageHead, PROVIDER_LABELS, SelectField, Spinner, Toggle, formatDate } from '../components/ui.tsx'
+
+export function EnvironmentDetail({ id }: { id: string }) {
+  const { api, toast } = useApp()
+  const [env, setEnv] = useState<Environment | null>(null)
+  const [credential, setCredential] = useState<CloudCredential | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  const [confirming, setConfirming] = useState(false)
+  const [deleting, setDeleting] = useState(false)
+  const [deleteError, setDeleteError] = useState<unknown>(null)
+
+  useEffect(() => {
+    api.getEnvironment(id).then(setEnv, setError)
+  }, [api, id])
+  useEffect(() => {
+    if (env?.cloudCredentialId) api.getCredential(env.cloudCredentialId).then(setCredential, () => setCredential(null))
+  }, [api, env?.cloudCredentialId])
+
+  if (error) return <ErrorNotice error={error} what="Loading the environment" />
+  if (!env) return <Spinner label="Loading the environment" />
+
+  const enabled = Object.entries(env.services ?? {}).filter(([, v]) => v?.enabled === true)
+
+  async function remove() {
+    setDeleting(true)
+    try {
+      await api.deleteEnvironment(id)
+      toast(`Deleted ${env!.name}`)
+      navigate(href.environments())
+    } catch (e) {
+      setDeleteError(e)
+      setConfirming(false)
+    } finally {
+      setDeleting(false)
+    }
+  }
+
+  return (
+    <>
+      <PageHead
+        crumbs={<a href={href.environments()}>Environments</a>}
+        title={env.name}
+        subtitle={
+          <>
+            <Badge kind={env.provider}>{PROVIDER_LABELS[env.provider] ?? env.provider}</Badge> <Badge kind={env.status}>{env.status}</Badge>{' '}
+            <span className="muted">Updated {formatDate(env.updatedAt)}</span>
+          </>
+        }
+        actions={
+          <>
+            <a className="btn" href={href.editEnvironment(env.id)}>
+              Edit
+            </a>
+            <button type="button" className="btn danger" onClick={() => setConfirming(true)}>
+              Delete
+            </button>
+          </>
+        }
+      />
+      <ErrorNotice error={deleteError} what="Deleting" />
+      <div className="grid-2">
+        <div className="card">
+          <h2>Configuration</h2>
+          <dl className="props">
+            <dt>Global prefix</dt>
+            <dd className="mono">{env.globalPrefix}</dd>
+            <dt>Region</dt>
+            <dd className="mono">{env.region}</dd>
+            <dt>Domain</dt>
+            <dd>{env.domain ? <span className="mono">{env.domain}</span> : <span className="muted">None (no host-based ingresses)</span>}</dd>
+            <dt>State backend</dt>
+            <dd>{env.terraformBackend?.bucket ? <span className="mono">s3://{env.terraformBackend.bucket}</span> : <span className="muted">Local state</span>}</dd>
+            <dt>Git repository</dt>
+            <dd>
+              {env.gitRepository?.url ? (
+                <>
+                  <span className="mono">{env.gitRepository.url}</span> <span className="muted">({env.gitRepository.branch ?? 'main'})</span>
+                  <br />
+                  <span className="muted small">{env.gitRepository.hasDeployKey ? 'Deploy key stored' : 'No deploy key'}</span>
+                </>
+              ) : (
+                <span className="muted">Not set</span>
+              )}
+            </dd>
+            <dt>Cloud credential</dt>
+            <dd>{env.cloudCredentialId ? (credential?.name ?? <span className="mono">{env.cloudCredentialId}</span>) : <span className="muted">None</span>}</dd>
+            <dt>Created</dt>
+            <dd>{formatDate(env.createdAt)}</dd>
+          </dl>
+        </div>
+        <div className="card">
+          <h2>Services</h2>
+          {enabled.length === 0 ? (
+            <p className="muted">No service is enabled. Edit the environment to choose services from the catalog.</p>
+          ) : (
+            <ul className="plain-list">
+              {enabled.map(([key, v]) => (
+                <li key={key}>
+                  <strong>{key}</strong>{' '}
+                  <span className="muted small">
+                    {Object.entries(v)
+                      .filter(([k]) => k !== 'enabled')
+                      .map(([k, x]) => `${k}=${JSON.stringify(x)}`)
+                      .join(' · ')}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+      <GeneratePanel env={env} />
+      <PushPanel env={env} />
+      <ExportPanel env={env} />
+      {confirming && (
+        <ConfirmDialog title={`Delete ${env.name}?`} confirmLabel="Delete environment" danger busy={deleting} onConfirm={remove} onCancel={() => setConfirming(false)}>
+          <p>The stored configuration is removed. Repositories already generated or pushed are not touched.</p>
+        </ConfirmDialog>
+      )}
+    </>
+  )
+}
+
+function JobProgress({ job, log, what }: { job: Job; log: { at: string; text: string }[]; what: string }) {
+  const active = job.status === 'queued' || job.status === 'running'
+  return (
+    <div className="stack" aria-live="polite">
+      <div className="row">
+        <Badge kind={job.status}>{job.status}</Badge>
+        <span className="muted small mono">job {job.id}</span>
+      </div>
+      {active && (
+        <div className="progress indeterminate" role="progressbar" aria-label={`${what} in progress`}>
+          <div />
+        </div>
+      )}
+      <ol className="log" aria-label={`${what} log`}>
+        {log.map((l, i) => (
+          <li key={i}>
+            <span className="mono">{l.at}</span> {l.text}
+          </li>
+        ))}
+      </ol>
+      {job.status === 'failed' && (
+        <Notice kind="error" title={`${what} failed`} testId="job-failed">
+          {job.error?.message ?? 'The job failed.'}
+          {job.error?.details && job.error.details.length > 0 && (
+            <table className="table findings" aria-label="Processor findings">
+              <thead>
+                <tr>
+                  <th scope="col">File</th>
+                  <th scope="col">Line</th>
+                  <th scope="col">Code</th>
+                  <th scope="col">Message</th>
+                </tr>
+              </thead>
+              <tbody>
+                {job.error.details.map((d, i) => (
+                  <tr key={i}>
+                    <td className="mono">{d.file ?? '—'}</td>
+                    <td>{d.line ?? '—'}</td>
+                    <td className="mono">{d.code ?? '—'}</td>
+                    <td>{d.message}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </Notice>
+      )}
+    </div>
+  )
+}
+
+function GeneratePanel({ env }: { env: Environment }) {
+  const { api } = useApp()
+  const [format, setFormat] = useState<GenerateFormat>('terraform')
+  const [options, setOptions] = useState({ includeBackend: !!env.terraformBackend?.bucket, includeChart: true, includeGitops: false })
+  const [started, setStarted] = useState<Job | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  const [busy, setBusy] = useState(false)
+  const { job, log, error: pollError } = useJob(api, started)
+
+  async function start() {
+    setBusy(true)
+    setError(null)
+    try {
+      setStarted(await api.generate(env.id, { format, options }))
+    } catch (e) {
+      setError(e)
+    } finally {
+      setBusy(false)
+    }
+  }
+  async function download() {
+    try {
+      await saveBlob(`${env.name}-${format}.zip`, await api.download(job!.id))
+    } catch (e) {
+      setError(e)
+    }
+  }
+  const running = job?.status === 'queued' || job?.status === 'running'
+  return (
+    <section className="card" aria-labelledby="generate-title">
+      <h2 id="generate-title">Generate</h2>
+      <p className="muted">Produce the infrastructure-as-code repository from this configuration. The templates' working defaults fill everything you left untouched.</p>
+      <div className="grid-2">
+        <SelectField label="Format" value={format} options={GENERATE_FORMATS.map((f) => ({ value: f, label: { terraform: 'Terraform', helm: 'Helm values', argocd: 'Argo CD' }[f] }))} onChange={setFormat} />
+        <div className="stack">
+          <Toggle label="Include the state backend" checked={options.includeBackend} onChange={(includeBackend) => setOptions({ ...options, includeBackend })} />
+          <Toggle label="Include chart values files" checked={options.includeChart} onChange={(includeChart) => setOptions({ ...options, includeChart })} />
+          <Toggle label="Include GitOps application definitions" checked={options.includeGitops} onChange={(includeGitops) => setOptions({ ...options, includeGitops })} />
+        </div>
+      </div>
+      <div className="row gap-top">
+        <button type="button" className="btn primary" disabled={busy || running} onClick={start}>
+          {(busy || running) && <Spinner />} Generate
+        </button>
+        {job?.status === 'succeeded' && (
+          <button type="button" className="btn" onClick={download}>
+            Download archive
+          </button>
+        )}
+      </div>
+      <ErrorNotice error={error} what="Generation" />
+      <ErrorNotice error={pollError} what="Following the job" />
+      {job && <JobProgress job={job} log={log} what="Generation" />}
+    </section>
+  )
+}
+
+function PushPanel({ env }: { env: Environment }) {
+  const { api } = useApp()
+  const [started, setStarted] = useState<Job | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  const { job, log, error: pollError } = useJob(api, started)
+  const commit = job?.status === 'succeeded' ? ((job.result?.commit ?? job.result?.sha ?? job.result?.oid) as string | undefined) : undefined
+  const ready = !!env.gitRepository?.url
+  return (
+    <section className="card" aria-labelledby="push-title">
+      <h2 id="push-title">Push</h2>
+      <p className="muted">
+        {ready ? (
+          <>
+            Push the generated repository to <span className="mono">{env.gitRepository!.url}</span> on branch <span className="mono">{env.gitRepository!.branch ?? 'main'}</span>.
+          </>
+        ) : (
+          'Set a Git repository (and its deploy key) in the wizard to push.'
+        )}
+      </p>
+      <button
+        type="button"
+        className="btn primary"
+        disabled={!ready || job?.status === 'queued' || job?.status === 'running'}
+        onClick={() => api.push(env.id).then(setStarted, setError)}
+      >
+        Push to Git
+      </button>
+      <ErrorNotice error={error} what="Push" />
+      <ErrorNotice error={pollError} what="Following the job" />
+      {job && <JobProgress job={job} log={log} what="Push" />}
+      {commit && (
+        <Notice kind="ok" title="Pushed" testId="pushed-commit">
+          Commit <span className="mono">{commit}</span> on <span className="mono">{String(job?.result?.branch ?? env.gitRepository?.branch ?? 'main')}</span>
+        </Notice>
+      )}
+    </section>
+  )
+}
+
+function ExportPanel({ env }: { env: Environment }) {
+  const [format, setFormat] = useState<ExportFormat>('yaml')
+  const text = exportConfiguration(env, format)
+  return (
+    <section className="card" aria-labelledby="export-title">
+      <div className="row">
+        <h2 id="export-title" className="flush">
+          Export
+        </h2>
+        <div className="spacer" />
+        <SelectField label="Export format" value={format} options={[{ value: 'yaml', label: 'YAML' }, { value: 'json', label: 'JSON' }]} onChange={setFormat} />
+        <button type="button" className="btn" onClick={() => saveBlob(exportFileName(env.name, format), new Blob([text], { type: format === 'json' ? 'application/json' : 'application/yaml' }))}>
+          Download export
+        </button>
+      </div>
+      <p className="muted">Assembled in the app from the stored configuration. Credential references and the deploy key are left out.</p>
+      <pre className="code" aria-label="Exported configuration" data-testid="export">
+        {text}
+      </pre>
+    </section>
+  )
+}

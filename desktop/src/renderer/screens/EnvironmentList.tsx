@@ -1,0 +1,142 @@
+// Environments: the user's environments with pagination, provider and status filters, and sort.
+import { useEffect, useState } from 'react'
+import { useApp } from '../app-context.tsx'
+import { href } from '../router.ts'
+import type { EnvironmentQuery, ListResult } from '../../lib/api-client.ts'
+import { STATUSES, type EnvironmentSummary } from '../../lib/types.ts'
+import { Badge, EmptyState, ErrorNotice, PageHead, PROVIDER_LABELS, SelectField, Spinner, formatDate } from '../components/ui.tsx'
+
+const SORTS = [
+  { value: 'created_at:desc', label: 'Newest first' },
+  { value: 'created_at:asc', label: 'Oldest first' },
+  { value: 'name:asc', label: 'Name A–Z' },
+  { value: 'name:desc', label: 'Name Z–A' },
+]
+
+export function EnvironmentList() {
+  const { api } = useApp()
+  const [query, setQuery] = useState<EnvironmentQuery>({ page: 1, limit: 10, sort: 'created_at', order: 'desc' })
+  const [result, setResult] = useState<ListResult<EnvironmentSummary> | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  const [loading, setLoading] = useState(true)
+
+  useEffect(() => {
+    let live = true
+    setLoading(true)
+    api.listEnvironments(query).then(
+      (r) => live && (setResult(r), setError(null)),
+      (e) => live && setError(e),
+    ).finally(() => live && setLoading(false))
+    return () => {
+      live = false
+    }
+  }, [api, query])
+
+  const set = (patch: Partial<EnvironmentQuery>) => setQuery((q) => ({ ...q, page: 1, ...patch }))
+  const filtered = !!(query.provider || query.status)
+  const p = result?.pagination
+
+  return (
+    <>
+      <PageHead
+        title="Environments"
+        subtitle="Stored infrastructure configurations. Generate a repository from one, or push it to your Git host."
+        actions={
+          <a className="btn primary" href={href.newEnvironment()}>
+            New environment
+          </a>
+        }
+      />
+      <div className="card">
+        <div className="toolbar" role="search" aria-label="Filter environments">
+          <SelectField
+            label="Provider"
+            value={query.provider ?? ''}
+            options={[{ value: '', label: 'All providers' }, ...['aws', 'azure', 'gcp'].map((v) => ({ value: v, label: PROVIDER_LABELS[v] }))]}
+            onChange={(v) => set({ provider: v || undefined })}
+          />
+          <SelectField
+            label="Status"
+            value={query.status ?? ''}
+            options={[{ value: '', label: 'All statuses' }, ...STATUSES.map((s) => ({ value: s, label: s }))]}
+            onChange={(v) => set({ status: v || undefined })}
+          />
+          <SelectField
+            label="Sort"
+            value={`${query.sort}:${query.order}`}
+            options={SORTS}
+            onChange={(v) => {
+              const [sort, order] = v.split(':') as [EnvironmentQuery['sort'], EnvironmentQuery['order']]
+              set({ sort, order })
+            }}
+          />
+          <div className="spacer" />
+          {loading && <Spinner label="Loading environments" />}
+        </div>
+        <ErrorNotice error={error} what="Loading environments" />
+        {result && result.data.length === 0 && !filtered && (
+          <EmptyState
+            title="No environments yet"
+            action={
+              <a className="btn primary" href={href.newEnvironment()}>
+                Create your first environment
+              </a>
+            }
+          >
+            An environment holds a provider, region, domain and the services you want. The wizard builds its choices from the service catalog.
+          </EmptyState>
+        )}
+        {result && result.data.length === 0 && filtered && <EmptyState title="No environment matches these filters" />}
+        {result && result.data.length > 0 && (
+          <div className="table-wrap">
+            <table className="table" aria-label="Environments">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Provider</th>
+                  <th scope="col">Region</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Updated</th>
+                </tr>
+              </thead>
+              <tbody>
+                {result.data.map((e) => (
+                  <tr key={e.id}>
+                    <td>
+                      <a href={href.environment(e.id)}>{e.name}</a>
+                    </td>
+                    <td>
+                      <Badge kind={e.provider}>{PROVIDER_LABELS[e.provider] ?? e.provider}</Badge>
+                    </td>
+                    <td className="mono">{e.region}</td>
+                    <td>
+                      <Badge kind={e.status}>{e.status}</Badge>
+                    </td>
+                    <td>{formatDate(e.createdAt)}</td>
+                    <td>{formatDate(e.updatedAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {p && p.total > 0 && (
+          <nav className="pager" aria-label="Pagination">
+            <span>
+              {p.total} environment{p.total === 1 ? '' : 's'} · page {p.page} of {Math.max(1, p.totalPages)}
+            </span>
+            <span className="row">
+              <button type="button" className="btn small" disabled={p.page <= 1} onClick={() => setQuery((q) => ({ ...q, page: p.page - 1 }))}>
+                Previous
+              </button>
+              <button type="button" className="btn small" disabled={p.page >= p.totalPages} onClick={() => setQuery((q) => ({ ...q, page: p.page + 1 }))}>
+                Next
+              </button>
+            </span>
+          </nav>
+        )}
+      </div>
+    </>
+  )
+}

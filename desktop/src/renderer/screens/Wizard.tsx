@@ -1,0 +1,450 @@
+// The environment wizard (create and edit): basics, services from the catalog, state backend, Git
+// repository, cloud credential, review. Drafts are kept locally with the catalog's commit.
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { stringify } from 'yaml'
+import { useApp } from '../app-context.tsx'
+import { href, navigate } from '../router.ts'
+import { ApiError } from '../../lib/api-client.ts'
+import { compilePattern, fillServices, validateServices } from '../../lib/catalog.ts'
+import type { LoadedCatalog } from '../../lib/catalog-source.ts'
+import { describeChange, diffDraft, draftKey, loadDraft, saveDraft, type CatalogChange } from '../../lib/draft.ts'
+import { checkBasics } from '../../lib/environment-rules.ts'
+import { PROVIDERS, type CloudCredential, type Environment } from '../../lib/types.ts'
+import {
+  emptyValues,
+  reviewOf,
+  stepOfField,
+  toCreateRequest,
+  toUpdatePatch,
+  valuesFromEnvironment,
+  WIZARD_STEPS,
+  type WizardValues,
+} from '../../lib/wizard-values.ts'
+import { ErrorNotice, Notice, PageHead, PROVIDER_LABELS, SelectField, Spinner, TextArea, TextField, Toggle, formatDate } from '../components/ui.tsx'
+import { ServicesStep } from './ServiceFields.tsx'
+
+export function Wizard({ id }: { id: string | null }) {
+  const app = useApp()
+  const { api } = app
+  const editing = id !== null
+  const [loaded, setLoaded] = useState<LoadedCatalog | null>(null)
+  const [original, setOriginal] = useState<Environment | null>(null)
+  const [values, setValues] = useState<WizardValues | null>(null)
+  const [step, setStep] = useState(0)
+  const [loadError, setLoadError] = useState<unknown>(null)
+  const [submitError, setSubmitError] = useState<unknown>(null)
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({})
+  const [busy, setBusy] = useState(false)
+  const [draftInfo, setDraftInfo] = useState<{ savedAt: string; changes: CatalogChange[] } | null>(null)
+  const [touched, setTouched] = useState<Record<string, boolean>>({})
+  const heading = useRef<HTMLHeadingElement>(null)
+  const key = draftKey(id)
+
+  useEffect(() => {
+    let live = true
+    ;(async () => {
+      const catalog = await app.catalog()
+      const env = editing ? await api.getEnvironment(id) : null
+      if (!live) return
+      let v = env ? valuesFromEnvironment(env) : emptyValues({ provider: app.preferences.defaultProvider, globalPrefix: String(catalog.catalog.global.globalPrefix?.default ?? ''), region: String(catalog.catalog.global.region?.default ?? '') })
+      const draft = loadDraft<WizardValues>(localStorage, key)
+      if (draft) {
+        v = draft.values
+        setDraftInfo({ savedAt: draft.savedAt, changes: diffDraft(draft, catalog.catalog) })
+        if (typeof draft.step === 'number') setStep(draft.step)
+      }
+      // Rule 1: the services start empty (or as stored) and are filled in place from the catalog.
+      fillServices(v.services, catalog.catalog)
+      setLoaded(catalog)
+      setOriginal(env)
+      setValues(v)
+    })().catch((e) => live && setLoadError(e))
+    return () => {
+      live = false
+    }
+  }, [api, id])
+
+  useEffect(() => {
+    if (values && loaded) saveDraft(localStorage, key, loaded.catalog, values, step)
+  }, [values, step, loaded, key])
+
+  useEffect(() => heading.current?.focus(), [step])
+
+  const basicsErrors = useMemo(() => (values ? checkBasics(values) : {}), [values])
+  const catalogGlobalErrors = useMemo(() => {
+    const out: Record<string, string> = {}
+    if (!values || !loaded) return out
+    for (const k of ['name', 'globalPrefix', 'region', 'domain'] as const) {
+      const f = loaded.catalog.global[k]
+      if (f?.pattern && values[k] !== '' && !f.pattern.test(values[k])) out[k] = `Does not match the templates' rule ${f.pattern.source.slice(4, -2)}`
+    }
+    return out
+  }, [values, loaded])
+  const serviceErrors = useMemo(() => (values && loaded ? validateServices(values.services, loaded.catalog) : {}), [values, loaded])
+
+  if (loadError) return <ErrorNotice error={loadError} what={editing ? 'Loading the environment' : 'Opening the wizard'} />
+  if (!values || !loaded) return <Spinner label="Loading the wizard" />
+
+  const set = (patch: Partial<WizardValues>) => setValues((v) => ({ ...v!, ...patch }))
+  const fieldError = (field: string) => {
+    const client = field in basicsErrors ? basicsErrors[field] : catalogGlobalErrors[field]
+    return (touched[field] || step > 0 ? client : null) ?? serverErrors[field] ?? null
+  }
+  const stepHasErrors = (i: number) =>
+    (i === 0 && Object.keys({ ...basicsErrors, ...catalogGlobalErrors }).length > 0) ||
+    (i === 1 && Object.keys(serviceErrors).length > 0) ||
+    Object.keys(serverErrors).some((f) => stepOfField(f) === i)
+  const globalHelp = (k: string, fallback: string) => loaded.catalog.global[k]?.description ?? fallback
+
+  async function submit() {
+    const v = values!
+    if (Object.keys({ ...basicsErrors, ...catalogGlobalErrors }).length) return setStep(0)
+    if (Object.keys(serviceErrors).length) return setStep(1)
+    setBusy(true)
+    setSubmitError(null)
+    setServerErrors({})
+    try {
+      const saved = editing ? await api.updateEnvironment(id, toUpdatePatch(v) as never) : await api.createEnvironment(toCreateRequest(v))
+      localStorage.removeItem(key)
+      app.toast(editing ? `Saved ${saved.name}` : `Created ${saved.name}`)
+      navigate(href.environment(saved.id))
+    } catch (e) {
+      setSubmitError(e)
+      if (e instanceof ApiError) {
+        const fe = e.fieldErrors
+        setServerErrors(fe)
+        const first = Object.keys(fe)[0]
+        if (first) setStep(stepOfField(first))
+      }
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  function discardDraft() {
+    localStorage.removeItem(key)
+    location.reload()
+  }
+
+  const isLast = step === WIZARD_STEPS.length - 1
+  return (
+    <>
+      <PageHead
+        crumbs={
+          <>
+            <a href={href.environments()}>Environments</a>
+            {original && (
+              <>
+                {' / '}
+                <a href={href.environment(original.id)}>{original.name}</a>
+              </>
+            )}
+          </>
+        }
+        title={editing ? `Edit ${original?.name ?? ''}` : 'New environment'}
+        subtitle="Every choice below comes from the service catalog the templates declare."
+        actions={
+          <a className="btn" href={original ? href.environment(original.id) : href.environments()}>
+            Cancel
+          </a>
+        }
+      />
+      {loaded.notice && (
+        <Notice kind="warn" title="Using the built-in catalog" testId="catalog-fallback">
+          {loaded.notice}
+        </Notice>
+      )}
+      {loaded.stale && <Notice kind="info">The catalog was served from the server's cache because the template processor is unreachable.</Notice>}
+      {loaded.catalog.warnings.length > 0 && (
+        <Notice kind="warn" title="Some catalog fields were adjusted">
+          <ul>
+            {loaded.catalog.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </Notice>
+      )}
+      {draftInfo && (
+        <Notice kind={draftInfo.changes.some((c) => c.kind.endsWith('vanished') || c.kind === 'field-changed') ? 'warn' : 'info'} title={`Draft restored (saved ${formatDate(draftInfo.savedAt)})`} testId="draft-notice">
+          {draftInfo.changes.length > 0 ? (
+            <>
+              The catalog changed since this draft was saved:
+              <ul>
+                {draftInfo.changes.map((c, i) => (
+                  <li key={i}>{describeChange(c)}</li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            'You are continuing where you left off.'
+          )}{' '}
+          <button type="button" className="btn link" onClick={discardDraft}>
+            Discard the draft
+          </button>
+        </Notice>
+      )}
+      <div className="wizard">
+        <nav aria-label="Wizard steps">
+          <ol className="steps">
+            {WIZARD_STEPS.map((label, i) => (
+              <li key={label} className={stepHasErrors(i) ? 'has-error' : i < step ? 'done' : ''}>
+                <button type="button" aria-current={i === step ? 'step' : undefined} onClick={() => setStep(i)}>
+                  <span className="num" aria-hidden="true">
+                    {i + 1}
+                  </span>
+                  {label}
+                  {stepHasErrors(i) && <span className="visually-hidden"> (has errors)</span>}
+                </button>
+              </li>
+            ))}
+          </ol>
+        </nav>
+        <div className="card">
+          <h2 tabIndex={-1} ref={heading}>
+            {WIZARD_STEPS[step]}
+          </h2>
+          {step === 0 && (
+            <div className="grid-2">
+              <TextField
+                label={loaded.catalog.global.name?.label ?? 'Environment name'}
+                required
+                value={values.name}
+                readOnly={editing}
+                onChange={(name) => (set({ name }), setTouched((t) => ({ ...t, name: true })))}
+                help={editing ? 'Immutable after creation.' : globalHelp('name', 'Lowercase letters, digits and hyphens; 3 to 50 characters.')}
+                error={fieldError('name')}
+              />
+              <TextField
+                label={loaded.catalog.global.globalPrefix?.label ?? 'Global prefix'}
+                required
+                value={values.globalPrefix}
+                readOnly={editing}
+                onChange={(globalPrefix) => (set({ globalPrefix }), setTouched((t) => ({ ...t, globalPrefix: true })))}
+                help={editing ? 'Immutable after creation.' : globalHelp('globalPrefix', 'Prefixes every resource name.')}
+                error={fieldError('globalPrefix')}
+              />
+              <SelectField
+                label="Provider"
+                required
+                value={values.provider}
+                options={PROVIDERS.map((p) => ({ value: p, label: PROVIDER_LABELS[p] }))}
+                onChange={(provider) => set({ provider, cloudCredentialId: '' })}
+                help={values.provider === 'aws' ? 'The catalog describes AWS.' : 'Only AWS generates a working stack; other providers are stored only.'}
+                error={serverErrors.provider}
+              />
+              <TextField
+                label={loaded.catalog.global.region?.label ?? 'Region'}
+                required
+                value={values.region}
+                onChange={(region) => (set({ region }), setTouched((t) => ({ ...t, region: true })))}
+                help={globalHelp('region', 'Lowercase letters, digits and hyphens.')}
+                error={fieldError('region')}
+              />
+              <TextField
+                label={loaded.catalog.global.domain?.label ?? 'Domain'}
+                value={values.domain}
+                placeholder="example.com"
+                onChange={(domain) => (set({ domain }), setTouched((t) => ({ ...t, domain: true })))}
+                help={globalHelp('domain', 'Optional. Without a domain no host-based ingresses are generated.')}
+                error={fieldError('domain')}
+              />
+            </div>
+          )}
+          {step === 1 && <ServicesStep catalog={loaded.catalog} services={values.services} onChange={(services) => set({ services })} serverErrors={serverErrors} />}
+          {step === 2 && <BackendStep values={values} set={set} serverErrors={serverErrors} />}
+          {step === 3 && (
+            <div className="grid-2">
+              <TextField
+                label="Repository URL"
+                value={values.gitRepository.url}
+                placeholder="https://git.example.com/team/infrastructure.git"
+                onChange={(url) => set({ gitRepository: { ...values.gitRepository, url } })}
+                help="HTTPS address of the repository the generated code is pushed to. Optional."
+                error={serverErrors['gitRepository.url'] ?? (values.gitRepository.url && !/^https:\/\//.test(values.gitRepository.url) ? 'Must start with https://' : null)}
+              />
+              <TextField
+                label="Branch"
+                value={values.gitRepository.branch}
+                onChange={(branch) => set({ gitRepository: { ...values.gitRepository, branch } })}
+                error={serverErrors['gitRepository.branch']}
+              />
+              <div className="span-all">
+                <TextArea
+                  label="Deploy key (private, write-only)"
+                  value={values.gitRepository.deployKey}
+                  placeholder={values.gitRepository.hasDeployKey ? 'A key is stored. Paste a new one to replace it.' : '-----BEGIN OPENSSH PRIVATE KEY-----'}
+                  onChange={(deployKey) => set({ gitRepository: { ...values.gitRepository, deployKey } })}
+                  help="Stored encrypted and never shown again. It is used only to push."
+                  error={serverErrors['gitRepository.deployKey']}
+                />
+                {values.gitRepository.hasDeployKey && !values.gitRepository.deployKey && <p className="help">A deploy key is stored for this environment.</p>}
+              </div>
+            </div>
+          )}
+          {step === 4 && <CredentialStep values={values} set={set} serverError={serverErrors.cloudCredentialId} />}
+          {step === 5 && (
+            <div>
+              <p className="muted">The configuration that will be {editing ? 'saved' : 'created'}. Services that stay disabled are kept with their defaults and generate nothing.</p>
+              <pre className="code" aria-label="Resulting configuration" data-testid="review">
+                {stringify(reviewOf(values, editing))}
+              </pre>
+            </div>
+          )}
+          <ErrorNotice error={submitError} what={editing ? 'Saving' : 'Creating the environment'} />
+          <div className="wizard-foot">
+            <button type="button" className="btn" disabled={step === 0} onClick={() => setStep(step - 1)}>
+              Back
+            </button>
+            {isLast ? (
+              <button type="button" className="btn primary" disabled={busy} onClick={submit}>
+                {busy && <Spinner />} {editing ? 'Save changes' : 'Create environment'}
+              </button>
+            ) : (
+              <button type="button" className="btn primary" onClick={() => setStep(step + 1)}>
+                Next: {WIZARD_STEPS[step + 1]}
+              </button>
+            )}
+          </div>
+        </div>
+      </div>
+    </>
+  )
+}
+
+const BUCKET = compilePattern('[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]')!
+
+function BackendStep({ values, set, serverErrors }: { values: WizardValues; set: (p: Partial<WizardValues>) => void; serverErrors: Record<string, string> }) {
+  const { api } = useApp()
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>(null)
+  const [created, setCreated] = useState<string | null>(null)
+  const tb = values.terraformBackend
+  const setTb = (patch: Partial<WizardValues['terraformBackend']>) => set({ terraformBackend: { ...tb, ...patch } })
+
+  async function createOne() {
+    setBusy(true)
+    setError(null)
+    try {
+      const res = (await api.createTerraformBackend({
+        provider: values.provider,
+        region: tb.region || values.region,
+        name: values.name,
+        globalPrefix: values.globalPrefix,
+        ...(tb.bucket ? { bucket: tb.bucket } : {}),
+        ...(values.cloudCredentialId ? { cloudCredentialId: values.cloudCredentialId } : {}),
+      })) as Record<string, any>
+      const out = (res?.terraformBackend ?? res) as Record<string, any>
+      setTb({ bucket: out.bucket ?? tb.bucket, key: out.key ?? tb.key, region: out.region ?? tb.region })
+      set({ backendMode: 'existing', terraformBackend: { ...tb, bucket: out.bucket ?? tb.bucket, key: out.key ?? tb.key, region: out.region ?? tb.region } })
+      setCreated(out.bucket ?? null)
+    } catch (e) {
+      setError(e)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const modes = [
+    { value: 'none', label: 'No remote state', help: 'Terraform keeps its state locally. Fine for a trial.' },
+    { value: 'existing', label: 'Use an existing bucket', help: 'An S3 bucket you already have; locking uses the bucket itself.' },
+    { value: 'create', label: 'Create one for me', help: 'IES creates a bucket with versioning and encryption, using the selected cloud credential.' },
+  ] as const
+  return (
+    <div className="stack">
+      <fieldset className="plain grid-3">
+        <legend className="field-label">
+          Where Terraform keeps its state
+        </legend>
+        {modes.map((m) => (
+          <label className="choice" key={m.value}>
+            <input type="radio" name="backend-mode" value={m.value} checked={values.backendMode === m.value} onChange={() => set({ backendMode: m.value })} />
+            <span>
+              <strong>{m.label}</strong>
+              <br />
+              <span className="muted small">{m.help}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {values.backendMode !== 'none' && (
+        <div className="grid-2">
+          <TextField
+            label="Bucket name"
+            value={tb.bucket}
+            onChange={(bucket) => setTb({ bucket })}
+            placeholder={values.backendMode === 'create' ? 'Leave empty to let IES choose' : 'my-terraform-state'}
+            error={serverErrors['terraformBackend.bucket'] ?? (tb.bucket && !BUCKET.test(tb.bucket) ? 'Lowercase letters, digits, dots and hyphens; 3 to 63 characters' : null)}
+          />
+          <TextField label="Bucket region" value={tb.region} placeholder={values.region} onChange={(region) => setTb({ region })} error={serverErrors['terraformBackend.region']} />
+          <TextField label="State key" value={tb.key} placeholder="Scoped per environment by default" onChange={(key) => setTb({ key })} help="Left empty, the state key is env/<environment id>/aws.tfstate." error={serverErrors['terraformBackend.key']} />
+          <Toggle label="Native state locking" checked={tb.useLockfile} onChange={(useLockfile) => setTb({ useLockfile })} help="The generated backend always locks with the bucket itself (no lock table)." />
+        </div>
+      )}
+      {values.backendMode === 'create' && (
+        <div className="row">
+          <button type="button" className="btn primary" disabled={busy} onClick={createOne}>
+            {busy && <Spinner />} Create the state bucket
+          </button>
+          {!values.cloudCredentialId && <span className="muted small">Tip: choose a cloud credential first (step 5); the bucket is created with it.</span>}
+        </div>
+      )}
+      {created && <Notice kind="ok" title="State bucket created">{created}</Notice>}
+      <ErrorNotice error={error} what="Creating the state bucket" />
+    </div>
+  )
+}
+
+function CredentialStep({ values, set, serverError }: { values: WizardValues; set: (p: Partial<WizardValues>) => void; serverError?: string }) {
+  const { api } = useApp()
+  const [list, setList] = useState<CloudCredential[] | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  useEffect(() => {
+    api.listCredentials().then(
+      (r) => {
+        setList(r.data)
+        const def = r.data.find((c) => c.isDefault && c.provider === values.provider)
+        if (!values.cloudCredentialId && def) set({ cloudCredentialId: def.id })
+      },
+      setError,
+    )
+  }, [api])
+  if (error) return <ErrorNotice error={error} what="Loading cloud credentials" />
+  if (!list) return <Spinner label="Loading cloud credentials" />
+  const matching = list.filter((c) => c.provider === values.provider)
+  return (
+    <div className="stack">
+      <p className="muted">The credential generation and the state bucket use. Only credentials for {PROVIDER_LABELS[values.provider]} are offered.</p>
+      <fieldset className="plain stack">
+        <legend className="visually-hidden">Cloud credential</legend>
+        <label className="choice">
+          <input type="radio" name="credential" checked={!values.cloudCredentialId} onChange={() => set({ cloudCredentialId: '' })} />
+          <span>
+            <strong>None for now</strong>
+            <br />
+            <span className="muted small">You can assign one later.</span>
+          </span>
+        </label>
+        {matching.map((c) => (
+          <label className="choice" key={c.id}>
+            <input type="radio" name="credential" checked={values.cloudCredentialId === c.id} onChange={() => set({ cloudCredentialId: c.id })} />
+            <span>
+              <strong>{c.name}</strong> {c.isDefault && <span className="badge default">default</span>}
+              <br />
+              <span className="muted small">Added {formatDate(c.createdAt)}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {matching.length === 0 && (
+        <Notice kind="info" title={`No ${PROVIDER_LABELS[values.provider]} credential yet`}>
+          Add one under <a href={href.credentials()}>Cloud credentials</a>; your draft is kept.
+        </Notice>
+      )}
+      {serverError && (
+        <p className="error" role="alert">
+          {serverError}
+        </p>
+      )}
+    </div>
+  )
+}
