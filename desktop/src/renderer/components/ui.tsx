@@ -249,7 +249,11 @@ export function PageHead(p: { title: string; subtitle?: ReactNode; crumbs?: Reac
   return (
     <div className="page-head">
       <div>
-        {p.crumbs && <div className="crumbs">{p.crumbs}</div>}
+        {p.crumbs && (
+          <nav className="crumbs" aria-label="Breadcrumb">
+            {p.crumbs}
+          </nav>
+        )}
         <h1>{p.title}</h1>
         {p.subtitle && <p>{p.subtitle}</p>}
       </div>

@@ -1,0 +1,63 @@
+// Debian's Chromium driven by playwright-core for the web UI tests, the built renderer, a session
+// injected for a harness user (until a test logs in for real), and screenshots under the
+// git-ignored .test-output/screenshots/.
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+export const SCREENSHOTS = path.join(ROOT, '.test-output/screenshots')
+
+export const CHROMIUM = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+}
+
+interface Teardown {
+  teardown(fn: () => unknown): void
+}
+
+/** The renderer must be built (`npm run build -w desktop`); build it once when it is not. */
+export function ensureRendererBuilt() {
+  if (!existsSync(path.join(ROOT, 'desktop/dist/index.html'))) {
+    execFileSync('npm', ['run', 'build', '-w', 'desktop'], { cwd: ROOT, stdio: 'ignore' })
+  }
+}
+
+export async function launchBrowser(t: Teardown): Promise<Browser> {
+  ensureRendererBuilt()
+  const browser = await chromium.launch(CHROMIUM)
+  t.teardown(() => browser.close())
+  return browser
+}
+
+export interface PageProblems {
+  errors: string[]
+}
+
+/** A page that records uncaught errors and CSP violations (each is a test failure worth reading). */
+export async function newPage(context: BrowserContext): Promise<{ page: Page; problems: PageProblems }> {
+  const page = await context.newPage()
+  const problems: PageProblems = { errors: [] }
+  page.on('pageerror', (e) => problems.errors.push(`pageerror: ${e.message}`))
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text())) problems.errors.push(`csp: ${m.text()}`)
+  })
+  return { page, problems }
+}
+
+/** A browser context already signed in as `token`'s user (the renderer's own session storage shape). */
+export async function signedInContext(browser: Browser, token: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true })
+  const exp = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).exp as number
+  const tokens = { accessToken: token, refreshToken: null, idToken: null, expiresAt: exp * 1000, refreshExpiresAt: null }
+  await context.addInitScript((value) => sessionStorage.setItem('ies.tokens', value), JSON.stringify(tokens))
+  return context
+}
+
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
+}
