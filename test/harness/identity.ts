@@ -1,0 +1,90 @@
+// A real identity provider for tests: the embedded provider (oidc-provider) alone on a loopback
+// port, as the "external" provider at AUTH_URL, with the development users and known passwords.
+// Tokens come from the real flows over HTTP (server/src/idp/client-flows.ts), never forged.
+import {
+  defaultDevUsers,
+  startIdentityProvider,
+  type RunningIdentityProvider,
+  type StandaloneIdentityProviderOptions,
+} from '../../server/src/idp/index.ts'
+import {
+  getClientCredentialsToken as clientCredentialsFlow,
+  getUserToken as authorizationCodeFlow,
+  refreshToken as refreshFlow,
+  type AuthorizationCodeOptions,
+  type TokenResponse,
+} from '../../server/src/idp/client-flows.ts'
+
+export {
+  approveDevice,
+  authorize,
+  exchangeCode,
+  introspect,
+  jwtClaims,
+  jwtHeader,
+  logout,
+  pollDeviceToken,
+  requestDeviceCode,
+  OAuthError,
+  type TokenResponse,
+} from '../../server/src/idp/client-flows.ts'
+
+export const TEST_PASSWORDS = { dev: 'dev-password', admin: 'admin-password' } as const
+export const TEST_CLI_SECRET = 'ies-cli-test-secret'
+export const APP_CLIENT_ID = 'ies-app'
+export const CLI_CLIENT_ID = 'ies-cli'
+export const TEST_USERS = defaultDevUsers(TEST_PASSWORDS)
+
+export type TestIdentityProvider = RunningIdentityProvider & { cliClientSecret: string }
+
+export async function startTestIdentityProvider(
+  overrides: Partial<StandaloneIdentityProviderOptions> = {},
+): Promise<TestIdentityProvider> {
+  const running = await startIdentityProvider({
+    realm: 'ies',
+    appClientId: APP_CLIENT_ID,
+    cliClientId: CLI_CLIENT_ID,
+    cliClientSecret: TEST_CLI_SECRET,
+    users: TEST_USERS,
+    ...overrides,
+  })
+  return Object.assign(running, { cliClientSecret: overrides.cliClientSecret ?? TEST_CLI_SECRET })
+}
+
+/** A user's tokens via the real authorization code + PKCE flow (works against Keycloak too). */
+export function getUserToken(
+  opts: Omit<AuthorizationCodeOptions, 'clientId' | 'realm' | 'password'> & {
+    clientId?: string
+    realm?: string
+    /** Default: the test password of `dev` or `admin`. */
+    password?: string
+  },
+): Promise<TokenResponse> {
+  const password = opts.password ?? TEST_PASSWORDS[opts.username as keyof typeof TEST_PASSWORDS]
+  if (password === undefined) throw new Error(`no known password for ${opts.username}`)
+  return authorizationCodeFlow({ ...opts, clientId: opts.clientId ?? APP_CLIENT_ID, realm: opts.realm ?? 'ies', password })
+}
+
+export function getClientCredentialsToken(opts: {
+  authUrl: string
+  realm?: string
+  clientId?: string
+  clientSecret?: string
+}): Promise<TokenResponse> {
+  return clientCredentialsFlow({
+    authUrl: opts.authUrl,
+    realm: opts.realm ?? 'ies',
+    clientId: opts.clientId ?? CLI_CLIENT_ID,
+    clientSecret: opts.clientSecret ?? TEST_CLI_SECRET,
+  })
+}
+
+export function refreshToken(opts: {
+  authUrl: string
+  realm?: string
+  clientId?: string
+  refreshToken: string
+  clientSecret?: string
+}): Promise<TokenResponse> {
+  return refreshFlow({ ...opts, realm: opts.realm ?? 'ies', clientId: opts.clientId ?? APP_CLIENT_ID })
+}
