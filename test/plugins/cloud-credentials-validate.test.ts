@@ -1,6 +1,6 @@
 // POST /api/cloud-credentials/:id/validate: AWS against a real moto server with request
 // authentication on, Azure and Google against loopback token endpoints (and unreachable ones).
-import t from 'tap'
+import t, { type Test } from 'tap'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createVerify, generateKeyPairSync } from 'node:crypto'
@@ -14,7 +14,7 @@ interface TokenRequest {
 }
 
 /** A loopback OAuth token endpoint that grants when `grant(request)` says so. */
-async function tokenEndpoint(t: Tap.Test, grant: (req: TokenRequest) => boolean) {
+async function tokenEndpoint(t: Test, grant: (req: TokenRequest) => boolean) {
   const seen: TokenRequest[] = []
   const server = http.createServer((req, res) => {
     let body = ''

@@ -1,6 +1,6 @@
 // /api/cloud-credentials: input validation per provider (never echoing a secret), returned shapes
 // and metadata, renames and secret replacement, defaults, in-use deletion, isolation.
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { generateKeyPairSync } from 'node:crypto'
 import { startTestApp } from '../harness/app.ts'
 import { AWS_KEY, api, fieldsOf } from './helpers.ts'
@@ -29,7 +29,7 @@ const SECRETS = [AWS_KEY.secretAccessKey, AZURE.clientSecret, PRIVATE_KEY.split(
 t.test('cloud credentials', async (t) => {
   const ctx = await startTestApp(t)
   const a = api(ctx)
-  const noSecrets = (t: Tap.Test, raw: string, what: string) => {
+  const noSecrets = (t: Test, raw: string, what: string) => {
     for (const s of SECRETS) t.notOk(raw.includes(s), `${what}: no secret value in the body`)
   }
 
