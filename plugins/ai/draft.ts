@@ -1,0 +1,19 @@
+// Reading a wizard draft (or a stored environment seen as one) by catalog path.
+import type { Draft } from './schemas.ts'
+
+export type { Draft } from './schemas.ts'
+
+/** The draft's value at `name` or `services.<key>.<field>`; undefined when absent. */
+export function valueAt(draft: Draft | undefined, path: string): unknown {
+  if (!draft) return undefined
+  const parts = path.split('.')
+  if (parts.length === 1) return Object.hasOwn(draft, path) ? (draft as Record<string, unknown>)[path] : undefined
+  if (parts.length !== 3 || parts[0] !== 'services') return undefined
+  const service = draft.services && Object.hasOwn(draft.services, parts[1]) ? draft.services[parts[1]] : undefined
+  return service && Object.hasOwn(service, parts[2]) ? service[parts[2]] : undefined
+}
+
+/** True when the draft enables the service. */
+export function isEnabled(draft: Draft | undefined, service: string): boolean {
+  return valueAt(draft, `services.${service}.enabled`) === true
+}

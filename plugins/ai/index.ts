@@ -1,0 +1,58 @@
+// /api/ai: the configuration assistant (README.md beside this file). POST /chat answers through the
+// configured model service, or through the built-in assistant when none is configured; either way
+// its suggestions pass acceptSuggestions (catalog paths, catalog types, options and patterns only).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
+import { notFound, unavailable } from '@ies/server/core/errors'
+import { environmentRepository } from '../environments/repository.ts'
+import { builtinAssistant } from './builtin-assistant.ts'
+import { localCatalogSource, type Catalog } from './catalog-source.ts'
+import { reviewDraft } from './draft-review.ts'
+import { draftOf, environmentView, type EnvironmentView } from './environment-view.ts'
+import { modelAssistant } from './model-assistant.ts'
+import { modelSettings } from './model-client.ts'
+import { ChatReply, ChatRequest } from './schemas.ts'
+import { acceptSuggestions } from './suggestions.ts'
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 502: ErrorBody, 503: ErrorBody }
+
+const ai: FastifyPluginAsyncTypebox = async (app) => {
+  const catalogSource = localCatalogSource(app.config)
+  const environments = environmentRepository(app)
+  const model = modelSettings(app.config)
+
+  async function loadCatalog(): Promise<Catalog> {
+    try {
+      return await catalogSource()
+    } catch (err) {
+      app.log.warn({ err: { message: (err as Error).message } }, 'assistant: catalog unavailable')
+      throw unavailable('The service catalog is unavailable; the assistant cannot answer')
+    }
+  }
+
+  app.post(
+    '/chat',
+    { schema: { body: ChatRequest, response: { 200: Envelope(ChatReply), ...errors } } },
+    async (request) => {
+      const { messages, environmentId } = request.body
+      let environment: EnvironmentView | undefined
+      if (environmentId) {
+        const record = await environments.get(request.principal.userId, environmentId)
+        if (!record) throw notFound('Environment not found')
+        environment = environmentView(record)
+      }
+      const draft = request.body.draft ?? (environment && draftOf(environment))
+      const catalog = await loadCatalog()
+      const question = [...messages].reverse().find((m) => m.role === 'user')?.content ?? ''
+
+      const answer = model
+        ? await modelAssistant(model, { catalog, draft, environment, review: reviewDraft(catalog, draft, environment), messages })
+        : builtinAssistant({ catalog, question, draft, environment })
+      const { suggestions, dropped } = acceptSuggestions(catalog, answer.suggestions, draft)
+      if (dropped > 0) request.log.info({ dropped, source: model ? 'model' : 'builtin' }, 'assistant: suggestions dropped')
+      return ok(request, { message: { role: 'assistant' as const, content: answer.content }, suggestions })
+    },
+  )
+}
+
+export default ai

@@ -1,0 +1,59 @@
+// The system message for a model: its task, the rules, and the grounding: the catalog (paths,
+// types, options, patterns, defaults, descriptions), the caller's environment (non-secret view),
+// the draft, and the built-in review of the draft, so the model starts from the same facts.
+import type { Catalog } from './catalog-source.ts'
+import { catalogPaths } from './catalog-fields.ts'
+import type { Draft } from './draft.ts'
+import type { Finding } from './draft-review.ts'
+import type { EnvironmentView } from './environment-view.ts'
+
+export interface PromptInput {
+  catalog: Catalog
+  draft?: Draft
+  environment?: EnvironmentView
+  review: Finding[]
+}
+
+function catalogLines(catalog: Catalog): string[] {
+  const lines: string[] = []
+  for (const ref of catalogPaths(catalog)) {
+    const f = ref.field
+    const service = ref.service ? catalog.services[ref.service] : undefined
+    const parts = [ref.path, `type=${f.type}`]
+    if (f.options) parts.push(`options=${JSON.stringify(f.options.map((o) => o.value))}`)
+    if (f.pattern) parts.push(`pattern=${f.pattern}`)
+    parts.push(`default=${JSON.stringify(f.default)}`)
+    const name = service ? `${service.displayName}: ${f.displayName}` : f.displayName
+    parts.push(`"${name}${f.description ? ' — ' + f.description : ''}"`)
+    lines.push(parts.join(' | '))
+  }
+  return lines
+}
+
+export function systemPrompt({ catalog, draft, environment, review }: PromptInput): string {
+  return [
+    'You are the configuration assistant of IES, a service that generates an AWS infrastructure-as-code',
+    'repository (Terraform, chart values, GitOps definitions) from an environment configuration.',
+    'Help the user fill in the environment wizard. Be brief and concrete.',
+    '',
+    'Rules:',
+    '- Only provider aws generates a working stack.',
+    '- Settable paths are exactly the catalog paths below: name, globalPrefix, region, domain and services.<key>.<field>.',
+    '- A value must have the field type (toggle: true/false, number: a JSON number, dropdown: one of the option values exactly, text: a string) and match the pattern.',
+    '- An empty domain is allowed: then no host-based ingresses are generated.',
+    '- Never ask for or repeat credentials, keys or passwords; you are not given any.',
+    '',
+    'Answer with one JSON object and nothing else:',
+    '{"message": "<your answer to the user>", "suggestions": [{"path": "<catalog path>", "value": <value>, "reason": "<why>"}]}',
+    'Use "suggestions": [] when you propose no change. Suggestions that break the rules are discarded.',
+    '',
+    `Catalog (schemaVersion ${catalog.schemaVersion}, commit ${catalog.commit}), one field per line: path | type | options | pattern | default | "label — help":`,
+    ...catalogLines(catalog),
+    '',
+    environment ? `The user's stored environment (secrets omitted): ${JSON.stringify(environment)}` : 'No stored environment is selected.',
+    draft ? `The user's current wizard draft: ${JSON.stringify(draft)}` : 'The user sent no draft.',
+    '',
+    'Automatic review of the draft:',
+    ...(review.length > 0 ? review.map((f) => `- ${f.severity}: ${f.message}`) : ['- no findings']),
+  ].join('\n')
+}

@@ -1,0 +1,57 @@
+// Catalog patterns come from template decorators, so a careless (or hostile) template author could
+// ship a regex with catastrophic backtracking. Every pattern test the assistant makes goes through
+// here, bounded three ways:
+//   1. the pattern is at most PATTERN_MAX_LENGTH characters and must compile; one that does not is
+//      'uncompilable', and like the wizard (catalog consumption rule 2) the caller drops only that
+//      field's pattern check;
+//   2. the tested value is at most VALUE_MAX_LENGTH characters (longer values fail the pattern);
+//   3. the match runs inside a `vm` script with a timeout of MATCH_TIMEOUT_MS. V8 interrupts a
+//      backtracking regex on that timeout; the pattern is then remembered as 'unsafe' and every later
+//      test against it answers at once (a value that cannot be checked is never suggested).
+import vm from 'node:vm'
+
+export const PATTERN_MAX_LENGTH = 512
+export const VALUE_MAX_LENGTH = 1024
+export const MATCH_TIMEOUT_MS = 25
+
+export type PatternVerdict = 'match' | 'no-match' | 'uncompilable' | 'unsafe'
+
+const compiled = new Map<string, RegExp | null>()
+const unsafe = new Set<string>()
+const context = vm.createContext(Object.create(null))
+const script = new vm.Script('re.test(s)')
+
+/** The compiled pattern, or null when it is too long or does not compile (the catalog's rule 2). */
+export function compilePattern(pattern: string): RegExp | null {
+  if (compiled.has(pattern)) return compiled.get(pattern) ?? null
+  let re: RegExp | null = null
+  if (pattern.length <= PATTERN_MAX_LENGTH) {
+    try {
+      re = new RegExp(pattern)
+    } catch {
+      re = null
+    }
+  }
+  if (compiled.size > 1000) compiled.clear()
+  compiled.set(pattern, re)
+  return re
+}
+
+/** Tests a value against a catalog pattern within the bounds above. */
+export function testPattern(pattern: string, value: string): PatternVerdict {
+  const re = compilePattern(pattern)
+  if (!re) return 'uncompilable'
+  if (unsafe.has(pattern)) return 'unsafe'
+  if (value.length > VALUE_MAX_LENGTH) return 'no-match'
+  try {
+    context.re = re
+    context.s = value
+    return script.runInContext(context, { timeout: MATCH_TIMEOUT_MS }) === true ? 'match' : 'no-match'
+  } catch {
+    unsafe.add(pattern)
+    return 'unsafe'
+  } finally {
+    context.re = undefined
+    context.s = undefined
+  }
+}
