@@ -62,25 +62,24 @@ export function browserAuth(config: OidcClientConfig, onExpired: () => void): Au
   }
 }
 
+/** In Electron the main process holds the tokens; the renderer only learns who is signed in. */
 export function desktopAuth(bridge: DesktopBridge): Auth {
-  let token: string | null = null
+  let claims: Record<string, unknown> = {}
   return {
     async restore() {
-      token = await bridge.auth.accessToken()
-      return token !== null
+      const session = await bridge.auth.session()
+      claims = session?.claims ?? {}
+      return session !== null
     },
     async login() {
-      await bridge.auth.login()
-      token = await bridge.auth.accessToken()
+      claims = (await bridge.auth.login()).claims
     },
     async logout() {
       await bridge.auth.logout()
-      token = null
+      claims = {}
     },
-    async accessToken() {
-      token = await bridge.auth.accessToken()
-      return token
-    },
-    claims: () => (token ? claimsOf(token) : {}),
+    // API requests go through the bridge, which adds the token in the main process.
+    accessToken: async () => null,
+    claims: () => claims,
   }
 }

@@ -5,6 +5,7 @@ import './styles.css'
 import { ENV_GLOBAL, readClientEnv } from '../lib/env.ts'
 import { createApiClient } from '../lib/api-client.ts'
 import { browserAuth, desktopAuth, type Auth } from './auth.ts'
+import { bridgeFetch } from '../shared/bridge.ts'
 import { App } from './App.tsx'
 import { AppProvider, applyTheme } from './app-context.tsx'
 import { Login } from './screens/Login.tsx'
@@ -20,7 +21,16 @@ function Root() {
     () => (window.ies ? desktopAuth(window.ies) : browserAuth({ authUrl: env.authUrl, realm: env.realm, clientId: env.clientId }, () => setState('signed-out'))),
     [],
   )
-  const api = useMemo(() => createApiClient({ baseUrl: env.apiUrl, getToken: () => auth.accessToken() }), [auth])
+  const api = useMemo(
+    () =>
+      createApiClient({
+        baseUrl: env.apiUrl,
+        getToken: () => auth.accessToken(),
+        onUnauthorized: () => setState('signed-out'),
+        ...(window.ies ? { fetch: bridgeFetch(window.ies) } : {}),
+      }),
+    [auth],
+  )
 
   useEffect(() => {
     auth.restore().then(
