@@ -17,3 +17,11 @@ export function valueAt(draft: Draft | undefined, path: string): unknown {
 export function isEnabled(draft: Draft | undefined, service: string): boolean {
   return valueAt(draft, `services.${service}.enabled`) === true
 }
+
+/** The draft over a base (a stored environment): globals replaced, services merged field by field. */
+export function overlay(base: Draft | undefined, draft: Draft | undefined): Draft | undefined {
+  if (!base || !draft) return draft ?? base
+  const services: NonNullable<Draft['services']> = structuredClone(base.services ?? {})
+  for (const [key, fields] of Object.entries(draft.services ?? {})) services[key] = { ...services[key], ...fields }
+  return { ...base, ...draft, services }
+}

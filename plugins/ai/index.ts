@@ -8,6 +8,7 @@ import { environmentRepository } from '../environments/repository.ts'
 import { builtinAssistant } from './builtin-assistant.ts'
 import { localCatalogSource, type Catalog } from './catalog-source.ts'
 import { reviewDraft } from './draft-review.ts'
+import { overlay } from './draft.ts'
 import { draftOf, environmentView, type EnvironmentView } from './environment-view.ts'
 import { modelAssistant } from './model-assistant.ts'
 import { modelSettings } from './model-client.ts'
@@ -41,7 +42,8 @@ const ai: FastifyPluginAsyncTypebox = async (app) => {
         if (!record) throw notFound('Environment not found')
         environment = environmentView(record)
       }
-      const draft = request.body.draft ?? (environment && draftOf(environment))
+      // The draft is what the user is editing; a stored environment fills in what the draft leaves out.
+      const draft = overlay(environment && draftOf(environment), request.body.draft)
       const catalog = await loadCatalog()
       const question = [...messages].reverse().find((m) => m.role === 'user')?.content ?? ''
 
