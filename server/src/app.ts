@@ -49,7 +49,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     genReqId: (request) => requestIdFrom(request.headers['x-request-id']),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: 'array', useDefaults: true } },
+    ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: 'array', useDefaults: true, allowUnionTypes: true } },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.decorate('config', config)

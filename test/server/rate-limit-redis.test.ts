@@ -6,7 +6,7 @@ import { startTestApp } from '../harness/app.ts'
 import { redisAvailable, startRedis } from '../../scripts/services/redis.ts'
 
 if (!redisAvailable() && !process.env.CI) {
-  t.skip('redis-server is not installed (apt-get install redis-server); CI installs it')
+  t.skip('redis-server is not installed (apt-get install redis-server); CI installs it', () => {})
 } else {
   t.test('two replicas on one Redis share the per-IP count', async (t) => {
     const redisServer = await startRedis()

@@ -70,7 +70,6 @@ export default fp<AuthOptions>(
       jwksPath: '/protocol/openid-connect/certs',
       max: 50,
       ttl: 10 * 60 * 1000,
-      timeout: 5000,
     })
 
     await app.register(fastifyJwt, {

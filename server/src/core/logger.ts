@@ -14,6 +14,7 @@ export const REDACTED_PATHS = [
   '*.serviceAccountKey',
   '*.deployKey',
   '*.privateKey',
+  '*.private_key',
   '*.credentials',
   '*.token',
   '*.access_token',
