@@ -62,6 +62,5 @@ export function serviceAccountAccessTokenClaims(o: ResolvedOptions, clientId: st
     scope: SERVICE_ACCOUNT_SCOPE,
     email_verified: false,
     preferred_username: serviceAccountUsername(clientId),
-    client_id: clientId,
   }
 }

@@ -176,13 +176,13 @@ export function createProvider({ options: o, keys, store, cookieKeys }: Provider
       customizers: {
         async jwt(_ctx, token, jwt) {
           jwt.header = { typ: 'JWT' }
+          delete jwt.payload.client_id
           if (token.kind === 'ClientCredentials') {
             Object.assign(jwt.payload, serviceAccountAccessTokenClaims(o, String(token.clientId)))
             return
           }
           const user = findUser(token.accountId)
           if (!user) throw new Error('access token for an unknown account')
-          delete jwt.payload.client_id
           Object.assign(jwt.payload, userAccessTokenClaims(o, user, { azp: String(token.clientId), sid: token.sessionUid }))
         },
       },
