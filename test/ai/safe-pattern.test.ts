@@ -1,0 +1,68 @@
+// Catalog patterns cannot stall the server: a catastrophic pattern is cut off by the time box and
+// then refused at once; an uncompilable or oversized pattern drops only its own check; suggestions
+// for a field whose pattern cannot be evaluated are dropped. Also: the AI configuration.
+import t from 'tap'
+import type { Catalog } from '@ies/processor-lib'
+import { loadConfig } from '@ies/server/config'
+import { MATCH_TIMEOUT_MS, PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, testPattern } from '../../plugins/ai/safe-pattern.ts'
+import { acceptSuggestions } from '../../plugins/ai/suggestions.ts'
+
+const EVIL = '^(a+)+$'
+const attack = 'a'.repeat(40) + '!'
+
+t.test('a catastrophic pattern is cut off by the time box, then refused without running', async (t) => {
+  let started = Date.now()
+  t.equal(testPattern(EVIL, attack), 'unsafe')
+  t.ok(Date.now() - started < MATCH_TIMEOUT_MS + 500, `first evaluation stops near ${MATCH_TIMEOUT_MS} ms`)
+  started = Date.now()
+  for (let i = 0; i < 100; i++) t.equal(testPattern(EVIL, 'aaa'), 'unsafe')
+  t.ok(Date.now() - started < 200, 'later evaluations do not run the pattern')
+})
+
+t.test('ordinary patterns answer match / no-match', async (t) => {
+  t.equal(testPattern('^[a-z]{2}(-[a-z]+)+-[0-9]$', 'eu-west-1'), 'match')
+  t.equal(testPattern('^[a-z]{2}(-[a-z]+)+-[0-9]$', 'eu-west'), 'no-match')
+  t.equal(testPattern('^[a-z0-9][a-z0-9._/-]*(,[a-z0-9][a-z0-9._/-]*)*$', 'app,web/api'), 'match')
+})
+
+t.test('uncompilable and oversized patterns are not evaluated; oversized values fail', async (t) => {
+  t.equal(testPattern('([a-z', 'abc'), 'uncompilable')
+  t.equal(testPattern('a'.repeat(PATTERN_MAX_LENGTH + 1), 'a'), 'uncompilable')
+  t.equal(testPattern('^a*$', 'a'.repeat(VALUE_MAX_LENGTH + 1)), 'no-match')
+})
+
+t.test('suggestions against a hostile catalog', async (t) => {
+  const text = (pattern: string) => ({ displayName: 'X', type: 'text' as const, pattern, default: 'a' })
+  const catalog: Catalog = {
+    schemaVersion: 1,
+    commit: 'test',
+    global: { fields: { name: text('^[a-z][a-z0-9-]{2,49}$') } },
+    services: {
+      evil: { displayName: 'Evil', fields: { enabled: { displayName: 'Enabled', type: 'toggle', default: false }, slow: text('^([a-z]+)+$'), broken: text('([') } },
+      hidden: { displayName: 'Hidden', available: false, fields: { enabled: { displayName: 'Enabled', type: 'toggle', default: false } } },
+    },
+    errors: [],
+  }
+  const started = Date.now()
+  const { suggestions, dropped } = acceptSuggestions(catalog, [
+    { path: 'services.evil.slow', value: 'a'.repeat(40) + '1', reason: 'stall attempt' },
+    { path: 'services.evil.slow', value: 'abc', reason: 'same field, now known unsafe' },
+    { path: 'services.evil.broken', value: 'anything', reason: 'a pattern that does not compile drops only its check' },
+    { path: 'services.hidden.enabled', value: true, reason: 'available=false' },
+    { path: 'services.evil.enabled', value: true, reason: 'fine' },
+    { path: 'name', value: 'ok-name', reason: 'fine' },
+    { path: 'name', value: 'second', reason: 'duplicate path' },
+  ])
+  t.ok(Date.now() - started < 1000, 'the hostile pattern did not stall the check')
+  t.same(suggestions.map((s) => s.path), ['services.evil.broken', 'services.evil.enabled', 'name'])
+  t.equal(dropped, 4)
+})
+
+t.test('AI configuration', async (t) => {
+  const none = loadConfig({})
+  t.same(none.ai, { baseUrl: undefined, apiKey: undefined, model: undefined, timeoutMs: 30_000 })
+  const set = loadConfig({ AI_BASE_URL: 'http://127.0.0.1:9/v1/', AI_API_KEY: 'k', AI_MODEL: 'm', AI_TIMEOUT_MS: '500' })
+  t.same(set.ai, { baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', model: 'm', timeoutMs: 500 })
+  t.throws(() => loadConfig({ AI_BASE_URL: 'http://127.0.0.1:9/v1' }), { message: /AI_MODEL is required/ }, 'a model name is required')
+  t.throws(() => loadConfig({ AI_BASE_URL: 'ftp://x', AI_MODEL: 'm' }), { message: /AI_BASE_URL must be an http/ }, 'an http(s) URL is required')
+})
