@@ -16,6 +16,7 @@ import rateLimits from './core/rate-limit.ts'
 import health from './core/health.ts'
 import { UsersRepository } from './core/users.ts'
 import { loggerOptions } from './core/logger.ts'
+import jobs from './jobs/plugin.ts'
 
 export const PLUGINS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../plugins')
 
@@ -64,6 +65,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.addHook('onReady', async () => {
     await users.init().catch((err) => app.log.warn({ err: { message: err.message } }, 'could not create user indexes'))
   })
+
+  // Generation and push jobs (Agenda on the same database) and the templates they read.
+  await app.register(jobs)
 
   await app.register(auth, {
     issuer: issuerOf(config),

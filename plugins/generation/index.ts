@@ -1,0 +1,94 @@
+// Generation and push of an environment, under /api/environments (this folder's routes are
+// registered with that prefix; the environment resource itself lives in plugins/environments).
+//   POST /environments/:id/generate   202 with the queued job; ?wait=true: 200 with the files
+//   POST /environments/:id/push       202 with the queued push job
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { unzipToFiles } from '@ies/processor-lib'
+import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
+import { AppError, fieldError, notFound } from '@ies/server/core/errors'
+import { checkDestination, DestinationError, urlProblem } from '@ies/server/jobs/destination'
+import { isChartFile } from '@ies/server/jobs/selection'
+import type { GenerateResult } from '@ies/server/jobs/store'
+import { environmentRepository } from '../environments/repository.ts'
+import { Job, toJob } from '../jobs/schemas.ts'
+import { EnvironmentParams, GeneratedFiles, GenerateBody, GenerateQuery, PUSH_DEFAULTS, PushBody } from './schemas.ts'
+
+export const autoPrefix = '/environments'
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 422: ErrorBody }
+
+const generation: FastifyPluginAsyncTypebox = async (app) => {
+  const environments = environmentRepository(app)
+
+  const environmentOf = async (userId: string, id: string) => {
+    const env = await environments.get(userId, id)
+    if (!env) throw notFound('Environment not found')
+    if (env.provider !== 'aws') throw fieldError('provider', 'only provider aws generates a stack')
+    return env
+  }
+
+  app.post(
+    '/:id/generate',
+    {
+      schema: {
+        params: EnvironmentParams,
+        querystring: GenerateQuery,
+        body: GenerateBody,
+        response: { 200: Envelope(GeneratedFiles), 202: Envelope(Job), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = request.principal
+      const env = await environmentOf(userId, request.params.id)
+      const job = await app.jobs.enqueue('generate', userId, env._id, request.body)
+      if (!request.query.wait) return reply.code(202).send(ok(request, toJob(job)))
+
+      const done = await app.jobs.waitFor(userId, job._id, app.config.jobs.waitTimeoutMs)
+      if (!done || done.status === 'queued' || done.status === 'running') return reply.code(202).send(ok(request, toJob(done ?? job)))
+      if (done.status === 'failed') {
+        throw new AppError(422, done.error?.code ?? 'GENERATION_FAILED', done.error?.message ?? 'The generation failed', done.error?.details)
+      }
+      const archive = await app.jobs.archives.read(done.archiveId as never)
+      const files: Record<string, string> = {}
+      const helm: Record<string, string> = {}
+      for (const file of await unzipToFiles(archive, { maxFiles: 5000, maxBytes: 200 * 1024 * 1024 })) {
+        ;(isChartFile(file.path) ? helm : files)[file.path] = file.content.toString('utf8')
+      }
+      return reply.code(200).send(ok(request, { jobId: done._id, templatesCommit: (done.result as GenerateResult).templatesCommit, files, helm }))
+    },
+  )
+
+  app.post(
+    '/:id/push',
+    { schema: { params: EnvironmentParams, body: PushBody, response: { 202: Envelope(Job), ...errors } } },
+    async (request, reply) => {
+      const { userId } = request.principal
+      const env = await environmentOf(userId, request.params.id)
+      const url = env.gitRepository?.url
+      if (!url) throw fieldError('gitRepository', 'the environment has no Git repository to push to')
+      const problem = urlProblem(url, app.config.push.allowedHosts)
+      if (problem) throw fieldError('gitRepository.url', problem)
+      if (!env.deployKey) throw fieldError('gitRepository.deployKey', 'the environment has no deploy key to push with')
+      try {
+        await checkDestination(url, app.config.push.allowedHosts)
+      } catch (err) {
+        if (err instanceof DestinationError) throw fieldError('gitRepository.url', err.message)
+        throw err
+      }
+      const body = request.body
+      let format = body.format ?? PUSH_DEFAULTS.format
+      let options = body.options ?? { ...PUSH_DEFAULTS.options }
+      if (body.generationJobId) {
+        const generationJob = await app.jobs.store.get(userId, body.generationJobId)
+        if (!generationJob || generationJob.type !== 'generate' || generationJob.environmentId !== env._id || generationJob.status !== 'succeeded') {
+          throw fieldError('generationJobId', 'must name a successful generation job of this environment')
+        }
+        ;({ format, options } = generationJob.params)
+      }
+      const job = await app.jobs.enqueue('push', userId, env._id, { format, options, ...(body.generationJobId && { generationJobId: body.generationJobId }) })
+      return reply.code(202).send(ok(request, toJob(job)))
+    },
+  )
+}
+
+export default generation

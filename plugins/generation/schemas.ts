@@ -1,0 +1,40 @@
+// Bodies of POST /api/environments/:id/generate and /push, and the synchronous generation answer.
+import { Type, type Static } from '@sinclair/typebox'
+import { FormatSchema } from '@ies/server/jobs/selection'
+import { GenerateOptions } from '../jobs/schemas.ts'
+
+export const EnvironmentParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
+
+export const GenerateBody = Type.Object(
+  { format: FormatSchema, options: GenerateOptions },
+  { additionalProperties: false },
+)
+export type GenerateBody = Static<typeof GenerateBody>
+
+export const GenerateQuery = Type.Object({
+  wait: Type.Boolean({ default: false, description: 'Wait for the job (up to JOBS_WAIT_TIMEOUT_MS) and answer 200 with the files.' }),
+})
+
+export const GeneratedFiles = Type.Object({
+  jobId: Type.String(),
+  templatesCommit: Type.String(),
+  /** File name (path in the tree) to content, every file except the chart values files. */
+  files: Type.Record(Type.String(), Type.String()),
+  /** Chart values file name (charts/<chart>/values.yaml) to YAML. */
+  helm: Type.Record(Type.String(), Type.String()),
+})
+
+export const PushBody = Type.Object(
+  {
+    format: Type.Optional(FormatSchema),
+    options: Type.Optional(GenerateOptions),
+    generationJobId: Type.Optional(
+      Type.String({ maxLength: 64, description: 'Push the files of this successful generation job instead of generating afresh.' }),
+    ),
+  },
+  { additionalProperties: false },
+)
+export type PushBody = Static<typeof PushBody>
+
+/** What a push generates when the body names neither a generation job nor options: the full repository. */
+export const PUSH_DEFAULTS = { format: 'terraform', options: { includeBackend: true, includeChart: true, includeGitops: true } } as const

@@ -1,0 +1,47 @@
+// /api/jobs: a job's status, and the archive of a successful generation. Only the owner sees a job;
+// anyone else gets 404. Download: 404 for an unknown or foreign job and for a push job (it has no
+// archive); 409 CONFLICT while the generation is queued or running, or when it failed.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
+import { conflict, notFound } from '@ies/server/core/errors'
+import type { GenerateResult } from '@ies/server/jobs/store'
+import { Job, JobParams, toJob } from './schemas.ts'
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody }
+
+const jobs: FastifyPluginAsyncTypebox = async (app) => {
+  const owned = async (userId: string, jobId: string) => {
+    const record = await app.jobs.store.get(userId, jobId)
+    if (!record) throw notFound('Job not found')
+    return record
+  }
+
+  app.get('/:jobId', { schema: { params: JobParams, response: { 200: Envelope(Job), ...errors } } }, async (request) =>
+    ok(request, toJob(await owned(request.principal.userId, request.params.jobId))),
+  )
+
+  app.get(
+    '/:jobId/download',
+    {
+      schema: {
+        params: JobParams,
+        response: { 200: { description: 'The zip archive (application/zip).', type: 'string', format: 'binary' }, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const record = await owned(request.principal.userId, request.params.jobId)
+      if (record.type !== 'generate') throw notFound('This job has no archive')
+      const result = record.result as GenerateResult | undefined
+      if (record.status !== 'succeeded' || !record.archiveId || !result) {
+        throw conflict(record.status === 'failed' ? 'The generation failed; there is no archive' : `The archive is not ready (job ${record.status})`)
+      }
+      const { filename, size } = result.archive
+      reply.header('Content-Type', 'application/zip')
+      reply.header('Content-Length', String(size))
+      reply.header('Content-Disposition', `attachment; filename="${filename}"`)
+      return reply.send(app.jobs.archives.open(record.archiveId as never))
+    },
+  )
+}
+
+export default jobs

@@ -1,0 +1,80 @@
+// The job resource as the API serves it: the one source for validation, types and the OpenAPI document.
+import { Type, type Static } from '@sinclair/typebox'
+import { StringEnum } from '@ies/server/core/schema'
+import { JOB_STATUSES, JOB_TYPES, type JobRecord } from '@ies/server/jobs/store'
+import { FormatSchema } from '@ies/server/jobs/selection'
+
+export const GenerateOptions = Type.Object(
+  {
+    includeBackend: Type.Boolean({ default: false, description: 'Write terraform/backend.tf (S3 state, per-environment key, use_lockfile).' }),
+    includeChart: Type.Boolean({ default: false, description: 'Add the chart values files (charts/**).' }),
+    includeGitops: Type.Boolean({ default: false, description: 'Add the Argo CD Application definitions (gitops/**).' }),
+  },
+  { additionalProperties: false, default: {} },
+)
+
+const Finding = Type.Object(
+  {
+    file: Type.String(),
+    line: Type.Integer(),
+    code: Type.String(),
+    message: Type.String(),
+    severity: Type.Optional(Type.String()),
+    path: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  },
+  { additionalProperties: false },
+)
+
+const JobError = Type.Object({
+  code: Type.String(),
+  message: Type.String(),
+  details: Type.Optional(Type.Union([Type.Array(Finding), Type.Record(Type.String(), Type.Any())])),
+})
+
+const GenerateResult = Type.Object({
+  format: FormatSchema,
+  options: GenerateOptions,
+  templatesCommit: Type.String(),
+  fileCount: Type.Integer(),
+  warnings: Type.Integer({ description: 'Processor warnings (e.g. UNRESOLVED_PARAM); the files were generated.' }),
+  archive: Type.Object({ filename: Type.String(), size: Type.Integer(), sha256: Type.String() }),
+})
+
+const PushResult = Type.Object({
+  commit: Type.String({ description: 'The commit the branch points at after the push.' }),
+  branch: Type.String(),
+  url: Type.String(),
+  changed: Type.Boolean({ description: 'False when the branch already held exactly these files (nothing pushed).' }),
+  templatesCommit: Type.String(),
+  fileCount: Type.Integer(),
+  generationJobId: Type.Optional(Type.String()),
+})
+
+export const Job = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  type: StringEnum(JOB_TYPES),
+  status: StringEnum(JOB_STATUSES),
+  environmentId: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+  startedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  error: Type.Optional(JobError),
+  result: Type.Optional(Type.Union([GenerateResult, PushResult])),
+})
+export type Job = Static<typeof Job>
+
+export const JobParams = Type.Object({ jobId: Type.String({ maxLength: 64 }) })
+
+export function toJob(doc: JobRecord): Job {
+  return {
+    id: doc._id,
+    type: doc.type,
+    status: doc.status,
+    environmentId: doc.environmentId,
+    createdAt: doc.createdAt.toISOString(),
+    startedAt: doc.startedAt ? doc.startedAt.toISOString() : null,
+    finishedAt: doc.finishedAt ? doc.finishedAt.toISOString() : null,
+    ...(doc.error && { error: doc.error as Job['error'] }),
+    ...(doc.result && { result: doc.result as Job['result'] }),
+  }
+}

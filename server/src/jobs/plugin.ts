@@ -1,0 +1,45 @@
+// Decorates `app.jobs` (the runner, its job store and archive store, the templates source) and runs
+// the job queue with the server: started when the server is ready, drained when it closes. An
+// environment's jobs and archives go with it when it is deleted.
+import fp from 'fastify-plugin'
+import { environmentRepository } from '../../../plugins/environments/repository.ts'
+import { JobRunner } from './runner.ts'
+import { templatesSource, type TemplatesSource } from './templates.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    jobs: JobRunner
+    templates: TemplatesSource
+  }
+}
+
+export default fp(
+  async (app) => {
+    const templates = templatesSource(app.config.templates)
+    const environments = environmentRepository(app)
+    const runner = new JobRunner({ db: app.mongo.db, config: app.config, log: app.log, templates, environments })
+    app.decorate('jobs', runner)
+    app.decorate('templates', templates)
+
+    environments.onEnvironmentDeleted(async (env) => {
+      const archiveIds = await runner.store.removeForEnvironment(env.userId, env._id)
+      await runner.archives.remove(archiveIds)
+    })
+
+    let retry: NodeJS.Timeout | undefined
+    const start = async (): Promise<void> => {
+      try {
+        await runner.start()
+      } catch (err) {
+        app.log.warn({ err: { message: (err as Error).message } }, 'job queue not started; retrying in 5 s')
+        retry = setTimeout(() => void start(), 5000)
+      }
+    }
+    app.addHook('onReady', start)
+    app.addHook('onClose', async () => {
+      clearTimeout(retry)
+      await runner.stop()
+    })
+  },
+  { name: 'jobs', dependencies: ['db'] },
+)

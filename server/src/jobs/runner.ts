@@ -1,0 +1,209 @@
+// Agenda 6 on the service's database (@agendajs/mongo-backend, collection `agendaJobs`) dispatches
+// the `generate` and `push` jobs; the job record in `jobs` (store.ts) is what the API serves. A new
+// job starts at once through the notification channel; a job whose worker died is locked again by
+// any replica once its lock is older than JOBS_LOCK_LIFETIME_MS (found on the next JOBS_PROCESS_EVERY_MS scan).
+import { EventEmitter, once } from 'node:events'
+import os from 'node:os'
+import { Agenda, type Job } from 'agenda'
+import { MongoBackend } from '@agendajs/mongo-backend'
+import type { Db } from 'mongodb'
+import type { FastifyBaseLogger } from 'fastify'
+import { unzipToFiles, type TreeFile } from '@ies/processor-lib'
+import type { Config } from '../config.ts'
+import type { EnvironmentRecord } from '../../../plugins/environments/repository.ts'
+import { ArchiveStore } from './archives.ts'
+import { checkDestination } from './destination.ts'
+import { jobErrorOf, JobFailure } from './errors.ts'
+import { archiveOf, generate } from './generation.ts'
+import { notificationChannel } from './notifications.ts'
+import { pushFiles } from './push.ts'
+import { JobStore, type GenerateParams, type GenerateResult, type JobRecord, type JobType, type PushParams, type PushResult } from './store.ts'
+import type { TemplatesSource } from './templates.ts'
+import { processorInput } from './transform.ts'
+
+export interface EnvironmentAccess {
+  get(userId: string, id: string): Promise<EnvironmentRecord | null>
+  /** The decrypted deploy key; only the push job asks for it. */
+  getDeployKey(userId: string, id: string): Promise<string | null>
+}
+
+export interface JobRunnerOptions {
+  db: Db
+  config: Config
+  log: FastifyBaseLogger
+  templates: TemplatesSource
+  environments: EnvironmentAccess
+}
+
+/** `<environment>-<format>-<short commit>.zip` */
+export function archiveName(environmentName: string, format: string, commit: string): string {
+  const short = commit.replace(/^sha256-/, '').slice(0, 7)
+  return `${environmentName}-${format}-${short}.zip`
+}
+
+const UNZIP_LIMITS = { maxFiles: 5000, maxBytes: 200 * 1024 * 1024 }
+
+export class JobRunner {
+  readonly store: JobStore
+  readonly archives: ArchiveStore
+  readonly agenda: Agenda
+  private readonly finished = new EventEmitter()
+  private started = false
+
+  constructor(private readonly opts: JobRunnerOptions) {
+    this.store = new JobStore(opts.db)
+    this.archives = new ArchiveStore(opts.db)
+    this.finished.setMaxListeners(0)
+    const { jobs } = opts.config
+    this.agenda = new Agenda({
+      name: `${os.hostname()}-${process.pid}`,
+      backend: new MongoBackend({ mongo: opts.db, collection: 'agendaJobs' }),
+      notificationChannel: notificationChannel({ notify: jobs.notify, redisUrl: opts.config.rateLimit.redisUrl }),
+      processEvery: jobs.processEveryMs,
+      defaultConcurrency: jobs.concurrency,
+      maxConcurrency: jobs.concurrency * 2,
+      defaultLockLifetime: jobs.lockLifetimeMs,
+      removeOnComplete: true,
+    })
+    this.agenda.on('error', (err) => opts.log.warn({ err: { message: err.message } }, 'job queue error'))
+    const definition = { concurrency: jobs.concurrency, lockLimit: jobs.concurrency, lockLifetime: jobs.lockLifetimeMs }
+    this.agenda.define<{ jobId: string }>('generate', (job) => this.run(job, (record) => this.runGenerate(record)), definition)
+    this.agenda.define<{ jobId: string }>('push', (job) => this.run(job, (record, touch) => this.runPush(record, touch)), definition)
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return
+    await this.store.init()
+    await this.agenda.start()
+    this.started = true
+  }
+
+  /** Lets running jobs finish for up to `timeoutMs`, then stops (unfinished jobs are unlocked for other replicas). */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    if (!this.started) return
+    this.started = false
+    await this.agenda.drain(timeoutMs).catch(() => {})
+    await this.agenda.stop().catch(() => {})
+  }
+
+  /** Stores the job record and queues it; the record as queued. */
+  async enqueue(type: JobType, userId: string, environmentId: string, params: GenerateParams | PushParams): Promise<JobRecord> {
+    const record = await this.store.create(type, userId, environmentId, params)
+    await this.agenda.now(type, { jobId: record._id })
+    return record
+  }
+
+  /** The record once it has finished, or as it is after `timeoutMs`. Local completions are heard at once; others by polling. */
+  async waitFor(userId: string, jobId: string, timeoutMs: number): Promise<JobRecord | null> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const record = await this.store.get(userId, jobId)
+      if (!record || record.status === 'succeeded' || record.status === 'failed') return record
+      const left = deadline - Date.now()
+      if (left <= 0) return record
+      const ac = new AbortController()
+      const timer = setTimeout(() => ac.abort(), Math.min(left, 250))
+      await once(this.finished, jobId, { signal: ac.signal }).catch(() => {})
+      clearTimeout(timer)
+    }
+  }
+
+  private async run(job: Job<{ jobId: string }>, work: (record: JobRecord, touch: () => Promise<void>) => Promise<void>): Promise<void> {
+    const { jobId } = job.attrs.data
+    const record = await this.store.start(jobId)
+    if (!record) return // finished already (or removed with its environment)
+    try {
+      await work(record, () => job.touch())
+    } finally {
+      this.finished.emit(jobId)
+    }
+  }
+
+  private async environmentOf(record: JobRecord): Promise<EnvironmentRecord> {
+    const env = await this.opts.environments.get(record.userId, record.environmentId)
+    if (!env) throw new JobFailure('ENVIRONMENT_NOT_FOUND', 'The environment no longer exists')
+    return env
+  }
+
+  private async fail(record: JobRecord, err: unknown, secrets: (string | null)[] = []): Promise<void> {
+    const { error, unexpected } = jobErrorOf(err, secrets)
+    if (unexpected) this.opts.log.error({ jobId: record._id, type: record.type, err: { message: jobErrorOf(err, secrets).error.message, name: (err as Error)?.name } }, 'job failed unexpectedly')
+    await this.store.fail(record._id, error)
+  }
+
+  private async runGenerate(record: JobRecord): Promise<void> {
+    const params = record.params as GenerateParams
+    try {
+      const env = await this.environmentOf(record)
+      const input = processorInput(env)
+      await this.store.recordInput(record._id, input)
+      const generated = await generate({ input, format: params.format, options: params.options, templates: this.opts.templates })
+      const zip = await archiveOf(generated)
+      const filename = archiveName(env.name, params.format, generated.templatesCommit)
+      await this.archives.removeForJob(record._id) // an archive left by an attempt whose worker died
+      const archive = await this.archives.put(record._id, filename, zip)
+      const result: GenerateResult = {
+        format: params.format,
+        options: params.options,
+        templatesCommit: generated.templatesCommit,
+        fileCount: generated.files.length,
+        warnings: generated.warnings.length,
+        archive: { filename, size: archive.size, sha256: archive.sha256 },
+      }
+      await this.store.succeed(record._id, result, archive.id)
+    } catch (err) {
+      await this.fail(record, err)
+    }
+  }
+
+  /** The files of an earlier successful generation of the same environment, read back from its archive. */
+  private async filesOfGeneration(record: JobRecord, generationJobId: string): Promise<{ files: TreeFile[]; templatesCommit: string }> {
+    const generation = await this.store.get(record.userId, generationJobId)
+    if (!generation || generation.type !== 'generate' || generation.environmentId !== record.environmentId || generation.status !== 'succeeded' || !generation.archiveId) {
+      throw new JobFailure('GENERATION_NOT_USABLE', 'The given generation job is not a successful generation of this environment')
+    }
+    const inputs = await unzipToFiles(await this.archives.read(generation.archiveId as never), UNZIP_LIMITS)
+    return { files: inputs, templatesCommit: (generation.result as GenerateResult).templatesCommit }
+  }
+
+  private async runPush(record: JobRecord, touch: () => Promise<void>): Promise<void> {
+    const params = record.params as PushParams
+    let deployKey: string | null = null
+    try {
+      const env = await this.environmentOf(record)
+      const repository = env.gitRepository
+      if (!repository?.url) throw new JobFailure('NO_GIT_REPOSITORY', 'The environment has no Git repository')
+      const branch = repository.branch || 'main'
+      const input = processorInput(env)
+      await this.store.recordInput(record._id, input)
+      const { files, templatesCommit } = params.generationJobId
+        ? await this.filesOfGeneration(record, params.generationJobId)
+        : await generate({ input, format: params.format, options: params.options, templates: this.opts.templates }).then((g) => ({ files: g.files, templatesCommit: g.templatesCommit }))
+      await touch()
+      await checkDestination(repository.url, this.opts.config.push.allowedHosts)
+      deployKey = await this.opts.environments.getDeployKey(record.userId, record.environmentId)
+      if (!deployKey) throw new JobFailure('NO_DEPLOY_KEY', 'The environment has no deploy key to push with')
+      const short = templatesCommit.replace(/^sha256-/, '').slice(0, 12)
+      const outcome = await pushFiles({
+        url: repository.url,
+        branch,
+        auth: { username: this.opts.config.push.username, password: deployKey },
+        files,
+        author: { name: this.opts.config.push.authorName, email: this.opts.config.push.authorEmail },
+        message: `Generate ${env.name} (${params.format}) from templates ${short}\n\nGenerated by IES, job ${record._id}.\n`,
+      })
+      const result: PushResult = {
+        commit: outcome.commit,
+        branch,
+        url: repository.url,
+        changed: outcome.changed,
+        templatesCommit,
+        fileCount: files.length,
+        ...(params.generationJobId && { generationJobId: params.generationJobId }),
+      }
+      await this.store.succeed(record._id, result)
+    } catch (err) {
+      await this.fail(record, err, [deployKey])
+    }
+  }
+}

@@ -1,0 +1,134 @@
+// The job records the API serves (collection `jobs`), always scoped by the owning user. Agenda's own
+// collection only dispatches; this record carries status, timestamps, result and error.
+import { randomUUID } from 'node:crypto'
+import type { Collection, Db } from 'mongodb'
+import type { Format, GenerateOptions } from './selection.ts'
+import type { ProcessorInput } from './transform.ts'
+
+export const JOB_TYPES = ['generate', 'push'] as const
+export type JobType = (typeof JOB_TYPES)[number]
+export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const
+export type JobStatus = (typeof JOB_STATUSES)[number]
+
+export interface JobError {
+  code: string
+  message: string
+  details?: unknown
+}
+
+export interface GenerateParams {
+  format: Format
+  options: GenerateOptions
+}
+
+export interface PushParams extends GenerateParams {
+  /** A successful generation of the same environment whose files are pushed. */
+  generationJobId?: string
+}
+
+export interface GenerateResult {
+  format: Format
+  options: GenerateOptions
+  templatesCommit: string
+  fileCount: number
+  warnings: number
+  archive: { filename: string; size: number; sha256: string }
+}
+
+export interface PushResult {
+  commit: string
+  branch: string
+  url: string
+  changed: boolean
+  templatesCommit: string
+  fileCount: number
+  generationJobId?: string
+}
+
+export interface JobRecord {
+  _id: string
+  type: JobType
+  userId: string
+  environmentId: string
+  status: JobStatus
+  params: GenerateParams | PushParams
+  /** The processor input the job used (the transform's output; never a secret). */
+  processorInput?: ProcessorInput
+  result?: GenerateResult | PushResult
+  error?: JobError
+  /** GridFS file of the archive (generate jobs). */
+  archiveId?: unknown
+  attempts: number
+  createdAt: Date
+  startedAt: Date | null
+  finishedAt: Date | null
+}
+
+export class JobStore {
+  readonly collection: Collection<JobRecord>
+
+  constructor(db: Db) {
+    this.collection = db.collection<JobRecord>('jobs')
+  }
+
+  async init(): Promise<void> {
+    await this.collection.createIndex({ userId: 1, environmentId: 1 }, { name: 'user_environment' })
+  }
+
+  async create(type: JobType, userId: string, environmentId: string, params: JobRecord['params']): Promise<JobRecord> {
+    const doc: JobRecord = {
+      _id: randomUUID(),
+      type,
+      userId,
+      environmentId,
+      status: 'queued',
+      params,
+      attempts: 0,
+      createdAt: new Date(),
+      startedAt: null,
+      finishedAt: null,
+    }
+    await this.collection.insertOne(doc)
+    return doc
+  }
+
+  /** One of the user's jobs, or null (also for another user's job). */
+  get(userId: string, id: string): Promise<JobRecord | null> {
+    return this.collection.findOne({ _id: id, userId })
+  }
+
+  /** For the worker: the job whatever its owner. */
+  byId(id: string): Promise<JobRecord | null> {
+    return this.collection.findOne({ _id: id })
+  }
+
+  /** Marks the job running (again, after a worker died) unless it has already finished; the record, or null. */
+  async start(id: string): Promise<JobRecord | null> {
+    return this.collection.findOneAndUpdate(
+      { _id: id, status: { $in: ['queued', 'running'] } },
+      { $set: { status: 'running', startedAt: new Date() }, $inc: { attempts: 1 } },
+      { returnDocument: 'after' },
+    )
+  }
+
+  async recordInput(id: string, processorInput: ProcessorInput): Promise<void> {
+    await this.collection.updateOne({ _id: id }, { $set: { processorInput } })
+  }
+
+  async succeed(id: string, result: JobRecord['result'], archiveId?: unknown): Promise<void> {
+    const $set: Partial<JobRecord> = { status: 'succeeded', result, finishedAt: new Date() }
+    if (archiveId !== undefined) $set.archiveId = archiveId
+    await this.collection.updateOne({ _id: id }, { $set })
+  }
+
+  async fail(id: string, error: JobError): Promise<void> {
+    await this.collection.updateOne({ _id: id }, { $set: { status: 'failed', error, finishedAt: new Date() } })
+  }
+
+  /** Removes an environment's jobs; the archive ids they held. */
+  async removeForEnvironment(userId: string, environmentId: string): Promise<unknown[]> {
+    const docs = await this.collection.find({ userId, environmentId }, { projection: { archiveId: 1 } }).toArray()
+    await this.collection.deleteMany({ userId, environmentId })
+    return docs.map((d) => d.archiveId).filter((id) => id !== undefined && id !== null)
+  }
+}

@@ -1,0 +1,85 @@
+// Where a generation reads its templates: the TEMPLATES_DIR tree (default: the bundled `templates/`),
+// or TEMPLATES_REPO, a Git repository whose `main` branch is used unpinned: every call asks the
+// remote for the newest commit (isomorphic-git) and fetches it into a cached bare clone when it is new.
+import { mkdir } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import path from 'node:path'
+import { readTree, templatesCommit, type InputFile } from '@ies/processor-lib'
+import { fetchBranch, initBare, readCommitFiles } from './git-objects.ts'
+
+export interface Templates {
+  commit: string
+  inputs: InputFile[]
+}
+
+export interface TemplatesSource {
+  /** Where the templates come from, for logs and the job result (a path or a URL without credentials). */
+  readonly origin: string
+  load(): Promise<Templates>
+}
+
+export const TEMPLATES_BRANCH = 'main'
+
+/** A templates directory, read afresh on every call (a template change is live for the next generation). */
+export function directorySource(dir: string): TemplatesSource {
+  return {
+    origin: dir,
+    async load() {
+      const [{ inputs, unsupported }, commit] = await Promise.all([readTree(dir), templatesCommit(dir)])
+      if (unsupported.length > 0) throw new Error(`the templates tree holds entries that are not regular files: ${unsupported.join(', ')}`)
+      return { inputs, commit }
+    },
+  }
+}
+
+/**
+ * A templates repository. Concurrent callers share one remote check when it started after they
+ * asked (so none of them misses a commit pushed before its request); each commit's files are read
+ * from the object store once and kept while they are the newest.
+ */
+export function repositorySource(url: string, cacheDir: string): TemplatesSource {
+  const gitdir = path.join(cacheDir, createHash('sha256').update(url).digest('hex').slice(0, 16) + '.git')
+  let ready: Promise<void> | undefined
+  let latest: Templates | undefined
+  let running: Promise<Templates> | undefined
+  let queued: Promise<Templates> | undefined
+
+  const refresh = async (): Promise<Templates> => {
+    ready ??= mkdir(gitdir, { recursive: true }).then(() => initBare(gitdir)).catch((err) => {
+      ready = undefined
+      throw err
+    })
+    await ready
+    const commit = await fetchBranch({ gitdir, url, branch: TEMPLATES_BRANCH })
+    if (!commit) throw new Error(`the templates repository has no branch ${TEMPLATES_BRANCH}`)
+    if (latest?.commit !== commit) latest = { commit, inputs: await readCommitFiles(gitdir, commit) }
+    return latest
+  }
+
+  const origin = (() => {
+    const u = new URL(url)
+    u.username = ''
+    u.password = ''
+    return u.toString()
+  })()
+
+  return {
+    origin,
+    load() {
+      if (!running) {
+        running = refresh().finally(() => (running = undefined))
+        return running
+      }
+      queued ??= running.catch(() => undefined).then(() => {
+        queued = undefined
+        running = refresh().finally(() => (running = undefined))
+        return running
+      })
+      return queued
+    },
+  }
+}
+
+export function templatesSource(config: { dir: string; repo: string | undefined; cacheDir: string }): TemplatesSource {
+  return config.repo ? repositorySource(config.repo, config.cacheDir) : directorySource(config.dir)
+}
