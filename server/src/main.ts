@@ -1,0 +1,49 @@
+// Starts the IES server from the environment (see README, "Configuration"). With AUTH_URL unset the
+// embedded identity provider is mounted at Keycloak's paths on the same address.
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from './app.ts'
+import { loadConfig, type Config } from './config.ts'
+import { mountEmbeddedIdentityProvider } from './core/embedded-idp.ts'
+
+export interface StartOptions {
+  /** Where the embedded identity provider keeps its signing keys (development). */
+  idpKeysFile?: string
+  logger?: boolean | Record<string, unknown>
+}
+
+export async function startServer(config: Config, opts: StartOptions = {}): Promise<FastifyInstance> {
+  let redis: unknown
+  if (config.rateLimit.redisUrl) {
+    const { Redis } = await import('ioredis')
+    redis = new Redis(config.rateLimit.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+  }
+  const app = await buildApp({
+    config,
+    logger: opts.logger,
+    redis,
+    beforeRoutes: config.auth.url ? undefined : (app) => mountEmbeddedIdentityProvider(app, config, opts.idpKeysFile),
+  })
+  if (redis) app.addHook('onClose', async () => (redis as { quit(): Promise<unknown> }).quit())
+  await app.listen({ host: config.host, port: config.port })
+  return app
+}
+
+function stopOnSignals(app: FastifyInstance, extra: () => Promise<void> = async () => {}) {
+  let stopping = false
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, async () => {
+      if (stopping) return
+      stopping = true
+      await app.close().catch(() => {})
+      await extra().catch(() => {})
+      process.exit(0)
+    })
+  }
+}
+
+export { stopOnSignals }
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const app = await startServer(loadConfig())
+  stopOnSignals(app)
+}
