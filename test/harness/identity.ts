@@ -1,6 +1,8 @@
 // A real identity provider for tests: the embedded provider (oidc-provider) alone on a loopback
 // port, as the "external" provider at AUTH_URL, with the development users and known passwords.
 // Tokens come from the real flows over HTTP (server/src/idp/client-flows.ts), never forged.
+import { createPublicKey, createVerify } from 'node:crypto'
+import type { Test } from 'tap'
 import {
   defaultDevUsers,
   startIdentityProvider,
@@ -8,10 +10,14 @@ import {
   type StandaloneIdentityProviderOptions,
 } from '../../server/src/idp/index.ts'
 import {
+  OAuthError,
+  endpoint,
+  jwtHeader,
   getClientCredentialsToken as clientCredentialsFlow,
   getUserToken as authorizationCodeFlow,
   refreshToken as refreshFlow,
   type AuthorizationCodeOptions,
+  type RealmAddress,
   type TokenResponse,
 } from '../../server/src/idp/client-flows.ts'
 
@@ -87,4 +93,34 @@ export function refreshToken(opts: {
   clientSecret?: string
 }): Promise<TokenResponse> {
   return refreshFlow({ ...opts, realm: opts.realm ?? 'ies', clientId: opts.clientId ?? APP_CLIENT_ID })
+}
+
+/** Asserts that an identity-provider call fails with an OAuth error (status and `error` when given). */
+export async function expectOAuthError(
+  t: Pick<Test, 'fail' | 'type' | 'equal' | 'match'>,
+  promise: Promise<unknown>,
+  expected: { status?: number; error?: string | RegExp },
+  message: string,
+): Promise<void> {
+  try {
+    await promise
+    t.fail(`${message}: it succeeded`)
+  } catch (err) {
+    t.type(err, OAuthError, message)
+    const e = err as OAuthError
+    if (expected.status !== undefined) t.equal(e.status, expected.status, `${message}: status`)
+    if (expected.error !== undefined) t.match(e.error, expected.error, `${message}: error`)
+  }
+}
+
+/** Whether an RS256 JWT verifies with a key of the realm's certs endpoint (as the IES server checks it). */
+export async function verifiedByCerts(address: RealmAddress, token: string): Promise<boolean> {
+  const { keys } = (await (await fetch(endpoint(address, 'certs'))).json()) as { keys: Array<{ kid: string; kty: string }> }
+  const header = jwtHeader(token)
+  const jwk = keys.find((key) => key.kid === header.kid)
+  if (!jwk || header.alg !== 'RS256') return false
+  const [h, p, s] = token.split('.')
+  return createVerify('RSA-SHA256')
+    .update(`${h}.${p}`)
+    .verify(createPublicKey({ key: jwk, format: 'jwk' }), Buffer.from(s ?? '', 'base64url'))
 }
