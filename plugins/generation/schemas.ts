@@ -6,7 +6,7 @@ import { GenerateOptions } from '../jobs/schemas.ts'
 export const EnvironmentParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
 
 export const GenerateBody = Type.Object(
-  { format: FormatSchema, options: GenerateOptions },
+  { format: FormatSchema, options: { ...GenerateOptions, default: {} } },
   { additionalProperties: false },
 )
 export type GenerateBody = Static<typeof GenerateBody>

@@ -10,7 +10,7 @@ export const GenerateOptions = Type.Object(
     includeChart: Type.Boolean({ default: false, description: 'Add the chart values files (charts/**).' }),
     includeGitops: Type.Boolean({ default: false, description: 'Add the Argo CD Application definitions (gitops/**).' }),
   },
-  { additionalProperties: false, default: {} },
+  { additionalProperties: false },
 )
 
 const Finding = Type.Object(

@@ -21,15 +21,17 @@ const authOf = (auth?: Credentials) => ({
  * yet (one round trip when nothing changed); null when the remote has no such branch (an empty repository).
  */
 export async function fetchBranch(opts: { gitdir: string; url: string; branch: string; auth?: Credentials }): Promise<string | null> {
-  const info = await git.getRemoteInfo2({ http, url: opts.url, ...authOf(opts.auth) })
-  const head = (info.refs ?? []).find((r) => r.ref === `refs/heads/${opts.branch}`)
+  const ref = `refs/heads/${opts.branch}`
+  const refs = await git.listServerRefs({ http, url: opts.url, prefix: ref, ...authOf(opts.auth) })
+  const head = refs.find((r) => r.ref === ref)
   if (!head) return null
   if (await hasCommit(opts.gitdir, head.oid)) return head.oid
+  await git.addRemote({ fs, gitdir: opts.gitdir, remote: 'origin', url: opts.url, force: true })
   await git.fetch({
     fs,
     http,
     gitdir: opts.gitdir,
-    url: opts.url,
+    remote: 'origin',
     ref: opts.branch,
     remoteRef: opts.branch,
     singleBranch: true,
