@@ -1,0 +1,53 @@
+// The catalog proxy's cache (spec "Catalog", backend proxy behaviour), process-local:
+// - fresh for CATALOG_CACHE_TTL_MS after it was fetched or revalidated;
+// - revalidated with the ETag (the templates commit): a 304 renews the TTL and keeps the document;
+// - when the processor is unreachable, a copy younger than CATALOG_STALE_MS is served stale
+//   (the route adds `Warning: 110`); older or no copy: the error goes to the caller (503).
+// Concurrent requests share one upstream fetch.
+import type { Catalog } from '@ies/processor-lib'
+import { ProcessorUnreachable, type CatalogSource } from './source.ts'
+
+export interface CachedCatalog {
+  catalog: Catalog
+  etag: string
+  stale: boolean
+}
+
+export class CatalogCache {
+  private entry?: { catalog: Catalog; etag: string; fetchedAt: number; validatedAt: number }
+  private inflight?: Promise<CachedCatalog>
+
+  constructor(
+    private readonly source: CatalogSource,
+    private readonly ttlMs: number,
+    private readonly staleMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async get(): Promise<CachedCatalog> {
+    const entry = this.entry
+    if (entry && this.now() - entry.validatedAt < this.ttlMs) return { catalog: entry.catalog, etag: entry.etag, stale: false }
+    this.inflight ??= this.refresh().finally(() => (this.inflight = undefined))
+    return this.inflight
+  }
+
+  private async refresh(): Promise<CachedCatalog> {
+    const entry = this.entry
+    try {
+      const fetched = await this.source.fetch(entry?.etag)
+      const now = this.now()
+      if (fetched.notModified) {
+        if (!entry) throw new Error('the processor answered 304 to an unconditional request')
+        entry.validatedAt = now
+        return { catalog: entry.catalog, etag: entry.etag, stale: false }
+      }
+      this.entry = { catalog: fetched.catalog, etag: fetched.etag, fetchedAt: now, validatedAt: now }
+      return { catalog: fetched.catalog, etag: fetched.etag, stale: false }
+    } catch (err) {
+      if (err instanceof ProcessorUnreachable && entry && this.now() - entry.validatedAt < this.staleMs) {
+        return { catalog: entry.catalog, etag: entry.etag, stale: true }
+      }
+      throw err
+    }
+  }
+}

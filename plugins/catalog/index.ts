@@ -1,0 +1,45 @@
+// GET /api/catalog: the service catalog the wizard is built from, from the templates in process or
+// from the remote processor service (PROCESSOR_URL + PROCESSOR_SERVICE_TOKEN), through a
+// process-local cache (cache.ts). `ETag` is the templates commit; `If-None-Match` with it gives 304;
+// a copy served because the processor is unreachable carries `Warning: 110`. No copy: 503.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
+import { unavailable } from '@ies/server/core/errors'
+import { CatalogCache } from './cache.ts'
+import { CatalogDocument } from './schemas.ts'
+import { inProcessSource, ProcessorUnreachable, remoteSource } from './source.ts'
+
+function matches(header: string | undefined, etag: string): boolean {
+  return !!header && header.split(',').some((t) => {
+    const v = t.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1')
+    return v === '*' || v === etag
+  })
+}
+
+const catalog: FastifyPluginAsyncTypebox = async (app) => {
+  const { processorUrl, processorToken, ttlMs, staleMs, timeoutMs } = app.config.catalog
+  const source =
+    processorUrl && processorToken ? remoteSource({ url: processorUrl, token: processorToken, timeoutMs }) : inProcessSource(app.templates)
+  const cache = new CatalogCache(source, ttlMs, staleMs)
+
+  app.get(
+    '/',
+    { schema: { response: { 200: Envelope(CatalogDocument), 304: { type: 'null', description: 'The client holds the current catalog.' }, 401: ErrorBody, 503: ErrorBody } } },
+    async (request, reply) => {
+      let current
+      try {
+        current = await cache.get()
+      } catch (err) {
+        request.log.warn({ err: { message: (err as Error).message } }, 'catalog unavailable')
+        throw unavailable(err instanceof ProcessorUnreachable ? 'The catalog is unavailable: the template processor cannot be reached' : 'The catalog is unavailable')
+      }
+      reply.header('ETag', `"${current.etag}"`)
+      reply.header('Cache-Control', 'no-cache')
+      if (current.stale) reply.header('Warning', '110 - "Response is Stale"')
+      if (matches(request.headers['if-none-match'], current.etag)) return reply.code(304).send()
+      return ok(request, current.catalog)
+    },
+  )
+}
+
+export default catalog
