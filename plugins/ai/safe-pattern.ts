@@ -5,14 +5,17 @@
 //      'uncompilable', and like the wizard (catalog consumption rule 2) the caller drops only that
 //      field's pattern check;
 //   2. the tested value is at most VALUE_MAX_LENGTH characters (longer values fail the pattern);
-//   3. the match runs inside a `vm` script with a timeout of MATCH_TIMEOUT_MS. V8 interrupts a
-//      backtracking regex on that timeout; the pattern is then remembered as 'unsafe' and every later
-//      test against it answers at once (a value that cannot be checked is never suggested).
+//   3. the match runs inside a `vm` script with a timeout of MATCH_TIMEOUT_MS, which V8 enforces
+//      inside a backtracking regex. The timeout is wall time, so a busy machine can trip it for an
+//      innocent pattern: a timed-out match is retried once, and only a second timeout marks the
+//      pattern 'unsafe'; every later test against it answers at once without running it (a value
+//      that cannot be checked is never suggested). A catastrophic pattern costs at most two time
+//      boxes, once per process.
 import vm from 'node:vm'
 
 export const PATTERN_MAX_LENGTH = 512
 export const VALUE_MAX_LENGTH = 1024
-export const MATCH_TIMEOUT_MS = 25
+export const MATCH_TIMEOUT_MS = 100
 
 export type PatternVerdict = 'match' | 'no-match' | 'uncompilable' | 'unsafe'
 
@@ -43,15 +46,18 @@ export function testPattern(pattern: string, value: string): PatternVerdict {
   if (!re) return 'uncompilable'
   if (unsafe.has(pattern)) return 'unsafe'
   if (value.length > VALUE_MAX_LENGTH) return 'no-match'
-  try {
-    context.re = re
-    context.s = value
-    return script.runInContext(context, { timeout: MATCH_TIMEOUT_MS }) === true ? 'match' : 'no-match'
-  } catch {
-    unsafe.add(pattern)
-    return 'unsafe'
-  } finally {
-    context.re = undefined
-    context.s = undefined
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      context.re = re
+      context.s = value
+      return script.runInContext(context, { timeout: MATCH_TIMEOUT_MS }) === true ? 'match' : 'no-match'
+    } catch {
+      // timed out: try once more before judging the pattern
+    } finally {
+      context.re = undefined
+      context.s = undefined
+    }
   }
+  unsafe.add(pattern)
+  return 'unsafe'
 }

@@ -28,7 +28,7 @@ t.test('renders an empty conversation with its controls', async (t) => {
     createElement(AssistantPanel, {
       draft: {},
       onApply: () => {},
-      callApi: async () => ({ message: { role: 'assistant', content: '' }, suggestions: [] }),
+      callApi: async () => ({ message: { role: 'assistant' as const, content: '' }, suggestions: [] }),
     }),
   )
   t.match(html, /aria-label="Assistant"/)

@@ -13,7 +13,7 @@ const attack = 'a'.repeat(40) + '!'
 t.test('a catastrophic pattern is cut off by the time box, then refused without running', async (t) => {
   let started = Date.now()
   t.equal(testPattern(EVIL, attack), 'unsafe')
-  t.ok(Date.now() - started < MATCH_TIMEOUT_MS + 500, `first evaluation stops near ${MATCH_TIMEOUT_MS} ms`)
+  t.ok(Date.now() - started < 2 * MATCH_TIMEOUT_MS + 800, `first evaluation stops after two time boxes of ${MATCH_TIMEOUT_MS} ms`)
   started = Date.now()
   for (let i = 0; i < 100; i++) t.equal(testPattern(EVIL, 'aaa'), 'unsafe')
   t.ok(Date.now() - started < 200, 'later evaluations do not run the pattern')
@@ -53,7 +53,7 @@ t.test('suggestions against a hostile catalog', async (t) => {
     { path: 'name', value: 'ok-name', reason: 'fine' },
     { path: 'name', value: 'second', reason: 'duplicate path' },
   ])
-  t.ok(Date.now() - started < 1000, 'the hostile pattern did not stall the check')
+  t.ok(Date.now() - started < 2 * MATCH_TIMEOUT_MS + 1000, 'the hostile pattern did not stall the check')
   t.same(suggestions.map((s) => s.path), ['services.evil.broken', 'services.evil.enabled', 'name'])
   t.equal(dropped, 4)
 })
