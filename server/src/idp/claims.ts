@@ -35,12 +35,21 @@ export function userProfileClaims(user: IdpUser): Record<string, unknown> {
   }
 }
 
+/**
+ * The audience of every access token: the app and the CLI client. The CLI client introspects
+ * tokens, and Keycloak (26.6.2+) as well as this provider answer introspection only to a client in `aud`.
+ */
+export function accessTokenAudience(o: ResolvedOptions): string[] {
+  return [o.appClientId, o.cliClientId]
+}
+
 export function userAccessTokenClaims(
   o: ResolvedOptions,
   user: IdpUser,
   { azp, sid }: { azp: string; sid: string | undefined },
 ): Record<string, unknown> {
   return {
+    aud: accessTokenAudience(o),
     typ: 'Bearer',
     azp,
     ...(sid ? { sid, session_state: sid } : {}),
@@ -54,6 +63,7 @@ export function userAccessTokenClaims(
 
 export function serviceAccountAccessTokenClaims(o: ResolvedOptions, clientId: string): Record<string, unknown> {
   return {
+    aud: accessTokenAudience(o),
     sub: serviceAccountId(o.realm, clientId),
     typ: 'Bearer',
     azp: clientId,

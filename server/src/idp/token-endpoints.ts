@@ -43,7 +43,9 @@ export function registerTokenEndpoints(app: FastifyInstance, idp: EmbeddedIdenti
     if (!form.token) return oauthError(reply, 400, 'invalid_request', 'Token not provided.')
     reply.header('cache-control', 'no-store')
     const claims = idp.verifyAccessToken(form.token)
-    if (claims) {
+    const audience = claims ? [claims.aud].flat() : []
+    // As Keycloak: an access token is active only for a client in its audience (or the one it was issued to).
+    if (claims && (audience.includes(clientId) || claims.azp === clientId)) {
       return {
         ...claims,
         client_id: claims.azp,
@@ -54,7 +56,7 @@ export function registerTokenEndpoints(app: FastifyInstance, idp: EmbeddedIdenti
     }
     const refresh = await findRefreshToken(form.token)
     const user = refresh && o.users.find((candidate) => candidate.id === refresh.accountId)
-    if (refresh && user) {
+    if (refresh && user && refresh.clientId === clientId) {
       return {
         exp: refresh.exp,
         iat: refresh.iat,
