@@ -1,32 +1,21 @@
-// Where the assistant gets the service catalog: extracted in process from TEMPLATES_DIR and kept
-// process-locally for CATALOG_CACHE_TTL_MS (one extraction at a time). To be replaced by the catalog
-// plugin's own source once it exports one, so both answer from the same document.
-import { extractCatalog, type Catalog } from '@ies/processor-lib'
-import type { Config } from '@ies/server/config'
+// Where the assistant gets the service catalog: the same source GET /api/catalog reads (templates in
+// process through app.templates, which follows TEMPLATES_DIR or TEMPLATES_REPO, or the remote
+// processor service with PROCESSOR_URL + PROCESSOR_SERVICE_TOKEN), behind the catalog plugin's own
+// cache class with the same TTL and stale window. The cache instance is the assistant's own: the
+// catalog plugin keeps its instance private to its route.
+import type { FastifyInstance } from 'fastify'
+import type { Catalog } from '@ies/processor-lib'
+import { CatalogCache } from '../catalog/cache.ts'
+import { inProcessSource, remoteSource } from '../catalog/source.ts'
 
 export type { Catalog, CatalogField, CatalogService, CatalogOption } from '@ies/processor-lib'
 
 export type CatalogSource = () => Promise<Catalog>
 
-export function localCatalogSource(config: Pick<Config, 'templates' | 'catalog'>, provider = 'aws'): CatalogSource {
-  let cached: { catalog: Catalog; at: number } | undefined
-  let pending: Promise<Catalog> | undefined
-  return async () => {
-    if (cached && Date.now() - cached.at < config.catalog.ttlMs) return cached.catalog
-    pending ??= extractCatalog({ templatesDir: config.templates.dir, provider })
-      .then((catalog) => {
-        cached = { catalog, at: Date.now() }
-        return catalog
-      })
-      .finally(() => {
-        pending = undefined
-      })
-    try {
-      return await pending
-    } catch (err) {
-      // A stale copy is better than no assistant; the error surfaces when there is none.
-      if (cached) return cached.catalog
-      throw err
-    }
-  }
+export function catalogSourceFor(app: FastifyInstance): CatalogSource {
+  const { processorUrl, processorToken, ttlMs, staleMs, timeoutMs } = app.config.catalog
+  const source =
+    processorUrl && processorToken ? remoteSource({ url: processorUrl, token: processorToken, timeoutMs }) : inProcessSource(app.templates)
+  const cache = new CatalogCache(source, ttlMs, staleMs)
+  return async () => (await cache.get()).catalog
 }

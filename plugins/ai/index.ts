@@ -6,7 +6,7 @@ import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { notFound, unavailable } from '@ies/server/core/errors'
 import { environmentRepository } from '../environments/repository.ts'
 import { builtinAssistant } from './builtin-assistant.ts'
-import { localCatalogSource, type Catalog } from './catalog-source.ts'
+import { catalogSourceFor, type Catalog } from './catalog-source.ts'
 import { reviewDraft } from './draft-review.ts'
 import { overlay } from './draft.ts'
 import { draftOf, environmentView, type EnvironmentView } from './environment-view.ts'
@@ -18,7 +18,7 @@ import { acceptSuggestions } from './suggestions.ts'
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 502: ErrorBody, 503: ErrorBody }
 
 const ai: FastifyPluginAsyncTypebox = async (app) => {
-  const catalogSource = localCatalogSource(app.config)
+  const catalogSource = catalogSourceFor(app)
   const environments = environmentRepository(app)
   const model = modelSettings(app.config)
 
