@@ -33,7 +33,15 @@ const ai: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/chat',
-    { schema: { body: ChatRequest, response: { 200: Envelope(ChatReply), ...errors } } },
+    {
+      schema: {
+        summary: 'Configuration assistant',
+        description:
+          'Answers through the configured model service (AI_BASE_URL) or the built-in catalog assistant. Suggestions name only catalog paths with values that pass the catalog; 502 AI_UNAVAILABLE when the model service fails.',
+        body: ChatRequest,
+        response: { 200: Envelope(ChatReply), ...errors },
+      },
+    },
     async (request) => {
       const { messages, environmentId } = request.body
       let environment: EnvironmentView | undefined
