@@ -8,7 +8,7 @@ import swagger from '@fastify/swagger'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { MongoClient } from 'mongodb'
 import { issuerOf, type Config } from './config.ts'
-import { registerErrorHandlers } from './core/errors.ts'
+import { frameworkErrors, registerErrorHandlers } from './core/errors.ts'
 import { requestIdFrom } from './core/envelope.ts'
 import database from './core/db.ts'
 import auth from './core/auth.ts'
@@ -50,6 +50,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     genReqId: (request) => requestIdFrom(request.headers['x-request-id']),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
+    frameworkErrors,
     ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: 'array', useDefaults: true, allowUnionTypes: true } },
   }).withTypeProvider<TypeBoxTypeProvider>()
 

@@ -74,6 +74,22 @@ export function detailsFromValidation(error: FastifyError): FieldError[] {
 
 const DATABASE_DOWN = [MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError]
 
+/**
+ * Fastify's `frameworkErrors`: errors raised while routing, before any hook runs. Without it they are
+ * answered with Fastify's own body (and 414 for a path parameter over `maxParamLength`), not ours.
+ * No resource has an id that long, so it is 404; a URL that does not decode is 400.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return send(request, reply, 404, 'NOT_FOUND', 'Resource not found')
+  }
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return send(request, reply, 400, 'VALIDATION_ERROR', 'The URL is not valid', [{ field: '(url)', message: 'must be a valid URL' }])
+  }
+  request.log.error({ err: error }, 'routing error')
+  return send(request, reply, 500, OPEN_CODES.internal, 'Internal server error')
+}
+
 export function registerErrorHandlers(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
