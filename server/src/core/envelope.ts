@@ -33,7 +33,8 @@ export const ListEnvelope = <T extends TSchema>(item: T) =>
 
 /** Query parameters shared by every paginated list. */
 export const PageQuery = {
-  page: Type.Integer({ minimum: 1, default: 1 }),
+  // Bounded so that (page - 1) * limit stays a safe integer the database accepts as a skip.
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
 }
 
