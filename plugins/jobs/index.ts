@@ -25,7 +25,10 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         params: JobParams,
-        response: { 200: { description: 'The zip archive (application/zip).', type: 'string', format: 'binary' }, ...errors },
+        response: {
+          200: { description: 'The zip archive.', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } },
+          ...errors,
+        },
       },
     },
     async (request, reply) => {
