@@ -48,7 +48,12 @@ interface Teardown {
   teardown(fn: () => unknown): void
 }
 
-export async function startTestApp(t: Teardown, env: Record<string, string> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /** Capture the server's log: pino writes its JSON lines here (logging is off without it). */
+  logStream?: NodeJS.WritableStream
+}
+
+export async function startTestApp(t: Teardown, env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
   const db = await startTestDatabase(t)
   const issuer = await startTokenIssuer()
   t.teardown(() => issuer.close())
@@ -61,7 +66,7 @@ export async function startTestApp(t: Teardown, env: Record<string, string> = {}
     RATE_LIMIT_USER_MAX: '1000000',
     ...env,
   })
-  const app = await buildApp({ config, logger: false })
+  const app = await buildApp({ config, logger: opts.logStream ? { stream: opts.logStream } : false })
   await app.listen({ host: '127.0.0.1', port: 0 })
   t.teardown(() => app.close())
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
