@@ -1,0 +1,141 @@
+// Tenant isolation: for every operation of the OpenAPI document that takes an id (path parameter),
+// user `other` sends user `dev`'s ids (environment, credential, generation job, push job): 404, a body
+// no different from the 404 for an id that does not exist, nothing of dev's in it, and dev's records
+// unchanged. Ids in bodies (a credential for an environment, a generation job for a push, an
+// environment for the assistant) are refused the same way. A new route with an id fails this test
+// until it is added to the matrix below.
+import t from 'tap'
+import { randomUUID } from 'node:crypto'
+import { startTestApp } from '../harness/app.ts'
+import { environmentBody, waitForJob } from '../jobs/fixtures.ts'
+import { Canaries, CanaryScan } from './canary.ts'
+import { refusingEndpoint } from './loopback.ts'
+import { operationsOf, type Operation } from './openapi.ts'
+import { ownedSnapshot } from './snapshot.ts'
+
+type IdKind = 'environment' | 'credential' | 'generateJob' | 'pushJob'
+
+/** Every operation with a path parameter: which of dev's ids it takes, and a body valid for it. */
+const MATRIX: Record<string, { ids: IdKind[]; body?: unknown }> = {
+  'GET /api/environments/{id}': { ids: ['environment'] },
+  'PUT /api/environments/{id}': { ids: ['environment'], body: { domain: 'taken.example.com', services: { vpc: { enabled: false } } } },
+  'DELETE /api/environments/{id}': { ids: ['environment'] },
+  'POST /api/environments/{id}/generate': { ids: ['environment'], body: { format: 'terraform', options: { includeBackend: true } } },
+  'POST /api/environments/{id}/push': { ids: ['environment'], body: {} },
+  'GET /api/cloud-credentials/{id}': { ids: ['credential'] },
+  'PUT /api/cloud-credentials/{id}': { ids: ['credential'], body: { name: 'renamed-by-other' } },
+  'DELETE /api/cloud-credentials/{id}': { ids: ['credential'] },
+  'PUT /api/cloud-credentials/{id}/default': { ids: ['credential'], body: {} },
+  'POST /api/cloud-credentials/{id}/validate': { ids: ['credential'] },
+  'GET /api/jobs/{jobId}': { ids: ['generateJob', 'pushJob'] },
+  'GET /api/jobs/{jobId}/download': { ids: ['generateJob', 'pushJob'] },
+}
+
+const DEPLOY_KEY = (secret: string) => `-----BEGIN OPENSSH PRIVATE KEY-----\n${secret}\n-----END OPENSSH PRIVATE KEY-----\n`
+
+/** A 404 body without what legitimately differs between two requests (request id, time, the id asked for). */
+function shapeOf(body: string, id: string) {
+  const parsed = JSON.parse(body)
+  delete parsed.meta
+  return JSON.stringify(parsed).split(id).join('<id>')
+}
+
+t.test('tenant isolation', async (t) => {
+  const upstream = await refusingEndpoint()
+  t.teardown(() => upstream.close())
+  const { app, url, auth } = await startTestApp(t, {
+    PUSH_ALLOWED_HOSTS: '127.0.0.1',
+    AWS_ENDPOINT_URL: upstream.url,
+    CREDENTIAL_VALIDATE_TIMEOUT_MS: '2000',
+  })
+  const canaries = new Canaries()
+  const send = (user: 'dev' | 'other', method: string, path: string, body?: unknown) =>
+    fetch(`${url}${path}`, {
+      method,
+      headers: { ...auth(user), ...(body !== undefined && { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  const create = async (path: string, body: unknown) => {
+    const res = await send('dev', 'POST', path, body)
+    if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`)
+    return ((await res.json()) as any).data
+  }
+
+  // dev's records, every name and secret a canary.
+  const credential = await create('/api/cloud-credentials', {
+    name: canaries.make('credname', { prefix: 'cred', case: 'lower' }),
+    provider: 'aws',
+    credentials: { accessKeyId: canaries.make('accesskey', { prefix: 'AKIA', case: 'upper' }), secretAccessKey: canaries.make('secret'), region: 'eu-central-1' },
+  })
+  const environment = await create(
+    '/api/environments',
+    environmentBody({
+      name: canaries.make('envname', { prefix: 'e', case: 'lower', maxLength: 50 }),
+      cloudCredentialId: credential.id,
+      gitRepository: { url: `${upstream.url.replace('http:', 'https:')}/${canaries.make('repo', { prefix: 'r' })}.git`, branch: 'main', deployKey: DEPLOY_KEY(canaries.make('deploykey')) },
+    }),
+  )
+  const dev = { ...auth('dev') }
+  const generateJob = await create(`/api/environments/${environment.id}/generate`, { format: 'terraform', options: { includeBackend: true } })
+  t.equal((await waitForJob(url, dev, generateJob.id)).status, 'succeeded', 'dev has a generation job with an archive')
+  const pushJob = await create(`/api/environments/${environment.id}/push`, {})
+  await waitForJob(url, dev, pushJob.id) // fails (the loopback endpoint speaks no TLS); its id is what matters
+  const ids: Record<IdKind, string> = { environment: environment.id, credential: credential.id, generateJob: generateJob.id, pushJob: pushJob.id }
+  const devUserId = ((await (await send('dev', 'GET', '/api/users/me')).json()) as any).data.id as string
+
+  // other's own environment and credential, for the ids-in-bodies cases.
+  const otherEnv = await (await send('other', 'POST', '/api/environments', environmentBody({ name: 'other-env' }))).json() as any
+  t.ok(otherEnv.data?.id, 'other has an environment of its own')
+
+  const doc = await (await send('dev', 'GET', '/api/openapi.json')).json()
+  const withIds = operationsOf(doc).filter((op: Operation) => op.pathParams.length > 0)
+  t.ok(withIds.length >= Object.keys(MATRIX).length, `the document has ${withIds.length} operations with ids`)
+  t.same(withIds.map((op) => op.name).filter((name) => !MATRIX[name]), [], 'every operation with an id is in the matrix')
+
+  const before = await ownedSnapshot(app.mongo.db, devUserId)
+  t.ok(before.documents > 0, `dev's records are in the snapshot (${before.documents} documents)`)
+  const scan = new CanaryScan(canaries)
+  // The scanner sees dev's canaries where they belong: dev's own reads.
+  scan.add('canary check: dev reads its environment', await (await send('dev', 'GET', `/api/environments/${environment.id}`)).text())
+  t.ok(scan.hits.some((h) => h.canary === 'envname'), 'the scanner finds a planted canary')
+  scan.hits.length = 0
+
+  for (const op of withIds) {
+    const entry = MATRIX[op.name]
+    if (!entry) continue
+    for (const kind of entry.ids) {
+      const id = ids[kind]
+      const path = op.path.replace(/\{[^}]+\}/, id)
+      const res = await send('other', op.method, path, entry.body)
+      const body = await res.text()
+      t.equal(res.status, 404, `${op.name} with dev's ${kind}: 404`)
+      t.match(JSON.parse(body), { error: { code: 'NOT_FOUND' } }, `${op.name} (${kind}): NOT_FOUND`)
+      scan.add(`${op.name} (${kind}) as other`, body)
+      const absent = randomUUID()
+      const control = await send('other', op.method, op.path.replace(/\{[^}]+\}/, absent), entry.body)
+      t.equal(shapeOf(body, id), shapeOf(await control.text(), absent), `${op.name} (${kind}): same answer as for an id that does not exist`)
+    }
+  }
+
+  // Ids in bodies.
+  const refused = async (name: string, res: Response, status: number[]) => {
+    const body = await res.text()
+    t.ok(status.includes(res.status), `${name}: ${res.status} (${body.slice(0, 160)})`)
+    scan.add(`${name} as other`, body)
+  }
+  await refused('POST /api/environments with dev\'s cloudCredentialId', await send('other', 'POST', '/api/environments', environmentBody({ name: 'borrow-cred', cloudCredentialId: credential.id })), [400, 404])
+  await refused('PUT other\'s environment with dev\'s cloudCredentialId', await send('other', 'PUT', `/api/environments/${otherEnv.data.id}`, { cloudCredentialId: credential.id }), [400, 404])
+  await refused('POST push of other\'s environment with dev\'s generationJobId', await send('other', 'POST', `/api/environments/${otherEnv.data.id}/push`, { generationJobId: generateJob.id }), [400, 404])
+  await refused('POST /api/ai/chat about dev\'s environment', await send('other', 'POST', '/api/ai/chat', { messages: [{ role: 'user', content: 'What is configured?' }], environmentId: environment.id }), [400, 404])
+  const list = await send('other', 'GET', '/api/environments?limit=100')
+  scan.add('GET /api/environments as other', await list.text())
+  scan.add('GET /api/cloud-credentials as other', await (await send('other', 'GET', '/api/cloud-credentials')).text())
+  t.equal(((await (await send('other', 'GET', '/api/environments?limit=100')).json()) as any).data.length, 1, 'other lists only its own environment')
+  t.equal(((await (await send('other', 'GET', '/api/cloud-credentials')).json()) as any).data.length, 0, 'other lists no credential')
+
+  t.equal(scan.hits.length, 0, `nothing of dev's in other's answers:\n${scan.report()}`)
+  const after = await ownedSnapshot(app.mongo.db, devUserId)
+  t.same(after.byCollection, before.byCollection, "dev's records are unchanged")
+  t.equal((await send('dev', 'GET', `/api/environments/${environment.id}`)).status, 200, 'dev still has its environment')
+  t.equal((await send('dev', 'GET', `/api/jobs/${generateJob.id}/download`)).status, 200, 'and its archive')
+})
