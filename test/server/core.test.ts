@@ -31,7 +31,7 @@ t.test('envelope and request id', async (t) => {
 
 t.test('unmounted paths are 404 NOT_FOUND in the envelope', async (t) => {
   const { app, auth } = await startTestApp(t)
-  for (const url of ['/api/credentials', '/api/environments/' + randomUUID() + '/export', '/health/ready', '/api', '/nope']) {
+  for (const url of ['/api/credentials', '/api/environments/' + randomUUID() + '/export', '/health/ready', '/api', '/api/nope', '/realms/nope']) {
     const res = await app.inject({ method: 'GET', url, headers: auth('dev') })
     t.equal(res.statusCode, 404, url)
     t.equal(res.json().error.code, 'NOT_FOUND', url)
