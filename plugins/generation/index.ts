@@ -2,6 +2,7 @@
 // registered with that prefix; the environment resource itself lives in plugins/environments).
 //   POST /environments/:id/generate   202 with the queued job; ?wait=true: 200 with the files
 //   POST /environments/:id/push       202 with the queued push job
+//   POST /environments/terraform-backend/create   the S3 state bucket (terraform-backend.ts)
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { unzipToFiles } from '@ies/processor-lib'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
@@ -11,6 +12,7 @@ import { isChartFile } from '@ies/server/jobs/selection'
 import type { GenerateResult } from '@ies/server/jobs/store'
 import { environmentRepository } from '../environments/repository.ts'
 import { Job, toJob } from '../jobs/schemas.ts'
+import { terraformBackendRoutes } from './terraform-backend.ts'
 import { EnvironmentParams, GeneratedFiles, GenerateBody, GenerateQuery, PUSH_DEFAULTS, PushBody } from './schemas.ts'
 
 export const autoPrefix = '/environments'
@@ -19,6 +21,7 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 422: ErrorBody 
 
 const generation: FastifyPluginAsyncTypebox = async (app) => {
   const environments = environmentRepository(app)
+  await app.register(terraformBackendRoutes)
 
   const environmentOf = async (userId: string, id: string) => {
     const env = await environments.get(userId, id)

@@ -49,7 +49,7 @@ t.test('a job whose server process is killed mid-job completes on another', asyn
 
   const cacheRoot = await mkdtemp(path.join(os.tmpdir(), 'ies-recovery-'))
   t.teardown(() => rm(cacheRoot, { recursive: true, force: true }))
-  const jobsEnv = { TEMPLATES_REPO: proxiedTemplates, JOBS_LOCK_LIFETIME_MS: '2000', JOBS_PROCESS_EVERY_MS: '300' }
+  const jobsEnv = { TEMPLATES_REPO: proxiedTemplates, JOBS_LOCK_LIFETIME_MS: '3000', JOBS_PROCESS_EVERY_MS: '300' }
   const { url, auth, db, issuer, config } = await startTestApp(t, { ...jobsEnv, TEMPLATES_CACHE_DIR: path.join(cacheRoot, 'survivor') })
   const dev = { ...auth('dev'), 'content-type': 'application/json' }
   const env = ((await (await fetch(`${url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })).json()) as any).data
@@ -94,7 +94,8 @@ t.test('a job whose server process is killed mid-job completes on another', asyn
   const done = await waitForJob(url, dev, jobId, 30_000, 50)
   t.equal(done.status, 'succeeded', JSON.stringify(done.error))
   const record = await db.client.db().collection('jobs').findOne({ _id: jobId as never })
-  t.equal(record?.attempts, 2, 'started twice: once per replica')
+  // At least twice: the doomed attempt and the survivor's (a loaded machine may need one more when a run outlives its lock).
+  t.ok((record?.attempts ?? 0) >= 2, `started again after the kill (attempts: ${record?.attempts})`)
   const download = await fetch(`${url}/api/jobs/${jobId}/download`, { headers: auth('dev') })
   t.equal(download.status, 200)
   const files = await unzip(Buffer.from(await download.arrayBuffer()))

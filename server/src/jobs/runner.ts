@@ -67,7 +67,7 @@ export class JobRunner {
     })
     this.agenda.on('error', (err) => opts.log.warn({ err: { message: err.message } }, 'job queue error'))
     const definition = { concurrency: jobs.concurrency, lockLimit: jobs.concurrency, lockLifetime: jobs.lockLifetimeMs }
-    this.agenda.define<{ jobId: string }>('generate', (job) => this.run(job, (record) => this.runGenerate(record)), definition)
+    this.agenda.define<{ jobId: string }>('generate', (job) => this.run(job, (record, touch) => this.runGenerate(record, touch)), definition)
     this.agenda.define<{ jobId: string }>('push', (job) => this.run(job, (record, touch) => this.runPush(record, touch)), definition)
   }
 
@@ -110,10 +110,12 @@ export class JobRunner {
 
   private async run(job: Job<{ jobId: string }>, work: (record: JobRecord, touch: () => Promise<void>) => Promise<void>): Promise<void> {
     const { jobId } = job.attrs.data
-    const record = await this.store.start(jobId)
+    const record = await this.store.start(jobId, this.opts.config.jobs.lockLifetimeMs)
     if (!record) return // finished already (or removed with its environment)
     try {
-      await work(record, () => job.touch())
+      // Where two workers locked one Agenda document (store.start lets only one run), the other one
+      // completes and removes it, so refreshing the lock can find it gone; the run goes on regardless.
+      await work(record, () => job.touch().catch(() => {}))
     } finally {
       this.finished.emit(jobId)
     }
@@ -131,7 +133,7 @@ export class JobRunner {
     await this.store.fail(record._id, error)
   }
 
-  private async runGenerate(record: JobRecord): Promise<void> {
+  private async runGenerate(record: JobRecord, touch: () => Promise<void>): Promise<void> {
     const params = record.params as GenerateParams
     try {
       const env = await this.environmentOf(record)
@@ -139,6 +141,7 @@ export class JobRunner {
       await this.store.recordInput(record._id, input)
       const generated = await generate({ input, format: params.format, options: params.options, templates: this.opts.templates })
       const zip = await archiveOf(generated)
+      await touch() // the lock stays ours while the archive is stored
       const filename = archiveName(env.name, params.format, generated.templatesCommit)
       await this.archives.removeForJob(record._id) // an archive left by an attempt whose worker died
       const archive = await this.archives.put(record._id, filename, zip)

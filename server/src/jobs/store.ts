@@ -67,8 +67,12 @@ export interface JobRecord {
 export class JobStore {
   readonly collection: Collection<JobRecord>
 
+  /** One document per started attempt of a job (see `start`). */
+  private readonly claims: Collection<{ _id: string; jobId: string; at: Date }>
+
   constructor(db: Db) {
     this.collection = db.collection<JobRecord>('jobs')
+    this.claims = db.collection('jobClaims')
   }
 
   async init(): Promise<void> {
@@ -102,11 +106,29 @@ export class JobStore {
     return this.collection.findOne({ _id: id })
   }
 
-  /** Marks the job running (again, after a worker died) unless it has already finished; the record, or null. */
-  async start(id: string): Promise<JobRecord | null> {
+  /**
+   * Marks the job running (again, once it has run for `lockLifetimeMs`: its worker died) unless it has
+   * finished; the record, or null when it has finished or another worker holds it. Agenda's lock is a
+   * conditional update, which is not atomic on FerretDB 1.x (SQLite reads and writes in two steps), so
+   * there two replicas can both lock one Agenda job, at once or a moment apart, and would run it twice
+   * (test/faults/replicas.test.ts). So a job started less than a lock lifetime ago is left alone, and
+   * each attempt is claimed by inserting `<job>:<attempt>` into `jobClaims`: a unique _id is atomic on
+   * every MongoDB-compatible store.
+   */
+  async start(id: string, lockLifetimeMs: number): Promise<JobRecord | null> {
+    const current = await this.collection.findOne({ _id: id, status: { $in: ['queued', 'running'] } })
+    if (!current) return null
+    if (current.status === 'running' && current.startedAt && Date.now() - current.startedAt.getTime() < lockLifetimeMs) return null
+    const attempt = current.attempts + 1
+    try {
+      await this.claims.insertOne({ _id: `${id}:${attempt}`, jobId: id, at: new Date() })
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 11000) return null
+      throw err
+    }
     return this.collection.findOneAndUpdate(
       { _id: id, status: { $in: ['queued', 'running'] } },
-      { $set: { status: 'running', startedAt: new Date() }, $inc: { attempts: 1 } },
+      { $set: { status: 'running', startedAt: new Date(), attempts: attempt } },
       { returnDocument: 'after' },
     )
   }
@@ -129,6 +151,7 @@ export class JobStore {
   async removeForEnvironment(userId: string, environmentId: string): Promise<unknown[]> {
     const docs = await this.collection.find({ userId, environmentId }, { projection: { archiveId: 1 } }).toArray()
     await this.collection.deleteMany({ userId, environmentId })
+    await this.claims.deleteMany({ jobId: { $in: docs.map((d) => d._id) } })
     return docs.map((d) => d.archiveId).filter((id) => id !== undefined && id !== null)
   }
 }
