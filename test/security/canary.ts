@@ -31,6 +31,12 @@ export class Canaries {
     return value
   }
 
+  /** A value made elsewhere (a generated key) scanned for like a canary. */
+  plant(label: string, value: string): string {
+    this.#values.set(label, value)
+    return value
+  }
+
   get labels(): string[] {
     return [...this.#values.keys()]
   }

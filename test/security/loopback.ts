@@ -9,8 +9,11 @@ export interface LoopbackEndpoint {
   close(): Promise<void>
 }
 
-/** Answers every request with 503 and a fixed JSON error; records what it was sent. */
-export async function refusingEndpoint(): Promise<LoopbackEndpoint> {
+/**
+ * Answers every request with 503 and a JSON error; records what it was sent. `echo`: a hostile
+ * upstream whose error text repeats the request (headers and body), as a careless provider might.
+ */
+export async function refusingEndpoint(opts: { echo?: boolean } = {}): Promise<LoopbackEndpoint> {
   const received: string[] = []
   const server = http.createServer((req, res) => {
     let body = ''
@@ -18,7 +21,8 @@ export async function refusingEndpoint(): Promise<LoopbackEndpoint> {
     req.on('end', () => {
       received.push(`${req.method} ${req.url}\n${body}`)
       res.writeHead(503, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: 'loopback stand-in' }))
+      const description = opts.echo ? `you sent ${JSON.stringify(req.headers)} ${body}` : 'loopback stand-in'
+      res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: description, message: description }))
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

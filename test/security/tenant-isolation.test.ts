@@ -127,6 +127,7 @@ t.test('tenant isolation', async (t) => {
   await refused('PUT other\'s environment with dev\'s cloudCredentialId', await send('other', 'PUT', `/api/environments/${otherEnv.data.id}`, { cloudCredentialId: credential.id }), [400, 404])
   await refused('POST push of other\'s environment with dev\'s generationJobId', await send('other', 'POST', `/api/environments/${otherEnv.data.id}/push`, { generationJobId: generateJob.id }), [400, 404])
   await refused('POST /api/ai/chat about dev\'s environment', await send('other', 'POST', '/api/ai/chat', { messages: [{ role: 'user', content: 'What is configured?' }], environmentId: environment.id }), [400, 404])
+  await refused('POST terraform-backend/create with dev\'s cloudCredentialId', await send('other', 'POST', '/api/environments/terraform-backend/create', { cloudCredentialId: credential.id, bucket: 'other-state' }), [400, 404])
   const list = await send('other', 'GET', '/api/environments?limit=100')
   scan.add('GET /api/environments as other', await list.text())
   scan.add('GET /api/cloud-credentials as other', await (await send('other', 'GET', '/api/cloud-credentials')).text())
