@@ -110,12 +110,23 @@ export class JobRunner {
 
   private async run(job: Job<{ jobId: string }>, work: (record: JobRecord, touch: () => Promise<void>) => Promise<void>): Promise<void> {
     const { jobId } = job.attrs.data
-    const record = await this.store.start(jobId, this.opts.config.jobs.lockLifetimeMs)
-    if (!record) return // finished already (or removed with its environment)
+    const { lockLifetimeMs } = this.opts.config.jobs
+    const record = await this.store.start(jobId, lockLifetimeMs)
+    if (!record) {
+      // Finished already (or removed with its environment), or another worker runs it: where Agenda's
+      // lock let two workers in (FerretDB, see store.start), this one completes and removes the Agenda
+      // document the other one holds, so it leaves a check for when that run's lock would have
+      // expired; if its worker has died by then, the check runs the job again.
+      const current = await this.store.byId(jobId)
+      if (current?.status === 'running') await this.agenda.schedule(new Date(Date.now() + lockLifetimeMs), job.attrs.name, { jobId })
+      return
+    }
     try {
-      // Where two workers locked one Agenda document (store.start lets only one run), the other one
-      // completes and removes it, so refreshing the lock can find it gone; the run goes on regardless.
-      await work(record, () => job.touch().catch(() => {}))
+      // The Agenda document may be gone (above); the job's own heartbeat is what keeps the run ours.
+      const touch = async () => {
+        await Promise.all([job.touch().catch(() => {}), this.store.heartbeat(jobId)])
+      }
+      await work(record, touch)
     } finally {
       this.finished.emit(jobId)
     }

@@ -62,6 +62,8 @@ export interface JobRecord {
   createdAt: Date
   startedAt: Date | null
   finishedAt: Date | null
+  /** Set when an attempt starts and whenever its worker touches its lock (see `start`). */
+  heartbeatAt?: Date
 }
 
 export class JobStore {
@@ -107,18 +109,19 @@ export class JobStore {
   }
 
   /**
-   * Marks the job running (again, once it has run for `lockLifetimeMs`: its worker died) unless it has
-   * finished; the record, or null when it has finished or another worker holds it. Agenda's lock is a
+   * Marks the job running (again, once its worker has not been heard of for `lockLifetimeMs`: it died)
+   * unless it has finished; the record, or null when it has finished or another worker holds it. Agenda's lock is a
    * conditional update, which is not atomic on FerretDB 1.x (SQLite reads and writes in two steps), so
    * there two replicas can both lock one Agenda job, at once or a moment apart, and would run it twice
-   * (test/faults/replicas.test.ts). So a job started less than a lock lifetime ago is left alone, and
+   * (test/faults/replicas.test.ts). So a job whose heartbeat is younger than a lock lifetime is left alone, and
    * each attempt is claimed by inserting `<job>:<attempt>` into `jobClaims`: a unique _id is atomic on
    * every MongoDB-compatible store.
    */
   async start(id: string, lockLifetimeMs: number): Promise<JobRecord | null> {
     const current = await this.collection.findOne({ _id: id, status: { $in: ['queued', 'running'] } })
     if (!current) return null
-    if (current.status === 'running' && current.startedAt && Date.now() - current.startedAt.getTime() < lockLifetimeMs) return null
+    const heard = current.heartbeatAt ?? current.startedAt
+    if (current.status === 'running' && heard && Date.now() - heard.getTime() < lockLifetimeMs) return null
     const attempt = current.attempts + 1
     try {
       await this.claims.insertOne({ _id: `${id}:${attempt}`, jobId: id, at: new Date() })
@@ -128,9 +131,14 @@ export class JobStore {
     }
     return this.collection.findOneAndUpdate(
       { _id: id, status: { $in: ['queued', 'running'] } },
-      { $set: { status: 'running', startedAt: new Date(), attempts: attempt } },
+      { $set: { status: 'running', startedAt: new Date(), heartbeatAt: new Date(), attempts: attempt } },
       { returnDocument: 'after' },
     )
+  }
+
+  /** The running attempt's worker is alive. */
+  async heartbeat(id: string): Promise<void> {
+    await this.collection.updateOne({ _id: id, status: 'running' }, { $set: { heartbeatAt: new Date() } })
   }
 
   async recordInput(id: string, processorInput: ProcessorInput): Promise<void> {
