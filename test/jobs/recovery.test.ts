@@ -81,7 +81,7 @@ t.test('a job whose server process is killed mid-job completes on another', asyn
   const queued = await fetch(`${doomed}/api/environments/${env.id}/generate`, { method: 'POST', headers: dev, body: JSON.stringify({ format: 'terraform', options: { includeBackend: true } }) })
   t.equal(queued.status, 202, 'the doomed replica queued the job')
   const jobId = ((await queued.json()) as any).data.id
-  const deadline = Date.now() + 10_000
+  const deadline = Date.now() + 30_000
   while (held === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
   t.ok(held > 0, 'the doomed replica is fetching the templates')
   const mid = ((await (await fetch(`${url}/api/jobs/${jobId}`, { headers: dev })).json()) as any).data
@@ -91,7 +91,7 @@ t.test('a job whose server process is killed mid-job completes on another', asyn
   await new Promise((r) => child.once('exit', r))
   stalled = false
 
-  const done = await waitForJob(url, dev, jobId, 30_000, 50)
+  const done = await waitForJob(url, dev, jobId, 90_000, 50)
   t.equal(done.status, 'succeeded', JSON.stringify(done.error))
   const record = await db.client.db().collection('jobs').findOne({ _id: jobId as never })
   // At least twice: the doomed attempt and the survivor's (a loaded machine may need one more when a run outlives its lock).
