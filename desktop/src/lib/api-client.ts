@@ -77,6 +77,11 @@ export interface CatalogResponse {
   document?: unknown
 }
 
+/** `Warning: 110` ("Response is Stale"), alone or among other warnings. */
+export function isStaleWarning(header: string | null): boolean {
+  return /(^|,)\s*110\b/.test(header ?? '')
+}
+
 function query(params: object): string {
   const q = new URLSearchParams()
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, String(v))
@@ -88,14 +93,14 @@ export function createApiClient(opts: ApiClientOptions) {
   const doFetch = opts.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args))
   const base = opts.baseUrl.replace(/\/+$/, '')
 
-  async function raw(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  async function raw(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, init: Pick<RequestInit, 'cache'> = {}): Promise<Response> {
     const token = await opts.getToken()
     const h: Record<string, string> = { accept: 'application/json', ...headers }
     if (token) h.authorization = `Bearer ${token}`
     if (body !== undefined) h['content-type'] = 'application/json'
     let res: Response
     try {
-      res = await doFetch(`${base}${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) })
+      res = await doFetch(`${base}${path}`, { ...init, method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) })
     } catch (err) {
       throw new ApiError(0, 'NETWORK_ERROR', `The server could not be reached (${(err as Error).message})`)
     }
@@ -153,15 +158,20 @@ export function createApiClient(opts: ApiClientOptions) {
     validateCredential: (id: string) => json<CredentialValidation>('POST', `/cloud-credentials/${enc(id)}/validate`),
 
     generate: (id: string, req: GenerateRequest) => json<Job>('POST', `/environments/${enc(id)}/generate`, req),
+    /** POST /ai/chat: the configuration assistant (the body and reply are the assistant panel's). */
+    aiChat: <T>(request: object) => json<T>('POST', '/ai/chat', request),
     push: (id: string, body: Record<string, unknown> = {}) => json<Job>('POST', `/environments/${enc(id)}/push`, body),
     job: (id: string) => json<Job>('GET', `/jobs/${enc(id)}`),
     /** The generated archive. */
     download: async (jobId: string): Promise<Blob> => (await raw('GET', `/jobs/${enc(jobId)}/download`, undefined, { accept: '*/*' })).blob(),
 
-    /** The catalog, revalidated with the ETag the client holds. */
+    /**
+     * The catalog, revalidated with the ETag the client holds (catalog-cache.ts). The browser's own
+     * HTTP cache stays out of it, so a 304 always reaches the caller and means "your copy is current".
+     */
     catalog: async (etag?: string | null): Promise<CatalogResponse> => {
-      const res = await raw('GET', '/catalog', undefined, etag ? { 'if-none-match': etag } : {})
-      const stale = /^\s*110\b/.test(res.headers.get('warning') ?? '')
+      const res = await raw('GET', '/catalog', undefined, etag ? { 'if-none-match': etag } : {}, { cache: 'no-store' })
+      const stale = isStaleWarning(res.headers.get('warning'))
       if (res.status === 304) return { status: 304, etag: res.headers.get('etag') ?? etag ?? null, stale }
       const body = (await res.json()) as { data?: unknown }
       return { status: 200, etag: res.headers.get('etag'), stale, document: body && 'data' in body ? body.data : body }

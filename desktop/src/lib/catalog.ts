@@ -80,6 +80,12 @@ export const OTHER_CATEGORY = 'Other'
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 
+/** A templates commit for display: a hex hash (optionally `sha256-` prefixed) cut to 12 digits. */
+export function shortCommit(commit: string): string {
+  const m = /^([a-z0-9]+-)?([0-9a-f]{13,})$/.exec(commit)
+  return m ? `${m[1] ?? ''}${m[2].slice(0, 12)}` : commit
+}
+
 /** Rule 2: a pattern that does not compile drops only that field's validation. */
 export function compilePattern(source: string): RegExp | undefined {
   try {

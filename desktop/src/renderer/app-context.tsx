@@ -1,9 +1,10 @@
-// What every screen needs: the API client, the runtime configuration, the catalog (loaded once per
-// session, revalidated with its ETag), the signed-in user's preferences, and a toast.
+// What every screen needs: the API client, the runtime configuration, the catalog (the live one kept
+// between sessions and revalidated with its ETag on each wizard opening), the signed-in user's preferences, and a toast.
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react'
 import type { ApiClient } from '../lib/api-client.ts'
 import type { ClientEnv } from '../lib/env.ts'
 import { loadCatalog, type LoadedCatalog } from '../lib/catalog-source.ts'
+import { revalidatingCatalogFetch } from '../lib/catalog-cache.ts'
 import type { Preferences, Theme } from '../lib/types.ts'
 import staticCatalog from '../catalog/static-catalog.json' with { type: 'json' }
 
@@ -34,7 +35,6 @@ export function AppProvider(props: { api: ApiClient; env: ClientEnv; username: s
   const { api, env } = props
   const [preferences, setPrefs] = useState<Preferences>({ theme: 'system', defaultProvider: 'aws' })
   const [toastText, setToastText] = useState<string | null>(null)
-  const catalogRef = useRef<{ etag: string | null; document: unknown } | null>(null)
   const loadedRef = useRef<Promise<LoadedCatalog> | null>(null)
 
   useEffect(() => {
@@ -50,13 +50,7 @@ export function AppProvider(props: { api: ApiClient; env: ClientEnv; username: s
     loadedRef.current ??= loadCatalog({
       useRuntimeCatalog: env.useRuntimeCatalog,
       staticCatalog,
-      fetchCatalog: async () => {
-        const held = catalogRef.current
-        const res = await api.catalog(held?.etag)
-        if (res.status === 304 && held) return { document: held.document, stale: res.stale }
-        catalogRef.current = { etag: res.etag, document: res.document }
-        return { document: res.document, stale: res.stale }
-      },
+      fetchCatalog: revalidatingCatalogFetch((etag) => api.catalog(etag), localStorage),
     }).finally(() => {
       // Revalidate on the next wizard opening (a cheap 304 when nothing changed).
       setTimeout(() => (loadedRef.current = null), 0)

@@ -2,7 +2,7 @@
 // toggle per service, and one widget per field (text, toggle, dropdown, number) with its help text,
 // default and pattern check.
 import type { PreparedCatalog, WizardField, WizardService } from '../../lib/catalog.ts'
-import { validateField } from '../../lib/catalog.ts'
+import { shortCommit, validateField } from '../../lib/catalog.ts'
 import type { ServicesConfig } from '../../lib/types.ts'
 import { SelectField, TextField, Toggle } from '../components/ui.tsx'
 
@@ -65,7 +65,7 @@ export function ServicesStep(p: { catalog: PreparedCatalog; services: ServicesCo
   return (
     <div>
       <p className="muted">
-        {p.catalog.services.length} services from the catalog{p.catalog.commit ? <> (templates <code>{p.catalog.commit.slice(0, 12)}</code>)</> : null}; {enabledCount} enabled. Each setting starts at the template's working default.
+        {p.catalog.services.length} services from the catalog{p.catalog.commit ? <> (templates <code>{shortCommit(p.catalog.commit)}</code>)</> : null}; {enabledCount} enabled. Each setting starts at the template's working default.
       </p>
       {p.catalog.groups.map((g) => (
         <div className="category" key={g.category} role="group" aria-label={g.category}>

@@ -22,6 +22,7 @@ import {
 } from '../../lib/wizard-values.ts'
 import { ErrorNotice, Notice, PageHead, PROVIDER_LABELS, SelectField, Spinner, TextArea, TextField, Toggle, formatDate } from '../components/ui.tsx'
 import { ServicesStep } from './ServiceFields.tsx'
+import { CatalogNotices, CatalogSourceLine } from '../components/CatalogNotices.tsx'
 
 export function Wizard({ id }: { id: string | null }) {
   const app = useApp()
@@ -142,28 +143,18 @@ export function Wizard({ id }: { id: string | null }) {
           </>
         }
         title={editing ? `Edit ${original?.name ?? ''}` : 'New environment'}
-        subtitle="Every choice below comes from the service catalog the templates declare."
+        subtitle={
+          <>
+            Every choice below comes from the service catalog the templates declare. <CatalogSourceLine loaded={loaded} />.
+          </>
+        }
         actions={
           <a className="btn" href={original ? href.environment(original.id) : href.environments()}>
             Cancel
           </a>
         }
       />
-      {loaded.notice && (
-        <Notice kind="warn" title="Using the built-in catalog" testId="catalog-fallback">
-          {loaded.notice}
-        </Notice>
-      )}
-      {loaded.stale && <Notice kind="info">The catalog was served from the server's cache because the template processor is unreachable.</Notice>}
-      {loaded.catalog.warnings.length > 0 && (
-        <Notice kind="warn" title="Some catalog fields were adjusted">
-          <ul>
-            {loaded.catalog.warnings.map((w) => (
-              <li key={w}>{w}</li>
-            ))}
-          </ul>
-        </Notice>
-      )}
+      <CatalogNotices loaded={loaded} />
       {draftInfo && (
         <Notice kind={draftInfo.changes.some((c) => c.kind.endsWith('vanished') || c.kind === 'field-changed') ? 'warn' : 'info'} title={`Draft restored (saved ${formatDate(draftInfo.savedAt)})`} testId="draft-notice">
           {draftInfo.changes.length > 0 ? (
