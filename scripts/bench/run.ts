@@ -1,0 +1,36 @@
+// `npm run bench`: every benchmark of scripts/bench/, one after the other, each printing its own
+// side-by-side table; ends with a summary. Not a test. Default run: about three minutes.
+//
+//   npm run bench                       all of them, default sizes
+//   npm run bench -- api processor      only these
+//   BENCH_LONG=1 npm run bench          the benchmarks' own (longer) default sizes
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const HERE = path.dirname(fileURLToPath(import.meta.url))
+const long = process.env.BENCH_LONG === '1'
+
+const BENCHMARKS: { name: string; file: string; args: string[]; what: string }[] = [
+  { name: 'api', file: 'api.ts', args: long ? ['--rounds', '5', '--duration', '10'] : [], what: 'API read and catalog 304 vs bare Fastify (throughput ratios)' },
+  { name: 'processor', file: 'processor.ts', args: long ? [] : ['10'], what: 'template processing vs a plain copy of the tree' },
+  { name: 'generation', file: 'generation.ts', args: long ? [] : ['--runs', '10', '--polling-runs', '2', '--concurrent', '10'], what: 'generation latency: notification vs polling vs floor' },
+]
+
+const only = process.argv.slice(2)
+const chosen = only.length ? BENCHMARKS.filter((b) => only.includes(b.name)) : BENCHMARKS
+const summary: { name: string; what: string; seconds: number; status: string }[] = []
+for (const b of chosen) {
+  console.log(`\n## ${b.name}: ${b.what}\n`)
+  const started = Date.now()
+  const code = await new Promise<number | null>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, b.file), ...b.args], { stdio: 'inherit' })
+    child.once('exit', (c) => resolve(c))
+  })
+  summary.push({ name: b.name, what: b.what, seconds: (Date.now() - started) / 1000, status: code === 0 ? 'ok' : `exit ${code}` })
+}
+console.log('\n## summary\n')
+console.log('| benchmark | what | seconds | status |')
+console.log('|---|---|---:|---|')
+for (const s of summary) console.log(`| ${s.name} | ${s.what} | ${s.seconds.toFixed(0)} | ${s.status} |`)
+if (summary.some((s) => s.status !== 'ok')) process.exitCode = 1
