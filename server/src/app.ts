@@ -10,6 +10,7 @@ import type { MongoClient } from 'mongodb'
 import { issuerOf, type Config } from './config.ts'
 import { frameworkErrors, registerErrorHandlers } from './core/errors.ts'
 import { requestIdFrom } from './core/envelope.ts'
+import { registerJsonBodyParser } from './core/json-body.ts'
 import database from './core/db.ts'
 import auth from './core/auth.ts'
 import rateLimits from './core/rate-limit.ts'
@@ -59,6 +60,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     reply.header('X-Request-ID', request.id)
   })
   registerErrorHandlers(app)
+  registerJsonBodyParser(app)
 
   await app.register(database, { uri: config.mongodbUri, client: opts.mongoClient })
   const users = new UsersRepository(app.mongo.db)
