@@ -8,7 +8,9 @@ import { useJob } from '../job-watch.ts'
 import { saveBlob } from '../download.ts'
 import { exportConfiguration, exportFileName, type ExportFormat } from '../../lib/export-config.ts'
 import { GENERATE_FORMATS, type CloudCredential, type Environment, type GenerateFormat, type Job } from '../../lib/types.ts'
-import { Badge, ConfirmDialog, ErrorNotice, Notice, PageHead, PROVIDER_LABELS, SelectField, Spinner, Toggle, formatDate } from '../components/ui.tsx'
+import { Badge, ConfirmDialog, ErrorNotice, PageHead, PROVIDER_LABELS, SelectField, Spinner, Toggle, formatDate } from '../components/ui.tsx'
+import { JobProgress } from '../components/JobProgress.tsx'
+import { PushPanel } from './PushPanel.tsx'
 
 export function EnvironmentDetail({ id }: { id: string }) {
   const { api, toast } = useApp()
@@ -131,57 +133,6 @@ export function EnvironmentDetail({ id }: { id: string }) {
   )
 }
 
-function JobProgress({ job, log, what }: { job: Job; log: { at: string; text: string }[]; what: string }) {
-  const active = job.status === 'queued' || job.status === 'running'
-  return (
-    <div className="stack" aria-live="polite">
-      <div className="row">
-        <Badge kind={job.status}>{job.status}</Badge>
-        <span className="muted small mono">job {job.id}</span>
-      </div>
-      {active && (
-        <div className="progress indeterminate" role="progressbar" aria-label={`${what} in progress`}>
-          <div />
-        </div>
-      )}
-      <ol className="log" aria-label={`${what} log`}>
-        {log.map((l, i) => (
-          <li key={i}>
-            <span className="mono">{l.at}</span> {l.text}
-          </li>
-        ))}
-      </ol>
-      {job.status === 'failed' && (
-        <Notice kind="error" title={`${what} failed`} testId="job-failed">
-          {job.error?.message ?? 'The job failed.'}
-          {job.error?.details && job.error.details.length > 0 && (
-            <table className="table findings" aria-label="Processor findings">
-              <thead>
-                <tr>
-                  <th scope="col">File</th>
-                  <th scope="col">Line</th>
-                  <th scope="col">Code</th>
-                  <th scope="col">Message</th>
-                </tr>
-              </thead>
-              <tbody>
-                {job.error.details.map((d, i) => (
-                  <tr key={i}>
-                    <td className="mono">{d.file ?? '—'}</td>
-                    <td>{d.line ?? '—'}</td>
-                    <td className="mono">{d.code ?? '—'}</td>
-                    <td>{d.message}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </Notice>
-      )}
-    </div>
-  )
-}
-
 function GeneratePanel({ env }: { env: Environment }) {
   const { api } = useApp()
   const [format, setFormat] = useState<GenerateFormat>('terraform')
@@ -235,45 +186,6 @@ function GeneratePanel({ env }: { env: Environment }) {
       <ErrorNotice error={error} what="Generation" />
       <ErrorNotice error={pollError} what="Following the job" />
       {job && <JobProgress job={job} log={log} what="Generation" />}
-    </section>
-  )
-}
-
-function PushPanel({ env }: { env: Environment }) {
-  const { api } = useApp()
-  const [started, setStarted] = useState<Job | null>(null)
-  const [error, setError] = useState<unknown>(null)
-  const { job, log, error: pollError } = useJob(api, started)
-  const commit = job?.status === 'succeeded' ? ((job.result?.commit ?? job.result?.sha ?? job.result?.oid) as string | undefined) : undefined
-  const ready = !!env.gitRepository?.url
-  return (
-    <section className="card" aria-labelledby="push-title">
-      <h2 id="push-title">Push</h2>
-      <p className="muted">
-        {ready ? (
-          <>
-            Push the generated repository to <span className="mono">{env.gitRepository!.url}</span> on branch <span className="mono">{env.gitRepository!.branch ?? 'main'}</span>.
-          </>
-        ) : (
-          'Set a Git repository (and its deploy key) in the wizard to push.'
-        )}
-      </p>
-      <button
-        type="button"
-        className="btn primary"
-        disabled={!ready || job?.status === 'queued' || job?.status === 'running'}
-        onClick={() => api.push(env.id).then(setStarted, setError)}
-      >
-        Push to Git
-      </button>
-      <ErrorNotice error={error} what="Push" />
-      <ErrorNotice error={pollError} what="Following the job" />
-      {job && <JobProgress job={job} log={log} what="Push" />}
-      {commit && (
-        <Notice kind="ok" title="Pushed" testId="pushed-commit">
-          Commit <span className="mono">{commit}</span> on <span className="mono">{String(job?.result?.branch ?? env.gitRepository?.branch ?? 'main')}</span>
-        </Notice>
-      )}
     </section>
   )
 }
