@@ -1,10 +1,10 @@
 // Starts FerretDB (MongoDB wire protocol, SQLite backend) on a loopback port with a data folder.
 // Used by `npm start` (data in .data/) and by the test harness (a fresh temp folder per test file).
-import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { freePort, waitForPort } from './net.ts'
+import { freePort } from './net.ts'
+import { startChildService } from './child-service.ts'
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export const FERRETDB_BIN = path.join(REPO_ROOT, '.tools/bin/ferretdb')
@@ -21,9 +21,10 @@ export async function startFerretDB(opts: { dataDir: string; port?: number; data
   }
   mkdirSync(opts.dataDir, { recursive: true })
   const port = opts.port ?? (await freePort())
-  const child = spawn(
-    FERRETDB_BIN,
-    [
+  const service = await startChildService({
+    name: 'FerretDB',
+    command: FERRETDB_BIN,
+    args: [
       '--handler=sqlite',
       `--sqlite-url=file:${opts.dataDir}/`,
       `--listen-addr=127.0.0.1:${port}`,
@@ -32,26 +33,12 @@ export async function startFerretDB(opts: { dataDir: string; port?: number; data
       '--telemetry=disable',
       '--log-level=error',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  )
-  let stderr = ''
-  child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)))
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  try {
-    await waitForPort(port, 15_000, () => child.exitCode !== null)
-  } catch (err) {
-    child.kill('SIGKILL')
-    throw new Error(`FerretDB did not start on port ${port}: ${stderr || (err as Error).message}`)
-  }
+    port,
+    startTimeoutMs: 15_000,
+  })
   return {
     port,
     uri: `mongodb://127.0.0.1:${port}/${opts.database ?? 'ies'}`,
-    async stop() {
-      if (child.exitCode !== null) return
-      child.kill('SIGTERM')
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
-      await exited
-      clearTimeout(timer)
-    },
+    stop: service.stop,
   }
 }

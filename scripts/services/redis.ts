@@ -1,6 +1,7 @@
 // Starts a throwaway redis-server (Debian's package) on a free loopback port, without persistence.
-import { spawn, spawnSync } from 'node:child_process'
-import { freePort, waitForPort } from './net.ts'
+import { spawnSync } from 'node:child_process'
+import { freePort } from './net.ts'
+import { startChildService } from './child-service.ts'
 
 export function redisAvailable(): boolean {
   return spawnSync('redis-server', ['--version']).status === 0
@@ -8,17 +9,13 @@ export function redisAvailable(): boolean {
 
 export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort()
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
+  const service = await startChildService({
+    name: 'redis-server',
+    command: 'redis-server',
+    args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    port,
+    startTimeoutMs: 10_000,
+    hint: 'apt-get install redis-server',
   })
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  await waitForPort(port, 10_000, () => child.exitCode !== null)
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode !== null) return
-      child.kill('SIGTERM')
-      await exited
-    },
-  }
+  return { url: `redis://127.0.0.1:${port}`, stop: service.stop }
 }
