@@ -14,7 +14,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const ENTRY = `
 import { createElement as h, useState } from 'react'
 import { createRoot } from 'react-dom/client'
-import { AssistantPanel } from './desktop/src/components/AssistantPanel.tsx'
+import { AssistantPanel } from './desktop/src/renderer/components/AssistantPanel.tsx'
 
 function setAt(draft, path, value) {
   const next = structuredClone(draft)

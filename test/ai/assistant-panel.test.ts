@@ -3,7 +3,7 @@
 import t from 'tap'
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
-import { AssistantPanel, assistantDraft } from '../../desktop/src/components/AssistantPanel.tsx'
+import { AssistantPanel, assistantDraft } from '../../desktop/src/renderer/components/AssistantPanel.tsx'
 
 t.test('assistantDraft keeps only what the assistant reads', async (t) => {
   const draft = {

@@ -9,6 +9,7 @@ import { compilePattern, fillServices, validateServices } from '../../lib/catalo
 import type { LoadedCatalog } from '../../lib/catalog-source.ts'
 import { describeChange, diffDraft, draftKey, loadDraft, saveDraft, type CatalogChange } from '../../lib/draft.ts'
 import { checkBasics } from '../../lib/environment-rules.ts'
+import { applySuggestion as applyToValues } from '../../lib/apply-suggestion.ts'
 import { PROVIDERS, type CloudCredential, type Environment } from '../../lib/types.ts'
 import {
   emptyValues,
@@ -23,6 +24,7 @@ import {
 import { ErrorNotice, Notice, PageHead, PROVIDER_LABELS, SelectField, Spinner, TextArea, TextField, Toggle, formatDate } from '../components/ui.tsx'
 import { ServicesStep } from './ServiceFields.tsx'
 import { CatalogNotices, CatalogSourceLine } from '../components/CatalogNotices.tsx'
+import { AssistantPanel, type AssistantChatReply, type SuggestionValue } from '../components/AssistantPanel.tsx'
 
 export function Wizard({ id }: { id: string | null }) {
   const app = useApp()
@@ -39,6 +41,8 @@ export function Wizard({ id }: { id: string | null }) {
   const [draftInfo, setDraftInfo] = useState<{ savedAt: string; changes: CatalogChange[] } | null>(null)
   const [touched, setTouched] = useState<Record<string, boolean>>({})
   const heading = useRef<HTMLHeadingElement>(null)
+  const assistantToggle = useRef<HTMLButtonElement>(null)
+  const [assistantOpen, setAssistantOpen] = useState(false)
   const key = draftKey(id)
 
   useEffect(() => {
@@ -122,6 +126,20 @@ export function Wizard({ id }: { id: string | null }) {
     }
   }
 
+  /** A suggestion of the assistant, applied to the draft (catalog paths: a global field or services.<key>.<field>). */
+  function applySuggestion(path: string, value: SuggestionValue) {
+    const outcome = applyToValues(values!, path, value, editing)
+    if ('refused' in outcome) return app.toast(outcome.refused)
+    setValues(outcome.values)
+    if (!path.startsWith('services.')) setTouched((t) => ({ ...t, [path]: true }))
+    app.toast(`Applied ${path} (step ${WIZARD_STEPS[stepOfField(path)]})`)
+  }
+
+  function closeAssistant() {
+    setAssistantOpen(false)
+    assistantToggle.current?.focus()
+  }
+
   function discardDraft() {
     localStorage.removeItem(key)
     location.reload()
@@ -149,9 +167,21 @@ export function Wizard({ id }: { id: string | null }) {
           </>
         }
         actions={
-          <a className="btn" href={original ? href.environment(original.id) : href.environments()}>
-            Cancel
-          </a>
+          <>
+            <button
+              type="button"
+              className="btn"
+              ref={assistantToggle}
+              aria-expanded={assistantOpen}
+              aria-controls="wizard-assistant"
+              onClick={() => (assistantOpen ? closeAssistant() : setAssistantOpen(true))}
+            >
+              Assistant
+            </button>
+            <a className="btn" href={original ? href.environment(original.id) : href.environments()}>
+              Cancel
+            </a>
+          </>
         }
       />
       <CatalogNotices loaded={loaded} />
@@ -174,7 +204,7 @@ export function Wizard({ id }: { id: string | null }) {
           </button>
         </Notice>
       )}
-      <div className="wizard">
+      <div className={assistantOpen ? 'wizard with-assistant' : 'wizard'}>
         <nav aria-label="Wizard steps">
           <ol className="steps">
             {WIZARD_STEPS.map((label, i) => (
@@ -297,6 +327,18 @@ export function Wizard({ id }: { id: string | null }) {
             )}
           </div>
         </div>
+        {assistantOpen && (
+          <div id="wizard-assistant">
+            <AssistantPanel
+              draft={{ ...values }}
+              environmentId={id}
+              onApply={applySuggestion}
+              callApi={(request) => api.aiChat<AssistantChatReply>(request)}
+              onClose={closeAssistant}
+              autoFocus
+            />
+          </div>
+        )}
       </div>
     </>
   )

@@ -52,6 +52,10 @@ export interface AssistantPanelProps {
   /** The stored environment being edited, if any. */
   environmentId?: string | null
   title?: string
+  /** When given, the panel has a Close button and Escape inside it closes it. */
+  onClose?: () => void
+  /** Focus the question box when the panel appears (it was opened by the user). */
+  autoFocus?: boolean
 }
 
 interface Turn extends AssistantMessage {
@@ -72,12 +76,17 @@ function unwrap(reply: AssistantChatReply | { data: AssistantChatReply }): Assis
   return 'data' in reply ? reply.data : reply
 }
 
+/** The reply's text with its `backtick` spans as code (no other markup is interpreted). */
+function withInlineCode(text: string) {
+  return text.split(/`([^`\n]+)`/).map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))
+}
+
 const show = (value: SuggestionValue) => (typeof value === 'string' ? `"${value}"` : String(value))
 const keyOf = (turn: number, s: AssistantSuggestion) => `${turn}:${s.path}=${JSON.stringify(s.value)}`
 
 const QUICK = ['Check my draft', 'What is missing for a working stack?', 'Which services are there?']
 
-export function AssistantPanel({ draft, onApply, callApi, environmentId, title = 'Assistant' }: AssistantPanelProps) {
+export function AssistantPanel({ draft, onApply, callApi, environmentId, title = 'Assistant', onClose, autoFocus }: AssistantPanelProps) {
   const [turns, setTurns] = useState<Turn[]>([])
   const [input, setInput] = useState('')
   const [busy, setBusy] = useState(false)
@@ -85,6 +94,11 @@ export function AssistantPanel({ draft, onApply, callApi, environmentId, title =
   const [applied, setApplied] = useState<Set<string>>(() => new Set())
   const inputId = useId()
   const logRef = useRef<HTMLDivElement>(null)
+  const inputRef = useRef<HTMLTextAreaElement>(null)
+
+  useEffect(() => {
+    if (autoFocus) inputRef.current?.focus()
+  }, [autoFocus])
 
   useEffect(() => {
     logRef.current?.scrollTo?.({ top: logRef.current.scrollHeight })
@@ -124,25 +138,41 @@ export function AssistantPanel({ draft, onApply, callApi, environmentId, title =
   }
 
   return (
-    <section className="assistant-panel" aria-label={title}>
-      <h2>{title}</h2>
-      <div className="assistant-log" ref={logRef} role="log" aria-live="polite" aria-busy={busy}>
-        {turns.length === 0 && <p className="help">Ask about a service or a field, or let the assistant check your draft.</p>}
+    <section
+      className="assistant-panel"
+      aria-label={title}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && onClose) {
+          e.stopPropagation()
+          onClose()
+        }
+      }}
+    >
+      <div className="assistant-head">
+        <h2>{title}</h2>
+        {onClose && (
+          <button type="button" className="btn small" onClick={onClose}>
+            Close
+          </button>
+        )}
+      </div>
+      <div className="assistant-log" ref={logRef} role="log" aria-live="polite" aria-busy={busy} tabIndex={0} aria-label="Conversation">
+        {turns.length === 0 && <p className="help">Ask about a service or a field, or let the assistant check your draft. Suggestions change nothing until you apply them.</p>}
         {turns.map((turn, i) => (
           <div key={i} className={`assistant-turn assistant-${turn.role}`}>
             <p className="assistant-role">{turn.role === 'user' ? 'You' : 'Assistant'}</p>
-            <p className="assistant-content" style={{ whiteSpace: 'pre-wrap' }}>
-              {turn.content}
-            </p>
+            <p className="assistant-content">{turn.role === 'assistant' ? withInlineCode(turn.content) : turn.content}</p>
             {turn.suggestions && turn.suggestions.length > 0 && (
               <ul className="assistant-suggestions" aria-label="Suggestions">
                 {turn.suggestions.map((s) => {
                   const done = applied.has(keyOf(i, s))
                   return (
                     <li key={keyOf(i, s)}>
-                      <code>{s.path}</code> = <code>{show(s.value)}</code>
-                      {s.reason && <span className="help"> — {s.reason}</span>}{' '}
-                      <button type="button" onClick={() => apply(i, s)} disabled={done} aria-label={`Apply ${s.path} = ${show(s.value)}`}>
+                      <div>
+                        <code>{s.path}</code> = <code>{show(s.value)}</code>
+                        {s.reason && <p className="help">{s.reason}</p>}
+                      </div>
+                      <button type="button" className="btn small" onClick={() => apply(i, s)} disabled={done} aria-label={`Apply ${s.path} = ${show(s.value)}`}>
                         {done ? 'Applied' : 'Apply'}
                       </button>
                     </li>
@@ -152,7 +182,11 @@ export function AssistantPanel({ draft, onApply, callApi, environmentId, title =
             )}
           </div>
         ))}
-        {busy && <p className="help">Thinking…</p>}
+        {busy && (
+          <p className="help">
+            <span className="spinner" aria-hidden="true" /> Thinking…
+          </p>
+        )}
       </div>
       {error && (
         <p className="error" role="alert">
@@ -161,18 +195,22 @@ export function AssistantPanel({ draft, onApply, callApi, environmentId, title =
       )}
       <div className="assistant-quick">
         {QUICK.map((q) => (
-          <button key={q} type="button" onClick={() => void send(q)} disabled={busy}>
+          <button key={q} type="button" className="btn small" onClick={() => void send(q)} disabled={busy}>
             {q}
           </button>
         ))}
       </div>
-      <form onSubmit={submit}>
+      <form className="field" onSubmit={submit}>
         <label htmlFor={inputId}>Ask the assistant</label>
         <textarea
           id={inputId}
+          ref={inputRef}
+          className="input"
           value={input}
           maxLength={8000}
           rows={2}
+          placeholder="e.g. enable eks"
+          aria-describedby={`${inputId}-help`}
           onChange={(e) => setInput(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey) {
@@ -181,9 +219,15 @@ export function AssistantPanel({ draft, onApply, callApi, environmentId, title =
             }
           }}
         />
-        <button type="submit" disabled={busy || input.trim() === ''}>
-          Send
-        </button>
+        <div className="row">
+          <p className="help" id={`${inputId}-help`}>
+            Enter sends, Shift+Enter adds a line.
+          </p>
+          <div className="spacer" />
+          <button type="submit" className="btn primary small" disabled={busy || input.trim() === ''}>
+            Send
+          </button>
+        </div>
       </form>
     </section>
   )

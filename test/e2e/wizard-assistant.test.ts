@@ -1,0 +1,65 @@
+// The built-in assistant (no model configured) beside the wizard, by keyboard: open it, ask
+// "enable eks", apply the suggestion, and the wizard's EKS toggle is on; the deploy key typed in
+// the wizard never goes to the assistant; Escape closes the panel and gives focus back.
+import t from 'tap'
+import { startTestApp } from '../harness/app.ts'
+import { launchBrowser, newPage, screenshot, signedInContext } from './browser.ts'
+
+const DEPLOY_KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nYXNzaXN0YW50LW5ldmVyLXNlZXMtdGhpcw==\n-----END OPENSSH PRIVATE KEY-----'
+
+t.test('wizard assistant: ask, apply, see the toggle on', async (t) => {
+  const ies = await startTestApp(t)
+  ies.config.publicUrl = ies.url
+  const browser = await launchBrowser(t)
+  const context = await signedInContext(browser, ies.tokenFor('dev'))
+  const { page, problems } = await newPage(context)
+  const chats: string[] = []
+  page.on('request', (r) => r.url().endsWith('/api/ai/chat') && chats.push(r.postData() ?? ''))
+
+  await page.goto(`${ies.url}/#/environments/new`)
+  await page.getByLabel('Environment name').fill('assisted')
+  await page.getByLabel('Global prefix').fill('acme')
+  await page.getByRole('button', { name: 'Git repository' }).click()
+  await page.getByLabel('Deploy key (private, write-only)').fill(DEPLOY_KEY)
+  await page.getByRole('button', { name: 'Services' }).click()
+  const eksSwitch = page.locator('[data-service="eks"]').getByRole('switch', { name: 'Enable EKS' })
+  t.equal(await eksSwitch.getAttribute('aria-checked'), 'false', 'EKS starts off')
+
+  // open the assistant by keyboard: focus lands in the question box
+  const toggle = page.getByRole('button', { name: 'Assistant', exact: true })
+  await toggle.focus()
+  await page.keyboard.press('Enter')
+  const panel = page.getByRole('region', { name: 'Assistant' })
+  await panel.waitFor()
+  t.equal(await toggle.getAttribute('aria-expanded'), 'true')
+  const question = panel.getByLabel('Ask the assistant')
+  t.ok(await question.evaluate((el) => el === document.activeElement), 'focus moves into the question box')
+  await page.keyboard.type('enable eks')
+  await page.keyboard.press('Enter')
+
+  const apply = panel.getByRole('button', { name: 'Apply services.eks.enabled = true' })
+  await apply.waitFor({ timeout: 60_000 })
+  t.match(await panel.getByRole('log').textContent(), /EKS/)
+  await apply.focus()
+  await page.keyboard.press('Enter')
+  await panel.getByRole('button', { name: 'Apply services.eks.enabled = true' }).getByText('Applied').waitFor()
+  await page.waitForFunction(() => document.querySelector('[data-service="eks"] [role="switch"]')?.getAttribute('aria-checked') === 'true')
+  t.equal(await eksSwitch.getAttribute('aria-checked'), 'true', "the wizard's EKS toggle is on")
+  await page.locator('[data-service="eks"]').getByLabel('Kubernetes version').waitFor()
+  await screenshot(page, '17-wizard-assistant')
+
+  // Escape closes the panel and returns focus to its button
+  await question.focus()
+  await page.keyboard.press('Escape')
+  await panel.waitFor({ state: 'detached' })
+  t.ok(await toggle.evaluate((el) => el === document.activeElement), 'focus returns to the assistant button')
+
+  // the applied value is in the draft the wizard creates
+  await page.getByRole('button', { name: 'Review' }).click()
+  t.match(await page.getByTestId('review').textContent(), /eks:\n\s+enabled: true/)
+
+  t.equal(chats.length, 1)
+  t.notMatch(chats[0], /PRIVATE KEY|YXNzaXN0YW50/, 'the deploy key is not sent to the assistant')
+  t.match(JSON.parse(chats[0]).draft, { name: 'assisted', services: { eks: { enabled: false } } })
+  t.same(problems.errors, [])
+})
