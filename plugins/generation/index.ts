@@ -9,6 +9,7 @@ import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { AppError, fieldError, notFound } from '@ies/server/core/errors'
 import { checkDestination, DestinationError, urlProblem } from '@ies/server/jobs/destination'
 import { isChartFile } from '@ies/server/jobs/selection'
+import type { ArchiveId } from '@ies/server/jobs/archives'
 import type { GenerateResult } from '@ies/server/jobs/store'
 import { environmentRepository } from '../environments/repository.ts'
 import { Job, toJob } from '../jobs/schemas.ts'
@@ -51,7 +52,7 @@ const generation: FastifyPluginAsyncTypebox = async (app) => {
       if (done.status === 'failed') {
         throw new AppError(422, done.error?.code ?? 'GENERATION_FAILED', done.error?.message ?? 'The generation failed', done.error?.details)
       }
-      const archive = await app.jobs.archives.read(done.archiveId as never)
+      const archive = await app.jobs.archives.read(done.archiveId as ArchiveId)
       const files: Record<string, string> = {}
       const helm: Record<string, string> = {}
       for (const file of await unzipToFiles(archive, { maxFiles: 5000, maxBytes: 200 * 1024 * 1024 })) {

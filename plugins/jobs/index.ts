@@ -4,6 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { conflict, notFound } from '@ies/server/core/errors'
+import type { ArchiveId } from '@ies/server/jobs/archives'
 import type { GenerateResult } from '@ies/server/jobs/store'
 import { Job, JobParams, toJob } from './schemas.ts'
 
@@ -42,7 +43,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
       reply.header('Content-Type', 'application/zip')
       reply.header('Content-Length', String(size))
       reply.header('Content-Disposition', `attachment; filename="${filename}"`)
-      return reply.send(app.jobs.archives.open(record.archiveId as never))
+      return reply.send(await app.jobs.archives.open(record.archiveId as ArchiveId))
     },
   )
 }

@@ -1,43 +1,89 @@
-// Generated archives in MongoDB GridFS (bucket `archives`), so any replica can serve a download.
+// Generated archives in the database, so any replica can serve a download. An archive up to
+// INLINE_LIMIT_BYTES (every generation of the bundled templates, by far) is one document in
+// `archiveDocuments` whose `_id` is the job id: written with one upsert, which also replaces what an
+// earlier attempt of the same job left, and read with one `{ _id }` lookup (the only filter FerretDB
+// 1.x pushes down; GridFS reads chunks by `files_id`, which there means scanning every stored chunk).
+// Larger archives go to GridFS (bucket `archives`). The job record holds the archive id: a string (the
+// job id) for a document, an ObjectId for GridFS.
 import { createHash } from 'node:crypto'
-import type { Readable } from 'node:stream'
-import { GridFSBucket, type Db, type ObjectId } from 'mongodb'
+import { Readable } from 'node:stream'
+import { Binary, GridFSBucket, ObjectId, type Collection, type Db } from 'mongodb'
+
+/** Well below MongoDB's 16 MiB document limit. */
+export const INLINE_LIMIT_BYTES = 8 * 1024 * 1024
+
+interface ArchiveDocument {
+  _id: string
+  filename: string
+  contentType: 'application/zip'
+  data: Binary
+  createdAt: Date
+}
+
+export type ArchiveId = string | ObjectId
 
 export class ArchiveStore {
   private readonly bucket: GridFSBucket
+  private readonly documents: Collection<ArchiveDocument>
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.bucket = new GridFSBucket(db, { bucketName: 'archives' })
+    this.documents = db.collection<ArchiveDocument>('archiveDocuments')
   }
 
-  /** Stores the zip; its GridFS id, size and SHA-256. */
-  async put(jobId: string, filename: string, zip: Buffer): Promise<{ id: ObjectId; size: number; sha256: string }> {
+  /** Indexes for the GridFS lookups by job (`removeForJob`); documents are found by `_id`. */
+  async init(): Promise<void> {
+    await this.db.collection('archives.files').createIndex({ 'metadata.jobId': 1 }, { name: 'job' })
+  }
+
+  /** Stores the job's zip (replacing one an earlier attempt stored inline); its id, size and SHA-256. */
+  async put(jobId: string, filename: string, zip: Buffer): Promise<{ id: ArchiveId; size: number; sha256: string }> {
+    const sha256 = createHash('sha256').update(zip).digest('hex')
+    if (zip.length <= INLINE_LIMIT_BYTES) {
+      const doc: ArchiveDocument = { _id: jobId, filename, contentType: 'application/zip', data: new Binary(zip), createdAt: new Date() }
+      await this.documents.replaceOne({ _id: jobId }, doc, { upsert: true })
+      return { id: jobId, size: zip.length, sha256 }
+    }
     const upload = this.bucket.openUploadStream(filename, { metadata: { jobId, contentType: 'application/zip' } })
     await new Promise<void>((resolve, reject) => {
       upload.once('finish', () => resolve())
       upload.once('error', reject)
       upload.end(zip)
     })
-    return { id: upload.id, size: zip.length, sha256: createHash('sha256').update(zip).digest('hex') }
+    return { id: upload.id, size: zip.length, sha256 }
   }
 
-  open(id: ObjectId): Readable {
-    return this.bucket.openDownloadStream(id)
+  async open(id: ArchiveId): Promise<Readable> {
+    if (typeof id !== 'string') return this.bucket.openDownloadStream(id)
+    return Readable.from([await this.readDocument(id)])
   }
 
-  async read(id: ObjectId): Promise<Buffer> {
+  async read(id: ArchiveId): Promise<Buffer> {
+    if (typeof id === 'string') return this.readDocument(id)
     const chunks: Buffer[] = []
-    for await (const chunk of this.open(id)) chunks.push(chunk as Buffer)
+    for await (const chunk of this.bucket.openDownloadStream(id)) chunks.push(chunk as Buffer)
     return Buffer.concat(chunks)
   }
 
   async remove(ids: unknown[]): Promise<void> {
-    for (const id of ids) await this.bucket.delete(id as ObjectId).catch(() => {})
+    for (const id of ids) {
+      if (typeof id === 'string') await this.documents.deleteOne({ _id: id }).catch(() => {})
+      else if (id instanceof ObjectId) await this.bucket.delete(id).catch(() => {})
+    }
   }
 
-  /** Archives of a job left by an earlier attempt (a worker that died after storing one). */
-  async removeForJob(jobId: string, keep?: ObjectId): Promise<void> {
+  /**
+   * Whatever an earlier attempt of the job stored (a worker that died after storing its archive).
+   * Only a retried job calls this: the GridFS lookup by metadata scans on FerretDB.
+   */
+  async removeForJob(jobId: string): Promise<void> {
     const files = await this.bucket.find({ 'metadata.jobId': jobId }).toArray()
-    await this.remove(files.filter((f) => !keep || !f._id.equals(keep)).map((f) => f._id))
+    await this.remove([jobId, ...files.map((f) => f._id)])
+  }
+
+  private async readDocument(id: string): Promise<Buffer> {
+    const doc = await this.documents.findOne({ _id: id })
+    if (!doc) throw new Error(`archive ${id} not found`)
+    return Buffer.from(doc.data.buffer)
   }
 }

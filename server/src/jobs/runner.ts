@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { unzipToFiles, type TreeFile } from '@ies/processor-lib'
 import type { Config } from '../config.ts'
 import type { EnvironmentRecord } from '../../../plugins/environments/repository.ts'
-import { ArchiveStore } from './archives.ts'
+import { ArchiveStore, type ArchiveId } from './archives.ts'
 import { checkDestination } from './destination.ts'
 import { jobErrorOf, JobFailure } from './errors.ts'
 import { archiveOf, generate } from './generation.ts'
@@ -19,7 +19,7 @@ import { notificationChannel } from './notifications.ts'
 import { pushFiles } from './push.ts'
 import { JobStore, type GenerateParams, type GenerateResult, type JobRecord, type JobType, type PushParams, type PushResult } from './store.ts'
 import type { TemplatesSource } from './templates.ts'
-import { processorInput } from './transform.ts'
+import { processorInput, type ProcessorInput } from './transform.ts'
 
 export interface EnvironmentAccess {
   get(userId: string, id: string): Promise<EnvironmentRecord | null>
@@ -66,14 +66,20 @@ export class JobRunner {
       removeOnComplete: true,
     })
     this.agenda.on('error', (err) => opts.log.warn({ err: { message: err.message } }, 'job queue error'))
-    const definition = { concurrency: jobs.concurrency, lockLimit: jobs.concurrency, lockLifetime: jobs.lockLifetimeMs }
+    // No lock limit: a replica locks every due job it hears of and runs `concurrency` at a time,
+    // starting the next from its own queue as soon as one finishes. With a lock limit, jobs beyond it
+    // waited for the next JOBS_PROCESS_EVERY_MS scan (Agenda refills its queue only on a notification
+    // or a scan, never when a job finishes): 50 concurrent generations took minutes. A job left
+    // waiting in a busy replica's queue longer than a lock lifetime is dropped there and locked again
+    // by the next replica that scans (store.start keeps it from running twice).
+    const definition = { concurrency: jobs.concurrency, lockLimit: 0, lockLifetime: jobs.lockLifetimeMs }
     this.agenda.define<{ jobId: string }>('generate', (job) => this.run(job, (record, touch) => this.runGenerate(record, touch)), definition)
     this.agenda.define<{ jobId: string }>('push', (job) => this.run(job, (record, touch) => this.runPush(record, touch)), definition)
   }
 
   async start(): Promise<void> {
     if (this.started) return
-    await this.store.init()
+    await Promise.all([this.store.init(), this.archives.init()])
     await this.agenda.start()
     this.started = true
   }
@@ -123,7 +129,12 @@ export class JobRunner {
     }
     try {
       // The Agenda document may be gone (above); the job's own heartbeat is what keeps the run ours.
+      // Both are written only once a tenth of the lock lifetime has passed since the last one: a
+      // short job costs no writes for them.
+      let heard = Date.now()
       const touch = async () => {
+        if (Date.now() - heard < lockLifetimeMs / 10) return
+        heard = Date.now()
         await Promise.all([job.touch().catch(() => {}), this.store.heartbeat(jobId)])
       }
       await work(record, touch)
@@ -138,23 +149,23 @@ export class JobRunner {
     return env
   }
 
-  private async fail(record: JobRecord, err: unknown, secrets: (string | null)[] = []): Promise<void> {
+  private async fail(record: JobRecord, err: unknown, input: ProcessorInput | undefined, secrets: (string | null)[] = []): Promise<void> {
     const { error, unexpected } = jobErrorOf(err, secrets)
-    if (unexpected) this.opts.log.error({ jobId: record._id, type: record.type, err: { message: jobErrorOf(err, secrets).error.message, name: (err as Error)?.name } }, 'job failed unexpectedly')
-    await this.store.fail(record._id, error)
+    if (unexpected) this.opts.log.error({ jobId: record._id, type: record.type, err: { message: error.message, name: (err as Error)?.name } }, 'job failed unexpectedly')
+    await this.store.fail(record._id, error, input)
   }
 
   private async runGenerate(record: JobRecord, touch: () => Promise<void>): Promise<void> {
     const params = record.params as GenerateParams
+    let input: ProcessorInput | undefined
     try {
       const env = await this.environmentOf(record)
-      const input = processorInput(env)
-      await this.store.recordInput(record._id, input)
+      input = processorInput(env)
       const generated = await generate({ input, format: params.format, options: params.options, templates: this.opts.templates })
       const zip = await archiveOf(generated)
       await touch() // the lock stays ours while the archive is stored
       const filename = archiveName(env.name, params.format, generated.templatesCommit)
-      await this.archives.removeForJob(record._id) // an archive left by an attempt whose worker died
+      if (record.attempts > 1) await this.archives.removeForJob(record._id) // left by an attempt whose worker died
       const archive = await this.archives.put(record._id, filename, zip)
       const result: GenerateResult = {
         format: params.format,
@@ -164,9 +175,9 @@ export class JobRunner {
         warnings: generated.warnings.length,
         archive: { filename, size: archive.size, sha256: archive.sha256 },
       }
-      await this.store.succeed(record._id, result, archive.id)
+      await this.store.succeed(record._id, result, { archiveId: archive.id, processorInput: input })
     } catch (err) {
-      await this.fail(record, err)
+      await this.fail(record, err, input)
     }
   }
 
@@ -176,20 +187,20 @@ export class JobRunner {
     if (!generation || generation.type !== 'generate' || generation.environmentId !== record.environmentId || generation.status !== 'succeeded' || !generation.archiveId) {
       throw new JobFailure('GENERATION_NOT_USABLE', 'The given generation job is not a successful generation of this environment')
     }
-    const inputs = await unzipToFiles(await this.archives.read(generation.archiveId as never), UNZIP_LIMITS)
+    const inputs = await unzipToFiles(await this.archives.read(generation.archiveId as ArchiveId), UNZIP_LIMITS)
     return { files: inputs, templatesCommit: (generation.result as GenerateResult).templatesCommit }
   }
 
   private async runPush(record: JobRecord, touch: () => Promise<void>): Promise<void> {
     const params = record.params as PushParams
     let deployKey: string | null = null
+    let input: ProcessorInput | undefined
     try {
       const env = await this.environmentOf(record)
       const repository = env.gitRepository
       if (!repository?.url) throw new JobFailure('NO_GIT_REPOSITORY', 'The environment has no Git repository')
       const branch = repository.branch || 'main'
-      const input = processorInput(env)
-      await this.store.recordInput(record._id, input)
+      input = processorInput(env)
       const { files, templatesCommit } = params.generationJobId
         ? await this.filesOfGeneration(record, params.generationJobId)
         : await generate({ input, format: params.format, options: params.options, templates: this.opts.templates }).then((g) => ({ files: g.files, templatesCommit: g.templatesCommit }))
@@ -215,9 +226,9 @@ export class JobRunner {
         fileCount: files.length,
         ...(params.generationJobId && { generationJobId: params.generationJobId }),
       }
-      await this.store.succeed(record._id, result)
+      await this.store.succeed(record._id, result, { processorInput: input })
     } catch (err) {
-      await this.fail(record, err, [deployKey])
+      await this.fail(record, err, input, [deployKey])
     }
   }
 }

@@ -1,5 +1,10 @@
 // The job records the API serves (collection `jobs`), always scoped by the owning user. Agenda's own
 // collection only dispatches; this record carries status, timestamps, result and error.
+//
+// Every query on the hot path filters by `_id` alone and checks owner and status in code: FerretDB 1.x
+// (SQLite) pushes down only a filter that is exactly `{ _id: <string or ObjectId> }`; any other filter
+// (`{ _id, userId }`, `{ _id, status }`) reads and decodes the whole collection, which grows with every
+// job. The same queries use the `_id` index on MongoDB.
 import { randomUUID } from 'node:crypto'
 import type { Collection, Db } from 'mongodb'
 import type { Format, GenerateOptions } from './selection.ts'
@@ -78,7 +83,10 @@ export class JobStore {
   }
 
   async init(): Promise<void> {
-    await this.collection.createIndex({ userId: 1, environmentId: 1 }, { name: 'user_environment' })
+    await Promise.all([
+      this.collection.createIndex({ userId: 1, environmentId: 1 }, { name: 'user_environment' }),
+      this.claims.createIndex({ jobId: 1 }, { name: 'job' }),
+    ])
   }
 
   async create(type: JobType, userId: string, environmentId: string, params: JobRecord['params']): Promise<JobRecord> {
@@ -99,8 +107,9 @@ export class JobStore {
   }
 
   /** One of the user's jobs, or null (also for another user's job). */
-  get(userId: string, id: string): Promise<JobRecord | null> {
-    return this.collection.findOne({ _id: id, userId })
+  async get(userId: string, id: string): Promise<JobRecord | null> {
+    const record = await this.byId(id)
+    return record?.userId === userId ? record : null
   }
 
   /** For the worker: the job whatever its owner. */
@@ -118,8 +127,8 @@ export class JobStore {
    * every MongoDB-compatible store.
    */
   async start(id: string, lockLifetimeMs: number): Promise<JobRecord | null> {
-    const current = await this.collection.findOne({ _id: id, status: { $in: ['queued', 'running'] } })
-    if (!current) return null
+    const current = await this.byId(id)
+    if (!current || (current.status !== 'queued' && current.status !== 'running')) return null
     const heard = current.heartbeatAt ?? current.startedAt
     if (current.status === 'running' && heard && Date.now() - heard.getTime() < lockLifetimeMs) return null
     const attempt = current.attempts + 1
@@ -129,30 +138,33 @@ export class JobStore {
       if ((err as { code?: unknown }).code === 11000) return null
       throw err
     }
-    return this.collection.findOneAndUpdate(
-      { _id: id, status: { $in: ['queued', 'running'] } },
+    // The claim makes this attempt ours; the record is updated by `_id` alone (see the top).
+    const started = await this.collection.findOneAndUpdate(
+      { _id: id },
       { $set: { status: 'running', startedAt: new Date(), heartbeatAt: new Date(), attempts: attempt } },
       { returnDocument: 'after' },
     )
+    return started?.status === 'running' ? started : null
   }
 
   /** The running attempt's worker is alive. */
   async heartbeat(id: string): Promise<void> {
-    await this.collection.updateOne({ _id: id, status: 'running' }, { $set: { heartbeatAt: new Date() } })
+    await this.collection.updateOne({ _id: id }, { $set: { heartbeatAt: new Date() } })
   }
 
-  async recordInput(id: string, processorInput: ProcessorInput): Promise<void> {
-    await this.collection.updateOne({ _id: id }, { $set: { processorInput } })
-  }
-
-  async succeed(id: string, result: JobRecord['result'], archiveId?: unknown): Promise<void> {
+  /** Finished: the result (and archive), with the processor input the job used, in one write. */
+  async succeed(id: string, result: JobRecord['result'], extra: { archiveId?: unknown; processorInput?: ProcessorInput } = {}): Promise<void> {
     const $set: Partial<JobRecord> = { status: 'succeeded', result, finishedAt: new Date() }
-    if (archiveId !== undefined) $set.archiveId = archiveId
+    if (extra.archiveId !== undefined) $set.archiveId = extra.archiveId
+    if (extra.processorInput !== undefined) $set.processorInput = extra.processorInput
     await this.collection.updateOne({ _id: id }, { $set })
   }
 
-  async fail(id: string, error: JobError): Promise<void> {
-    await this.collection.updateOne({ _id: id }, { $set: { status: 'failed', error, finishedAt: new Date() } })
+  /** Failed: the error, with the processor input when the job got that far, in one write. */
+  async fail(id: string, error: JobError, processorInput?: ProcessorInput): Promise<void> {
+    const $set: Partial<JobRecord> = { status: 'failed', error, finishedAt: new Date() }
+    if (processorInput !== undefined) $set.processorInput = processorInput
+    await this.collection.updateOne({ _id: id }, { $set })
   }
 
   /** Removes an environment's jobs; the archive ids they held. */

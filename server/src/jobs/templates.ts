@@ -5,6 +5,7 @@ import { mkdir } from 'node:fs/promises'
 import { createHash } from 'node:crypto'
 import path from 'node:path'
 import { readTree, templatesCommit, type InputFile } from '@ies/processor-lib'
+import { treeFingerprint } from './tree-fingerprint.ts'
 import { fetchBranch, initBare, readCommitFiles } from './git-objects.ts'
 
 export interface Templates {
@@ -20,14 +21,27 @@ export interface TemplatesSource {
 
 export const TEMPLATES_BRANCH = 'main'
 
-/** A templates directory, read afresh on every call (a template change is live for the next generation). */
+/**
+ * A templates directory. A template change is live for the next generation: every call takes the
+ * tree's fingerprint (each file's path, size, mtime, ctime and inode, without reading it) and the
+ * commit, and reads the files again only when either differs from the last read.
+ */
 export function directorySource(dir: string): TemplatesSource {
+  let cached: (Templates & { fingerprint: string }) | undefined
+  const read = async (fingerprint: string): Promise<Templates> => {
+    const [{ inputs, unsupported }, commit] = await Promise.all([readTree(dir), templatesCommit(dir)])
+    if (unsupported.length > 0) throw new Error(`the templates tree holds entries that are not regular files: ${unsupported.join(', ')}`)
+    cached = { inputs, commit, fingerprint }
+    return { inputs, commit }
+  }
   return {
     origin: dir,
     async load() {
-      const [{ inputs, unsupported }, commit] = await Promise.all([readTree(dir), templatesCommit(dir)])
-      if (unsupported.length > 0) throw new Error(`the templates tree holds entries that are not regular files: ${unsupported.join(', ')}`)
-      return { inputs, commit }
+      const fingerprint = await treeFingerprint(dir)
+      if (!cached || cached.fingerprint !== fingerprint) return read(fingerprint)
+      // A content hash (no Git repository) follows from the unchanged files; a Git HEAD may move alone.
+      if (!cached.commit.startsWith('sha256-') && (await templatesCommit(dir)) !== cached.commit) return read(fingerprint)
+      return { inputs: cached.inputs, commit: cached.commit }
     },
   }
 }
