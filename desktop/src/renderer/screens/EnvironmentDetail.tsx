@@ -105,16 +105,20 @@ export function EnvironmentDetail({ id }: { id: string }) {
           {enabled.length === 0 ? (
             <p className="muted">No service is enabled. Edit the environment to choose services from the catalog.</p>
           ) : (
-            <ul className="plain-list">
+            <ul className="service-summary">
               {enabled.map(([key, v]) => (
                 <li key={key}>
-                  <strong>{key}</strong>{' '}
-                  <span className="muted small">
+                  <strong className="mono">{key}</strong>
+                  <dl>
                     {Object.entries(v)
                       .filter(([k]) => k !== 'enabled')
-                      .map(([k, x]) => `${k}=${JSON.stringify(x)}`)
-                      .join(' · ')}
-                  </span>
+                      .map(([k, x]) => (
+                        <div key={k}>
+                          <dt>{k}</dt>
+                          <dd className="mono">{typeof x === 'string' ? x : JSON.stringify(x)}</dd>
+                        </div>
+                      ))}
+                  </dl>
                 </li>
               ))}
             </ul>
