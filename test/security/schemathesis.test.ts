@@ -7,6 +7,7 @@
 // elsewhere the test is skipped with a message. SCHEMATHESIS_MAX_EXAMPLES overrides the case count.
 import t from 'tap'
 import { startTestApp } from '../harness/app.ts'
+import { startTestMoto } from '../harness/moto.ts'
 import type { TokenIssuer } from '../harness/token-issuer.ts'
 import { environmentBody, waitForJob } from '../jobs/fixtures.ts'
 import { refusingEndpoint } from './loopback.ts'
@@ -36,12 +37,14 @@ if (!command) {
     const guard = loopbackOnly()
     t.teardown(() => guard.restore())
     t.rejects(fetch('http://192.0.2.1/'), 'the loopback guard refuses a non-loopback address')
-    // Outbound calls the API makes (credential checks, pushes) go to a loopback port that answers 503.
+    // AWS is a local moto server (credential checks, state buckets); the other outbound calls
+    // (Azure and Google token endpoints, pushes) go to a loopback port that answers 503.
+    const moto = await startTestMoto(t)
     const upstream = await refusingEndpoint()
     t.teardown(() => upstream.close())
     const { url, auth, tokenFor, issuer } = await startTestApp(t, {
       JOBS_WAIT_TIMEOUT_MS: '2000',
-      AWS_ENDPOINT_URL: upstream.url,
+      AWS_ENDPOINT_URL: moto.endpoint,
       AZURE_AUTHORITY_HOST: upstream.url,
       GCP_TOKEN_URL: `${upstream.url}/token`,
       CREDENTIAL_VALIDATE_TIMEOUT_MS: '2000',
