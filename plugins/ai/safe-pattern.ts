@@ -1,20 +1,22 @@
 // Catalog patterns come from template decorators, so a careless (or hostile) template author could
 // ship a regex with catastrophic backtracking. Every pattern test the assistant makes goes through
-// here, bounded three ways:
+// here, bounded four ways:
 //   1. the pattern is at most PATTERN_MAX_LENGTH characters and must compile; one that does not is
 //      'uncompilable', and like the wizard (catalog consumption rule 2) the caller drops only that
 //      field's pattern check;
 //   2. the tested value is at most VALUE_MAX_LENGTH characters (longer values fail the pattern);
-//   3. the match runs inside a `vm` script with a timeout of MATCH_TIMEOUT_MS, which V8 enforces
+//   3. a pattern the shared static check (desktop/src/lib/pattern-safety.ts, also used by the
+//      wizard) finds able to backtrack catastrophically is 'unsafe' at once, without running it;
+//   4. the match runs inside a `vm` script with a timeout of MATCH_TIMEOUT_MS, which V8 enforces
 //      inside a backtracking regex. The timeout is wall time, so a busy machine can trip it for an
 //      innocent pattern: a timed-out match is retried once, and only a second timeout marks the
 //      pattern 'unsafe'; every later test against it answers at once without running it (a value
 //      that cannot be checked is never suggested). A catastrophic pattern costs at most two time
 //      boxes, once per process.
 import vm from 'node:vm'
+import { PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, checkPatternSafety } from '../../desktop/src/lib/pattern-safety.ts'
 
-export const PATTERN_MAX_LENGTH = 512
-export const VALUE_MAX_LENGTH = 1024
+export { PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH }
 export const MATCH_TIMEOUT_MS = 100
 
 export type PatternVerdict = 'match' | 'no-match' | 'uncompilable' | 'unsafe'
@@ -40,11 +42,18 @@ export function compilePattern(pattern: string): RegExp | null {
   return re
 }
 
-/** Tests a value against a catalog pattern within the bounds above. */
-export function testPattern(pattern: string, value: string): PatternVerdict {
+/**
+ * Tests a value against a catalog pattern within the bounds above. `staticCheck: false` skips bound
+ * 3 (the tests use it to exercise the time box on its own).
+ */
+export function testPattern(pattern: string, value: string, opts: { staticCheck?: boolean } = {}): PatternVerdict {
   const re = compilePattern(pattern)
   if (!re) return 'uncompilable'
   if (unsafe.has(pattern)) return 'unsafe'
+  if (opts.staticCheck !== false && !checkPatternSafety(pattern).safe) {
+    unsafe.add(pattern)
+    return 'unsafe'
+  }
   if (value.length > VALUE_MAX_LENGTH) return 'no-match'
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

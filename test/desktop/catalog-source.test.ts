@@ -25,7 +25,7 @@ t.test('flag on and the catalog unreachable: static fallback, logged and shown, 
   t.equal(loaded.source, 'static')
   t.equal(loaded.catalog.commit, 'static')
   t.ok(loaded.catalog.services.length > 0, 'the wizard has services to show')
-  t.match(loaded.notice, /could not be loaded \(connect ECONNREFUSED\)/)
+  t.match(loaded.notice, /could not be loaded: connect ECONNREFUSED\. The wizard uses the built-in catalog/)
   t.match(logged, [/falling back to the static configuration/])
 })
 

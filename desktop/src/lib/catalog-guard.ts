@@ -1,7 +1,7 @@
 // The CI guard of client consumption rule 6: the live catalog (extracted from templates/) against
 // the client's static configuration, and the catalog's internal consistency. Type-strict: the
 // string "false" differs from the boolean false.
-import { FIELD_TYPES, compilePattern } from './catalog.ts'
+import { FIELD_TYPES, checkPattern, compilePattern } from './catalog.ts'
 
 export interface GuardDifference {
   /** e.g. `services.rds.fields.multi_az.default` */
@@ -84,7 +84,10 @@ export function checkConsistency(doc: any): string[] {
     if (!isObject(f)) return problems.push(`${where} is not an object`)
     if (typeof f.displayName !== 'string' || f.displayName === '') problems.push(`${where} has no displayName`)
     if (!(FIELD_TYPES as readonly string[]).includes(f.type)) problems.push(`${where} has unknown type ${JSON.stringify(f.type)}`)
-    if (f.pattern !== undefined && (typeof f.pattern !== 'string' || !compilePattern(f.pattern))) problems.push(`${where} has a pattern that does not compile`)
+    if (f.pattern !== undefined) {
+      const checked = typeof f.pattern === 'string' ? checkPattern(f.pattern) : { problem: 'does not compile' }
+      if ('problem' in checked) problems.push(`${where} has a pattern that ${checked.problem}`)
+    }
     if (f.available !== undefined && typeof f.available !== 'boolean') problems.push(`${where}.available is not a boolean`)
     const d = f.default
     if (f.type === 'toggle' && d !== null && typeof d !== 'boolean') problems.push(`${where}: toggle default ${JSON.stringify(d)} is not a boolean`)

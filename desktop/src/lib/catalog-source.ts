@@ -21,18 +21,34 @@ export interface LoadCatalogOptions {
   log?: (message: string, error?: unknown) => void
 }
 
+/** "The server could not be reached (x)" -> "the server could not be reached (x)." */
+function asClause(reason: string): string {
+  const text = reason.trim() || 'unknown error'
+  const lowered = /^[A-Z][a-z]/.test(text) ? text[0].toLowerCase() + text.slice(1) : text
+  return /[.!?]$/.test(lowered) ? lowered : `${lowered}.`
+}
+
 export async function loadCatalog(opts: LoadCatalogOptions): Promise<LoadedCatalog> {
-  const fromStatic = () => prepareCatalog(opts.staticCatalog)
+  const log = opts.log ?? ((m: string, e?: unknown) => console.warn(m, e))
+  // What the client adjusted (unknown types, dropped patterns) is shown in the wizard and logged.
+  const prepare = (doc: unknown) => {
+    const catalog = prepareCatalog(doc)
+    for (const warning of catalog.warnings) log(`catalog: ${warning}`)
+    return catalog
+  }
+  const fromStatic = () => prepare(opts.staticCatalog)
   if (!opts.useRuntimeCatalog) return { catalog: fromStatic(), source: 'static' }
   try {
     const { document, stale } = await opts.fetchCatalog()
-    const loaded: LoadedCatalog = { catalog: prepareCatalog(document), source: 'runtime' }
+    const loaded: LoadedCatalog = { catalog: prepare(document), source: 'runtime' }
     if (stale) loaded.stale = true
     return loaded
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
-    const notice = `The live service catalog could not be loaded (${reason}). The wizard uses the built-in catalog, which may lag behind the templates.`
-    ;(opts.log ?? ((m: string, e?: unknown) => console.warn(m, e)))(`catalog: falling back to the static configuration: ${reason}`, error)
+    // The reason may carry its own brackets ("The server could not be reached (Failed to fetch)"):
+    // it follows a colon, as the rest of the sentence, instead of being wrapped in another pair.
+    const notice = `The live service catalog could not be loaded: ${asClause(reason)} The wizard uses the built-in catalog, which may lag behind the templates.`
+    log(`catalog: falling back to the static configuration: ${reason}`, error)
     return { catalog: fromStatic(), source: 'static', notice }
   }
 }

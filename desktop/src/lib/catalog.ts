@@ -1,5 +1,6 @@
 // How the wizard consumes the service catalog (spec "Catalog", client consumption rules 1-4).
 // Pure functions: the same code runs in the renderer and in the Node tests.
+import { PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, checkPatternSafety } from './pattern-safety.ts'
 
 export const SUPPORTED_SCHEMA_VERSION = 1
 export const FIELD_TYPES = ['text', 'toggle', 'dropdown', 'number'] as const
@@ -45,7 +46,10 @@ export interface WizardField {
   description?: string
   type: FieldType
   options?: CatalogOption[]
-  /** The compiled pattern; absent when the catalog had none or it did not compile (rule 2). */
+  /**
+   * The compiled pattern; absent when the catalog had none, it did not compile (rule 2) or it could
+   * stall the page (catastrophic backtracking, `pattern-safety.ts`), which is treated the same way.
+   */
   pattern?: RegExp
   default: unknown
 }
@@ -86,13 +90,29 @@ export function shortCommit(commit: string): string {
   return m ? `${m[1] ?? ''}${m[2].slice(0, 12)}` : commit
 }
 
-/** Rule 2: a pattern that does not compile drops only that field's validation. */
-export function compilePattern(source: string): RegExp | undefined {
+export type CheckedPattern = { re: RegExp } | { problem: string }
+
+/**
+ * Rule 2: a pattern that does not compile drops only that field's validation. A pattern the browser
+ * cannot test in bounded time (it has no way to interrupt a RegExp) is dropped the same way: too
+ * long, or catastrophic backtracking by the static check of `pattern-safety.ts`.
+ */
+export function checkPattern(source: string): CheckedPattern {
+  if (source.length > PATTERN_MAX_LENGTH) return { problem: `is longer than ${PATTERN_MAX_LENGTH} characters` }
+  let re: RegExp
   try {
-    return new RegExp(`^(?:${source})$`)
+    re = new RegExp(`^(?:${source})$`)
   } catch {
-    return undefined
+    return { problem: 'does not compile' }
   }
+  const safety = checkPatternSafety(re.source)
+  return safety.safe ? { re } : { problem: `could freeze the page (${safety.reason})` }
+}
+
+/** The anchored pattern, or undefined when it does not compile or is unsafe (see checkPattern). */
+export function compilePattern(source: string): RegExp | undefined {
+  const checked = checkPattern(source)
+  return 're' in checked ? checked.re : undefined
 }
 
 function prepareField(key: string, raw: CatalogField, where: string, warnings: string[]): WizardField {
@@ -114,9 +134,9 @@ function prepareField(key: string, raw: CatalogField, where: string, warnings: s
     }
   }
   if (typeof raw.pattern === 'string' && raw.pattern !== '') {
-    const re = compilePattern(raw.pattern)
-    if (re) field.pattern = re
-    else warnings.push(`${where}: pattern "${raw.pattern}" does not compile; this field is not validated`)
+    const checked = checkPattern(raw.pattern)
+    if ('re' in checked) field.pattern = checked.re
+    else warnings.push(`${where}: pattern "${raw.pattern}" ${checked.problem}; this field is not validated`)
   }
   return field
 }
@@ -206,6 +226,8 @@ export function validateField(field: WizardField, value: unknown): string | null
     return field.options?.some((o) => o.value === value) ? null : 'Choose one of the options'
   }
   const text = typeof value === 'number' ? String(value) : value
+  // Bounded input: even a safe pattern is only ever run on at most VALUE_MAX_LENGTH characters.
+  if (field.pattern && typeof text === 'string' && text.length > VALUE_MAX_LENGTH) return `Must be at most ${VALUE_MAX_LENGTH} characters`
   if (field.pattern && typeof text === 'string' && text !== '' && !field.pattern.test(text)) {
     return `Must match ${field.pattern.source.slice(4, -2)}`
   }
