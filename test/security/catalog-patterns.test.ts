@@ -25,7 +25,7 @@ t.test('control: the pathological pattern really stalls an unguarded RegExp', as
   t.equal(out, null, 'a plain RegExp does not finish in 3 s (the cases below would see a stall)')
 })
 
-t.test('server: the assistant judges it unsafe within its time box, and answers at once afterwards', async (t) => {
+t.test('server: the assistant judges it unsafe (static check first, its time box behind it), and answers at once afterwards', async (t) => {
   const { out, ms } = runWithDeadline(
     `import { testPattern } from './plugins/ai/safe-pattern.ts'
      const first = testPattern(${JSON.stringify(EVIL)}, ${JSON.stringify(VALUE)})
