@@ -1,4 +1,4 @@
-// /api/jobs: a job's status, and the archive of a successful generation. Only the owner sees a job;
+// /api/jobs: a job's status (`?wait=true`: once it has finished, long polling), and the archive of a successful generation. Only the owner sees a job;
 // anyone else gets 404. Download: 404 for an unknown or foreign job and for a push job (it has no
 // archive); 409 CONFLICT while the generation is queued or running, or when it failed.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -6,7 +6,7 @@ import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { conflict, notFound } from '@ies/server/core/errors'
 import type { ArchiveId } from '@ies/server/jobs/archives'
 import type { GenerateResult } from '@ies/server/jobs/store'
-import { Job, JobParams, toJob } from './schemas.ts'
+import { Job, JobParams, JobQuery, toJob } from './schemas.ts'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
@@ -17,9 +17,14 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
     return record
   }
 
-  app.get('/:jobId', { schema: { params: JobParams, response: { 200: Envelope(Job), ...errors } } }, async (request) =>
-    ok(request, toJob(await owned(request.principal.userId, request.params.jobId))),
-  )
+  app.get('/:jobId', { schema: { params: JobParams, querystring: JobQuery, response: { 200: Envelope(Job), ...errors } } }, async (request) => {
+    const { userId } = request.principal
+    const { jobId } = request.params
+    if (!request.query.wait) return ok(request, toJob(await owned(userId, jobId)))
+    const record = await app.jobs.waitFor(userId, jobId, app.config.jobs.waitTimeoutMs)
+    if (!record) throw notFound('Job not found')
+    return ok(request, toJob(record))
+  })
 
   app.get(
     '/:jobId/download',

@@ -65,6 +65,10 @@ export type Job = Static<typeof Job>
 
 export const JobParams = Type.Object({ jobId: Type.String({ maxLength: 64 }) })
 
+export const JobQuery = Type.Object({
+  wait: Type.Boolean({ default: false, description: 'Answer once the job has finished, or after JOBS_WAIT_TIMEOUT_MS with its status then (long polling).' }),
+})
+
 export function toJob(doc: JobRecord): Job {
   return {
     id: doc._id,

@@ -70,6 +70,8 @@ export interface Config {
     processEveryMs: number
     /** JOBS_NOTIFY: `false` turns the immediate notification channel off (polling only; benchmarks). */
     notify: boolean
+    /** JOBS_PROCESS: `false` makes an API-only replica: it queues jobs (and notifies) but runs none. */
+    process: boolean
     /** JOBS_WAIT_TIMEOUT_MS: longest a `?wait=true` generation request waits before answering 202. */
     waitTimeoutMs: number
   }
@@ -196,6 +198,7 @@ export function loadConfig(env: Env = process.env): Config {
       lockLifetimeMs: int(env, 'JOBS_LOCK_LIFETIME_MS', 60_000),
       processEveryMs: Math.max(50, int(env, 'JOBS_PROCESS_EVERY_MS', 5_000)),
       notify: str(env, 'JOBS_NOTIFY', 'true') !== 'false',
+      process: str(env, 'JOBS_PROCESS', 'true') !== 'false',
       waitTimeoutMs: int(env, 'JOBS_WAIT_TIMEOUT_MS', 30_000),
     },
     templates: {

@@ -2,8 +2,16 @@
 // Without REDIS_URL, the in-process channel (the replica that queued the job runs it); with
 // REDIS_URL, Redis publish/subscribe, so every replica hears of every new job and the first to
 // lock it runs it.
-import { BaseNotificationChannel, InMemoryNotificationChannel, type JobNotification, type NotificationChannel } from 'agenda'
+import { BaseNotificationChannel, InMemoryNotificationChannel, type JobNotification, type NotificationChannel, type NotificationHandler } from 'agenda'
 import { Redis } from 'ioredis'
+import { coalescedPerJobName } from './coalesce.ts'
+
+/** The in-process channel, with notifications coalesced per job name (coalesce.ts). */
+export class LocalNotificationChannel extends InMemoryNotificationChannel {
+  override subscribe(handler: NotificationHandler): () => void {
+    return super.subscribe(coalescedPerJobName(handler))
+  }
+}
 
 export class RedisNotificationChannel extends BaseNotificationChannel {
   private publisher?: Redis
@@ -14,6 +22,11 @@ export class RedisNotificationChannel extends BaseNotificationChannel {
     channelName = 'ies:jobs',
   ) {
     super({ channelName })
+  }
+
+  /** Notifications are coalesced per job name (coalesce.ts). */
+  override subscribe(handler: NotificationHandler): () => void {
+    return super.subscribe(coalescedPerJobName(handler))
   }
 
   async connect(): Promise<void> {
@@ -53,5 +66,5 @@ export class RedisNotificationChannel extends BaseNotificationChannel {
 /** The channel for this replica: Redis when configured, otherwise in process; none when notifications are off. */
 export function notificationChannel(opts: { notify: boolean; redisUrl: string | undefined }): NotificationChannel | undefined {
   if (!opts.notify) return undefined
-  return opts.redisUrl ? new RedisNotificationChannel(opts.redisUrl) : new InMemoryNotificationChannel()
+  return opts.redisUrl ? new RedisNotificationChannel(opts.redisUrl) : new LocalNotificationChannel()
 }

@@ -4,7 +4,7 @@
 // any replica once its lock is older than JOBS_LOCK_LIFETIME_MS (found on the next JOBS_PROCESS_EVERY_MS scan).
 import { EventEmitter, once } from 'node:events'
 import os from 'node:os'
-import { Agenda, type Job } from 'agenda'
+import { Agenda, type Job, type NotificationChannel } from 'agenda'
 import { MongoBackend } from '@agendajs/mongo-backend'
 import type { Db } from 'mongodb'
 import type { FastifyBaseLogger } from 'fastify'
@@ -48,6 +48,7 @@ export class JobRunner {
   readonly archives: ArchiveStore
   readonly agenda: Agenda
   private readonly finished = new EventEmitter()
+  private readonly channel: NotificationChannel | undefined
   private started = false
 
   constructor(private readonly opts: JobRunnerOptions) {
@@ -55,10 +56,11 @@ export class JobRunner {
     this.archives = new ArchiveStore(opts.db)
     this.finished.setMaxListeners(0)
     const { jobs } = opts.config
+    this.channel = notificationChannel({ notify: jobs.notify, redisUrl: opts.config.rateLimit.redisUrl })
     this.agenda = new Agenda({
       name: `${os.hostname()}-${process.pid}`,
       backend: new MongoBackend({ mongo: opts.db, collection: 'agendaJobs' }),
-      notificationChannel: notificationChannel({ notify: jobs.notify, redisUrl: opts.config.rateLimit.redisUrl }),
+      notificationChannel: this.channel,
       processEvery: jobs.processEveryMs,
       defaultConcurrency: jobs.concurrency,
       maxConcurrency: jobs.concurrency * 2,
@@ -77,10 +79,12 @@ export class JobRunner {
     this.agenda.define<{ jobId: string }>('push', (job) => this.run(job, (record, touch) => this.runPush(record, touch)), definition)
   }
 
+  /** Starts processing; with JOBS_PROCESS=false only connects the notification channel, so jobs queued here still start at once elsewhere. */
   async start(): Promise<void> {
     if (this.started) return
     await Promise.all([this.store.init(), this.archives.init()])
-    await this.agenda.start()
+    if (this.opts.config.jobs.process) await this.agenda.start()
+    else await this.channel?.connect()
     this.started = true
   }
 
@@ -88,6 +92,10 @@ export class JobRunner {
   async stop(timeoutMs = 10_000): Promise<void> {
     if (!this.started) return
     this.started = false
+    if (!this.opts.config.jobs.process) {
+      await this.channel?.disconnect().catch(() => {})
+      return
+    }
     await this.agenda.drain(timeoutMs).catch(() => {})
     await this.agenda.stop().catch(() => {})
   }

@@ -1,0 +1,48 @@
+// With REDIS_URL the new-job notification reaches every replica: two servers on one database and one
+// real redis-server. The one that takes the requests runs no jobs (JOBS_PROCESS=false); the other
+// scans for due jobs only every ten minutes, so a job that finishes within a minute was started
+// on the other replica by the notification.
+import t from 'tap'
+import { redisAvailable, startRedis } from '../../scripts/services/redis.ts'
+import { startTestApp } from '../harness/app.ts'
+import { environmentBody, waitForJob } from './fixtures.ts'
+import { startReplicaProcess } from './replica.ts'
+
+const RARE_SCAN = { JOBS_PROCESS_EVERY_MS: '600000' }
+const skip = !redisAvailable() && !process.env.CI && 'redis-server is not installed: the Redis notification test did not run'
+
+t.test('a job queued on one replica starts promptly on another through Redis', { skip }, async (t) => {
+  if (!redisAvailable()) return t.fail('redis-server is required in CI (Debian package redis-server)')
+  const redis = await startRedis()
+  t.teardown(() => redis.stop())
+
+  const api = await startTestApp(t, { ...RARE_SCAN, REDIS_URL: redis.url, JOBS_PROCESS: 'false' })
+  await startReplicaProcess(t, api, { ...RARE_SCAN, REDIS_URL: redis.url })
+
+  const dev = { ...api.auth('dev'), 'content-type': 'application/json' }
+  const created = await fetch(`${api.url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })
+  t.equal(created.status, 201)
+  const envId = ((await created.json()) as any).data.id
+
+  for (let i = 1; i <= 3; i++) {
+    const res = await fetch(`${api.url}/api/environments/${envId}/generate`, { method: 'POST', headers: dev, body: JSON.stringify({ format: 'terraform', options: {} }) })
+    t.equal(res.status, 202)
+    const jobId = ((await res.json()) as any).data.id
+    // A minute: far below the ten-minute scan, generous for a loaded machine.
+    const done = await waitForJob(api.url, dev, jobId, 60_000, 20)
+    t.equal(done.status, 'succeeded', `job ${i} ran on the other replica: ${JSON.stringify(done.error ?? null)}`)
+  }
+})
+
+t.test('without the notification, the API-only replica leaves the job queued', { skip }, async (t) => {
+  // The control: the same setup without REDIS_URL (each replica's channel is in process).
+  const api = await startTestApp(t, { ...RARE_SCAN, JOBS_PROCESS: 'false' })
+  await startReplicaProcess(t, api, RARE_SCAN)
+  const dev = { ...api.auth('dev'), 'content-type': 'application/json' }
+  const envId = ((await (await fetch(`${api.url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })).json()) as any).data.id
+  const res = await fetch(`${api.url}/api/environments/${envId}/generate`, { method: 'POST', headers: dev, body: JSON.stringify({ format: 'terraform', options: {} }) })
+  const jobId = ((await res.json()) as any).data.id
+  await new Promise((r) => setTimeout(r, 3000))
+  const job = ((await (await fetch(`${api.url}/api/jobs/${jobId}`, { headers: dev })).json()) as any).data
+  t.equal(job.status, 'queued', 'nobody heard of it (until the next scan)')
+})
