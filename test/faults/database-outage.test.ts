@@ -2,6 +2,7 @@
 // 503 SERVICE_UNAVAILABLE in the error envelope and /health reports it, nothing answers 500 and
 // nothing crashes; when it returns everything recovers, and no acknowledged write is lost.
 // Assertions are on outcomes only, never on timings: every loop is bounded in count and in time.
+import { Writable } from 'node:stream'
 import t from 'tap'
 import { startTestApp } from '../harness/app.ts'
 import { environmentBody, waitForJob } from '../jobs/fixtures.ts'
@@ -10,7 +11,20 @@ if (process.env.MONGODB_URI) {
   t.skip('needs the FerretDB the harness starts (MONGODB_URI points at an external server it cannot stop)', () => {})
 } else {
   t.test('database outage under traffic', async (t) => {
-    const { url, db, auth } = await startTestApp(t)
+    // The server's error log lines, to name the cause of any 500.
+    const errorLines: string[] = []
+    let lastDatabaseError = ''
+    const logStream = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n')) {
+          if (line.includes('"level":50')) errorLines.push(line.slice(0, 2000))
+          const unreachable = /"type":"(\w+)"[^\n]*database unreachable/.exec(line)
+          if (unreachable) lastDatabaseError = unreachable[1]
+        }
+        done()
+      },
+    })
+    const { url, db, auth } = await startTestApp(t, { LOG_LEVEL: 'warn' }, { logStream })
     const headers = { ...auth('dev'), 'content-type': 'application/json' }
     const WORKERS = 4
 
@@ -103,14 +117,23 @@ if (process.env.MONGODB_URI) {
 
     currentPhase = 'restarting'
     await db.server!.restart()
-    await until('/health up again', async () => (await health()).status === 200, 60_000)
+    let lastHealth: unknown
+    await until('/health up again', async () => {
+      const h = await health()
+      lastHealth = h.body
+      return h.status === 200
+    }, 60_000).catch(async (err) => {
+      const fresh = await db.client.db().command({ ping: 1 }).then(() => 'answers', (e: Error) => `fails: ${e.message}`)
+      const api = outcomes.filter((o) => o.phase === 'restarting').map((o) => o.status)
+      throw new Error(`${err.message}; last /health: ${JSON.stringify(lastHealth)}; the harness's own client: ${fresh}; API answers since the restart: ${api.slice(0, 20).join(',')}…; the server's last database error: ${lastDatabaseError}`)
+    })
     currentPhase = 'recovered'
     await until('traffic after recovery', () => seen('recovered', () => true) >= 40, 60_000)
     stop = true
     await traffic
 
     const errors500 = outcomes.filter((o) => o.status >= 500 && o.status !== 503)
-    t.same(errors500, [], 'no 5xx other than 503, in any phase')
+    t.same(errors500, [], 'no 5xx other than 503, in any phase', { errorLines })
     const settled = outcomes.filter((o) => o.phase === 'down' && o.endPhase === 'down')
     t.ok(settled.length >= 16, `${settled.length} requests sent and answered while the database was down`)
     t.same(
