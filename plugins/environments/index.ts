@@ -6,7 +6,7 @@ import { detailsFromValidation, notFound, validationError, type FieldError } fro
 import { cloudCredentialRepository } from '../cloud-credentials/repository.ts'
 import { mergePatch } from './merge-patch.ts'
 import { environmentRepository, inputOf, toEnvironment, type DeployKeyChange, type EnvironmentRecord } from './repository.ts'
-import { credentialReferenceErrors, helmValuesErrors } from './rules.ts'
+import { credentialReferenceErrors, gitRepositoryUrlErrors, helmValuesErrors } from './rules.ts'
 import { Environment, EnvironmentInput, EnvironmentPatch, EnvironmentSummary, IdParams, ListQuery } from './schemas.ts'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
@@ -22,7 +22,11 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
 
   /** The checks beyond the schema; all failures in one 400. */
   async function checkRules(userId: string, input: EnvironmentInput) {
-    const failures = [...helmValuesErrors(input), ...(await credentialReferenceErrors(userId, input, credentials))]
+    const failures = [
+      ...helmValuesErrors(input),
+      ...gitRepositoryUrlErrors(input, app.config.push.allowedHosts),
+      ...(await credentialReferenceErrors(userId, input, credentials)),
+    ]
     if (failures.length > 0) throw validationError(failures)
   }
 

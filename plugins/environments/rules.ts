@@ -1,7 +1,10 @@
-// The environment rules a JSON Schema cannot state: chart values must parse as YAML, and
-// `cloudCredentialId` must name one of the caller's credentials for the environment's provider.
+// The environment rules a JSON Schema cannot state: chart values must parse as YAML,
+// `cloudCredentialId` must name one of the caller's credentials for the environment's provider, and a
+// Git repository URL must be one a push may use (no credentials in it; `http://` only to a host in
+// PUSH_ALLOWED_HOSTS, e.g. an on-premise or loopback Git server).
 import { parseDocument } from 'yaml'
 import type { FieldError } from '@ies/server/core/errors'
+import { urlProblem } from '@ies/server/jobs/destination'
 import type { CloudCredentialRepository } from '../cloud-credentials/repository.ts'
 import type { EnvironmentInput } from './schemas.ts'
 
@@ -27,4 +30,10 @@ export async function credentialReferenceErrors(
   if (!input.cloudCredentialId) return []
   if (await credentials.ownsForProvider(userId, input.cloudCredentialId, input.provider)) return []
   return [{ field: 'cloudCredentialId', message: `must name one of your cloud credentials for provider ${input.provider}` }]
+}
+
+export function gitRepositoryUrlErrors(input: EnvironmentInput, pushAllowedHosts: readonly string[]): FieldError[] {
+  const url = input.gitRepository?.url
+  const problem = url ? urlProblem(url, pushAllowedHosts) : null
+  return problem ? [{ field: 'gitRepository.url', message: problem }] : []
 }

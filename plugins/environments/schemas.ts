@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { PageQuery } from '@ies/server/core/envelope'
 import { StringEnum } from '@ies/server/core/schema'
 import { PROVIDERS } from '@ies/server/core/users'
+import { DEPLOY_KEY_PATTERN } from '@ies/server/jobs/deploy-key'
 
 export const ENVIRONMENT_STATUSES = ['pending', 'deploying', 'running', 'stopped', 'failed', 'destroyed'] as const
 
@@ -76,14 +77,19 @@ export const TerraformBackend = Type.Object(
 const Branch = Type.String({ pattern: '^(?!/|.*\\.\\.|.*//)[A-Za-z0-9._/-]+$', maxLength: 255 })
 
 const GitRepositoryFields = {
-  url: Type.String({ format: 'uri', pattern: '^https://', maxLength: 2048 }),
+  /** `https://`; `http://` only to a host in PUSH_ALLOWED_HOSTS (rules.ts). */
+  url: Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 }),
   branch: Type.Optional(Branch),
   branches: Type.Optional(Type.Array(Branch, { maxItems: 100 })),
 }
 
-/** Write-only: stored encrypted, never returned. */
+/**
+ * Write-only: stored encrypted, never returned. An access token (no whitespace, at most 4096
+ * characters: the HTTPS push credential) or a PEM private key (stored, but a push with it fails).
+ */
 export const DeployKey = Type.String({
-  pattern: '^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----',
+  pattern: DEPLOY_KEY_PATTERN,
+  minLength: 1,
   maxLength: 16 * 1024,
 })
 

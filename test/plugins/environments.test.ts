@@ -8,7 +8,7 @@ const base = { name: 'my-env', globalPrefix: 'acme', provider: 'aws', region: 'e
 const label = (n: number) => 'a'.repeat(n)
 
 t.test('environments', async (t) => {
-  const ctx = await startTestApp(t)
+  const ctx = await startTestApp(t, { PUSH_ALLOWED_HOSTS: 'git.internal.test' })
   const a = api(ctx)
   const devCred = (await a.createCred('dev', { name: 'dev-aws', provider: 'aws', credentials: AWS_KEY })).body.data.id
   const devAzure = (
@@ -51,6 +51,9 @@ t.test('environments', async (t) => {
       ['terraform backend', { terraformBackend: { bucket: 'acme-tf-state', key: 'state/aws.tfstate', useLockfile: true, region: 'eu-west-1' } }],
       ['git repository', { gitRepository: { url: 'https://git.example.com/acme/infra.git', branch: 'main', branches: ['main', 'release/1.0'] } }],
       ['git repository with deploy key', { gitRepository: { url: 'https://git.example.com/acme/infra.git', deployKey: DEPLOY_KEY } }],
+      ['git repository with an access token as deploy key', { gitRepository: { url: 'https://git.example.com/acme/infra.git', deployKey: 'glpat-AbCdEf0123456789_xyz-' } }],
+      ['access token of 4096 characters', { gitRepository: { url: 'https://git.example.com/acme/infra.git', deployKey: 't'.repeat(4096) } }],
+      ['git url over http to a PUSH_ALLOWED_HOSTS host', { gitRepository: { url: 'http://git.internal.test/acme/infra.git', deployKey: 'token-123' } }],
       ['own credential of the same provider', { cloudCredentialId: devCred }],
       ['own azure credential for an azure environment', { provider: 'azure', cloudCredentialId: devAzure }],
     ]
@@ -118,11 +121,14 @@ t.test('environments', async (t) => {
       ['helm chart without enabled', { helmCharts: { argo: { values: '' } } }, 'helmCharts.argo.enabled'],
       ['terraform bucket with uppercase letters', { terraformBackend: { bucket: 'Acme-State' } }, 'terraformBackend.bucket'],
       ['terraform useLockfile not a boolean', { terraformBackend: { useLockfile: 'sometimes' } }, 'terraformBackend.useLockfile'],
-      ['git url over http', { gitRepository: { url: 'http://git.example.com/acme/infra.git' } }, 'gitRepository.url'],
+      ['git url over http to a host PUSH_ALLOWED_HOSTS does not name', { gitRepository: { url: 'http://git.example.com/acme/infra.git' } }, 'gitRepository.url'],
       ['git url over ssh', { gitRepository: { url: 'git@git.example.com:acme/infra.git' } }, 'gitRepository.url'],
       ['git repository without url', { gitRepository: { branch: 'main' } }, 'gitRepository.url'],
       ['git branch with ..', { gitRepository: { url: 'https://git.example.com/a.git', branch: 'a..b' } }, 'gitRepository.branch'],
-      ['deploy key that is not a private key', { gitRepository: { url: 'https://git.example.com/a.git', deployKey: 'top-secret-not-a-key' } }, 'gitRepository.deployKey'],
+      ['deploy key with whitespace (neither a PEM key nor a token)', { gitRepository: { url: 'https://git.example.com/a.git', deployKey: 'top-secret-not-a-key and more' } }, 'gitRepository.deployKey'],
+      ['empty deploy key', { gitRepository: { url: 'https://git.example.com/a.git', deployKey: '' } }, 'gitRepository.deployKey'],
+      ['access token over 4096 characters', { gitRepository: { url: 'https://git.example.com/a.git', deployKey: 'top-secret-not-a-key' + 't'.repeat(4096) } }, 'gitRepository.deployKey'],
+      ['git url carrying credentials', { gitRepository: { url: 'https://user:top-secret-not-a-key@git.example.com/a.git' } }, 'gitRepository.url'],
       ['malformed credential id', { cloudCredentialId: 'abc' }, 'cloudCredentialId'],
       ['unknown credential id', { cloudCredentialId: '00000000-0000-4000-8000-000000000000' }, 'cloudCredentialId'],
       ["another user's credential", { cloudCredentialId: otherCred }, 'cloudCredentialId'],
@@ -269,7 +275,8 @@ t.test('environments', async (t) => {
       ['broken chart YAML', { helmCharts: { argo: { enabled: true, values: '{' } } }, 'helmCharts.argo.values'],
       ["another user's credential", { cloudCredentialId: otherCred }, 'cloudCredentialId'],
       ['a provider the credential does not match', { provider: 'azure' }, 'cloudCredentialId'],
-      ['an invalid deploy key', { gitRepository: { url: 'https://git.example.com/a.git', deployKey: 'top-secret-not-a-key' } }, 'gitRepository.deployKey'],
+      ['an invalid deploy key', { gitRepository: { url: 'https://git.example.com/a.git', deployKey: 'top-secret-not-a-key with spaces' } }, 'gitRepository.deployKey'],
+      ['an http:// URL to a host PUSH_ALLOWED_HOSTS does not name', { gitRepository: { url: 'http://git.example.com/a.git' } }, 'gitRepository.url'],
     ]
     for (const [name, patch, field] of bad) {
       const res = await a.putEnv('dev', created.id, patch)

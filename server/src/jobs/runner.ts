@@ -13,6 +13,7 @@ import type { Config } from '../config.ts'
 import type { EnvironmentRecord } from '../../../plugins/environments/repository.ts'
 import { ArchiveStore, type ArchiveId } from './archives.ts'
 import { checkDestination } from './destination.ts'
+import { isPemPrivateKey, PEM_OVER_HTTPS_MESSAGE } from './deploy-key.ts'
 import { jobErrorOf, JobFailure } from './errors.ts'
 import { archiveOf, generate } from './generation.ts'
 import { notificationChannel } from './notifications.ts'
@@ -209,13 +210,14 @@ export class JobRunner {
       if (!repository?.url) throw new JobFailure('NO_GIT_REPOSITORY', 'The environment has no Git repository')
       const branch = repository.branch || 'main'
       input = processorInput(env)
+      deployKey = await this.opts.environments.getDeployKey(record.userId, record.environmentId)
+      if (!deployKey) throw new JobFailure('NO_DEPLOY_KEY', 'The environment has no deploy key to push with')
+      if (isPemPrivateKey(deployKey)) throw new JobFailure('DEPLOY_KEY_NOT_USABLE', PEM_OVER_HTTPS_MESSAGE)
       const { files, templatesCommit } = params.generationJobId
         ? await this.filesOfGeneration(record, params.generationJobId)
         : await generate({ input, format: params.format, options: params.options, templates: this.opts.templates }).then((g) => ({ files: g.files, templatesCommit: g.templatesCommit }))
       await touch()
       await checkDestination(repository.url, this.opts.config.push.allowedHosts)
-      deployKey = await this.opts.environments.getDeployKey(record.userId, record.environmentId)
-      if (!deployKey) throw new JobFailure('NO_DEPLOY_KEY', 'The environment has no deploy key to push with')
       const short = templatesCommit.replace(/^sha256-/, '').slice(0, 12)
       const outcome = await pushFiles({
         url: repository.url,

@@ -1,0 +1,17 @@
+// What a deploy key can be. Pushes go over HTTP(S) (isomorphic-git), where the key is the Basic-auth
+// password, so it must be an access token (a personal, project or repository access token, an app
+// password): a non-empty string without whitespace, at most ACCESS_TOKEN_MAX_LENGTH characters. A PEM
+// private key (an SSH deploy key) is still accepted and stored, but cannot authenticate an HTTPS
+// push: the push job fails with a clear error instead of an authentication failure.
+export const ACCESS_TOKEN_MAX_LENGTH = 4096
+
+const PEM_PRIVATE_KEY = '-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----'
+
+/** The JSON Schema pattern of a deploy key: a PEM private key or an access token. */
+export const DEPLOY_KEY_PATTERN = `^(?:${PEM_PRIVATE_KEY}[\\s\\S]*|\\S{1,${ACCESS_TOKEN_MAX_LENGTH}})$`
+
+export function isPemPrivateKey(key: string): boolean {
+  return new RegExp(`^${PEM_PRIVATE_KEY}`).test(key)
+}
+
+export const PEM_OVER_HTTPS_MESSAGE = 'an SSH deploy key cannot authenticate an HTTPS push; store an access token'
