@@ -6,14 +6,29 @@ import { BaseNotificationChannel, InMemoryNotificationChannel, type JobNotificat
 import { Redis } from 'ioredis'
 import { coalescedPerJobName } from './coalesce.ts'
 
+/** A channel that can also wake this replica's own queue (a job finished here: a slot is free). */
+export interface WakeableChannel extends NotificationChannel {
+  /** Makes this replica look for due jobs of `jobName` now, without telling the other replicas. */
+  wake(jobName: string): void
+}
+
+/** What `wake` hands this replica's handlers: a due job of that name may be waiting. */
+function wakeUp(jobName: string): JobNotification {
+  return { jobId: 'wake' as JobNotification['jobId'], jobName, nextRunAt: null, priority: 0, timestamp: new Date() }
+}
+
 /** The in-process channel, with notifications coalesced per job name (coalesce.ts). */
-export class LocalNotificationChannel extends InMemoryNotificationChannel {
+export class LocalNotificationChannel extends InMemoryNotificationChannel implements WakeableChannel {
   override subscribe(handler: NotificationHandler): () => void {
     return super.subscribe(coalescedPerJobName(handler))
   }
+
+  wake(jobName: string): void {
+    void this.notifyHandlers(wakeUp(jobName))
+  }
 }
 
-export class RedisNotificationChannel extends BaseNotificationChannel {
+export class RedisNotificationChannel extends BaseNotificationChannel implements WakeableChannel {
   private publisher?: Redis
   private subscriber?: Redis
 
@@ -27,6 +42,10 @@ export class RedisNotificationChannel extends BaseNotificationChannel {
   /** Notifications are coalesced per job name (coalesce.ts). */
   override subscribe(handler: NotificationHandler): () => void {
     return super.subscribe(coalescedPerJobName(handler))
+  }
+
+  wake(jobName: string): void {
+    void this.notifyHandlers(wakeUp(jobName))
   }
 
   async connect(): Promise<void> {
@@ -64,7 +83,7 @@ export class RedisNotificationChannel extends BaseNotificationChannel {
 }
 
 /** The channel for this replica: Redis when configured, otherwise in process; none when notifications are off. */
-export function notificationChannel(opts: { notify: boolean; redisUrl: string | undefined }): NotificationChannel | undefined {
+export function notificationChannel(opts: { notify: boolean; redisUrl: string | undefined }): WakeableChannel | undefined {
   if (!opts.notify) return undefined
   return opts.redisUrl ? new RedisNotificationChannel(opts.redisUrl) : new LocalNotificationChannel()
 }

@@ -4,7 +4,7 @@
 // any replica once its lock is older than JOBS_LOCK_LIFETIME_MS (found on the next JOBS_PROCESS_EVERY_MS scan).
 import { EventEmitter, once } from 'node:events'
 import os from 'node:os'
-import { Agenda, type Job, type NotificationChannel } from 'agenda'
+import { Agenda, type Job } from 'agenda'
 import { MongoBackend } from '@agendajs/mongo-backend'
 import type { Db } from 'mongodb'
 import type { FastifyBaseLogger } from 'fastify'
@@ -16,7 +16,7 @@ import { checkDestination } from './destination.ts'
 import { isPemPrivateKey, PEM_OVER_HTTPS_MESSAGE } from './deploy-key.ts'
 import { jobErrorOf, JobFailure } from './errors.ts'
 import { archiveOf, generate } from './generation.ts'
-import { notificationChannel } from './notifications.ts'
+import { notificationChannel, type WakeableChannel } from './notifications.ts'
 import { pushFiles } from './push.ts'
 import { JobStore, type GenerateParams, type GenerateResult, type JobRecord, type JobType, type PushParams, type PushResult } from './store.ts'
 import type { TemplatesSource } from './templates.ts'
@@ -49,7 +49,7 @@ export class JobRunner {
   readonly archives: ArchiveStore
   readonly agenda: Agenda
   private readonly finished = new EventEmitter()
-  private readonly channel: NotificationChannel | undefined
+  private readonly channel: WakeableChannel | undefined
   private started = false
 
   constructor(private readonly opts: JobRunnerOptions) {
@@ -66,16 +66,18 @@ export class JobRunner {
       defaultConcurrency: jobs.concurrency,
       maxConcurrency: jobs.concurrency * 2,
       defaultLockLifetime: jobs.lockLifetimeMs,
-      removeOnComplete: true,
+      // The job's own handler removes its Agenda document (see `run`): Agenda's removal would be one
+      // more database round trip between a job's end and the release of its slot.
+      removeOnComplete: false,
     })
     this.agenda.on('error', (err) => opts.log.warn({ err: { message: err.message } }, 'job queue error'))
-    // No lock limit: a replica locks every due job it hears of and runs `concurrency` at a time,
-    // starting the next from its own queue as soon as one finishes. With a lock limit, jobs beyond it
-    // waited for the next JOBS_PROCESS_EVERY_MS scan (Agenda refills its queue only on a notification
-    // or a scan, never when a job finishes): 50 concurrent generations took minutes. A job left
-    // waiting in a busy replica's queue longer than a lock lifetime is dropped there and locked again
-    // by the next replica that scans (store.start keeps it from running twice).
-    const definition = { concurrency: jobs.concurrency, lockLimit: 0, lockLifetime: jobs.lockLifetimeMs }
+    // A replica locks at most `concurrency` jobs of a type (Agenda locks a whole batch before it
+    // starts any, one find-and-modify each), and locks the next one as soon as a job ends (`wake`):
+    // Agenda itself refills its queue only on a new-job notification or a JOBS_PROCESS_EVERY_MS scan,
+    // so jobs beyond the limit used to wait for the scan (50 concurrent generations took minutes).
+    const definition = { concurrency: jobs.concurrency, lockLimit: jobs.concurrency, lockLifetime: jobs.lockLifetimeMs }
+    // After Agenda has released the job's slot (its bookkeeping follows the event synchronously).
+    this.agenda.on('complete', (job: Job) => setImmediate(() => this.channel?.wake(job.attrs.name)))
     this.agenda.define<{ jobId: string }>('generate', (job) => this.run(job, (record, touch) => this.runGenerate(record, touch)), definition)
     this.agenda.define<{ jobId: string }>('push', (job) => this.run(job, (record, touch) => this.runPush(record, touch)), definition)
   }
@@ -134,6 +136,7 @@ export class JobRunner {
       // expired; if its worker has died by then, the check runs the job again.
       const current = await this.store.byId(jobId)
       if (current?.status === 'running') await this.agenda.schedule(new Date(Date.now() + lockLifetimeMs), job.attrs.name, { jobId })
+      await this.dispatched(job)
       return
     }
     try {
@@ -150,6 +153,16 @@ export class JobRunner {
     } finally {
       this.finished.emit(jobId)
     }
+    await this.dispatched(job)
+  }
+
+  /**
+   * Removes the Agenda document of a job whose record is final (removeOnComplete is off, see the
+   * constructor): by `_id` alone, which FerretDB looks up directly. Agenda's own state update after
+   * the handler then finds no document, which it ignores.
+   */
+  private async dispatched(job: Job): Promise<void> {
+    await this.agenda.cancel({ id: job.attrs._id }).catch((err: Error) => this.opts.log.warn({ err: { message: err.message } }, 'could not remove a finished job from the queue'))
   }
 
   private async environmentOf(record: JobRecord): Promise<EnvironmentRecord> {
