@@ -17,7 +17,7 @@ if (process.env.MONGODB_URI) {
     const logStream = new Writable({
       write(chunk, _encoding, done) {
         for (const line of String(chunk).split('\n')) {
-          if (line.includes('"level":50')) errorLines.push(line.slice(0, 2000))
+          if (line.includes('"level":50') || line.includes('database client')) errorLines.push(line.slice(0, 2000))
           const unreachable = /"type":"(\w+)"[^\n]*database unreachable/.exec(line)
           if (unreachable) lastDatabaseError = unreachable[1]
         }
@@ -128,7 +128,9 @@ if (process.env.MONGODB_URI) {
       throw new Error(`${err.message}; last /health: ${JSON.stringify(lastHealth)}; the harness's own client: ${fresh}; API answers since the restart: ${api.slice(0, 20).join(',')}…; the server's last database error: ${lastDatabaseError}`)
     })
     currentPhase = 'recovered'
-    await until('traffic after recovery', () => seen('recovered', () => true) >= 40, 60_000)
+    await until('traffic after recovery', () => seen('recovered', () => true) >= 40, 60_000).catch((err) => {
+      throw new Error(`${err.message}; server log: ${errorLines.slice(-5).join(' / ')}`)
+    })
     stop = true
     await traffic
 

@@ -14,14 +14,52 @@ export interface DatabaseOptions {
   client?: MongoClient
 }
 
+/** How often the driver checks the database (and so how soon it notices its return). */
+const HEARTBEAT_MS = 1000
+
 export function createMongoClient(uri: string): MongoClient {
   return new MongoClient(uri, {
+    // Fail fast while the database is down (503), and notice its return within a second: the
+    // monitor polls (FerretDB's awaitable hello kept a streaming monitor failing long after a restart).
     serverSelectionTimeoutMS: 3000,
-    connectTimeoutMS: 3000,
+    serverMonitoringMode: 'poll',
+    heartbeatFrequencyMS: HEARTBEAT_MS,
     // The driver retries reads and writes once on a transient network error.
     retryWrites: true,
     retryReads: true,
   })
+}
+
+/**
+ * Reconnects the client when its server monitor stops. With FerretDB restarting under traffic, the
+ * driver (7.x) sometimes resets its monitor during a check and never schedules another heartbeat:
+ * the server stays Unknown and every request fails server selection although the database is back.
+ * No heartbeat started for five periods means the monitor is stalled; close and connect again.
+ * (While the database is down a live monitor keeps starting heartbeats, so this stays quiet.)
+ */
+export function reconnectWhenMonitorStalls(client: MongoClient, onReconnect: (err?: Error) => void = () => {}) {
+  let lastHeartbeat = Date.now()
+  let reconnecting = false
+  client.on('serverHeartbeatStarted', () => {
+    lastHeartbeat = Date.now()
+  })
+  const timer = setInterval(async () => {
+    if (reconnecting || Date.now() - lastHeartbeat < HEARTBEAT_MS * 5) return
+    reconnecting = true
+    try {
+      // close() can wait on operations stuck on dead sockets: give it a few seconds, then go on.
+      await Promise.race([client.close(), new Promise((resolve) => setTimeout(resolve, 3000).unref())])
+      await client.connect()
+      onReconnect()
+    } catch (err) {
+      onReconnect(err as Error)
+    } finally {
+      lastHeartbeat = Date.now()
+      reconnecting = false
+    }
+  }, HEARTBEAT_MS)
+  timer.unref()
+  return () => clearInterval(timer)
 }
 
 /** True when the database answers a ping within the timeout. */
@@ -41,7 +79,15 @@ export default fp<DatabaseOptions>(
     // Connecting lazily lets the server start while the database is down; /health reports it.
     client.connect().catch((err) => app.log.warn({ err: { message: err.message } }, 'database not reachable at start'))
     app.decorate('mongo', { client, db: client.db() })
-    if (owned) app.addHook('onClose', async () => client.close())
+    if (owned) {
+      const stop = reconnectWhenMonitorStalls(client, (err) =>
+        app.log.warn({ err: err && { message: err.message } }, err ? 'database client reconnect failed' : 'database client reconnected after its monitor stalled'),
+      )
+      app.addHook('onClose', async () => {
+        stop()
+        await client.close()
+      })
+    }
   },
   { name: 'db' },
 )

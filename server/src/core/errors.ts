@@ -1,6 +1,13 @@
 // Every error the API answers is made here: one class, one factory per code, one error handler.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError } from 'mongodb'
+import {
+  MongoError,
+  MongoNetworkError,
+  MongoNotConnectedError,
+  MongoOperationTimeoutError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+} from 'mongodb'
 import { meta } from './envelope.ts'
 
 export interface FieldError {
@@ -72,7 +79,27 @@ export function detailsFromValidation(error: FastifyError): FieldError[] {
   return [...seen].map(([field, message]) => ({ field, message }))
 }
 
-const DATABASE_DOWN = [MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError]
+const DATABASE_DOWN = [
+  MongoNetworkError,
+  MongoServerSelectionError,
+  MongoNotConnectedError,
+  MongoTopologyClosedError,
+  MongoOperationTimeoutError,
+]
+/** Server codes of a database that is shutting down, restarting or unreachable from its own side. */
+const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436])
+
+/** Socket failures the driver sometimes lets through unwrapped (a write after the server hung up). */
+const SOCKET_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'ENOTCONN'])
+
+/** True for every failure that means "the database is not available right now" (answered 503). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (DATABASE_DOWN.some((type) => error instanceof type)) return true
+  if (SOCKET_CODES.has((error as NodeJS.ErrnoException)?.code ?? '')) return true
+  if (!(error instanceof MongoError)) return false
+  if (error.hasErrorLabel('RetryableWriteError') || error.hasErrorLabel('ResetPool')) return true
+  return typeof error.code === 'number' && UNAVAILABLE_CODES.has(error.code)
+}
 
 /**
  * Fastify's `frameworkErrors`: errors raised while routing, before any hook runs. Without it they are
@@ -98,7 +125,7 @@ export function registerErrorHandlers(app: FastifyInstance) {
     if (error.validation) {
       return send(request, reply, 400, 'VALIDATION_ERROR', 'Request validation failed', detailsFromValidation(error))
     }
-    if (DATABASE_DOWN.some((type) => error instanceof type)) {
+    if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: { type: error.name } }, 'database unreachable')
       return send(request, reply, 503, 'SERVICE_UNAVAILABLE', 'The database is unreachable; try again shortly')
     }
