@@ -1,10 +1,13 @@
 // Generated archives in the database, so any replica can serve a download. An archive up to
 // INLINE_LIMIT_BYTES (every generation of the bundled templates, by far) is one document in
-// `archiveDocuments` whose `_id` is the job id: written with one upsert, which also replaces what an
-// earlier attempt of the same job left, and read with one `{ _id }` lookup (the only filter FerretDB
-// 1.x pushes down; GridFS reads chunks by `files_id`, which there means scanning every stored chunk).
-// Larger archives go to GridFS (bucket `archives`). The job record holds the archive id: a string (the
-// job id) for a document, an ObjectId for GridFS.
+// `archiveDocuments` whose `_id` is the job id, written with one insert and read with one `{ _id }`
+// lookup (the only filter FerretDB 1.x pushes down; GridFS reads chunks by `files_id`, which there
+// means decoding every stored chunk). An insert only checks the unique `_id` index, whereas on
+// FerretDB 1.24 (SQLite) even an `{ _id }` filter reads every row of the table (its query
+// expression is not the one its `_id` index is built on), so a write never filters this table of
+// large documents: what an earlier attempt of the job stored is removed first (removeForJob, only on
+// a retry). Larger archives go to GridFS (bucket `archives`). The job record holds the archive id: a
+// string (the job id) for a document, an ObjectId for GridFS.
 import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { Binary, GridFSBucket, ObjectId, type Collection, type Db } from 'mongodb'
@@ -36,12 +39,19 @@ export class ArchiveStore {
     await this.db.collection('archives.files').createIndex({ 'metadata.jobId': 1 }, { name: 'job' })
   }
 
-  /** Stores the job's zip (replacing one an earlier attempt stored inline); its id, size and SHA-256. */
+  /** Stores the job's zip; its id, size and SHA-256. */
   async put(jobId: string, filename: string, zip: Buffer): Promise<{ id: ArchiveId; size: number; sha256: string }> {
     const sha256 = createHash('sha256').update(zip).digest('hex')
     if (zip.length <= INLINE_LIMIT_BYTES) {
       const doc: ArchiveDocument = { _id: jobId, filename, contentType: 'application/zip', data: new Binary(zip), createdAt: new Date() }
-      await this.documents.replaceOne({ _id: jobId }, doc, { upsert: true })
+      try {
+        await this.documents.insertOne(doc)
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== 11000) throw err
+        // Stored by an earlier attempt that removeForJob did not see (it was still writing).
+        await this.documents.deleteOne({ _id: jobId })
+        await this.documents.insertOne(doc)
+      }
       return { id: jobId, size: zip.length, sha256 }
     }
     const upload = this.bucket.openUploadStream(filename, { metadata: { jobId, contentType: 'application/zip' } })
