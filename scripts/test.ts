@@ -1,7 +1,14 @@
-// `npm test`: runs every tap test (or the files given: `npm test -- test/server/auth.test.ts`),
+// `npm test`: installs what the tests need beyond npm packages (scripts/provision.sh: quick when
+// all is there), runs every tap test (or the files given: `npm test -- test/server/auth.test.ts`),
 // then prints one plain summary line, "tests: N passed, N failed, N skipped", and exits non-zero
 // when anything failed or nothing ran.
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
+
+const provisioned = spawnSync('bash', ['scripts/provision.sh'], { stdio: 'inherit' })
+if (provisioned.status !== 0) {
+  console.error('scripts/provision.sh failed: the tests need the tools it installs')
+  process.exit(1)
+}
 
 const args = process.argv.slice(2)
 const tap = spawn('npx', ['tap', ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
