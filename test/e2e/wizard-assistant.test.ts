@@ -20,7 +20,7 @@ t.test('wizard assistant: ask, apply, see the toggle on', async (t) => {
   await page.getByLabel('Environment name').fill('assisted')
   await page.getByLabel('Global prefix').fill('acme')
   await page.getByRole('button', { name: 'Git repository' }).click()
-  await page.getByLabel('Deploy key (private, write-only)').fill(DEPLOY_KEY)
+  await page.getByLabel('Deploy key or access token (write-only)').fill(DEPLOY_KEY)
   await page.getByRole('button', { name: 'Services' }).click()
   const eksSwitch = page.locator('[data-service="eks"]').getByRole('switch', { name: 'Enable EKS' })
   t.equal(await eksSwitch.getAttribute('aria-checked'), 'false', 'EKS starts off')

@@ -29,7 +29,8 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
     },
   })
 
-  const deployKey = pem('OPENSSH PRIVATE KEY', secrets.make('deploykey'))
+  // Pushes authenticate over HTTPS with a token (an SSH key is refused before connecting).
+  const deployKey = secrets.make('deploykey')
   const git = await startGitServer({ username: 'x-access-token', password: deployKey })
   t.teardown(() => git.stop())
   const echo = await refusingEndpoint({ echo: true })
@@ -103,7 +104,7 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
   const devId = env && (await app.mongo.db.collection('environments').findOne({ _id: env.id }))?.userId
   const repo = environmentRepository(app)
   const pushEnv = await repo.create(devId, { ...environmentBody({ name: 'push-ok' }), gitRepository: { url: await git.createRepo('ok', { 'README.md': 'x\n' }), branch: 'main', deployKey } } as never)
-  const wrongKey = pem('OPENSSH PRIVATE KEY', secrets.make('wrongkey'))
+  const wrongKey = secrets.make('wrongkey')
   const failEnv = await repo.create(devId, { ...environmentBody({ name: 'push-refused' }), gitRepository: { url: git.url('ok'), branch: 'main', deployKey: wrongKey } } as never)
 
   // Every operation of the document, with inputs that reach its handler.

@@ -291,11 +291,11 @@ export function Wizard({ id }: { id: string | null }) {
               />
               <div className="span-all">
                 <TextArea
-                  label="Deploy key (private, write-only)"
+                  label="Deploy key or access token (write-only)"
                   value={values.gitRepository.deployKey}
-                  placeholder={values.gitRepository.hasDeployKey ? 'A key is stored. Paste a new one to replace it.' : '-----BEGIN OPENSSH PRIVATE KEY-----'}
+                  placeholder={values.gitRepository.hasDeployKey ? 'A key is stored. Paste a new one to replace it.' : 'An access token with push rights to this repository'}
                   onChange={(deployKey) => set({ gitRepository: { ...values.gitRepository, deployKey } })}
-                  help="Stored encrypted and never shown again. It is used only to push."
+                  help="Stored encrypted and never shown again. Pushes go over HTTPS with this token as the password; an SSH private key cannot authenticate them."
                   error={serverErrors['gitRepository.deployKey']}
                 />
                 {values.gitRepository.hasDeployKey && !values.gitRepository.deployKey && <p className="help">A deploy key is stored for this environment.</p>}
