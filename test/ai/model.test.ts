@@ -92,7 +92,7 @@ t.test('model-backed assistant', async (t) => {
         domain: 'example.com',
         services: { rds: { enabled: true, multiAz: true } },
         helmCharts: { 'argo-cd': { enabled: true, customValues: true, values: 'adminPassword: hunter2-chart-secret\n' } },
-        gitRepository: { url: 'https://user:ghp_tokenInUrl123@git.example.com/acme/infra.git', branch: 'main', deployKey: DEPLOY_KEY },
+        gitRepository: { url: 'https://git.example.com/acme/infra-ghp_tokenInUrl123.git', branch: 'main', deployKey: DEPLOY_KEY },
         cloudCredentialId: credentialId,
       },
     })
