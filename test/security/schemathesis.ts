@@ -101,14 +101,20 @@ export async function runSchemathesis(command: string[], run: SchemathesisRun): 
   return { exitCode, output, junit, dir }
 }
 
-/** Operations named in the JUnit report (`GET /api/users/me`), and those that failed. */
-export function junitSummary(junit: string): { operations: string[]; failed: string[] } {
+/**
+ * Operations named in the JUnit report (`GET /api/users/me`), those whose checks failed, and those
+ * where schemathesis itself stumbled (`<error>`: e.g. its "Inconsistent results" runtime error when
+ * hypothesis cannot replay a case): the latter are reported, not counted as API failures.
+ */
+export function junitSummary(junit: string): { operations: string[]; failed: string[]; toolErrors: string[] } {
   const operations: string[] = []
   const failed: string[] = []
+  const toolErrors: string[] = []
   for (const match of junit.matchAll(/<testcase\b[^>]*\bname="([^"]+)"[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g)) {
     const name = match[1].replace(/&amp;/g, '&').replace(/&#x27;|&apos;/g, "'").replace(/&quot;/g, '"')
     operations.push(name)
-    if (match[3] && /<(failure|error)\b/.test(match[3])) failed.push(name)
+    if (match[3] && /<failure\b/.test(match[3])) failed.push(name)
+    else if (match[3] && /<error\b/.test(match[3])) toolErrors.push(name)
   }
-  return { operations, failed }
+  return { operations, failed, toolErrors }
 }
