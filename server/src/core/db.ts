@@ -22,6 +22,9 @@ export function createMongoClient(uri: string): MongoClient {
     // Fail fast while the database is down (503), and notice its return within a second: the
     // monitor polls (FerretDB's awaitable hello kept a streaming monitor failing long after a restart).
     serverSelectionTimeoutMS: 3000,
+    // No operation waits longer than this in all (selection, checkout, socket): a request never
+    // hangs on a connection the database dropped; it fails as 503 and the client retries.
+    timeoutMS: 10_000,
     serverMonitoringMode: 'poll',
     heartbeatFrequencyMS: HEARTBEAT_MS,
     // The driver retries reads and writes once on a transient network error.
