@@ -22,9 +22,10 @@ export function createMongoClient(uri: string): MongoClient {
     // Fail fast while the database is down (503), and notice its return within a second: the
     // monitor polls (FerretDB's awaitable hello kept a streaming monitor failing long after a restart).
     serverSelectionTimeoutMS: 3000,
-    // No operation waits longer than this in all (selection, checkout, socket): a request never
-    // hangs on a connection the database dropped; it fails as 503 and the client retries.
-    timeoutMS: 10_000,
+    // A request never hangs on a connection the database dropped: a socket silent for 15 s, or a
+    // wait of 5 s for a pooled connection, fails the operation (503) instead.
+    socketTimeoutMS: 15_000,
+    waitQueueTimeoutMS: 5_000,
     serverMonitoringMode: 'poll',
     heartbeatFrequencyMS: HEARTBEAT_MS,
     // The driver retries reads and writes once on a transient network error.
@@ -67,11 +68,16 @@ export function reconnectWhenMonitorStalls(client: MongoClient, onReconnect: (er
 
 /** True when the database answers a ping within the timeout. */
 export async function databaseReachable(db: Db, timeoutMs = 2000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))
+  const ping = db.command({ ping: 1 }).then(
+    () => true,
+    () => false,
+  )
   try {
-    await db.command({ ping: 1 }, { timeoutMS: timeoutMs })
-    return true
-  } catch {
-    return false
+    return await Promise.race([ping, late])
+  } finally {
+    clearTimeout(timer)
   }
 }
 
