@@ -3,10 +3,10 @@
 // The default credential per user and provider lives in `cloud_credential_defaults`, whose `_id`
 // (`<userId>/<provider>`) makes "one default" a property of the database.
 import { randomUUID } from 'node:crypto'
-import type { FastifyInstance } from 'fastify'
 import type { Collection, Db } from 'mongodb'
 import { keyRingFor, type EncryptedSecret, type KeyRing } from '@ies/server/core/crypto'
 import { conflict } from '@ies/server/core/errors'
+import { onePerDatabase } from '@ies/server/core/db'
 import { isDuplicateKey } from '../environments/repository.ts'
 import { metadataOf } from './metadata.ts'
 import type { CredentialProvider, Credentials, Metadata } from './schemas.ts'
@@ -204,14 +204,5 @@ export class CloudCredentialRepository {
   }
 }
 
-const repositories = new WeakMap<Db, CloudCredentialRepository>()
-
 /** The app's cloud credential repository (one per database handle, shared by every plugin). */
-export function cloudCredentialRepository(app: FastifyInstance): CloudCredentialRepository {
-  let repo = repositories.get(app.mongo.db)
-  if (!repo) {
-    repo = new CloudCredentialRepository(app.mongo.db, keyRingFor(app.config, app.log))
-    repositories.set(app.mongo.db, repo)
-  }
-  return repo
-}
+export const cloudCredentialRepository = onePerDatabase((app) => new CloudCredentialRepository(app.mongo.db, keyRingFor(app.config, app.log)))

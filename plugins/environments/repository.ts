@@ -1,10 +1,10 @@
 // Environments in MongoDB (collection `environments`), always scoped by the owning user. The deploy
 // key is encrypted before it reaches the database and decrypted only through getDeployKey.
 import { randomUUID } from 'node:crypto'
-import type { FastifyInstance } from 'fastify'
 import type { Collection, Db } from 'mongodb'
 import { keyRingFor, type EncryptedSecret, type KeyRing } from '@ies/server/core/crypto'
 import { conflict } from '@ies/server/core/errors'
+import { onePerDatabase } from '@ies/server/core/db'
 import type { Environment, EnvironmentInput } from './schemas.ts'
 import { ENVIRONMENT_STATUSES, SORTS } from './schemas.ts'
 
@@ -256,14 +256,5 @@ export class EnvironmentRepository {
   }
 }
 
-const repositories = new WeakMap<Db, EnvironmentRepository>()
-
 /** The app's environment repository (one per database handle, shared by every plugin). */
-export function environmentRepository(app: FastifyInstance): EnvironmentRepository {
-  let repo = repositories.get(app.mongo.db)
-  if (!repo) {
-    repo = new EnvironmentRepository(app.mongo.db, keyRingFor(app.config, app.log))
-    repositories.set(app.mongo.db, repo)
-  }
-  return repo
-}
+export const environmentRepository = onePerDatabase((app) => new EnvironmentRepository(app.mongo.db, keyRingFor(app.config, app.log)))

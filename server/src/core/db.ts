@@ -1,5 +1,6 @@
 // The MongoDB connection, decorated onto the instance as `app.mongo`. Repositories take `app.mongo.db`.
 import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
 import { MongoClient, type Db } from 'mongodb'
 
 declare module 'fastify' {
@@ -100,3 +101,16 @@ export default fp<DatabaseOptions>(
   },
   { name: 'db' },
 )
+
+/** One instance per database handle, shared by every plugin of an app (repositories). */
+export function onePerDatabase<T>(make: (app: FastifyInstance) => T): (app: FastifyInstance) => T {
+  const instances = new WeakMap<Db, T>()
+  return (app) => {
+    let instance = instances.get(app.mongo.db)
+    if (!instance) {
+      instance = make(app)
+      instances.set(app.mongo.db, instance)
+    }
+    return instance
+  }
+}
