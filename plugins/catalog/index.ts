@@ -10,7 +10,9 @@ import { CatalogDocument } from './schemas.ts'
 import { inProcessSource, ProcessorUnreachable, remoteSource } from './source.ts'
 
 function matches(header: string | undefined, etag: string): boolean {
-  return !!header && header.split(',').some((t) => {
+  if (!header) return false
+  if (header.length === etag.length + 2 && header === `"${etag}"`) return true
+  return header.split(',').some((t) => {
     const v = t.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1')
     return v === '*' || v === etag
   })

@@ -56,8 +56,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.decorate('config', config)
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-ID', request.id)
+    done()
   })
   registerErrorHandlers(app)
   registerJsonBodyParser(app)
@@ -94,9 +95,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(import('./web/index.ts'))
   await app.register(
     async (api) => {
-      api.addHook('onRequest', api.limitByIp)
-      api.addHook('onRequest', async (request) => api.authenticate(request))
-      api.addHook('onRequest', api.limitByUser)
+      // Every /api request, in this order: the per-IP limit, the bearer token, the per-user limit
+      // (one hook: each hook a request passes through has a cost of its own).
+      api.addHook('onRequest', async (request, reply) => {
+        await api.limitByIp(request, reply)
+        await api.authenticate(request)
+        await api.limitByUser(request, reply)
+      })
       await api.register(autoload, { dir: PLUGINS_DIR, forceESM: true })
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     },

@@ -34,6 +34,8 @@ t.test('missing, malformed and forged tokens', async (t) => {
     ['no subject', `Bearer ${issuer.sign({ sub: undefined })}`, 'UNAUTHORIZED'],
     ['expired', `Bearer ${issuer.sign({ iat: now - 900, exp: now - 600 })}`, 'TOKEN_EXPIRED'],
   ]
+  // The genuine token is verified (and remembered) first: none of its forged variants may ride on it.
+  t.equal((await get(`Bearer ${good}`)).statusCode, 200, 'the genuine token works')
   for (const [name, header, code] of cases) {
     const res = await get(header)
     t.equal(res.statusCode, 401, name)
@@ -42,6 +44,19 @@ t.test('missing, malformed and forged tokens', async (t) => {
     if (code === 'UNAUTHORIZED' && !header) t.equal(res.json().error.message, 'Authentication required')
   }
   t.equal((await get(`Bearer ${good}`)).statusCode, 200, 'the genuine token still works')
+})
+
+t.test('a remembered token is refused once it expires', async (t) => {
+  const { app, issuer } = await startTestApp(t)
+  const now = Math.floor(Date.now() / 1000)
+  const authorization = `Bearer ${issuer.sign({ iat: now, exp: now + 2 })}`
+  const get = () => app.inject({ method: 'GET', url: '/api/users/me', headers: { authorization } })
+  t.equal((await get()).statusCode, 200, 'valid and remembered')
+  t.equal((await get()).statusCode, 200, 'answered again while valid')
+  await new Promise((resolve) => setTimeout(resolve, (now + 2) * 1000 - Date.now() + 50))
+  const res = await get()
+  t.equal(res.statusCode, 401)
+  t.equal(res.json().error.code, 'TOKEN_EXPIRED')
 })
 
 t.test('every /api route requires a token', async (t) => {
