@@ -7,6 +7,7 @@ import type { Collection, Db } from 'mongodb'
 import { keyRingFor, type EncryptedSecret, type KeyRing } from '@ies/server/core/crypto'
 import { conflict } from '@ies/server/core/errors'
 import { onePerDatabase } from '@ies/server/core/db'
+import { reencryptField, type ReencryptResult } from '@ies/server/core/reencrypt'
 import { isDuplicateKey } from '../environments/repository.ts'
 import { metadataOf } from './metadata.ts'
 import type { CredentialProvider, Credentials, Metadata } from './schemas.ts'
@@ -187,20 +188,8 @@ export class CloudCredentialRepository {
   }
 
   /** Re-encrypts every secret not under the current key (scripts/reencrypt.ts). */
-  async reencryptAll(): Promise<{ updated: number; failed: string[] }> {
-    let updated = 0
-    const failed: string[] = []
-    for await (const doc of this.collection.find({})) {
-      if (!this.keys.isStale(doc.secret)) continue
-      try {
-        const fresh = this.keys.reencryptSecret(doc.secret, this.context(doc._id, doc.userId))
-        const result = await this.collection.updateOne({ _id: doc._id, 'secret.data': doc.secret.data }, { $set: { secret: fresh } })
-        updated += result.modifiedCount
-      } catch {
-        failed.push(doc._id)
-      }
-    }
-    return { updated, failed }
+  async reencryptAll(): Promise<ReencryptResult> {
+    return reencryptField(this.collection, this.keys, 'secret', (doc) => this.context(doc._id, doc.userId))
   }
 }
 

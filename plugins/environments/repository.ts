@@ -5,6 +5,7 @@ import type { Collection, Db } from 'mongodb'
 import { keyRingFor, type EncryptedSecret, type KeyRing } from '@ies/server/core/crypto'
 import { conflict } from '@ies/server/core/errors'
 import { onePerDatabase } from '@ies/server/core/db'
+import { reencryptField, type ReencryptResult } from '@ies/server/core/reencrypt'
 import type { Environment, EnvironmentInput } from './schemas.ts'
 import { ENVIRONMENT_STATUSES, SORTS } from './schemas.ts'
 
@@ -239,20 +240,8 @@ export class EnvironmentRepository {
   }
 
   /** Re-encrypts every deploy key not under the current key (scripts/reencrypt.ts). */
-  async reencryptAll(): Promise<{ updated: number; failed: string[] }> {
-    let updated = 0
-    const failed: string[] = []
-    for await (const doc of this.collection.find({ deployKey: { $exists: true } })) {
-      if (!doc.deployKey || !this.keys.isStale(doc.deployKey)) continue
-      try {
-        const fresh = this.keys.reencryptSecret(doc.deployKey, this.deployKeyContext(doc._id, doc.userId))
-        const result = await this.collection.updateOne({ _id: doc._id, 'deployKey.data': doc.deployKey.data }, { $set: { deployKey: fresh } })
-        updated += result.modifiedCount
-      } catch {
-        failed.push(doc._id)
-      }
-    }
-    return { updated, failed }
+  async reencryptAll(): Promise<ReencryptResult> {
+    return reencryptField(this.collection, this.keys, 'deployKey', (doc) => this.deployKeyContext(doc._id, doc.userId))
   }
 }
 
