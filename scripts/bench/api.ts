@@ -7,12 +7,18 @@
 // Subject and baseline run alternately (ABBA order per round) so that machine noise hits both; the
 // servers run in a child process of their own (scripts/bench/servers.ts), autocannon in this one.
 //
-//   npx tsx scripts/bench/api.ts [--rounds 3] [--duration 5] [--connections 10]
+//   npx tsx scripts/bench/api.ts [--rounds 3] [--duration 5] [--connections 10] [--only catalog]
 import { parseArgs } from 'node:util'
 import { cannon, median, startServers, type Run } from './cannon.ts'
 
 const { values } = parseArgs({
-  options: { rounds: { type: 'string', default: '3' }, duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '10' } },
+  options: {
+    rounds: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '10' },
+    /** Run only the benchmarks whose name contains this text. */
+    only: { type: 'string', default: '' },
+  },
 })
 const ROUNDS = Number(values.rounds)
 const DURATION = Number(values.duration)
@@ -34,7 +40,7 @@ try {
         cannon({ url: `${servers.ies}/api/catalog`, headers: { authorization: servers.authorization, 'if-none-match': servers.catalogEtag }, duration: DURATION, connections: CONNECTIONS }, 304),
       baseline: () => cannon({ url: `${servers.hello}/`, duration: DURATION, connections: CONNECTIONS }),
     },
-  ]
+  ].filter((p) => p.name.includes(values.only))
   // Warm-up: JIT, connection pools, the catalog cache.
   for (const p of pairs) {
     await p.baseline()

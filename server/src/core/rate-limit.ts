@@ -33,7 +33,8 @@ const REMAINING = Symbol('rateLimitRemaining')
 
 function report(request: FastifyRequest, reply: FastifyReply, outcome: Outcome) {
   const shown = (request as any)[REMAINING] as number | undefined
-  if (shown === undefined || outcome.remaining <= shown || outcome.isExceeded) {
+  // The first limit writes the headers; a later one rewrites them only if it has fewer left.
+  if (shown === undefined || outcome.remaining < shown || outcome.isExceeded) {
     ;(request as any)[REMAINING] = outcome.remaining
     reply.header('X-RateLimit-Limit', outcome.max)
     reply.header('X-RateLimit-Remaining', outcome.remaining)
