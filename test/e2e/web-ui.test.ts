@@ -179,7 +179,16 @@ t.test('web UI: credentials, wizard, detail, edit, export, delete, preferences',
   await page.getByText('Preferences saved').waitFor()
   const prefs = (await (await fetch(`${ies.url}/api/users/me/preferences`, { headers: ies.auth('dev') })).json()).data
   t.equal(prefs.theme, 'dark')
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+  t.equal(await background(), 'rgb(15, 20, 26)', 'the dark palette applies')
   await screenshot(page, '11-preferences-dark')
+  // 'System' follows the operating system's choice.
+  await page.getByLabel('Theme').selectOption({ label: 'Follow the system' })
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'system')
+  await page.emulateMedia({ colorScheme: 'light' })
+  t.equal(await background(), 'rgb(246, 247, 249)', 'system theme, light OS')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  t.equal(await background(), 'rgb(15, 20, 26)', 'system theme, dark OS')
 
   t.same(problems.errors, [], 'no page errors and no CSP violations')
 })
