@@ -8,7 +8,7 @@
 # @param name | displayName=Environment name | description=Name of the environment; part of every resource name. | type=text | pattern=^[a-z][a-z0-9-]{2,49}$ | default=demo
 name = "demo"
 
-# @param globalPrefix | displayName=Global prefix | description=Prefix of every resource name, before the environment name. | type=text | pattern=^[a-z][a-z0-9-]{0,11}$ | default=ies
+# @param globalPrefix | displayName=Global prefix | description=Prefix of every resource name, before the environment name. | type=text | pattern=^[a-z](-?[a-z0-9]){1,19}$ | default=ies
 global_prefix = "ies"
 
 # @param region | displayName=AWS region | description=Region the stack is deployed to. | type=text | pattern=^[a-z]{2}(-[a-z]+)+-[0-9]$ | default=eu-west-1
