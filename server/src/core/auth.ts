@@ -87,8 +87,8 @@ export default fp<AuthOptions>(
         const kid = token?.header?.kid
         const alg = token?.header?.alg
         const iss = token?.payload?.iss
-        if (typeof kid !== 'string' || typeof alg !== 'string' || iss !== opts.issuer) throw unauthorized('Invalid token')
-        if (!(ALLOWED_ALGORITHMS as readonly string[]).includes(alg)) throw unauthorized('Invalid token')
+        if (typeof kid !== 'string' || typeof alg !== 'string' || iss !== opts.issuer) throw unauthorized()
+        if (!(ALLOWED_ALGORITHMS as readonly string[]).includes(alg)) throw unauthorized()
         // get-jwks caches the JWK but converts it to PEM on every call; convert each JWK once
         // (the same PEM string also lets @fastify/jwt reuse its verifier).
         const jwk = (await jwks.getJwk({ kid, domain: iss, alg })) as Jwk
@@ -132,9 +132,9 @@ export default fp<AuthOptions>(
         if (err?.statusCode === 503 || err?.name === 'AbortError') {
           request.log.warn('identity provider keys unreachable')
         }
-        throw unauthorized('Invalid token')
+        throw unauthorized()
       }
-      if (opts.audience && !audienceMatches(claims, opts.audience)) throw unauthorized('Invalid token')
+      if (opts.audience && !audienceMatches(claims, opts.audience)) throw unauthorized()
       const sub = claims.sub as string
       const identity = { sub, username: claims.preferred_username ?? sub, email: claims.email ?? '' }
       const userId = await opts.users.sync(identity)
