@@ -39,6 +39,8 @@ export const TEST_PASSWORDS = { dev: 'dev-password', admin: 'admin-password' } a
 export const TEST_CLI_SECRET = 'ies-cli-test-secret'
 export const APP_CLIENT_ID = 'ies-app'
 export const CLI_CLIENT_ID = 'ies-cli'
+/** The public client of the device flow (request with only client_id), in both providers. */
+export const DEVICE_CLIENT_ID = 'ies-device'
 export const TEST_USERS = defaultDevUsers(TEST_PASSWORDS)
 
 export type TestIdentityProvider = RunningIdentityProvider & { cliClientSecret: string }
@@ -51,6 +53,7 @@ export async function startTestIdentityProvider(
     appClientId: APP_CLIENT_ID,
     cliClientId: CLI_CLIENT_ID,
     cliClientSecret: TEST_CLI_SECRET,
+    deviceClientId: DEVICE_CLIENT_ID,
     users: TEST_USERS,
     ...overrides,
   })

@@ -4,6 +4,7 @@ import t from 'tap'
 import {
   APP_CLIENT_ID,
   CLI_CLIENT_ID,
+  DEVICE_CLIENT_ID,
   TEST_CLI_SECRET,
   TEST_PASSWORDS,
   TEST_USERS,
@@ -224,23 +225,58 @@ t.test('embedded identity provider', async (t) => {
     t.equal((await introspect({ ...asCli, token: other.access_token })).active, true, 'other sessions are untouched')
   })
 
-  t.test('device code flow, approved on the verification page', async (t) => {
-    const device = await requestDeviceCode({ ...realm, clientId: APP_CLIENT_ID })
+  t.test('device code flow: the spec request (only client_id) with the device client, approved on the verification page', async (t) => {
+    await expectOAuthError(t, requestDeviceCode({ ...realm, clientId: APP_CLIENT_ID }), { status: 400, error: 'unauthorized_client' },
+      'the app client (PKCE) has no device grant, as in Keycloak')
+
+    const device = await requestDeviceCode({ ...realm, clientId: DEVICE_CLIENT_ID })
     t.type(device.device_code, 'string')
     t.type(device.user_code, 'string')
     t.equal(device.verification_uri, `${authUrl}/realms/ies/device`)
-    await expectOAuthError(t, pollDeviceToken({ ...realm, clientId: APP_CLIENT_ID, deviceCode: device.device_code }),
+    t.equal(device.interval, 5, 'the polling interval, as the realm announces it')
+    await expectOAuthError(t, pollDeviceToken({ ...realm, clientId: DEVICE_CLIENT_ID, deviceCode: device.device_code }),
       { status: 400, error: 'authorization_pending' }, 'pending before approval')
 
     const page = await approveDevice(device, { username: 'dev', password: TEST_PASSWORDS.dev })
     t.match(page.page?.html, /signed in/i, 'success page')
 
-    const tokens = await pollDeviceToken({ ...realm, clientId: APP_CLIENT_ID, deviceCode: device.device_code })
+    const tokens = await pollDeviceToken({ ...realm, clientId: DEVICE_CLIENT_ID, deviceCode: device.device_code })
     for (const field of TOKEN_RESPONSE_FIELDS) t.ok(field in tokens, `device token response has ${field}`)
+    t.equal(tokens.expires_in, 300)
+    t.equal(tokens.refresh_expires_in, 1800)
+    t.equal(tokens.scope, 'profile email', "the default scopes: no openid was requested (Keycloak's answer too)")
+    t.notOk(tokens.id_token, 'no ID token without openid')
     const claims = jwtClaims(tokens.access_token)
+    for (const claim of ACCESS_TOKEN_CLAIMS) t.ok(claim in claims, `device access token has ${claim}`)
     t.equal(claims.sub, dev.id)
-    t.equal(claims.azp, APP_CLIENT_ID)
+    t.equal(claims.azp, DEVICE_CLIENT_ID)
+    t.same(claims.aud, [APP_CLIENT_ID, CLI_CLIENT_ID], 'the same audience as app tokens')
+    t.same(claims.realm_access, { roles: ['user'] })
+    t.equal(claims.preferred_username, 'dev')
+    t.equal(claims.email, dev.email)
+    t.equal(claims.scope, 'profile email')
     t.ok(await verifiedByCerts(realm, tokens.access_token))
+
+    const refreshed = await refreshToken({ authUrl, clientId: DEVICE_CLIENT_ID, refreshToken: tokens.refresh_token! })
+    t.equal(jwtClaims(refreshed.access_token).azp, DEVICE_CLIENT_ID, 'the device client refreshes its own tokens')
+    t.equal(refreshed.scope, 'profile email')
+    await logout({ ...realm, clientId: DEVICE_CLIENT_ID, refreshToken: refreshed.refresh_token! })
+    await expectOAuthError(t, refreshToken({ authUrl, clientId: DEVICE_CLIENT_ID, refreshToken: refreshed.refresh_token! }),
+      { status: 400, error: 'invalid_grant' }, 'refresh after logout')
+    await expectOAuthError(t, pollDeviceToken({ ...realm, clientId: DEVICE_CLIENT_ID, deviceCode: device.device_code }),
+      { status: 400, error: 'invalid_grant' }, 'a device code is used once')
+  })
+
+  t.test('device code flow: admin roles, and openid when the request asks for it', async (t) => {
+    const device = await requestDeviceCode({ ...realm, clientId: DEVICE_CLIENT_ID, scope: 'openid' })
+    await approveDevice(device, { username: 'admin', password: TEST_PASSWORDS.admin })
+    const tokens = await pollDeviceToken({ ...realm, clientId: DEVICE_CLIENT_ID, deviceCode: device.device_code })
+    t.equal(tokens.scope, 'openid profile email')
+    t.type(tokens.id_token, 'string')
+    const claims = jwtClaims(tokens.access_token)
+    t.equal(claims.sub, admin.id)
+    t.same(claims.realm_access, { roles: ['user', 'admin'] })
+    t.same(claims.resource_access, { [APP_CLIENT_ID]: { roles: ['environment-admin'] } }, "the app client's roles, whichever client asked")
   })
 
   t.test('userinfo with the access token', async (t) => {

@@ -3,10 +3,20 @@
 import { createHash } from 'node:crypto'
 import type { IdpUser, ResolvedOptions } from './options.ts'
 
-/** The scope of a user's access token and token response. */
+/** The scope of a user's access token and token response when the client asked for `openid`. */
 export const USER_SCOPE = 'openid profile email'
+/**
+ * The realm's default client scopes, in every token whatever the request asked for; Keycloak adds
+ * `openid` only when the request had it (a device request with only `client_id` has not).
+ */
+export const DEFAULT_CLIENT_SCOPE = 'profile email'
 /** The scope of a service account's access token (Keycloak gives no `openid` to client credentials). */
-export const SERVICE_ACCOUNT_SCOPE = 'profile email'
+export const SERVICE_ACCOUNT_SCOPE = DEFAULT_CLIENT_SCOPE
+
+/** A user token's scope as Keycloak forms it: `openid` if it was requested, then the default client scopes. */
+export function userScope(requested: string | undefined): string {
+  return (requested ?? '').split(' ').includes('openid') ? USER_SCOPE : DEFAULT_CLIENT_SCOPE
+}
 
 /** A stable uuid (name-based, SHA-1) for the service account of a confidential client. */
 export function serviceAccountId(realm: string, clientId: string): string {
@@ -46,7 +56,7 @@ export function accessTokenAudience(o: ResolvedOptions): string[] {
 export function userAccessTokenClaims(
   o: ResolvedOptions,
   user: IdpUser,
-  { azp, sid }: { azp: string; sid: string | undefined },
+  { azp, sid, scope }: { azp: string; sid: string | undefined; scope: string | undefined },
 ): Record<string, unknown> {
   return {
     aud: accessTokenAudience(o),
@@ -56,7 +66,7 @@ export function userAccessTokenClaims(
     acr: '1',
     realm_access: { roles: [...user.realmRoles] },
     resource_access: user.clientRoles.length > 0 ? { [o.appClientId]: { roles: [...user.clientRoles] } } : undefined,
-    scope: USER_SCOPE,
+    scope: userScope(scope),
     ...userProfileClaims(user),
   }
 }

@@ -293,10 +293,14 @@ export interface DeviceAuthorization {
   interval?: number
 }
 
+/**
+ * The device code request. The spec's form has only `client_id` (of the device client, `ies-device`);
+ * both providers then grant the default scopes `profile email`. A `scope` with `openid` adds `openid`.
+ */
 export async function requestDeviceCode(opts: RealmAddress & { clientId: string; scope?: string }): Promise<DeviceAuthorization> {
   return (await postForm(endpoint(opts, 'auth/device'), {
     client_id: opts.clientId,
-    scope: opts.scope ?? 'openid profile email',
+    scope: opts.scope,
   })) as unknown as DeviceAuthorization
 }
 

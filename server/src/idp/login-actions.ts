@@ -1,5 +1,5 @@
 // The interactive part of sign-in at /realms/{realm}/login-actions/:uid: the login form (GET), the
-// credential check (POST). Consent is granted without asking: both clients are first-party.
+// credential check (POST). Consent is granted without asking: every client is first-party.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type Provider from 'oidc-provider'
 import type { InteractionResults } from 'oidc-provider'

@@ -1,4 +1,4 @@
-// The embedded identity provider's options and its two development users.
+// The embedded identity provider's options (its three clients) and its two development users.
 import type { SigningKey } from './signing-keys.ts'
 
 export interface IdpUser {
@@ -27,6 +27,11 @@ export interface IdentityProviderOptions {
   /** The confidential CLI client (client credentials, introspection). Default `ies-cli`. */
   cliClientId?: string
   cliClientSecret: string
+  /**
+   * The public device client: the device authorization grant only (request with just `client_id`, no
+   * PKCE), refresh. Default `ies-device`, as in scripts/keycloak/realm.json.
+   */
+  deviceClientId?: string
   users: IdpUser[]
   /** Default 300. */
   accessTokenTtlSeconds?: number
@@ -53,6 +58,7 @@ export function resolveOptions(opts: IdentityProviderOptions): ResolvedOptions {
     appClientId: opts.appClientId ?? 'ies-app',
     appRedirectUris: opts.appRedirectUris ?? [],
     cliClientId: opts.cliClientId ?? 'ies-cli',
+    deviceClientId: opts.deviceClientId ?? 'ies-device',
     cliClientSecret: opts.cliClientSecret,
     users: opts.users,
     accessTokenTtlSeconds: opts.accessTokenTtlSeconds ?? 300,

@@ -1,8 +1,10 @@
-// Builds the oidc-provider instance: Keycloak's routes under /realms/{realm}, the two clients,
-// JWT (RS256) access tokens with Keycloak's claims, PKCE S256 for the public client, device flow,
-// first-party consent granted automatically, and Keycloak's token response fields.
+// Builds the oidc-provider instance: Keycloak's routes under /realms/{realm}, the three clients of
+// scripts/keycloak/realm.json (app: code + PKCE S256; cli: client credentials; device: device flow),
+// JWT (RS256) access tokens with Keycloak's claims, first-party consent granted automatically, and
+// Keycloak's token response fields.
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider'
 import {
+  DEFAULT_CLIENT_SCOPE,
   SERVICE_ACCOUNT_SCOPE,
   USER_SCOPE,
   serviceAccountAccessTokenClaims,
@@ -29,6 +31,8 @@ export const OIDC_PATHS = {
 } as const
 
 const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code'
+/** Seconds between device-code polls, announced as `interval` (the realm's oauth2DevicePollingInterval). */
+export const DEVICE_POLLING_INTERVAL_SECONDS = 5
 
 export interface ProviderParts {
   options: ResolvedOptions
@@ -50,7 +54,7 @@ export function isLoopbackRedirect(uri: string): boolean {
 
 export function createProvider({ options: o, keys, store, cookieKeys }: ProviderParts): Provider {
   const resource = apiResource(o)
-  const firstParty = new Set([o.appClientId, o.cliClientId])
+  const firstParty = new Set([o.appClientId, o.cliClientId, o.deviceClientId])
   const findUser = (id: string | undefined) => o.users.find((user) => user.id === id)
 
   const configuration: Configuration = {
@@ -60,10 +64,20 @@ export function createProvider({ options: o, keys, store, cookieKeys }: Provider
         client_id: o.appClientId,
         token_endpoint_auth_method: 'none',
         application_type: 'web',
-        grant_types: ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT],
+        grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         // Any loopback redirect is accepted as well (see redirectUriAllowed below).
         redirect_uris: o.appRedirectUris.length > 0 ? o.appRedirectUris : ['http://127.0.0.1/callback'],
+      },
+      {
+        // The spec's device flow: the request has only client_id, so it gets a public client of its
+        // own without PKCE (Keycloak 26.7 applies a client's PKCE rule to the device request too)
+        // and without redirect URIs; the app client keeps PKCE and has no device grant.
+        client_id: o.deviceClientId,
+        token_endpoint_auth_method: 'none',
+        grant_types: [DEVICE_CODE_GRANT, 'refresh_token'],
+        response_types: [],
+        redirect_uris: [],
       },
       {
         client_id: o.cliClientId,
@@ -90,6 +104,13 @@ export function createProvider({ options: o, keys, store, cookieKeys }: Provider
       return { accountId: user.id, claims: async () => ({ sub: user.id, ...userProfileClaims(user) }) }
     },
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
+    // A device request without `scope` gets the realm's default client scopes, as in Keycloak (the
+    // library would otherwise grant nothing on approval); `openid` only when asked for.
+    extraParams: {
+      scope(ctx, value) {
+        if (ctx.oidc.route === 'device_authorization' && !value && ctx.oidc.params) ctx.oidc.params.scope = DEFAULT_CLIENT_SCOPE
+      },
+    },
     responseTypes: ['code'],
     routes: {
       authorization: OIDC_PATHS.authorization,
@@ -103,7 +124,7 @@ export function createProvider({ options: o, keys, store, cookieKeys }: Provider
       end_session: OIDC_PATHS.logout,
     },
     interactions: { url: (_ctx, interaction) => `${o.mountPath}${OIDC_PATHS.loginActions}/${interaction.uid}` },
-    // Both clients are first-party: consent is granted without asking.
+    // Every client is first-party: consent is granted without asking.
     async loadExistingGrant(ctx) {
       const { client, session, provider } = ctx.oidc
       if (!client || !session?.accountId) return undefined
@@ -183,7 +204,7 @@ export function createProvider({ options: o, keys, store, cookieKeys }: Provider
           }
           const user = findUser(token.accountId)
           if (!user) throw new Error('access token for an unknown account')
-          Object.assign(jwt.payload, userAccessTokenClaims(o, user, { azp: String(token.clientId), sid: token.sessionUid }))
+          Object.assign(jwt.payload, userAccessTokenClaims(o, user, { azp: String(token.clientId), sid: token.sessionUid, scope: token.scope }))
         },
       },
     },
@@ -214,7 +235,17 @@ function keycloakResponses(o: ResolvedOptions) {
     await next()
     const route = ctx.oidc?.route
     const body = ctx.body as Record<string, unknown> | undefined
-    if (!body || typeof body !== 'object' || ctx.status !== 200) return
+    if (!body || typeof body !== 'object') return
+    const client = ctx.oidc?.client
+    if (route === 'device_authorization' && ctx.status === 400 && client && !client.grantTypeAllowed(DEVICE_CODE_GRANT)) {
+      // Keycloak's answer to a device request from a client without the grant (the app client).
+      ctx.body = {
+        error: 'unauthorized_client',
+        error_description: 'Client is not allowed to initiate OAuth 2.0 Device Authorization Grant. The flow is disabled for the client.',
+      }
+      return
+    }
+    if (ctx.status !== 200) return
     if (route === 'token' && typeof body.access_token === 'string') {
       const claims = decodeJwtPayload(body.access_token) ?? {}
       const hasRefresh = typeof body.refresh_token === 'string'
@@ -229,6 +260,8 @@ function keycloakResponses(o: ResolvedOptions) {
         ...(claims.session_state ? { session_state: claims.session_state } : {}),
         scope: claims.scope,
       }
+    } else if (route === 'device_authorization' && typeof body.device_code === 'string') {
+      ctx.body = { ...body, interval: DEVICE_POLLING_INTERVAL_SECONDS }
     } else if (route === 'discovery') {
       // The same host as the library's own endpoints (the request's host, like Keycloak's discovery).
       const base = String(body.token_endpoint).slice(0, -OIDC_PATHS.token.length)

@@ -23,7 +23,8 @@ export function registerTokenEndpoints(app: FastifyInstance, idp: EmbeddedIdenti
     if (given.clientId === o.cliClientId) {
       return secretsEqual(given.clientSecret, o.cliClientSecret) ? given.clientId : undefined
     }
-    if (given.clientId === o.appClientId) return given.clientId
+    // The public clients need no secret.
+    if (given.clientId === o.appClientId || given.clientId === o.deviceClientId) return given.clientId
     return undefined
   }
 
