@@ -12,35 +12,34 @@ resource "aws_elasticache_subnet_group" "this" {
   tags = var.tags
 }
 
-resource "aws_security_group" "this" {
-  name_prefix = "${local.identifier}-"
-  description = "Valkey access to ${local.identifier}"
-  vpc_id      = var.vpc_id
+module "access" {
+  source = "../data-store-access"
 
-  tags = merge(var.tags, { Name = local.identifier })
-
-  lifecycle {
-    create_before_destroy = true
-  }
+  name                = local.identifier
+  description         = "Valkey access to ${local.identifier}"
+  vpc_id              = var.vpc_id
+  allowed_cidr_blocks = var.allowed_cidr_blocks
+  port                = local.port
+  protocol            = "Valkey"
+  kms_key_description = "At-rest encryption of ${local.identifier}"
+  tags                = var.tags
 }
 
-resource "aws_vpc_security_group_ingress_rule" "valkey" {
-  for_each = toset(var.allowed_cidr_blocks)
-
-  security_group_id = aws_security_group.this.id
-  description       = "Valkey from ${each.value}"
-  cidr_ipv4         = each.value
-  ip_protocol       = "tcp"
-  from_port         = local.port
-  to_port           = local.port
+# The security group, its rules and the key were declared here before ../data-store-access:
+# existing state moves to the new addresses, nothing is replaced.
+moved {
+  from = aws_security_group.this
+  to   = module.access.aws_security_group.this
 }
 
-resource "aws_kms_key" "this" {
-  description             = "At-rest encryption of ${local.identifier}"
-  deletion_window_in_days = 30
-  enable_key_rotation     = true
+moved {
+  from = aws_vpc_security_group_ingress_rule.valkey
+  to   = module.access.aws_vpc_security_group_ingress_rule.this
+}
 
-  tags = var.tags
+moved {
+  from = aws_kms_key.this
+  to   = module.access.aws_kms_key.this
 }
 
 resource "aws_cloudwatch_log_group" "slow_log" {
@@ -63,10 +62,10 @@ resource "aws_elasticache_replication_group" "this" {
   multi_az_enabled           = local.failover
 
   subnet_group_name  = aws_elasticache_subnet_group.this.name
-  security_group_ids = [aws_security_group.this.id]
+  security_group_ids = [module.access.security_group_id]
 
   at_rest_encryption_enabled = true
-  kms_key_id                 = aws_kms_key.this.arn
+  kms_key_id                 = module.access.kms_key_arn
   transit_encryption_enabled = true
   transit_encryption_mode    = "required"
 

@@ -10,5 +10,5 @@ output "reader_endpoint_address" {
 
 output "security_group_id" {
   description = "Security group of the cache."
-  value       = aws_security_group.this.id
+  value       = module.access.security_group_id
 }

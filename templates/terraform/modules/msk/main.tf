@@ -4,35 +4,34 @@ locals {
   subnet_ids = slice(var.subnet_ids, 0, min(3, length(var.subnet_ids)))
 }
 
-resource "aws_security_group" "this" {
-  name_prefix = "${local.cluster_name}-"
-  description = "Kafka client access to ${local.cluster_name} (TLS and IAM)"
-  vpc_id      = var.vpc_id
+module "access" {
+  source = "../data-store-access"
 
-  tags = merge(var.tags, { Name = local.cluster_name })
-
-  lifecycle {
-    create_before_destroy = true
-  }
+  name                = local.cluster_name
+  description         = "Kafka client access to ${local.cluster_name} (TLS and IAM)"
+  vpc_id              = var.vpc_id
+  allowed_cidr_blocks = var.allowed_cidr_blocks
+  port                = 9098
+  protocol            = "Kafka (TLS, IAM auth)"
+  kms_key_description = "At-rest encryption of ${local.cluster_name}"
+  tags                = var.tags
 }
 
-resource "aws_vpc_security_group_ingress_rule" "kafka_iam" {
-  for_each = toset(var.allowed_cidr_blocks)
-
-  security_group_id = aws_security_group.this.id
-  description       = "Kafka (TLS, IAM auth) from ${each.value}"
-  cidr_ipv4         = each.value
-  ip_protocol       = "tcp"
-  from_port         = 9098
-  to_port           = 9098
+# The security group, its rules and the key were declared here before ../data-store-access:
+# existing state moves to the new addresses, nothing is replaced.
+moved {
+  from = aws_security_group.this
+  to   = module.access.aws_security_group.this
 }
 
-resource "aws_kms_key" "this" {
-  description             = "At-rest encryption of ${local.cluster_name}"
-  deletion_window_in_days = 30
-  enable_key_rotation     = true
+moved {
+  from = aws_vpc_security_group_ingress_rule.kafka_iam
+  to   = module.access.aws_vpc_security_group_ingress_rule.this
+}
 
-  tags = var.tags
+moved {
+  from = aws_kms_key.this
+  to   = module.access.aws_kms_key.this
 }
 
 resource "aws_cloudwatch_log_group" "broker" {
@@ -50,7 +49,7 @@ resource "aws_msk_cluster" "this" {
   broker_node_group_info {
     instance_type   = var.broker_instance_type
     client_subnets  = local.subnet_ids
-    security_groups = [aws_security_group.this.id]
+    security_groups = [module.access.security_group_id]
 
     storage_info {
       ebs_storage_info {
@@ -68,7 +67,7 @@ resource "aws_msk_cluster" "this" {
   }
 
   encryption_info {
-    encryption_at_rest_kms_key_arn = aws_kms_key.this.arn
+    encryption_at_rest_kms_key_arn = module.access.kms_key_arn
 
     encryption_in_transit {
       client_broker = "TLS"

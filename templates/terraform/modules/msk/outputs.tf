@@ -10,5 +10,5 @@ output "bootstrap_brokers_sasl_iam" {
 
 output "security_group_id" {
   description = "Security group of the brokers."
-  value       = aws_security_group.this.id
+  value       = module.access.security_group_id
 }

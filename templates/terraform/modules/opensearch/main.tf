@@ -12,35 +12,34 @@ locals {
   domain_arn     = "arn:${data.aws_partition.current.partition}:es:${data.aws_region.current.name}:${data.aws_caller_identity.current.account_id}:domain/${local.domain_name}"
 }
 
-resource "aws_security_group" "this" {
-  name_prefix = "${local.domain_name}-"
-  description = "HTTPS access to the ${local.domain_name} OpenSearch domain"
-  vpc_id      = var.vpc_id
+module "access" {
+  source = "../data-store-access"
 
-  tags = merge(var.tags, { Name = local.domain_name })
-
-  lifecycle {
-    create_before_destroy = true
-  }
+  name                = local.domain_name
+  description         = "HTTPS access to the ${local.domain_name} OpenSearch domain"
+  vpc_id              = var.vpc_id
+  allowed_cidr_blocks = var.allowed_cidr_blocks
+  port                = 443
+  protocol            = "HTTPS"
+  kms_key_description = "At-rest encryption of ${local.domain_name}"
+  tags                = var.tags
 }
 
-resource "aws_vpc_security_group_ingress_rule" "https" {
-  for_each = toset(var.allowed_cidr_blocks)
-
-  security_group_id = aws_security_group.this.id
-  description       = "HTTPS from ${each.value}"
-  cidr_ipv4         = each.value
-  ip_protocol       = "tcp"
-  from_port         = 443
-  to_port           = 443
+# The security group, its rules and the key were declared here before ../data-store-access:
+# existing state moves to the new addresses, nothing is replaced.
+moved {
+  from = aws_security_group.this
+  to   = module.access.aws_security_group.this
 }
 
-resource "aws_kms_key" "this" {
-  description             = "At-rest encryption of ${local.domain_name}"
-  deletion_window_in_days = 30
-  enable_key_rotation     = true
+moved {
+  from = aws_vpc_security_group_ingress_rule.https
+  to   = module.access.aws_vpc_security_group_ingress_rule.this
+}
 
-  tags = var.tags
+moved {
+  from = aws_kms_key.this
+  to   = module.access.aws_kms_key.this
 }
 
 resource "aws_cloudwatch_log_group" "this" {
@@ -109,12 +108,12 @@ resource "aws_opensearch_domain" "this" {
 
   vpc_options {
     subnet_ids         = local.subnet_ids
-    security_group_ids = [aws_security_group.this.id]
+    security_group_ids = [module.access.security_group_id]
   }
 
   encrypt_at_rest {
     enabled    = true
-    kms_key_id = aws_kms_key.this.arn
+    kms_key_id = module.access.kms_key_arn
   }
 
   node_to_node_encryption {

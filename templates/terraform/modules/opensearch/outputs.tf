@@ -10,5 +10,5 @@ output "domain_arn" {
 
 output "security_group_id" {
   description = "Security group of the domain."
-  value       = aws_security_group.this.id
+  value       = module.access.security_group_id
 }

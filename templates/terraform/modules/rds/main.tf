@@ -10,35 +10,34 @@ resource "aws_db_subnet_group" "this" {
   tags = var.tags
 }
 
-resource "aws_security_group" "this" {
-  name_prefix = "${local.identifier}-"
-  description = "PostgreSQL access to ${local.identifier}"
-  vpc_id      = var.vpc_id
+module "access" {
+  source = "../data-store-access"
 
-  tags = merge(var.tags, { Name = local.identifier })
-
-  lifecycle {
-    create_before_destroy = true
-  }
+  name                = local.identifier
+  description         = "PostgreSQL access to ${local.identifier}"
+  vpc_id              = var.vpc_id
+  allowed_cidr_blocks = var.allowed_cidr_blocks
+  port                = local.port
+  protocol            = "PostgreSQL"
+  kms_key_description = "Storage encryption of ${local.identifier}"
+  tags                = var.tags
 }
 
-resource "aws_vpc_security_group_ingress_rule" "postgres" {
-  for_each = toset(var.allowed_cidr_blocks)
-
-  security_group_id = aws_security_group.this.id
-  description       = "PostgreSQL from ${each.value}"
-  cidr_ipv4         = each.value
-  ip_protocol       = "tcp"
-  from_port         = local.port
-  to_port           = local.port
+# The security group, its rules and the key were declared here before ../data-store-access:
+# existing state moves to the new addresses, nothing is replaced.
+moved {
+  from = aws_security_group.this
+  to   = module.access.aws_security_group.this
 }
 
-resource "aws_kms_key" "this" {
-  description             = "Storage encryption of ${local.identifier}"
-  deletion_window_in_days = 30
-  enable_key_rotation     = true
+moved {
+  from = aws_vpc_security_group_ingress_rule.postgres
+  to   = module.access.aws_vpc_security_group_ingress_rule.this
+}
 
-  tags = var.tags
+moved {
+  from = aws_kms_key.this
+  to   = module.access.aws_kms_key.this
 }
 
 resource "aws_db_parameter_group" "this" {
@@ -102,10 +101,10 @@ resource "aws_db_instance" "this" {
   max_allocated_storage = var.max_allocated_storage
   storage_type          = "gp3"
   storage_encrypted     = true
-  kms_key_id            = aws_kms_key.this.arn
+  kms_key_id            = module.access.kms_key_arn
 
   db_subnet_group_name   = aws_db_subnet_group.this.name
-  vpc_security_group_ids = [aws_security_group.this.id]
+  vpc_security_group_ids = [module.access.security_group_id]
   parameter_group_name   = aws_db_parameter_group.this.name
   publicly_accessible    = false
   multi_az               = var.multi_az
@@ -121,7 +120,7 @@ resource "aws_db_instance" "this" {
   auto_minor_version_upgrade      = true
   enabled_cloudwatch_logs_exports = ["postgresql", "upgrade"]
   performance_insights_enabled    = true
-  performance_insights_kms_key_id = aws_kms_key.this.arn
+  performance_insights_kms_key_id = module.access.kms_key_arn
   monitoring_interval             = 60
   monitoring_role_arn             = aws_iam_role.monitoring.arn
 

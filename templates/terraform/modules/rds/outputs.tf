@@ -15,5 +15,5 @@ output "master_user_secret_arn" {
 
 output "security_group_id" {
   description = "Security group of the instance."
-  value       = aws_security_group.this.id
+  value       = module.access.security_group_id
 }
