@@ -138,7 +138,17 @@ resource "aws_cloudfront_distribution" "this" {
   tags = var.tags
 }
 
+module "tls_only" {
+  source = "../tls-only-policy"
+
+  actions   = ["s3:*"]
+  resources = [aws_s3_bucket.origin.arn, "${aws_s3_bucket.origin.arn}/*"]
+}
+
+# Reads by this distribution only, over TLS.
 data "aws_iam_policy_document" "origin" {
+  override_policy_documents = [module.tls_only.json]
+
   statement {
     sid       = "CloudFrontRead"
     actions   = ["s3:GetObject"]
@@ -153,24 +163,6 @@ data "aws_iam_policy_document" "origin" {
       test     = "StringEquals"
       variable = "AWS:SourceArn"
       values   = [aws_cloudfront_distribution.this.arn]
-    }
-  }
-
-  statement {
-    sid       = "DenyInsecureTransport"
-    effect    = "Deny"
-    actions   = ["s3:*"]
-    resources = [aws_s3_bucket.origin.arn, "${aws_s3_bucket.origin.arn}/*"]
-
-    principals {
-      type        = "*"
-      identifiers = ["*"]
-    }
-
-    condition {
-      test     = "Bool"
-      variable = "aws:SecureTransport"
-      values   = ["false"]
     }
   }
 }

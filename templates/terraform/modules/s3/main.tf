@@ -81,29 +81,16 @@ resource "aws_s3_bucket_lifecycle_configuration" "this" {
   depends_on = [aws_s3_bucket_versioning.this]
 }
 
-data "aws_iam_policy_document" "tls_only" {
-  statement {
-    sid       = "DenyInsecureTransport"
-    effect    = "Deny"
-    actions   = ["s3:*"]
-    resources = [aws_s3_bucket.this.arn, "${aws_s3_bucket.this.arn}/*"]
+module "tls_only" {
+  source = "../tls-only-policy"
 
-    principals {
-      type        = "*"
-      identifiers = ["*"]
-    }
-
-    condition {
-      test     = "Bool"
-      variable = "aws:SecureTransport"
-      values   = ["false"]
-    }
-  }
+  actions   = ["s3:*"]
+  resources = [aws_s3_bucket.this.arn, "${aws_s3_bucket.this.arn}/*"]
 }
 
 resource "aws_s3_bucket_policy" "this" {
   bucket = aws_s3_bucket.this.id
-  policy = data.aws_iam_policy_document.tls_only.json
+  policy = module.tls_only.json
 
   depends_on = [aws_s3_bucket_public_access_block.this]
 }

@@ -21,8 +21,17 @@ resource "aws_sns_topic" "this" {
   tags = var.tags
 }
 
+module "tls_only" {
+  source = "../tls-only-policy"
+
+  actions   = ["sns:Publish"]
+  resources = [aws_sns_topic.this.arn]
+}
+
 # Publishing is limited to this account, over TLS.
 data "aws_iam_policy_document" "topic" {
+  override_policy_documents = [module.tls_only.json]
+
   statement {
     sid       = "AccountPublish"
     actions   = ["sns:Publish", "sns:Subscribe"]
@@ -31,24 +40,6 @@ data "aws_iam_policy_document" "topic" {
     principals {
       type        = "AWS"
       identifiers = [data.aws_caller_identity.current.account_id]
-    }
-  }
-
-  statement {
-    sid       = "DenyInsecureTransport"
-    effect    = "Deny"
-    actions   = ["sns:Publish"]
-    resources = [aws_sns_topic.this.arn]
-
-    principals {
-      type        = "*"
-      identifiers = ["*"]
-    }
-
-    condition {
-      test     = "Bool"
-      variable = "aws:SecureTransport"
-      values   = ["false"]
     }
   }
 }

@@ -38,27 +38,14 @@ resource "aws_sqs_queue_redrive_allow_policy" "dead_letter" {
   })
 }
 
-data "aws_iam_policy_document" "tls_only" {
-  statement {
-    sid       = "DenyInsecureTransport"
-    effect    = "Deny"
-    actions   = ["sqs:*"]
-    resources = [aws_sqs_queue.this.arn]
+module "tls_only" {
+  source = "../tls-only-policy"
 
-    principals {
-      type        = "*"
-      identifiers = ["*"]
-    }
-
-    condition {
-      test     = "Bool"
-      variable = "aws:SecureTransport"
-      values   = ["false"]
-    }
-  }
+  actions   = ["sqs:*"]
+  resources = [aws_sqs_queue.this.arn]
 }
 
 resource "aws_sqs_queue_policy" "this" {
   queue_url = aws_sqs_queue.this.id
-  policy    = data.aws_iam_policy_document.tls_only.json
+  policy    = module.tls_only.json
 }
