@@ -19,6 +19,13 @@ export const SERVICE_KEYS = [
   'rds', 'route53', 's3', 'sns', 'sqs', 'vpc', 'waf',
 ] as const;
 
+/**
+ * Internal modules: shared by several service modules (called from them with a relative
+ * `source = "../<name>"`), never instantiated by the root module and never a catalog service.
+ * Every folder of `terraform/modules/` is a catalog service or one of these (templates/README.md).
+ */
+export const INTERNAL_MODULES = ['data-store-access', 'tls-only-policy'] as const;
+
 const execFileP = promisify(execFile);
 
 export interface CliRun {

@@ -9,7 +9,7 @@ import t from 'tap';
 import { format } from '@cdktf/hcl-tools';
 import { parse as parseHcl } from '@cdktf/hcl2json';
 import { readTree, validateFiles } from '@ies/processor-lib';
-import { paramsFile, paramsIn, readTemplate, SERVICE_KEYS, templatesDir } from './helpers.ts';
+import { INTERNAL_MODULES, paramsFile, paramsIn, readTemplate, SERVICE_KEYS, templatesDir } from './helpers.ts';
 
 function walk(dir: string): string[] {
   const out: string[] = [];
@@ -23,10 +23,21 @@ function walk(dir: string): string[] {
 const files = walk(templatesDir);
 
 t.test('one module per catalog service, each with main, variables, outputs and versions', async (t) => {
-  for (const key of SERVICE_KEYS) {
+  for (const key of [...SERVICE_KEYS, ...INTERNAL_MODULES]) {
     for (const f of ['main.tf', 'variables.tf', 'outputs.tf', 'versions.tf']) {
       t.ok(existsSync(join(templatesDir, 'terraform', 'modules', key, f)), `modules/${key}/${f}`);
     }
+  }
+  // Every other folder of modules/ is a documented internal module, which is not a service.
+  const folders = readdirSync(join(templatesDir, 'terraform', 'modules')).sort();
+  t.same(folders, [...SERVICE_KEYS, ...INTERNAL_MODULES].sort(), 'modules/ holds the catalog services and the internal modules, nothing else');
+  const tfvars = readTemplate(paramsFile);
+  const main = readTemplate('terraform/main.tf');
+  for (const name of INTERNAL_MODULES) {
+    t.notOk((SERVICE_KEYS as readonly string[]).includes(name), `${name} is not a catalog service key`);
+    t.notMatch(tfvars, new RegExp(`@(module|section|param) services\\.${name}\\b`), `no decorator names services.${name}`);
+    t.notMatch(main, new RegExp(`source\\s*=\\s*"\\./modules/${name}"`), `the root module does not instantiate ${name}`);
+    t.match(readTemplate('README.md'), new RegExp(`\\b${name}\\b`), `templates/README.md documents ${name}`);
   }
   for (const f of ['main.tf', 'variables.tf', 'outputs.tf', 'versions.tf', 'providers.tf', 'terraform.tfvars']) {
     t.ok(existsSync(join(templatesDir, 'terraform', f)), `root ${f}`);
