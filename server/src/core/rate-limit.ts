@@ -56,11 +56,9 @@ export default fp<RateLimitOptions>(
       // A Redis outage must not take the API down with it.
       skipOnError: true,
     })
-    const byIp = app.createRateLimit({
-      max: opts.ipMax,
-      timeWindow: opts.ipWindowMs,
-      keyGenerator: (request) => `ip:${request.ip}`,
-    })
+    // The plugin's own key for the client address: IPv4-mapped IPv6 as IPv4, and an IPv6 client
+    // counted by its /64 network (one host holds a whole /64, so rotating addresses in it is free).
+    const byIp = app.createRateLimit({ max: opts.ipMax, timeWindow: opts.ipWindowMs })
     const byUser = app.createRateLimit({
       max: opts.userMax,
       timeWindow: opts.userWindowMs,
