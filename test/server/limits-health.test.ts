@@ -33,6 +33,17 @@ t.test('per-IP limit: headers, 429 in the envelope, health exempt', async (t) =>
   }
 })
 
+t.test('per-IP limit: an IPv6 client counts by its /64 network, a mapped IPv4 as the IPv4', async (t) => {
+  const { app } = await startTestApp(t, { RATE_LIMIT_IP_MAX: '2', RATE_LIMIT_IP_WINDOW_MS: '60000' })
+  const remaining = async (ip: string) =>
+    (await app.inject({ method: 'GET', url: '/api/users/me', remoteAddress: ip })).headers['x-ratelimit-remaining']
+  t.equal(await remaining('2001:db8:0:1::1'), '1')
+  t.equal(await remaining('2001:db8:0:1::ffff'), '0', 'another address of the same /64 shares the count')
+  t.equal(await remaining('2001:db8:0:2::1'), '1', 'the next /64 has its own')
+  t.equal(await remaining('192.0.2.7'), '1')
+  t.equal(await remaining('::ffff:192.0.2.7'), '0', 'IPv4-mapped IPv6 is the IPv4 client')
+})
+
 t.test('per-user limit counts a user across addresses', async (t) => {
   const { app, auth } = await startTestApp(t, { RATE_LIMIT_USER_MAX: '2', RATE_LIMIT_USER_WINDOW_MS: '3600000' })
   const get = (user: 'dev' | 'other', ip: string) =>
