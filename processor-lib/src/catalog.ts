@@ -93,14 +93,18 @@ export async function extractCatalog(opts: ExtractOptions): Promise<Catalog> {
 /** Build the document from the parameter-values file's text (pure; used by extractCatalog and tests). */
 export function buildCatalog(file: string, text: string, lang: Language, commit: string): Catalog {
   const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-  const catalog: Catalog = { schemaVersion: 1, commit, global: { fields: {} }, services: {}, errors: [] };
+  // Keys come from template paths (`[\w.-]+`, so `__proto__` and `constructor` are possible): keyed
+  // objects are built without a prototype, so such a key is an ordinary entry, and turned into
+  // plain objects (with that key as an own property) at the end.
+  const dict = <T>(): Record<string, T> => Object.create(null);
+  const catalog: Catalog = { schemaVersion: 1, commit, global: { fields: dict() }, services: dict(), errors: [] };
   const err = (code: CatalogError['code'], d: Decorator | null, message: string) =>
     catalog.errors.push({ code, file, line: d ? d.index + 1 : 0, path: d?.path || null, message });
   const fieldsSeenFor = new Map<string, Decorator>();
 
   const ensureService = (key: string, d: Decorator): CatalogService => {
     if (!fieldsSeenFor.has(`param:${key}`)) fieldsSeenFor.set(`param:${key}`, d);
-    return (catalog.services[key] ??= { displayName: key, fields: {} });
+    return (catalog.services[key] ??= { displayName: key, fields: dict() });
   };
 
   for (const d of scanDecorators(lines, lang)) {
@@ -150,7 +154,7 @@ export function buildCatalog(file: string, text: string, lang: Language, commit:
     const templateValue = templateValueOf(lines, d, lang);
     const field = buildField(d, attrs.attrs, attrs.options, templateValue, (code, message) => err(code, d, message));
     const leaf = segs[segs.length - 1];
-    if (field && !(leaf in target)) target[leaf] = field;
+    if (field && !Object.hasOwn(target, leaf)) target[leaf] = field;
   }
 
   for (const [key, svc] of Object.entries(catalog.services)) {
@@ -167,6 +171,8 @@ export function buildCatalog(file: string, text: string, lang: Language, commit:
       { fields: { enabled, ...rest } },
     ) as CatalogService;
   }
+  catalog.global.fields = Object.fromEntries(Object.entries(catalog.global.fields));
+  catalog.services = Object.fromEntries(Object.entries(catalog.services));
   catalog.errors.sort((a, b) => a.line - b.line);
   return catalog;
 }

@@ -58,6 +58,22 @@ t.test('rules in the document', async (t) => {
   }
 });
 
+t.test('keys named like Object properties are ordinary entries', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'ies-cat-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(
+    join(dir, 'a.tfvars'),
+    '# @param constructor\nc = 1\n# @module services.__proto__\n# @param services.__proto__.__proto__ | type=number | default=2\nx = 1\n# @param services.__proto__.toString\ny = "z"\n',
+  );
+  const c = await extractCatalog({ templatesDir: dir, provider: 'aws', paramsFile: 'a.tfvars', commit: 'x' });
+  const doc = JSON.parse(JSON.stringify(c));
+  t.same(Object.keys(doc.global.fields), ['constructor']);
+  t.same(Object.keys(doc.services), ['__proto__']);
+  t.same(Object.keys(doc.services.__proto__.fields), ['enabled', '__proto__', 'toString']);
+  t.equal(doc.services.__proto__.fields.__proto__.displayName, '__proto__');
+  t.same(c.errors, []);
+});
+
 t.test('default parameter-values file, --params-file and unknown provider', async (t) => {
   t.equal(DEFAULT_PARAMS_FILES.aws, 'terraform/terraform.tfvars');
   const dir = await mkdtemp(join(tmpdir(), 'ies-cat-'));
