@@ -15,6 +15,10 @@ export const DEFAULT_PARAMS_FILES: Readonly<Record<string, string>> = Object.fre
   aws: 'terraform/terraform.tfvars',
 });
 
+/**
+ * The widgets a client knows (spec "Service catalog document"). The extractor does not enforce them:
+ * `type` is carried as written and a client coerces an unknown type to `text` (client rule 3).
+ */
 export const FIELD_TYPES = ['text', 'toggle', 'dropdown', 'number'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -23,21 +27,29 @@ export interface CatalogOption {
   label: string;
 }
 
+/**
+ * One field. Attribute values are what the decorator wrote (rule 8): `options` parsed as strict JSON
+ * (its shape is not checked: a list of {value, label} is what a client can use), every other
+ * attribute a string — `type: "slider"`, `default: "3"`, `available: "false"` — and clients
+ * interpret them. Without a `type` attribute the type is inferred; without a `default` attribute the
+ * default is the template's own value below the decorator (a JSON value: `3`, `true`, `"x"`) or null.
+ */
 export interface CatalogField {
   displayName: string;
   description?: string;
-  type: FieldType;
+  type: FieldType | (string & {});
   options?: CatalogOption[];
   pattern?: string;
   default: unknown;
-  available?: boolean;
+  available?: string;
   category?: string;
 }
 
 export interface CatalogService {
   displayName: string;
   category?: string;
-  available?: boolean;
+  /** The @module's `available` attribute as written; `"false"` hides the service (a client's rule). */
+  available?: string;
   fields: Record<string, CatalogField>;
 }
 
@@ -124,19 +136,12 @@ export function buildCatalog(file: string, text: string, lang: Language, commit:
         continue;
       }
       const svc = ensureService(segs[1], d);
+      // Attribute keys the document has no place for are ignored (neither kept nor reported: rule 8
+      // reports only three attribute failures).
       const a = attrs.attrs;
-      for (const k of Object.keys(a)) {
-        if (!['displayName', 'category', 'available', 'description'].includes(k)) {
-          err('BAD_ATTRIBUTE', d, `@module ${d.path}: unknown attribute "${k}"`);
-        }
-      }
       if (a.displayName) svc.displayName = a.displayName;
       if (a.category !== undefined) svc.category = a.category;
-      if (a.available !== undefined) {
-        const b = toBoolean(a.available);
-        if (b === undefined) err('BAD_ATTRIBUTE', d, `@module ${d.path}: available must be true or false`);
-        else svc.available = b;
-      }
+      if (a.available !== undefined) svc.available = a.available;
       fieldsSeenFor.set(`module:${segs[1]}`, d);
       continue;
     }
@@ -152,9 +157,9 @@ export function buildCatalog(file: string, text: string, lang: Language, commit:
     const target = isGlobal ? catalog.global.fields : ensureService(segs[1], d).fields;
     if (attrs.errors.length > 0) continue;
     const templateValue = templateValueOf(lines, d, lang);
-    const field = buildField(d, attrs.attrs, attrs.options, templateValue, (code, message) => err(code, d, message));
+    const field = buildField(d, attrs.attrs, attrs.options, templateValue);
     const leaf = segs[segs.length - 1];
-    if (field && !Object.hasOwn(target, leaf)) target[leaf] = field;
+    if (!Object.hasOwn(target, leaf)) target[leaf] = field;
   }
 
   for (const [key, svc] of Object.entries(catalog.services)) {
@@ -182,12 +187,6 @@ function serviceKeyOf(path: string): string | null {
   return segs[0] === 'services' && segs[1] ? segs[1] : null;
 }
 
-function toBoolean(s: string): boolean | undefined {
-  return s === 'true' ? true : s === 'false' ? false : undefined;
-}
-
-const FIELD_ATTRS = new Set(['displayName', 'description', 'type', 'options', 'pattern', 'default', 'available', 'category']);
-
 /** The template's value below the decorator (its working default), or undefined when none. */
 function templateValueOf(lines: readonly string[], d: Decorator, lang: Language): unknown {
   const t = findValueLine(lines, d.index, lang);
@@ -197,107 +196,29 @@ function templateValueOf(lines: readonly string[], d: Decorator, lang: Language)
   return parseLiteral(parts.value, lang.id);
 }
 
-/** Type a default by its widget: toggle -> boolean, number -> number, text/dropdown -> string (or the option's value). */
-function typedDefault(raw: unknown, type: FieldType, options: CatalogOption[] | undefined): { ok: true; value: unknown } | { ok: false } {
-  if (raw === undefined || raw === null) return { ok: true, value: null };
-  if (type === 'toggle') {
-    if (typeof raw === 'boolean') return { ok: true, value: raw };
-    const b = typeof raw === 'string' ? toBoolean(raw) : undefined;
-    return b === undefined ? { ok: false } : { ok: true, value: b };
-  }
-  if (type === 'number') {
-    const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
-    return Number.isFinite(n) ? { ok: true, value: n } : { ok: false };
-  }
-  if (type === 'dropdown' && options) {
-    const hit = options.find((o) => String(o.value) === String(raw));
-    if (hit) return { ok: true, value: hit.value };
-  }
-  if (typeof raw === 'string') return { ok: true, value: raw };
-  if (typeof raw === 'number' || typeof raw === 'boolean') return { ok: true, value: String(raw) };
-  return { ok: true, value: raw };
-}
-
-function isOptionList(v: unknown): v is CatalogOption[] {
-  return (
-    Array.isArray(v) &&
-    v.every(
-      (o) =>
-        o !== null && typeof o === 'object' && !Array.isArray(o) &&
-        ['string', 'number', 'boolean'].includes(typeof (o as CatalogOption).value) &&
-        typeof (o as CatalogOption).label === 'string',
-    )
-  );
-}
-
-function buildField(
-  d: Decorator,
-  a: Record<string, string>,
-  options: unknown,
-  templateValue: unknown,
-  report: (code: CatalogError['code'], message: string) => void,
-): CatalogField | null {
-  const where = `@param ${d.path}`;
-  const unknown = Object.keys(a).filter((k) => !FIELD_ATTRS.has(k));
-  if (unknown.length > 0) {
-    report('BAD_ATTRIBUTE', `${where}: unknown attribute ${unknown.map((k) => `"${k}"`).join(', ')}`);
-    return null;
-  }
-  let type: FieldType;
-  if (a.type !== undefined) {
-    if (!(FIELD_TYPES as readonly string[]).includes(a.type)) {
-      report('BAD_ATTRIBUTE', `${where}: type must be one of ${FIELD_TYPES.join(', ')}`);
-      return null;
-    }
-    type = a.type as FieldType;
-  } else if (a.options !== undefined) type = 'dropdown';
+/**
+ * A field from a decorator whose attributes parsed without failure. Nothing here is reported:
+ * attribute values are carried as written (strings; `options` as its JSON), and unknown attribute
+ * keys are ignored.
+ */
+function buildField(d: Decorator, a: Record<string, string>, options: unknown, templateValue: unknown): CatalogField {
+  let type: string;
+  if (a.type !== undefined) type = a.type;
+  else if (a.options !== undefined) type = 'dropdown';
   else if (typeof templateValue === 'boolean') type = 'toggle';
   else if (typeof templateValue === 'number') type = 'number';
   else type = 'text';
-
-  let opts: CatalogOption[] | undefined;
-  if (a.options !== undefined) {
-    if (type !== 'dropdown') {
-      report('BAD_OPTIONS', `${where}: options is only for type=dropdown`);
-      return null;
-    }
-    if (!isOptionList(options)) {
-      report('BAD_OPTIONS', `${where}: options must be a JSON array of {"value", "label"}`);
-      return null;
-    }
-    opts = options;
-  } else if (type === 'dropdown') {
-    report('BAD_OPTIONS', `${where}: type=dropdown needs options`);
-    return null;
-  }
-  const def = typedDefault(a.default !== undefined ? a.default : templateValue, type, opts);
-  if (!def.ok) {
-    report('BAD_ATTRIBUTE', `${where}: default does not fit type=${type}`);
-    return null;
-  }
-  const field: CatalogField = { displayName: a.displayName || d.path.split('.').pop()!, type, default: def.value };
-  if (a.description !== undefined) field.description = a.description;
-  if (opts) field.options = opts;
-  if (a.pattern !== undefined) field.pattern = a.pattern;
-  if (a.available !== undefined) {
-    const b = toBoolean(a.available);
-    if (b === undefined) {
-      report('BAD_ATTRIBUTE', `${where}: available must be true or false`);
-      return null;
-    }
-    field.available = b;
-  }
-  if (a.category !== undefined) field.category = a.category;
+  const def = a.default !== undefined ? a.default : templateValue === undefined ? null : templateValue;
   // a stable key order: displayName, description, type, options, pattern, default, available, category
   return Object.assign(
     {},
-    { displayName: field.displayName },
-    field.description !== undefined ? { description: field.description } : {},
-    { type: field.type },
-    field.options ? { options: field.options } : {},
-    field.pattern !== undefined ? { pattern: field.pattern } : {},
-    { default: field.default },
-    field.available !== undefined ? { available: field.available } : {},
-    field.category !== undefined ? { category: field.category } : {},
+    { displayName: a.displayName || d.path.split('.').pop()! },
+    a.description !== undefined ? { description: a.description } : {},
+    { type },
+    a.options !== undefined ? { options } : {},
+    a.pattern !== undefined ? { pattern: a.pattern } : {},
+    { default: def },
+    a.available !== undefined ? { available: a.available } : {},
+    a.category !== undefined ? { category: a.category } : {},
   ) as CatalogField;
 }

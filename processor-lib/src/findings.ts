@@ -15,9 +15,9 @@ export const FINDING_CODES = {
   READ_FAILED: 'a template file could not be read or processed',
   // Catalog extraction
   BAD_PATH: 'a decorator path whose shape the bucket rule does not accept',
-  BAD_ATTRIBUTE: 'an attribute segment that is not key=value, or a value the attribute does not accept',
+  BAD_ATTRIBUTE: 'an attribute segment that is not key=value (a "|" inside a value splits it), or text between the path and the first "|"',
   DUPLICATE_ATTRIBUTE: 'the same attribute key twice on one decorator',
-  BAD_OPTIONS: 'options is not a strict JSON array of {value, label}, or is given for a non-dropdown field',
+  BAD_OPTIONS: 'options is not valid (strict) JSON',
   UNDECLARED_SERVICE: 'a service field whose service has no @module declaration',
   // Gate
   MISSING_OUTPUT: 'an input or expected file is absent from the output, or the file count differs',

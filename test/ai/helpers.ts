@@ -1,7 +1,8 @@
 // Helpers for the assistant tests: one chat call over real HTTP, and the catalog the server reads.
-import { extractCatalog, type Catalog } from '@ies/processor-lib'
+import { extractCatalog } from '@ies/processor-lib'
 import type { TestApp, TestUser } from '../harness/app.ts'
 import { fieldAt, valueProblem } from '../../plugins/ai/catalog-fields.ts'
+import { catalogView, type Catalog } from '../../plugins/ai/catalog-view.ts'
 
 export async function chat(ctx: TestApp, body: unknown, user: TestUser = 'dev') {
   const res = await fetch(`${ctx.url}/api/ai/chat`, {
@@ -15,8 +16,9 @@ export async function chat(ctx: TestApp, body: unknown, user: TestUser = 'dev') 
 
 export const ask = (content: string, extra: Record<string, unknown> = {}) => ({ messages: [{ role: 'user', content }], ...extra })
 
-export function bundledCatalog(ctx: TestApp): Promise<Catalog> {
-  return extractCatalog({ templatesDir: ctx.config.templates.dir, provider: 'aws' })
+/** The catalog the server reads, as the assistant views it (types coerced, defaults typed). */
+export async function bundledCatalog(ctx: TestApp): Promise<Catalog> {
+  return catalogView(await extractCatalog({ templatesDir: ctx.config.templates.dir, provider: 'aws' })).catalog
 }
 
 /** True when every suggestion names a catalog path and its value passes the field (checked independently of the route). */

@@ -6,6 +6,7 @@ import type { Catalog } from '@ies/processor-lib'
 import { loadConfig } from '@ies/server/config'
 import { MATCH_TIMEOUT_MS, PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, testPattern } from '../../plugins/ai/safe-pattern.ts'
 import { acceptSuggestions } from '../../plugins/ai/suggestions.ts'
+import { catalogView } from '../../plugins/ai/catalog-view.ts'
 
 const EVIL = '^(a+)+$'
 const attack = 'a'.repeat(40) + '!'
@@ -45,16 +46,17 @@ t.test('uncompilable and oversized patterns are not evaluated; oversized values 
 
 t.test('suggestions against a hostile catalog', async (t) => {
   const text = (pattern: string) => ({ displayName: 'X', type: 'text' as const, pattern, default: 'a' })
-  const catalog: Catalog = {
+  const doc: Catalog = {
     schemaVersion: 1,
     commit: 'test',
     global: { fields: { name: text('^[a-z][a-z0-9-]{2,49}$') } },
     services: {
       evil: { displayName: 'Evil', fields: { enabled: { displayName: 'Enabled', type: 'toggle', default: false }, slow: text('^([a-z]+)+$'), broken: text('([') } },
-      hidden: { displayName: 'Hidden', available: false, fields: { enabled: { displayName: 'Enabled', type: 'toggle', default: false } } },
+      hidden: { displayName: 'Hidden', available: 'false', fields: { enabled: { displayName: 'Enabled', type: 'toggle', default: false } } },
     },
     errors: [],
   }
+  const catalog = catalogView(doc).catalog
   const started = Date.now()
   const { suggestions, dropped } = acceptSuggestions(catalog, [
     { path: 'services.evil.slow', value: 'a'.repeat(40) + '1', reason: 'stall attempt' },

@@ -1,4 +1,4 @@
-// Catalog extraction: bucket rule, attributes and their failures, typed defaults, commit.
+// Catalog extraction: bucket rule, attributes as written (rule 8) and their three failures, commit.
 import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,28 +22,37 @@ t.test('rules in the document', async (t) => {
   const c = await extractCatalog({ templatesDir: fixture, provider: 'aws', commit: 'x' });
   t.equal(c.schemaVersion, 1);
   t.same(Object.keys(c.global.fields), ['name', 'region', 'domain']);
-  // typed defaults: toggle -> boolean, number -> number, template value when no default attribute
-  t.equal(c.services.eks.fields.enabled.default, true);
-  t.equal(c.services.eks.fields.node_count.default, 3);
+  // rule 8: every attribute but options is a string, exactly as written; clients interpret it
+  t.equal(c.services.eks.fields.enabled.default, 'true');
+  t.equal(c.services.eks.fields.node_count.default, '3');
+  t.equal(c.services.eks.fields.hidden.available, 'false');
+  t.equal(c.services.rds.available, 'false');
+  t.equal(c.services.eks.category, 'Compute');
+  // no default attribute: the template's own value, typed by the template language
   t.equal(c.services.eks.fields.spot.type, 'toggle');
   t.equal(c.services.eks.fields.spot.default, false);
   t.equal(c.services.eks.fields.max_pods.type, 'number');
   t.equal(c.services.eks.fields.max_pods.default, 110);
-  t.equal(c.services.eks.fields.hidden.available, false);
-  t.equal(c.services.rds.available, false);
-  t.equal(c.services.eks.category, 'Compute');
+  // what the extractor no longer judges: an unknown type, a default unfit for its type, an available
+  // that is neither true nor false, options that are JSON but not a list of {value, label}, options
+  // on a toggle, a dropdown without options; and an unknown attribute key is ignored
+  t.same(c.services.s3.fields.badtype, { displayName: 'badtype', type: 'slider', default: 'x' });
+  t.same(c.services.s3.fields.baddefault, { displayName: 'baddefault', type: 'number', default: 'many' });
+  t.same(c.services.lambda.fields.flag, { displayName: 'flag', type: 'toggle', options: [{ value: true, label: 'On' }], default: true, available: 'maybe' });
+  t.same(c.services.lambda.fields.shape, { displayName: 'shape', type: 'dropdown', options: { value: 1 }, default: '1' });
+  t.same(c.services.lambda.fields.menu, { displayName: 'menu', type: 'dropdown', default: 'x' });
+  t.same(c.services.lambda.fields.memory, { displayName: 'memory', type: 'number', default: '128' }, 'colour=blue is ignored');
+  t.same(Object.keys(c.services.lambda), ['displayName', 'available', 'fields'], 'an unknown @module attribute is ignored too');
   // a service whose only parameter is malformed still appears with its enable toggle
   t.same(Object.keys(c.services.rds.fields), ['enabled']);
   t.same(c.services.rds.fields.enabled, { displayName: 'Enabled', type: 'toggle', default: false });
-  t.same(Object.keys(c.services.s3.fields), ['enabled']);
+  t.same(Object.keys(c.services.s3.fields), ['enabled', 'badtype', 'baddefault']);
   const codes = c.errors.map((e) => `${e.line} ${e.code} ${e.path}`);
   t.same(codes, [
     '22 BAD_ATTRIBUTE services.rds.pattern', // `|` inside pattern splits the decorator (rule 9)
     '26 DUPLICATE_ATTRIBUTE services.s3.dup',
     '28 BAD_OPTIONS services.s3.opts',
     '30 BAD_ATTRIBUTE services.s3.noeq',
-    '32 BAD_ATTRIBUTE services.s3.badtype',
-    '34 BAD_ATTRIBUTE services.s3.baddefault',
     '37 BAD_PATH foo.bar',
     '39 BAD_PATH services.sqs',
     '39 UNDECLARED_SERVICE services.sqs',

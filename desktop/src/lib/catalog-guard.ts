@@ -1,7 +1,10 @@
 // The CI guard of client consumption rule 6: the live catalog (extracted from templates/) against
 // the client's static configuration, and the catalog's internal consistency. Type-strict: the
-// string "false" differs from the boolean false.
-import { FIELD_TYPES, checkPattern, compilePattern } from './catalog.ts'
+// string "false" differs from the boolean false. Attributes are strings in the document (template
+// decorators, rule 8): the static configuration holds them as the extractor writes them
+// (`"default": "3"`, `"available": "false"`), and consistency means the client can read every
+// attribute without a warning (`readDefault`, `widgetOf` in catalog.ts).
+import { checkPattern, compilePattern, isOptionList, readDefault, widgetOf } from './catalog.ts'
 
 export interface GuardDifference {
   /** e.g. `services.rds.fields.multi_az.default` */
@@ -80,26 +83,35 @@ export function checkConsistency(doc: any): string[] {
   else if (doc.errors.length > 0) problems.push(`the catalog reports ${doc.errors.length} extraction error(s)`)
   if (!isObject(doc.global?.fields)) problems.push('global.fields is missing')
   if (!isObject(doc.services)) return [...problems, 'services is missing']
+  // `available` is a decorator attribute: the strings "true" or "false" (a boolean here would never
+  // equal what the extractor writes).
+  const checkAvailable = (where: string, v: unknown) => {
+    if (v !== undefined && v !== 'true' && v !== 'false') problems.push(`${where}.available is ${JSON.stringify(v)}, not "true" or "false"`)
+  }
   const checkField = (where: string, f: any) => {
     if (!isObject(f)) return problems.push(`${where} is not an object`)
     if (typeof f.displayName !== 'string' || f.displayName === '') problems.push(`${where} has no displayName`)
-    if (!(FIELD_TYPES as readonly string[]).includes(f.type)) problems.push(`${where} has unknown type ${JSON.stringify(f.type)}`)
+    const widget = widgetOf(f.type)
+    if (widget.unknown || f.type === undefined) problems.push(`${where} has unknown type ${JSON.stringify(f.type)}`)
     if (f.pattern !== undefined) {
       const checked = typeof f.pattern === 'string' ? checkPattern(f.pattern) : { problem: 'does not compile' }
       if ('problem' in checked) problems.push(`${where} has a pattern that ${checked.problem}`)
     }
-    if (f.available !== undefined && typeof f.available !== 'boolean') problems.push(`${where}.available is not a boolean`)
-    const d = f.default
-    if (f.type === 'toggle' && d !== null && typeof d !== 'boolean') problems.push(`${where}: toggle default ${JSON.stringify(d)} is not a boolean`)
-    if (f.type === 'number' && d !== null && typeof d !== 'number') problems.push(`${where}: number default ${JSON.stringify(d)} is not a number`)
-    if (f.type === 'text' && d !== null && typeof d !== 'string') problems.push(`${where}: text default ${JSON.stringify(d)} is not a string`)
-    if (f.type === 'dropdown') {
-      if (!Array.isArray(f.options) || f.options.length === 0) problems.push(`${where}: dropdown without options`)
-      else if (d !== null && !f.options.some((o: any) => strictEqual(o?.value, d))) problems.push(`${where}: default ${JSON.stringify(d)} is not one of the options`)
+    checkAvailable(where, f.available)
+    let type = widget.type
+    if (type === 'dropdown') {
+      if (!isOptionList(f.options)) {
+        problems.push(`${where}: dropdown without a list of {value, label} options`)
+        type = 'text'
+      }
     } else if (f.options !== undefined) problems.push(`${where}: options on a ${f.type} field`)
-    if (f.type === 'text' && typeof d === 'string' && d !== '' && f.pattern) {
+    const read = readDefault(type, f.default, isOptionList(f.options) ? f.options : undefined)
+    if ('problem' in read) problems.push(`${where}: ${type} ${read.problem}`)
+    else if ((type === 'text' || type === 'number') && read.value !== null && read.value !== '' && typeof f.pattern === 'string') {
+      // the wizard tests a number's decimal text against the pattern, so its default must pass too
+      const text = String(read.value)
       const re = compilePattern(f.pattern)
-      if (re && !re.test(d)) problems.push(`${where}: default ${JSON.stringify(d)} does not match its pattern`)
+      if (re && !re.test(text)) problems.push(`${where}: default ${JSON.stringify(text)} does not match its pattern`)
     }
   }
   for (const [k, f] of Object.entries(doc.global?.fields ?? {})) checkField(`global.fields.${k}`, f)
@@ -109,7 +121,7 @@ export function checkConsistency(doc: any): string[] {
       continue
     }
     if (typeof s.displayName !== 'string' || s.displayName === '') problems.push(`services.${key} has no displayName`)
-    if (s.available !== undefined && typeof s.available !== 'boolean') problems.push(`services.${key}.available is not a boolean`)
+    checkAvailable(`services.${key}`, s.available)
     if (!isObject(s.fields?.enabled) || s.fields.enabled.type !== 'toggle') problems.push(`services.${key} has no enable toggle`)
     for (const [k, f] of Object.entries(s.fields ?? {})) checkField(`services.${key}.fields.${k}`, f)
   }

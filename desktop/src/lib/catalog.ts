@@ -1,32 +1,32 @@
 // How the wizard consumes the service catalog (spec "Catalog", client consumption rules 1-4).
 // Pure functions: the same code runs in the renderer and in the Node tests.
+// The document's attributes are strings as the decorators wrote them; catalog-attributes.ts reads
+// them (unknown type -> text, "3" -> 3, "true" -> true, available "false" hides).
+import { availableProblem, isHidden, isOptionList, readDefault, widgetOf, type CatalogOption, type FieldType } from './catalog-attributes.ts'
 import { PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, checkPatternSafety } from './pattern-safety.ts'
 
 export const SUPPORTED_SCHEMA_VERSION = 1
-export const FIELD_TYPES = ['text', 'toggle', 'dropdown', 'number'] as const
-export type FieldType = (typeof FIELD_TYPES)[number]
-
-export interface CatalogOption {
-  value: string | number | boolean
-  label: string
-}
+export { FIELD_TYPES, availableProblem, isHidden, isOptionList, readDefault, widgetOf } from './catalog-attributes.ts'
+export type { CatalogOption, FieldType, ReadDefault } from './catalog-attributes.ts'
 
 /** A field as the catalog document states it (types unchecked: it comes over the wire). */
 export interface CatalogField {
   displayName?: string
   description?: string
-  type?: string
-  options?: CatalogOption[]
+  type?: unknown
+  options?: unknown
   pattern?: string
   default?: unknown
-  available?: boolean
+  /** `"false"` (as the extractor writes it) or `false` hides the field. */
+  available?: unknown
   category?: string
 }
 
 export interface CatalogService {
   displayName?: string
   category?: string
-  available?: boolean
+  /** `"false"` (as the extractor writes it) or `false` hides the service. */
+  available?: unknown
   description?: string
   fields?: Record<string, CatalogField>
 }
@@ -70,7 +70,7 @@ export interface PreparedCatalog {
   services: WizardService[]
   /** Services grouped by category, in a stable order. */
   groups: { category: string; services: WizardService[] }[]
-  /** What the client adjusted (unknown types, patterns that do not compile), for the user and the log. */
+  /** What the client adjusted (unknown types, defaults it cannot read, patterns that do not compile), for the user and the log. */
   warnings: string[]
   /** Extraction errors reported by the catalog itself. */
   extractionErrors: unknown[]
@@ -116,23 +116,21 @@ export function compilePattern(source: string): RegExp | undefined {
 }
 
 function prepareField(key: string, raw: CatalogField, where: string, warnings: string[]): WizardField {
-  let type: FieldType
-  if (raw.type === undefined) type = 'text'
-  else if ((FIELD_TYPES as readonly string[]).includes(raw.type)) type = raw.type as FieldType
-  else {
-    // Rule 3: an unknown type is coerced to text, with a warning.
-    warnings.push(`${where}: unknown type "${raw.type}" is shown as a text field`)
-    type = 'text'
-  }
-  const field: WizardField = { key, label: raw.displayName || key, type, default: raw.default ?? null }
+  const widget = widgetOf(raw.type)
+  // Rule 3: an unknown type is coerced to text, with a warning.
+  if (widget.unknown) warnings.push(`${where}: unknown type ${JSON.stringify(raw.type)} is shown as a text field`)
+  const field: WizardField = { key, label: raw.displayName || key, type: widget.type, default: null }
   if (raw.description) field.description = raw.description
-  if (type === 'dropdown') {
-    if (Array.isArray(raw.options) && raw.options.length > 0) field.options = raw.options
+  if (field.type === 'dropdown') {
+    if (isOptionList(raw.options)) field.options = raw.options
     else {
-      warnings.push(`${where}: a dropdown without options is shown as a text field`)
+      warnings.push(`${where}: a dropdown without a list of {value, label} options is shown as a text field`)
       field.type = 'text'
     }
   }
+  const read = readDefault(field.type, raw.default, field.options)
+  if ('value' in read) field.default = read.value
+  else warnings.push(`${where}: ${read.problem}; the field starts empty`)
   if (typeof raw.pattern === 'string' && raw.pattern !== '') {
     const checked = checkPattern(raw.pattern)
     if ('re' in checked) field.pattern = checked.re
@@ -160,17 +158,24 @@ export function prepareCatalog(doc: unknown): PreparedCatalog {
   for (const [key, rawService] of Object.entries(doc.services)) {
     if (!isObject(rawService)) continue
     const svc = rawService as CatalogService
-    if (svc.available === false) continue
+    const odd = availableProblem(svc.available)
+    if (odd) warnings.push(`services.${key}: ${odd}; the service is shown`)
+    if (isHidden(svc.available)) continue
     const fields: WizardField[] = []
     let enabledDefault = false
     for (const [fieldKey, rawField] of Object.entries(isObject(svc.fields) ? svc.fields : {})) {
       if (!isObject(rawField)) continue
+      const where = `services.${key}.${fieldKey}`
       if (fieldKey === 'enabled') {
-        enabledDefault = rawField.default === true
+        const read = readDefault('toggle', rawField.default)
+        if ('problem' in read) warnings.push(`${where}: ${read.problem}; the service starts disabled`)
+        enabledDefault = 'value' in read && read.value === true
         continue
       }
-      if ((rawField as CatalogField).available === false) continue
-      fields.push(prepareField(fieldKey, rawField as CatalogField, `services.${key}.${fieldKey}`, warnings))
+      const oddField = availableProblem(rawField.available)
+      if (oddField) warnings.push(`${where}: ${oddField}; the field is shown`)
+      if (isHidden(rawField.available)) continue
+      fields.push(prepareField(fieldKey, rawField as CatalogField, where, warnings))
     }
     const service: WizardService = {
       key,
