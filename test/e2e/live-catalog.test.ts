@@ -2,6 +2,9 @@
 // service whose templates have a field the built-in catalog lacks): the field is offered, the
 // draft keeps the live commit, a reload revalidates with If-None-Match (304, the client's copy),
 // and with the processor stopped the server's cached copy (Warning: 110) is shown as possibly out of date.
+// The catalog carries attributes as strings (template decorators, rule 8) and the wizard reads them:
+// a field of a type it does not know is a text field with a visible warning (client rule 3), a
+// service with available=false is not offered, and "2"/"true"/"3" defaults become 2/true/3.
 import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -14,9 +17,15 @@ import { launchBrowser, newPage, screenshot, signedInContext } from './browser.t
 
 const TTL_MS = 500
 const LIVE_FIELD = 'Team note (live catalog only)'
+const ODD_FIELD = 'Team size (a widget the wizard does not know)'
 const LIVE_PARAM = `
 # @param services.eks.teamNote | displayName=${LIVE_FIELD} | description=Only the live templates declare this field. | type=text | default=from-live
 team_note = "from-live"
+# @param services.eks.teamSize | displayName=${ODD_FIELD} | type=slider | default=7
+team_size = 7
+# @module services.legacy | displayName=Legacy (hidden) | category=Compute | available=false
+# @param services.legacy.size | displayName=Legacy size | type=number | default=1
+legacy_size = 1
 `
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -37,8 +46,13 @@ t.test('the wizard is built from the live catalog, revalidated with its ETag, st
   ies.config.publicUrl = ies.url
   const live = await fetch(`${ies.url}/api/catalog`, { headers: ies.auth('dev') })
   const etag = live.headers.get('etag')!
-  const commit = ((await live.json()) as any).data.commit as string
+  const liveDoc = ((await live.json()) as any).data
+  const commit = liveDoc.commit as string
   t.equal(etag, `"${commit}"`)
+  t.same(liveDoc.errors, [])
+  t.match(liveDoc.services.eks.fields.teamSize, { type: 'slider', default: '7' }, 'the catalog carries the type and default as written')
+  t.equal(liveDoc.services.legacy.available, 'false')
+  t.match(liveDoc.services.eks.fields.nodeMinSize, { type: 'number', default: '2' })
 
   const browser = await launchBrowser(t)
   const context = await signedInContext(browser, ies.tokenFor('dev'))
@@ -66,6 +80,18 @@ t.test('the wizard is built from the live catalog, revalidated with its ETag, st
   const note = eks.getByLabel(LIVE_FIELD)
   t.equal(await note.inputValue(), 'from-live', 'a field only the live catalog has, with its default')
   await note.fill('platform-team')
+  // rule 3: an unknown type is a text field, with a warning the user sees
+  const odd = eks.getByLabel(ODD_FIELD)
+  t.equal(await odd.getAttribute('type'), 'text', 'a text input')
+  t.equal(await odd.inputValue(), '7')
+  t.match(await page.getByTestId('catalog-adjusted').textContent(), /services\.eks\.teamSize: unknown type "slider" is shown as a text field/)
+  // available=false hides the service
+  t.equal(await page.locator('[data-service="legacy"]').count(), 0, 'the hidden service is not offered')
+  t.equal(await page.getByText('Legacy (hidden)').count(), 0)
+  // string defaults read for their widgets
+  t.equal(await eks.getByLabel('Minimum nodes').inputValue(), '2')
+  t.equal(await eks.getByRole('switch', { name: 'Public API endpoint' }).getAttribute('aria-checked'), 'true', 'default "true" checks the toggle')
+  t.equal(await eks.getByLabel('Node capacity type').locator('option:checked').textContent(), 'On-demand')
   await screenshot(page, '14-wizard-live-catalog')
   const draft = await page.evaluate(() => JSON.parse(localStorage.getItem('ies.wizardDraft.new') ?? 'null'))
   t.equal(draft?.commit, commit, 'the draft is saved with the live catalog commit')
@@ -97,5 +123,8 @@ t.test('the wizard is built from the live catalog, revalidated with its ETag, st
   const list = (await (await fetch(`${ies.url}/api/environments`, { headers: ies.auth('dev') })).json()) as any
   const stored = (await (await fetch(`${ies.url}/api/environments/${list.data[0].id}`, { headers: ies.auth('dev') })).json()) as any
   t.equal(stored.data.services.eks.teamNote, 'platform-team')
+  t.match(stored.data.services.eks, { teamSize: '7', nodeMinSize: 2, endpointPublicAccess: true }, 'typed values, not the attribute strings')
+  t.match(stored.data.services.vpc, { enabled: false, azCount: 3, singleNatGateway: true }, 'a dropdown default "3" is the option value 3')
+  t.notOk('legacy' in stored.data.services, 'nothing for the hidden service')
   t.same(problems.errors, [])
 })

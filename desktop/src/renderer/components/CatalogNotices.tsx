@@ -37,7 +37,7 @@ export function CatalogNotices({ loaded }: { loaded: LoadedCatalog }) {
         </Notice>
       )}
       {loaded.catalog.warnings.length > 0 && (
-        <Notice kind="warn" title="Some catalog fields were adjusted">
+        <Notice kind="warn" title="Some catalog fields were adjusted" testId="catalog-adjusted">
           <ul>
             {loaded.catalog.warnings.map((w) => (
               <li key={w}>{w}</li>
