@@ -2,16 +2,13 @@
 // (values: the catalog's defaults), a job poller, and reading a zip back.
 import { extractCatalog, unzipToFiles } from '@ies/processor-lib'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
+import { fillServices, prepareCatalog } from '../../desktop/src/lib/catalog.ts'
 
-/** `services` with every catalog service enabled and each field at its catalog default. */
+/** `services` with every catalog service enabled and each field at its catalog default (read as the wizard reads it). */
 export async function allServicesEnabled(templatesDir = BUNDLED_TEMPLATES_DIR): Promise<Record<string, Record<string, unknown>>> {
   const catalog = await extractCatalog({ templatesDir, provider: 'aws', commit: 'fixture' })
-  const services: Record<string, Record<string, unknown>> = {}
-  for (const [key, service] of Object.entries(catalog.services)) {
-    services[key] = { enabled: true }
-    for (const [field, def] of Object.entries(service.fields)) if (def.default !== undefined) services[key][field] = def.default
-  }
-  return services
+  const services = Object.fromEntries(Object.keys(catalog.services).map((key) => [key, { enabled: true } as Record<string, unknown>]))
+  return fillServices(services, prepareCatalog(catalog))
 }
 
 export function environmentBody(overrides: Record<string, unknown> = {}) {

@@ -10,6 +10,7 @@ import t, { type Test } from 'tap';
 import YAML from 'yaml';
 import { extractCatalog, processTree, runGate, type Catalog, type Finding } from '@ies/processor-lib';
 import { catalogDefaults, configFrom, runCli, SERVICE_KEYS, templatesDir, type Config } from './helpers.ts';
+import { readDefault } from '../../desktop/src/lib/catalog.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'ies-templates-gate-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
@@ -40,7 +41,7 @@ t.test('ies-processor --extract-catalog templates --provider aws --strict', asyn
       t.not(f.default, undefined, `${key}.${fk} has a default`);
       if (f.type === 'dropdown') {
         t.ok(Array.isArray(f.options) && f.options.length > 1, `${key}.${fk} dropdown has options`);
-        t.ok(f.options!.some((o) => o.value === f.default), `${key}.${fk} default is one of its options`);
+        t.ok('value' in readDefault('dropdown', f.default, f.options), `${key}.${fk} default is one of its options`);
       }
       if (f.pattern && typeof f.default === 'string') {
         t.match(f.default, new RegExp(f.pattern), `${key}.${fk} default matches its pattern`);

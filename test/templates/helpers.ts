@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Catalog } from '@ies/processor-lib';
+import { fillServices, prepareCatalog } from '../../desktop/src/lib/catalog.ts';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const templatesDir = join(repoRoot, 'templates');
@@ -69,17 +70,14 @@ export function configFrom(
   catalog: Catalog,
   opts: { enabled: boolean | ((key: string) => boolean); domain?: string; withFields?: boolean },
 ): Config {
-  const g: Record<string, unknown> = {};
-  for (const [k, f] of Object.entries(catalog.global.fields)) g[k] = f.default;
+  // The catalog's attributes are strings ("3", "true"); read them as the wizard does.
+  const prepared = prepareCatalog(catalog);
+  const g = Object.fromEntries(Object.entries(prepared.global).map(([k, f]) => [k, f.default]));
   const services: Config['services'] = {};
-  for (const [key, svc] of Object.entries(catalog.services)) {
-    const enabled = typeof opts.enabled === 'function' ? opts.enabled(key) : opts.enabled;
-    const entry: Record<string, unknown> = { enabled };
-    if (opts.withFields !== false) {
-      for (const [fk, f] of Object.entries(svc.fields)) if (fk !== 'enabled') entry[fk] = f.default;
-    }
-    services[key] = entry;
+  for (const key of Object.keys(catalog.services)) {
+    services[key] = { enabled: typeof opts.enabled === 'function' ? opts.enabled(key) : opts.enabled };
   }
+  if (opts.withFields !== false) fillServices(services, prepared);
   return {
     name: g.name,
     globalPrefix: g.globalPrefix,
@@ -95,9 +93,7 @@ export function configFrom(
 /** The catalog's own defaults: every field's default, each service's enable toggle at its default. */
 export function catalogDefaults(catalog: Catalog): Config {
   const cfg = configFrom(catalog, { enabled: false });
-  for (const [key, svc] of Object.entries(catalog.services)) {
-    cfg.services[key]!.enabled = svc.fields.enabled?.default ?? false;
-  }
+  for (const service of prepareCatalog(catalog).services) cfg.services[service.key]!.enabled = service.enabledDefault;
   return cfg;
 }
 
