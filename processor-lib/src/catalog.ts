@@ -47,6 +47,8 @@ export interface CatalogField {
 
 export interface CatalogService {
   displayName: string;
+  /** The @module's `description`: what the service is, shown by the wizard under its name. */
+  description?: string;
   category?: string;
   /** The @module's `available` attribute as written; `"false"` hides the service (a client's rule). */
   available?: string;
@@ -140,6 +142,7 @@ export function buildCatalog(file: string, text: string, lang: Language, commit:
       // reports only three attribute failures).
       const a = attrs.attrs;
       if (a.displayName) svc.displayName = a.displayName;
+      if (a.description !== undefined) svc.description = a.description;
       if (a.category !== undefined) svc.category = a.category;
       if (a.available !== undefined) svc.available = a.available;
       fieldsSeenFor.set(`module:${segs[1]}`, d);
@@ -171,6 +174,7 @@ export function buildCatalog(file: string, text: string, lang: Language, commit:
     const { enabled = defaultToggle, ...rest } = svc.fields;
     catalog.services[key] = Object.assign(
       { displayName: svc.displayName },
+      svc.description !== undefined ? { description: svc.description } : {},
       svc.category !== undefined ? { category: svc.category } : {},
       svc.available !== undefined ? { available: svc.available } : {},
       { fields: { enabled, ...rest } },
