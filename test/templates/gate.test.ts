@@ -34,6 +34,7 @@ t.test('ies-processor --extract-catalog templates --provider aws --strict', asyn
     const svc = cat.services[key]!;
     t.ok(svc.displayName, `${key} has a displayName`);
     t.ok(svc.category, `${key} has a category`);
+    t.ok(svc.description, `${key} has a description`);
     const fields = Object.entries(svc.fields).filter(([k]) => k !== 'enabled');
     t.ok(fields.length >= 2, `${key} has ${fields.length} fields`);
     for (const [fk, f] of fields) {
