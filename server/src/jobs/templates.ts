@@ -23,14 +23,18 @@ export const TEMPLATES_BRANCH = 'main'
 
 /**
  * A templates directory. A template change is live for the next generation: every call takes the
- * tree's fingerprint (each file's path, size, mtime, ctime and inode, without reading it) and the
- * commit, and reads the files again only when either differs from the last read.
+ * tree's fingerprint (each file's path, size, mtime, ctime and inode, without reading it) and reads
+ * the files again only when it differs from the last read. The commit (processor-lib's
+ * templatesCommit: the last commit that changed the directory, with a content marker while it has
+ * uncommitted changes) is taken from the files as read; with unchanged files only a commit in the
+ * repository can change it, which is checked on every call (the walk is done once per HEAD).
  */
 export function directorySource(dir: string): TemplatesSource {
   let cached: (Templates & { fingerprint: string }) | undefined
   const read = async (fingerprint: string): Promise<Templates> => {
-    const [{ inputs, unsupported }, commit] = await Promise.all([readTree(dir), templatesCommit(dir)])
+    const { inputs, unsupported } = await readTree(dir)
     if (unsupported.length > 0) throw new Error(`the templates tree holds entries that are not regular files: ${unsupported.join(', ')}`)
+    const commit = await templatesCommit(dir, inputs)
     cached = { inputs, commit, fingerprint }
     return { inputs, commit }
   }
@@ -39,8 +43,8 @@ export function directorySource(dir: string): TemplatesSource {
     async load() {
       const fingerprint = await treeFingerprint(dir)
       if (!cached || cached.fingerprint !== fingerprint) return read(fingerprint)
-      // A content hash (no Git repository) follows from the unchanged files; a Git HEAD may move alone.
-      if (!cached.commit.startsWith('sha256-') && (await templatesCommit(dir)) !== cached.commit) return read(fingerprint)
+      // A content hash (no Git repository) follows from the unchanged files; a commit may be made alone.
+      if (!cached.commit.startsWith('sha256-')) cached.commit = await templatesCommit(dir, cached.inputs)
       return { inputs: cached.inputs, commit: cached.commit }
     },
   }
