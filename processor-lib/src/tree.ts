@@ -4,6 +4,7 @@
  */
 import { mkdir, readdir, readFile, stat, writeFile, chmod } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
+import yauzl from 'yauzl';
 import { finding, ProcessorError, sortFindings, type Finding } from './findings.ts';
 import { languageOf } from './languages.ts';
 import { processFile } from './substitute.ts';
@@ -112,12 +113,69 @@ export function processFiles(inputs: readonly InputFile[], config: unknown, opts
     else files.push({ path: input.path, content: result.content, mode: input.mode });
   }
   files.sort(byPath);
-  if (refused.length === 0 && files.length !== inputs.length) {
-    findings.push(finding('MISSING_OUTPUT', 'error', '.', 0, null, `${files.length} files produced for ${inputs.length} inputs`));
-    refused.push('.');
-  }
   const ok = refused.length === 0;
   return { ok, files: ok ? files : [], findings: sortFindings(findings), refused: refused.sort(), inputCount: inputs.length };
+}
+
+/**
+ * The file-count check of a generated tree (spec "Template processor": a generation error for a
+ * file-count mismatch; a success status alone does not prove the tree complete). Every input of
+ * `processFiles` is either in `files` or refused, so the check is made where a tree leaves the
+ * processor: `produced` (the entries of the archive, the files written) against `expected` (the
+ * processed files, plus what the caller adds such as `terraform/backend.tf`). MISSING_OUTPUT
+ * findings: each expected path that is absent, each path that is not expected or appears twice,
+ * and the counts when they differ. Empty when they agree.
+ */
+export function outputFindings(expected: readonly string[], produced: readonly string[]): Finding[] {
+  const out: Finding[] = [];
+  const want = new Set(expected);
+  const seen = new Set<string>();
+  for (const p of produced) {
+    if (seen.has(p)) out.push(finding('MISSING_OUTPUT', 'error', p, 0, null, 'appears more than once in the output'));
+    else if (!want.has(p)) out.push(finding('MISSING_OUTPUT', 'error', p, 0, null, 'in the output but not expected'));
+    seen.add(p);
+  }
+  for (const p of want) if (!seen.has(p)) out.push(finding('MISSING_OUTPUT', 'error', p, 0, null, 'expected in the output but absent'));
+  if (produced.length !== want.size) {
+    out.push(finding('MISSING_OUTPUT', 'error', '.', 0, null, `${produced.length} files in the output for ${want.size} expected`));
+  }
+  return sortFindings(out);
+}
+
+/** The file entries of a zip, from its central directory (nothing is inflated; directory entries are skipped). */
+export async function archiveEntries(zip: Buffer): Promise<string[]> {
+  const archive = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.fromBuffer(zip, { lazyEntries: true }, (err, z) => (err || !z ? reject(err ?? new Error('not a zip')) : resolve(z))),
+  ).catch((e: Error) => {
+    throw new ProcessorError(500, 'GENERATION_FAILED', `the generated archive cannot be read: ${e.message}`);
+  });
+  const names: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    archive.on('entry', (entry: yauzl.Entry) => {
+      if (!entry.fileName.endsWith('/')) names.push(entry.fileName);
+      archive.readEntry();
+    });
+    archive.on('end', () => resolve());
+    archive.on('error', (e: Error) => reject(new ProcessorError(500, 'GENERATION_FAILED', `the generated archive cannot be read: ${e.message}`)));
+    archive.readEntry();
+  });
+  return names;
+}
+
+/** outputFindings for an archive's entries. */
+export async function archiveFindings(zip: Buffer, expected: readonly string[]): Promise<Finding[]> {
+  return outputFindings(expected, await archiveEntries(zip));
+}
+
+/**
+ * Throws the generation error (GENERATION_FAILED, details `{ refused, findings }` as for refused
+ * files) unless the archive holds exactly the expected files.
+ */
+export async function checkArchive(zip: Buffer, expected: readonly string[]): Promise<void> {
+  const findings = await archiveFindings(zip, expected);
+  if (findings.length === 0) return;
+  const files = [...new Set(findings.map((f) => f.file).filter((f) => f !== '.'))];
+  throw new ProcessorError(500, 'GENERATION_FAILED', `the generated archive does not hold the expected files (${files.length} differ)`, { refused: files, findings });
 }
 
 /** Read and process a templates directory, in memory. */

@@ -214,3 +214,23 @@ t.test('POST /process-git-download against a real git http-backend', async (t) =
   t.equal(broken.status, 422);
   t.equal((await broken.json()).error.code, 'GENERATION_FAILED');
 });
+
+t.test('include: only the files under the given prefixes are processed; /process names its commit', async (t) => {
+  const r = await post('/process', { templates: 'aws', config, include: ['terraform/'], format: 'zip' });
+  t.equal(r.status, 200);
+  t.equal(r.headers.get('x-processor-file-count'), '2');
+  t.match(r.headers.get('x-templates-commit'), /^sha256-[0-9a-f]{64}$/, 'a folder outside git: its content hash');
+  const files = await unzipToFiles(Buffer.from(await r.arrayBuffer()), { maxFiles: 100, maxBytes: 1e6 });
+  t.same(files.map((f) => f.path), ['terraform/main.tf', 'terraform/terraform.tfvars']);
+  const catalog = await fetch(base + '/catalog', { headers: auth });
+  t.equal(catalog.headers.get('etag'), `"${r.headers.get('x-templates-commit')}"`, 'the same commit as the catalog of that folder');
+
+  await writeFiles(join(root, 'mixed'), { 'terraform/a.tf': 'x = 1\n', 'charts/bad.yaml': '# @param name\nx: |\n  y\n' });
+  t.equal((await post('/process', { templates: 'mixed', config })).status, 422, 'the whole tree: the broken file refuses it');
+  const outside = await post('/process', { templates: 'mixed', config, include: ['terraform/'] });
+  t.equal(outside.status, 200, 'a broken file outside the prefixes is not processed');
+  t.same((await outside.json()).files.map((f: { path: string }) => f.path), ['terraform/a.tf']);
+  const none = await post('/process', { templates: 'mixed', config, include: ['gitops/'] });
+  t.equal((await none.json()).fileCount, 0);
+  t.equal((await post('/process', { templates: 'mixed', config, include: [''] })).status, 400, 'an empty prefix is refused');
+});

@@ -5,7 +5,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { finding, ProcessorError, type Finding } from '../findings.ts';
 import { cloneRepository } from '../git.ts';
-import { processFiles, readTree, type InputFile, type ProcessResult } from '../tree.ts';
+import { templatesCommit } from '../commit.ts';
+import { checkArchive, processFiles, readTree, type InputFile, type ProcessResult } from '../tree.ts';
 import { unzipToFiles, zipTree } from '../zip.ts';
 import type { ResolvedServiceOptions } from './app.ts';
 import { generationFailed } from './errors.ts';
@@ -14,6 +15,12 @@ const Config = Type.Object({}, { additionalProperties: true, description: 'the t
 const Common = {
   config: Config,
   trimDecoratorAttrs: Type.Optional(Type.Boolean()),
+  include: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 1024 }), {
+      maxItems: 100,
+      description: 'path prefixes (`terraform/`, `charts/`): only the files under them are processed and returned; default every file',
+    }),
+  ),
   format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('zip')])),
 };
 const ProcessBody = Type.Object({ templates: Type.String({ minLength: 1, maxLength: 1024 }), ...Common }, { additionalProperties: false });
@@ -33,7 +40,8 @@ const GitBody = Type.Object(
 /**
  * Success bodies. JSON: `{ fileCount, files: [{ path, content, encoding }], findings }` with
  * `encoding` `utf8` (text) or `base64` (files copied verbatim). Zip: the archive, with
- * `X-Processor-File-Count` and `X-Processor-Findings` (the number of warnings) headers.
+ * `X-Processor-File-Count` and `X-Processor-Findings` (the number of warnings) headers; the archive is
+ * checked to hold exactly the processed files before it is sent (else a generation error).
  */
 async function respond(
   reply: FastifyReply,
@@ -47,6 +55,7 @@ async function respond(
   reply.header('X-Processor-Findings', String(result.findings.length));
   if (format === 'zip') {
     const zip = await zipTree(result.files);
+    await checkArchive(zip, result.files.map((f) => f.path));
     return reply.type('application/zip').header('Content-Disposition', 'attachment; filename="generated.zip"').send(zip);
   }
   return reply.send({
@@ -64,6 +73,12 @@ function withUnsupported(result: ProcessResult, unsupported: string[]): ProcessR
   if (unsupported.length === 0) return result;
   const extra: Finding[] = unsupported.map((p) => finding('UNSUPPORTED_ENTRY', 'error', p, 0, null, 'not a regular file'));
   return { ...result, ok: false, files: [], findings: [...result.findings, ...extra], refused: [...result.refused, ...unsupported] };
+}
+
+/** The inputs under the requested prefixes (all without `include`). */
+function included(inputs: InputFile[], include: readonly string[] | undefined): InputFile[] {
+  if (!include) return inputs;
+  return inputs.filter((f) => include.some((prefix) => f.path.startsWith(prefix)));
 }
 
 function checkFileCount(inputs: readonly InputFile[], max: number): void {
@@ -103,8 +118,8 @@ export const processRoutes: FastifyPluginAsync<ResolvedServiceOptions> = async (
     const dir = await folderInsideRoot(opts.templatesRoot, body.templates);
     const { inputs, unsupported } = await readTree(dir);
     checkFileCount(inputs, opts.maxFiles);
-    const result = withUnsupported(processFiles(inputs, body.config, { trimDecoratorAttrs: trim(body.trimDecoratorAttrs) }), unsupported);
-    return respond(reply, result, body.format ?? 'json');
+    const result = withUnsupported(processFiles(included(inputs, body.include), body.config, { trimDecoratorAttrs: trim(body.trimDecoratorAttrs) }), unsupported);
+    return respond(reply, result, body.format ?? 'json', { 'X-Templates-Commit': await templatesCommit(dir, inputs) });
   });
 
   const uploadLimit = Math.ceil((opts.maxArchiveBytes * 4) / 3) + 1024 * 1024;
@@ -118,7 +133,7 @@ export const processRoutes: FastifyPluginAsync<ResolvedServiceOptions> = async (
       throw new ProcessorError(413, 'ARCHIVE_TOO_LARGE', `the archive is ${zip.length} bytes; the limit is ${opts.maxArchiveBytes}`);
     }
     const inputs = await unzipToFiles(zip, { maxFiles: opts.maxFiles, maxBytes: opts.maxTreeBytes });
-    const result = processFiles(inputs, body.config, { trimDecoratorAttrs: trim(body.trimDecoratorAttrs) });
+    const result = processFiles(included(inputs, body.include), body.config, { trimDecoratorAttrs: trim(body.trimDecoratorAttrs) });
     return respond(reply, result, body.format ?? 'json');
   });
 
@@ -132,7 +147,10 @@ export const processRoutes: FastifyPluginAsync<ResolvedServiceOptions> = async (
       password: body.password,
     });
     checkFileCount(clone.inputs, opts.maxFiles);
-    const result = withUnsupported(processFiles(clone.inputs, body.config, { trimDecoratorAttrs: trim(body.trimDecoratorAttrs) }), clone.unsupported);
+    const result = withUnsupported(
+      processFiles(included(clone.inputs, body.include), body.config, { trimDecoratorAttrs: trim(body.trimDecoratorAttrs) }),
+      clone.unsupported,
+    );
     return respond(reply, result, body.format ?? 'zip', { 'X-Templates-Commit': clone.commit });
   });
 };
