@@ -82,7 +82,14 @@ export interface Config {
     /** TEMPLATES_CACHE_DIR: the cached clone of TEMPLATES_REPO. */
     cacheDir: string
   }
-  /** GET /api/catalog: in process, or from a remote processor service (PROCESSOR_URL + PROCESSOR_SERVICE_TOKEN). */
+  /** How generation runs the template processor (server/src/jobs/processor-client.ts). */
+  generation: {
+    /** TRIM_DECORATOR_ATTRS=1: the in-process processor strips decorator attribute tails (a remote processor follows its own setting). */
+    trimDecoratorAttrs: boolean
+    /** PROCESSOR_GENERATE_TIMEOUT_MS: how long one generation request to the remote processor (clone and processing) may take. */
+    processorTimeoutMs: number
+  }
+  /** GET /api/catalog, and generation: in process, or a remote processor service (PROCESSOR_URL + PROCESSOR_SERVICE_TOKEN). */
   catalog: {
     processorUrl: string | undefined
     processorToken: string | undefined
@@ -205,6 +212,10 @@ export function loadConfig(env: Env = process.env): Config {
       dir: str(env, 'TEMPLATES_DIR', BUNDLED_TEMPLATES_DIR),
       repo: optional(env, 'TEMPLATES_REPO'),
       cacheDir: str(env, 'TEMPLATES_CACHE_DIR', path.join(os.tmpdir(), 'ies-templates-cache')),
+    },
+    generation: {
+      trimDecoratorAttrs: str(env, 'TRIM_DECORATOR_ATTRS', '0') === '1',
+      processorTimeoutMs: Math.max(1, int(env, 'PROCESSOR_GENERATE_TIMEOUT_MS', 120_000)),
     },
     catalog: {
       processorUrl: optional(env, 'PROCESSOR_URL')?.replace(/\/+$/, ''),

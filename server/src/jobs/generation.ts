@@ -1,19 +1,29 @@
-// One generation: the transform, the templates a format and its options select, processing in
-// process (processor-lib), the backend file, and the zip. Pure with respect to the database.
+// One generation: the templates a format and its options select, processed with the transform's
+// output by a template processor (in process, or the remote processor service: processor-client.ts),
+// the backend file, and the zip, which is checked to hold every expected file. Pure with respect to
+// the database.
 import { processFiles, zipTree, type Finding, type TreeFile } from '@ies/processor-lib'
+import { archiveFindings } from '@ies/processor-lib/tree'
 import { backendFile, BACKEND_FILE } from './backend-file.ts'
 import { isSelected, selectedPrefixes, writesBackend, type Format, type GenerateOptions } from './selection.ts'
 import type { TemplatesSource } from './templates.ts'
 import type { ProcessorInput } from './transform.ts'
 
 export interface Generated {
+  /** Sorted by path. */
   files: TreeFile[]
+  /** The paths the archive must hold: the processed files, and the backend file when it is written. */
+  expected: string[]
   templatesCommit: string
-  /** Warnings of the processor (the files were generated). */
-  warnings: Finding[]
+  /** Number of warnings of the processor (the files were generated). */
+  warnings: number
 }
 
-/** A generation the processor refused: its findings are the job error's details. */
+/**
+ * A generation that failed for a reason its user can read: the processor refused files
+ * (GENERATION_FAILED, the findings are the job error's details) or the processor service did not
+ * generate (unreachable, refused the request).
+ */
 export class GenerationError extends Error {
   constructor(
     readonly code: string,
@@ -24,32 +34,74 @@ export class GenerationError extends Error {
   }
 }
 
+/** The processed templates under some path prefixes. */
+export interface Processed {
+  commit: string
+  files: TreeFile[]
+  warnings: number
+}
+
+/** Processes the templates under `prefixes` with the processor input; throws GenerationError. */
+export interface TemplateProcessor {
+  /** Where the templates are processed, for logs (no credentials). */
+  readonly origin: string
+  process(input: ProcessorInput, prefixes: readonly string[]): Promise<Processed>
+}
+
+/** The refusal of files as a job error: the error findings (or every finding) are the details. */
+export function refusal(refusedCount: number, findings: readonly Finding[]): GenerationError {
+  const errors = findings.filter((f) => f.severity === 'error')
+  return new GenerationError('GENERATION_FAILED', `${refusedCount} file(s) could not be generated`, errors.length ? errors : findings)
+}
+
+/** The embedded processor: processor-lib in this process, on the templates source (TEMPLATES_DIR or TEMPLATES_REPO). */
+export function inProcessProcessor(templates: TemplatesSource, opts: { trimDecoratorAttrs: boolean }): TemplateProcessor {
+  return {
+    origin: templates.origin,
+    async process(input, prefixes) {
+      const { commit, inputs } = await templates.load()
+      const selected = inputs.filter((f) => isSelected(f.path, prefixes))
+      const result = processFiles(selected, input, { trimDecoratorAttrs: opts.trimDecoratorAttrs })
+      if (!result.ok) throw refusal(result.refused.length, result.findings)
+      return { commit, files: result.files, warnings: result.findings.length }
+    },
+  }
+}
+
+const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+
 export async function generate(opts: {
   input: ProcessorInput
   format: Format
   options: GenerateOptions
-  templates: TemplatesSource
+  processor: TemplateProcessor
 }): Promise<Generated> {
-  const { commit, inputs } = await opts.templates.load()
-  const prefixes = selectedPrefixes(opts.format, opts.options)
-  const selected = inputs.filter((f) => isSelected(f.path, prefixes))
-  if (selected.length === 0) {
+  const processed = await opts.processor.process(opts.input, selectedPrefixes(opts.format, opts.options))
+  if (processed.files.length === 0) {
     throw new GenerationError('GENERATION_FAILED', `the templates hold no files for format ${opts.format}`)
   }
-  const result = processFiles(selected, opts.input)
-  if (!result.ok) {
-    const errors = result.findings.filter((f) => f.severity === 'error')
-    throw new GenerationError('GENERATION_FAILED', `${result.refused.length} file(s) could not be generated`, errors.length ? errors : result.findings)
-  }
-  const files = [...result.files]
+  const files = [...processed.files]
+  const expected = files.map((f) => f.path)
   if (writesBackend(opts.format, opts.options)) {
     files.push({ path: BACKEND_FILE, content: backendFile(opts.input), mode: 0o644 })
-    files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    expected.push(BACKEND_FILE)
   }
-  return { files, templatesCommit: commit, warnings: result.findings }
+  files.sort(byPath)
+  return { files, expected, templatesCommit: processed.commit, warnings: processed.warnings }
 }
 
-/** The archive of a generation: a zip with entries in path order and fixed timestamps. */
-export function archiveOf(generated: Generated): Promise<Buffer> {
-  return zipTree(generated.files)
+/**
+ * The archive of a generation: a zip with entries in path order and fixed timestamps, checked to
+ * hold exactly the expected files (else GENERATION_FAILED with MISSING_OUTPUT findings).
+ */
+export async function archiveOf(generated: Generated): Promise<Buffer> {
+  return checkedArchive(await zipTree(generated.files), generated.expected)
+}
+
+export async function checkedArchive(zip: Buffer, expected: readonly string[]): Promise<Buffer> {
+  const findings = await archiveFindings(zip, expected)
+  if (findings.length > 0) {
+    throw new GenerationError('GENERATION_FAILED', 'the archive does not hold every generated file', findings)
+  }
+  return zip
 }

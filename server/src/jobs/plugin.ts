@@ -1,8 +1,11 @@
 // Decorates `app.jobs` (the runner, its job store and archive store, the templates source) and runs
-// the job queue with the server: started when the server is ready, drained when it closes. An
-// environment's jobs and archives go with it when it is deleted.
+// the job queue with the server: started when the server is ready, drained when it closes. Generation
+// runs processor-lib in process, or the remote processor service when PROCESSOR_URL and
+// PROCESSOR_SERVICE_TOKEN are set (processor-client.ts). An environment's jobs and archives go with
+// it when it is deleted.
 import fp from 'fastify-plugin'
 import { environmentRepository } from '../../../plugins/environments/repository.ts'
+import { templateProcessorFor } from './processor-client.ts'
 import { JobRunner } from './runner.ts'
 import { templatesSource, type TemplatesSource } from './templates.ts'
 
@@ -17,7 +20,8 @@ export default fp(
   async (app) => {
     const templates = templatesSource(app.config.templates)
     const environments = environmentRepository(app)
-    const runner = new JobRunner({ db: app.mongo.db, config: app.config, log: app.log, templates, environments })
+    const processor = templateProcessorFor(app.config, templates)
+    const runner = new JobRunner({ db: app.mongo.db, config: app.config, log: app.log, processor, environments })
     app.decorate('jobs', runner)
     app.decorate('templates', templates)
 

@@ -15,11 +15,10 @@ import { ArchiveStore, type ArchiveId } from './archives.ts'
 import { checkDestination } from './destination.ts'
 import { isPemPrivateKey, PEM_OVER_HTTPS_MESSAGE } from './deploy-key.ts'
 import { jobErrorOf, JobFailure } from './errors.ts'
-import { archiveOf, generate } from './generation.ts'
+import { archiveOf, generate, type Generated, type TemplateProcessor } from './generation.ts'
 import { notificationChannel, type WakeableChannel } from './notifications.ts'
 import { pushFiles } from './push.ts'
 import { JobStore, type GenerateParams, type GenerateResult, type JobRecord, type JobType, type PushParams, type PushResult } from './store.ts'
-import type { TemplatesSource } from './templates.ts'
 import { processorInput, type ProcessorInput } from './transform.ts'
 
 export interface EnvironmentAccess {
@@ -32,7 +31,8 @@ export interface JobRunnerOptions {
   db: Db
   config: Config
   log: FastifyBaseLogger
-  templates: TemplatesSource
+  /** What generation runs: processor-lib in process, or the remote processor service (processor-client.ts). */
+  processor: TemplateProcessor
   environments: EnvironmentAccess
 }
 
@@ -183,7 +183,7 @@ export class JobRunner {
     try {
       const env = await this.environmentOf(record)
       input = processorInput(env)
-      const generated = await generate({ input, format: params.format, options: params.options, templates: this.opts.templates })
+      const generated = await this.generating(input, params, touch)
       const zip = await archiveOf(generated)
       await touch() // the lock stays ours while the archive is stored
       const filename = archiveName(env.name, params.format, generated.templatesCommit)
@@ -194,12 +194,26 @@ export class JobRunner {
         options: params.options,
         templatesCommit: generated.templatesCommit,
         fileCount: generated.files.length,
-        warnings: generated.warnings.length,
+        warnings: generated.warnings,
         archive: { filename, size: archive.size, sha256: archive.sha256 },
       }
       await this.store.succeed(record._id, result, { archiveId: archive.id, processorInput: input })
     } catch (err) {
       await this.fail(record, err, input)
+    }
+  }
+
+  /**
+   * The generation, with the job's lock kept fresh while it runs: a remote processor may take longer
+   * than a lock lifetime (a clone of a large templates repository), and the job must not be taken
+   * over meanwhile.
+   */
+  private async generating(input: ProcessorInput, params: GenerateParams, touch: () => Promise<void>): Promise<Generated> {
+    const timer = setInterval(() => void touch().catch(() => {}), Math.max(50, this.opts.config.jobs.lockLifetimeMs / 3))
+    try {
+      return await generate({ input, format: params.format, options: params.options, processor: this.opts.processor })
+    } finally {
+      clearInterval(timer)
     }
   }
 
@@ -228,7 +242,7 @@ export class JobRunner {
       if (isPemPrivateKey(deployKey)) throw new JobFailure('DEPLOY_KEY_NOT_USABLE', PEM_OVER_HTTPS_MESSAGE)
       const { files, templatesCommit } = params.generationJobId
         ? await this.filesOfGeneration(record, params.generationJobId)
-        : await generate({ input, format: params.format, options: params.options, templates: this.opts.templates }).then((g) => ({ files: g.files, templatesCommit: g.templatesCommit }))
+        : await this.generating(input, params, touch).then((g) => ({ files: g.files, templatesCommit: g.templatesCommit }))
       await touch()
       await checkDestination(repository.url, this.opts.config.push.allowedHosts)
       const short = templatesCommit.replace(/^sha256-/, '').slice(0, 12)
