@@ -22,6 +22,11 @@ python3 -c 'import moto.server' 2>/dev/null || { echo "provision: pip install mo
 command -v schemathesis >/dev/null || { echo "provision: pip install schemathesis"; python3 -m pip install -q 'schemathesis==4.32.5'; }
 
 scripts/build-ferretdb.sh
+# Terraform's provider mirror for terraform-validate.test.ts (the aws provider of the image and a
+# local stand-in for hashicorp/archive, see scripts/terraform/README.md); only where both exist.
+if command -v terraform >/dev/null && [ -d "${TF_PLUGINS_DIR:-/opt/tf-plugins}" ]; then
+  scripts/terraform/build-mirror.sh
+fi
 scripts/keycloak/install.sh >/dev/null
 
 if [ ! -f desktop/dist/index.html ] || [ -n "$(find desktop/src desktop/index.html desktop/vite.config.ts -newer desktop/dist/index.html -print -quit 2>/dev/null)" ]; then
