@@ -64,14 +64,12 @@ export default fp<RateLimitOptions>(
       timeWindow: opts.userWindowMs,
       keyGenerator: (request) => `user:${request.principal.sub}`,
     })
-    app.decorate('limitByIp', async (request: FastifyRequest, reply: FastifyReply) => {
-      const outcome = await byIp(request)
-      if (!outcome.isAllowed) report(request, reply, outcome as Outcome)
-    })
-    app.decorate('limitByUser', async (request: FastifyRequest, reply: FastifyReply) => {
-      const outcome = await byUser(request)
-      if (!outcome.isAllowed) report(request, reply, outcome as Outcome)
-    })
+    const limitBy = (limiter: typeof byIp) => (request: FastifyRequest, reply: FastifyReply) =>
+      limiter(request).then((outcome) => {
+        if (!outcome.isAllowed) report(request, reply, outcome as Outcome)
+      })
+    app.decorate('limitByIp', limitBy(byIp))
+    app.decorate('limitByUser', limitBy(byUser))
   },
   { name: 'rate-limit' },
 )
