@@ -114,3 +114,22 @@ t.test('admin routes: realm role admin or client role environment-admin', async 
   const otherClient = issuer.sign({ sub: 'b0000000-0000-4000-8000-000000000003', resource_access: { 'another-app': { roles: ['environment-admin'] } } })
   t.equal((await list(`Bearer ${otherClient}`)).statusCode, 403, 'the role on another client does not count')
 })
+
+t.test('claims of the wrong type: refused, or granting nothing', async (t) => {
+  const { app, issuer } = await startTestApp(t)
+  const get = (url: string, token: string) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } })
+  for (const [name, claims] of [
+    ['a query object as the subject', { sub: { $ne: null } }],
+    ['an empty subject', { sub: '' }],
+    ['an operator object as the username', { preferred_username: { $gt: '' } }],
+    ['a list as the email', { email: ['a@example.com'] }],
+  ] as const) {
+    const res = await get('/api/users/me', issuer.sign(claims))
+    t.equal(res.statusCode, 401, name)
+    t.equal(res.json().error.code, 'UNAUTHORIZED', name)
+  }
+  // A roles claim that is a string is no list of roles: "not-admin" contains "admin" as text only.
+  const stringRoles = issuer.sign({ sub: 'c0000000-0000-4000-8000-000000000001', realm_access: { roles: 'not-admin' }, resource_access: { 'ies-app': { roles: 'no-environment-admin' } } })
+  t.equal((await get('/api/users', stringRoles)).statusCode, 403, 'string roles grant nothing')
+  t.equal((await get('/api/users/me', stringRoles)).statusCode, 200, 'the token is otherwise fine')
+})

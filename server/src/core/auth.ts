@@ -34,15 +34,16 @@ declare module 'fastify' {
   }
 }
 
+/** A verified token's payload: the signature says who wrote it, not that every claim has its type. */
 interface Claims {
-  sub?: string
+  sub?: unknown
   exp?: number
-  preferred_username?: string
-  email?: string
-  azp?: string
-  aud?: string | string[]
-  realm_access?: { roles?: string[] }
-  resource_access?: Record<string, { roles?: string[] }>
+  preferred_username?: unknown
+  email?: unknown
+  azp?: unknown
+  aud?: unknown
+  realm_access?: { roles?: unknown }
+  resource_access?: Record<string, { roles?: unknown } | undefined>
 }
 
 export interface AuthOptions {
@@ -57,16 +58,27 @@ export const ALLOWED_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 
 
 /** Admin is either realm role `admin` or the app client's role `environment-admin` (README, "Roles"). */
 export function isAdmin(claims: Claims, appClientId: string): boolean {
-  return (
-    (claims.realm_access?.roles ?? []).includes('admin') ||
-    (claims.resource_access?.[appClientId]?.roles ?? []).includes('environment-admin')
-  )
+  return realmRoles(claims).includes('admin') || clientRoles(claims, appClientId).includes('environment-admin')
+}
+
+/** A roles claim is a list of names; anything else (a string such as "not-admin", objects) grants none. */
+function roleList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((role): role is string => typeof role === 'string') : []
+}
+const realmRoles = (claims: Claims) => roleList(claims.realm_access?.roles)
+const clientRoles = (claims: Claims, clientId: string) => roleList(claims.resource_access?.[clientId]?.roles)
+
+/** The identity claims as strings, or null when one has another type (such a token is refused). */
+function identityOf(claims: Claims): { sub: string; username: string; email: string } | null {
+  const { sub, preferred_username: username = sub, email = '' } = claims
+  if (typeof sub !== 'string' || sub === '' || typeof username !== 'string' || typeof email !== 'string') return null
+  return { sub, username, email }
 }
 
 const BEARER = /^Bearer\s+(\S+)$/i
 
 function audienceMatches(claims: Claims, audience: string): boolean {
-  const aud = Array.isArray(claims.aud) ? claims.aud : claims.aud ? [claims.aud] : []
+  const aud: unknown[] = Array.isArray(claims.aud) ? claims.aud : [claims.aud]
   return aud.includes(audience) || claims.azp === audience
 }
 
@@ -135,14 +147,14 @@ export default fp<AuthOptions>(
         throw unauthorized()
       }
       if (opts.audience && !audienceMatches(claims, opts.audience)) throw unauthorized()
-      const sub = claims.sub as string
-      const identity = { sub, username: claims.preferred_username ?? sub, email: claims.email ?? '' }
+      const identity = identityOf(claims)
+      if (!identity) throw unauthorized()
       const userId = await opts.users.sync(identity)
       const principal: Principal = Object.freeze({
         userId,
         ...identity,
-        roles: claims.realm_access?.roles ?? [],
-        clientRoles: claims.resource_access?.[opts.appClientId]?.roles ?? [],
+        roles: realmRoles(claims),
+        clientRoles: clientRoles(claims, opts.appClientId),
         isAdmin: isAdmin(claims, opts.appClientId),
       })
       verified.set(token, principal, claims.exp as number)
