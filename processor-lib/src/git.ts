@@ -19,21 +19,32 @@ export interface CloneOptions {
   subdir?: string;
 }
 
-/** Shallow-clone one branch into a temporary folder, read the tree (without .git), remove the folder. */
-export async function cloneRepository(opts: CloneOptions): Promise<{ inputs: InputFile[]; commit: string; unsupported: string[] }> {
+/** The repository URL as every git route of the service accepts it: http or https, any host. */
+export function repositoryUrl(raw: string): URL {
   let url: URL;
   try {
-    url = new URL(opts.url);
+    url = new URL(raw);
   } catch {
     throw new ProcessorError(400, 'BAD_REQUEST', 'url is not a valid URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ProcessorError(400, 'BAD_REQUEST', 'url must be an http or https URL');
   }
-  const subdir = opts.subdir ?? '';
+  return url;
+}
+
+/** A folder inside the repository: relative, without `..`. */
+export function checkSubdir(subdir: string): string {
   if (subdir.split('/').some((s) => s === '..') || subdir.startsWith('/')) {
     throw new ProcessorError(400, 'BAD_REQUEST', 'subdir must be a relative folder inside the repository');
   }
+  return subdir;
+}
+
+/** Shallow-clone one branch into a temporary folder, read the tree (without .git), remove the folder. */
+export async function cloneRepository(opts: CloneOptions): Promise<{ inputs: InputFile[]; commit: string; unsupported: string[] }> {
+  const url = repositoryUrl(opts.url);
+  const subdir = checkSubdir(opts.subdir ?? '');
   const dir = await mkdtemp(join(tmpdir(), 'ies-clone-'));
   try {
     const branch = opts.branch || 'main';
@@ -57,6 +68,75 @@ export async function cloneRepository(opts: CloneOptions): Promise<{ inputs: Inp
     const commit = await git.resolveRef({ fs, dir, ref: 'HEAD' });
     const { inputs, unsupported } = await readTree(subdir ? join(dir, subdir) : dir);
     return { inputs, commit, unsupported };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export interface RemoteBranch {
+  /** http(s) URL without credentials (checked by the caller with repositoryUrl). */
+  url: string;
+  branch: string;
+  username?: string;
+  password?: string;
+}
+
+const authOf = (opts: RemoteBranch) => ({
+  onAuth: opts.username !== undefined ? () => ({ username: opts.username, password: opts.password ?? '' }) : undefined,
+  onAuthFailure: () => ({ cancel: true as const }),
+});
+
+/**
+ * A failure talking to the git host as the service reports it: 400 `CLONE_FAILED` when the host
+ * answered and refused (credentials, a 4xx, no such branch), 502 `CLONE_FAILED` when it could not be
+ * reached or failed itself (so a caller may treat it as a passing outage). Only the URL's origin and
+ * path and the error's code are named.
+ */
+function gitFailure(e: unknown, opts: RemoteBranch): ProcessorError {
+  const err = e as Error & { code?: string; data?: { statusCode?: number } };
+  const u = new URL(opts.url);
+  const refused =
+    err.code === 'UserCanceledError' ||
+    err.code === 'NotFoundError' ||
+    (err.code === 'HttpError' && typeof err.data?.statusCode === 'number' && err.data.statusCode < 500);
+  const reason = err.code === 'HttpError' && err.data?.statusCode ? `HTTP ${err.data.statusCode}` : (err.code ?? err.message);
+  return new ProcessorError(refused ? 400 : 502, 'CLONE_FAILED', `could not read ${u.origin}${u.pathname} at ${opts.branch}: ${reason}`);
+}
+
+/** The commit the branch points at on the remote (one ls-remote round trip, nothing fetched); null when there is no such branch. */
+export async function remoteBranchHead(opts: RemoteBranch): Promise<string | null> {
+  const ref = `refs/heads/${opts.branch}`;
+  try {
+    const refs = await git.listServerRefs({ http, url: opts.url, prefix: ref, ...authOf(opts) });
+    return refs.find((r) => r.ref === ref)?.oid ?? null;
+  } catch (e) {
+    throw gitFailure(e, opts);
+  }
+}
+
+/**
+ * Some files of the branch's newest commit: a shallow clone without checkout into a temporary
+ * folder, the named blobs read from it (null for a path the commit does not hold), the folder removed.
+ */
+export async function readBranchFiles(opts: RemoteBranch & { paths: readonly string[] }): Promise<{ commit: string; files: Map<string, Buffer | null> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'ies-catalog-clone-'));
+  try {
+    try {
+      await git.clone({ fs, http, dir, url: opts.url, ref: opts.branch, singleBranch: true, depth: 1, noTags: true, noCheckout: true, ...authOf(opts) });
+    } catch (e) {
+      throw gitFailure(e, opts);
+    }
+    const commit = await git.resolveRef({ fs, dir, ref: `refs/heads/${opts.branch}` });
+    const files = new Map<string, Buffer | null>();
+    for (const filepath of opts.paths) {
+      try {
+        const { blob } = await git.readBlob({ fs, dir, oid: commit, filepath });
+        files.set(filepath, Buffer.from(blob));
+      } catch {
+        files.set(filepath, null);
+      }
+    }
+    return { commit, files };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

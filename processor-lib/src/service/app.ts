@@ -2,7 +2,7 @@
  * The processor service (Fastify): GET /health, POST /process, POST /process-upload,
  * POST /process-git-download, GET /catalog. Every route but /health needs X-Service-Token.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { tokenChecker } from './auth.ts';
 import { installErrorHandlers, sendError } from './errors.ts';
 import { catalogRoutes } from './catalog-route.ts';
@@ -21,13 +21,35 @@ export interface ProcessorServiceOptions {
   maxArchiveBytes?: number;
   maxFiles?: number;
   maxTreeBytes?: number;
-  logger?: boolean;
+  /** true: log to stdout; an object: where (and from which level) to log; default off. */
+  logger?: boolean | { stream?: NodeJS.WritableStream; level?: string };
 }
 
 export interface ResolvedServiceOptions extends Required<Omit<ProcessorServiceOptions, 'templatesRoot' | 'catalogDir' | 'logger'>> {
   templatesRoot?: string;
   catalogDir?: string;
 }
+
+/**
+ * A request URL as logged: a query value that is a URL with a user or password (GET /catalog's `url`
+ * must not carry one and is refused, but the request line is logged before that) loses them.
+ */
+export function loggableUrl(raw: string): string {
+  const q = raw.indexOf('?');
+  if (q < 0) return raw;
+  const params = new URLSearchParams(raw.slice(q + 1));
+  let changed = false;
+  for (const [key, value] of [...params]) {
+    if (!/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(value)) continue;
+    params.set(key, value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1[redacted]@'));
+    changed = true;
+  }
+  return changed ? `${raw.slice(0, q)}?${params.toString()}` : raw;
+}
+
+const serializers = {
+  req: (req: FastifyRequest) => ({ method: req.method, url: loggableUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+};
 
 export async function buildProcessorService(opts: ProcessorServiceOptions): Promise<FastifyInstance> {
   if (typeof opts.token !== 'string' || opts.token.length === 0) {
@@ -43,7 +65,8 @@ export async function buildProcessorService(opts: ProcessorServiceOptions): Prom
     maxFiles: opts.maxFiles ?? 2000,
     maxTreeBytes: opts.maxTreeBytes ?? 100 * 1024 * 1024,
   };
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 2 * 1024 * 1024 });
+  const logger = opts.logger === true ? { serializers } : opts.logger ? { ...opts.logger, serializers } : false;
+  const app = Fastify({ logger, bodyLimit: 2 * 1024 * 1024 });
   installErrorHandlers(app);
   const tokenOk = tokenChecker(opts.token);
   app.addHook('onRequest', async (request, reply) => {
