@@ -1,5 +1,6 @@
 // GET /api/catalog: the service catalog the wizard is built from, from the templates in process or
-// from the remote processor service (PROCESSOR_URL + PROCESSOR_SERVICE_TOKEN), through a
+// from the remote processor service (PROCESSOR_URL + PROCESSOR_SERVICE_TOKEN; with TEMPLATES_REPO the
+// catalog of that repository's main, the one generation uses: source.ts), through a
 // process-local cache (cache.ts). `ETag` is the templates commit; `If-None-Match` with it gives 304;
 // a copy served because the processor is unreachable carries `Warning: 110`. No copy: 503.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -21,7 +22,9 @@ function matches(header: string | undefined, etag: string): boolean {
 const catalog: FastifyPluginAsyncTypebox = async (app) => {
   const { processorUrl, processorToken, ttlMs, staleMs, timeoutMs } = app.config.catalog
   const source =
-    processorUrl && processorToken ? remoteSource({ url: processorUrl, token: processorToken, timeoutMs }) : inProcessSource(app.templates)
+    processorUrl && processorToken
+      ? remoteSource({ url: processorUrl, token: processorToken, timeoutMs, templatesRepo: app.config.templates.repo })
+      : inProcessSource(app.templates)
   const cache = new CatalogCache(source, ttlMs, staleMs)
 
   app.get(

@@ -1,8 +1,15 @@
 // Where the catalog comes from: the templates in process (processor-lib), or a remote processor
 // service (`GET {PROCESSOR_URL}/catalog` with X-Service-Token). Both answer a conditional request:
 // `notModified` when the caller's ETag (the templates commit) is still current.
+//
+// With TEMPLATES_REPO the remote source asks the processor for the catalog of that repository's
+// `main` (`?url=…&branch=main`), the repository and branch generation sends to POST
+// /process-git-download, so the catalog's ETag is the X-Templates-Commit of the next generation. The
+// URL goes without its user and password (a query string gets logged); they travel in
+// `X-Templates-Authorization: Basic …`. Without TEMPLATES_REPO: the processor's own templates.
 import { buildCatalog, DEFAULT_PARAMS_FILES, languageOf, type Catalog } from '@ies/processor-lib'
-import type { TemplatesSource } from '@ies/server/jobs/templates'
+import { redact } from '@ies/server/jobs/errors'
+import { TEMPLATES_BRANCH, type TemplatesSource } from '@ies/server/jobs/templates'
 
 export type Fetched = { notModified: true } | { notModified: false; catalog: Catalog; etag: string }
 
@@ -34,21 +41,62 @@ export function inProcessSource(templates: TemplatesSource, provider = 'aws'): C
 
 const unquote = (etag: string) => etag.replace(/^W\//, '').replace(/^"(.*)"$/, '$1')
 
-export function remoteSource(opts: { url: string; token: string; timeoutMs: number }): CatalogSource {
+/** The repository URL without user and password, and those apart (as generation sends them). */
+export function withoutCredentials(url: string): { url: string; username?: string; password?: string } {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return { url }
+  }
+  if (!parsed.username && !parsed.password) return { url }
+  const username = decodeURIComponent(parsed.username)
+  const password = decodeURIComponent(parsed.password)
+  parsed.username = ''
+  parsed.password = ''
+  return { url: parsed.toString(), username, password }
+}
+
+export interface RemoteSourceOptions {
+  /** PROCESSOR_URL (no trailing slash). */
+  url: string
+  /** PROCESSOR_SERVICE_TOKEN. */
+  token: string
+  timeoutMs: number
+  /** TEMPLATES_REPO: the repository generation uses; its catalog is asked for. Unset: the processor's own templates. */
+  templatesRepo?: string
+}
+
+export function remoteSource(opts: RemoteSourceOptions): CatalogSource {
+  const repo = opts.templatesRepo ? withoutCredentials(opts.templatesRepo) : undefined
+  const path = repo ? `/catalog?${new URLSearchParams({ url: repo.url, branch: TEMPLATES_BRANCH })}` : '/catalog'
+  const repoAuth =
+    repo?.username !== undefined
+      ? { 'X-Templates-Authorization': `Basic ${Buffer.from(`${repo.username}:${repo.password ?? ''}`, 'utf8').toString('base64')}` }
+      : undefined
+  const secrets = [opts.token, repo?.password, repo?.password && encodeURIComponent(repo.password)]
   return {
     async fetch(etag) {
       let res: Response
       try {
-        res = await fetch(`${opts.url}/catalog`, {
-          headers: { 'X-Service-Token': opts.token, ...(etag && { 'If-None-Match': `"${etag}"` }) },
+        res = await fetch(`${opts.url}${path}`, {
+          headers: { 'X-Service-Token': opts.token, ...repoAuth, ...(etag && { 'If-None-Match': `"${etag}"` }) },
           signal: AbortSignal.timeout(opts.timeoutMs),
         })
       } catch (err) {
-        throw new ProcessorUnreachable(`processor unreachable: ${(err as Error).message}`)
+        throw new ProcessorUnreachable(redact(`processor unreachable: ${(err as Error).message}`, secrets))
       }
       if (res.status === 304) return { notModified: true }
-      if (res.status >= 500) throw new ProcessorUnreachable(`processor answered ${res.status}`)
-      if (res.status !== 200) throw new Error(`processor answered ${res.status} to GET /catalog`)
+      if (res.status !== 200) {
+        // The processor's own code and message (a templates repository it cannot read: CLONE_FAILED,
+        // 502 when the git host is down and 400 when it refuses), for the log.
+        const error = await res.json().then((b: { error?: { code?: unknown; message?: unknown } }) => b?.error, () => undefined)
+        const reason = redact(
+          `processor answered ${res.status} to GET /catalog${typeof error?.code === 'string' ? `: ${error.code}` : ''}${typeof error?.message === 'string' ? ` ${error.message}` : ''}`,
+          secrets,
+        )
+        throw res.status >= 500 ? new ProcessorUnreachable(reason) : new Error(reason)
+      }
       const catalog = (await res.json()) as Catalog
       return { notModified: false, catalog, etag: unquote(res.headers.get('etag') ?? catalog.commit) }
     },
