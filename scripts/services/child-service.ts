@@ -6,6 +6,8 @@ import { waitForPort } from './net.ts'
 export interface ChildService {
   port: number
   stop(): Promise<void>
+  /** Sends a signal (fault tests: SIGSTOP makes the service hang with its sockets open, SIGCONT resumes it). */
+  signal(name: NodeJS.Signals): void
 }
 
 export interface ChildServiceOptions {
@@ -34,6 +36,7 @@ export async function startChildService(opts: ChildServiceOptions): Promise<Chil
   }
   return {
     port: opts.port,
+    signal: (name) => void child.kill(name),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return
       child.kill('SIGTERM')

@@ -13,6 +13,7 @@ export interface RunningDatabase {
   uri: string
   port: number
   stop(): Promise<void>
+  signal(name: NodeJS.Signals): void
 }
 
 export async function startFerretDB(opts: { dataDir: string; port?: number; database?: string }): Promise<RunningDatabase> {
@@ -40,5 +41,6 @@ export async function startFerretDB(opts: { dataDir: string; port?: number; data
     port,
     uri: `mongodb://127.0.0.1:${port}/${opts.database ?? 'ies'}`,
     stop: service.stop,
+    signal: service.signal,
   }
 }

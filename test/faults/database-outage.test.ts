@@ -188,4 +188,49 @@ if (process.env.MONGODB_URI) {
     for (const o of outcomes) counts.set(`${o.phase}:${o.status}`, (counts.get(`${o.phase}:${o.status}`) ?? 0) + 1)
     t.comment(`requests: ${outcomes.length}; by phase and status: ${[...counts].map(([k, n]) => `${k}=${n}`).join(' ')}`)
   })
+
+  t.test('the database hangs (its process stopped, its sockets open): 503, never 500, then recovery', async (t) => {
+    const { url, db, auth } = await startTestApp(t, { LOG_LEVEL: 'silent' })
+    t.teardown(() => db.server!.signal('SIGCONT'))
+    const created = await fetch(`${url}/api/environments`, {
+      method: 'POST',
+      headers: { ...auth('dev'), 'content-type': 'application/json' },
+      body: JSON.stringify(environmentBody({ name: 'hang' })),
+    })
+    t.equal(created.status, 201)
+    const id = ((await created.json()) as any).data.id
+    const get = async (path: string) => {
+      const res = await fetch(url + path, { headers: auth('dev'), signal: AbortSignal.timeout(90_000) })
+      const body = await res.text()
+      return { status: res.status, code: body ? JSON.parse(body).error?.code : undefined }
+    }
+
+    db.server!.signal('SIGSTOP')
+    // Three clients keep asking for 30 s; a request may wait for the driver's socket timeout.
+    const answers: { status: number; code?: string }[] = []
+    const deadline = Date.now() + 30_000
+    await Promise.all(
+      [`/api/environments/${id}`, '/api/environments?limit=5', '/api/users/me'].map(async (path) => {
+        while (Date.now() < deadline) answers.push(await get(path))
+      }),
+    )
+    const health = await fetch(`${url}/health`, { signal: AbortSignal.timeout(30_000) })
+    t.equal(health.status, 503, '/health reports the hung database')
+    await health.arrayBuffer()
+    t.ok(answers.some((a) => a.status === 503), `503 answers while it hangs (${answers.length} answers)`)
+    t.same(
+      answers.filter((a) => !(a.status === 200 || (a.status === 503 && a.code === 'SERVICE_UNAVAILABLE'))),
+      [],
+      'every answer is a success or 503 SERVICE_UNAVAILABLE: no 500',
+    )
+
+    db.server!.signal('SIGCONT')
+    const back = Date.now() + 60_000
+    while ((await fetch(`${url}/health`)).status !== 200) {
+      if (Date.now() > back) throw new Error('/health not up within 60 s of the database resuming')
+      await new Promise((r) => setTimeout(r, 200))
+    }
+    const after = await Promise.all([`/api/environments/${id}`, '/api/environments?limit=5', '/api/users/me'].map(get))
+    t.same(after.map((a) => a.status), [200, 200, 200], 'everything answers again')
+  })
 }

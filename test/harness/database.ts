@@ -40,6 +40,7 @@ export async function startTestDatabase(t: Teardown): Promise<TestDatabase> {
     },
     port,
     stop: () => running.stop(),
+    signal: (name: NodeJS.Signals) => running.signal(name),
     async restart() {
       await running.stop()
       running = await startFerretDB({ dataDir, port })

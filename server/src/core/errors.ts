@@ -1,10 +1,12 @@
 // Every error the API answers is made here: one class, one factory per code, one error handler.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import {
+  MongoClientClosedError,
   MongoError,
   MongoNetworkError,
   MongoNotConnectedError,
   MongoOperationTimeoutError,
+  MongoServerClosedError,
   MongoServerSelectionError,
   MongoTopologyClosedError,
 } from 'mongodb'
@@ -85,7 +87,16 @@ const DATABASE_DOWN = [
   MongoNotConnectedError,
   MongoTopologyClosedError,
   MongoOperationTimeoutError,
+  // In flight while the client is replaced (db.ts reconnects when the driver's monitor stalls on a
+  // database that hangs without closing its sockets).
+  MongoClientClosedError,
+  MongoServerClosedError,
 ]
+/**
+ * The driver's pool errors, not exported by the package: the pool closed under a request, and no
+ * connection freed within waitQueueTimeoutMS (every one is stuck on a database that does not answer).
+ */
+const DATABASE_DOWN_NAMES = new Set(['MongoPoolClosedError', 'MongoWaitQueueTimeoutError'])
 /** Server codes of a database that is shutting down, restarting or unreachable from its own side. */
 const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436])
 
@@ -95,6 +106,7 @@ const SOCKET_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT'
 /** True for every failure that means "the database is not available right now" (answered 503). */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (DATABASE_DOWN.some((type) => error instanceof type)) return true
+  if (DATABASE_DOWN_NAMES.has((error as Error)?.name)) return true
   if (SOCKET_CODES.has((error as NodeJS.ErrnoException)?.code ?? '')) return true
   if (!(error instanceof MongoError)) return false
   if (error.hasErrorLabel('RetryableWriteError') || error.hasErrorLabel('ResetPool')) return true
