@@ -32,7 +32,7 @@ export function viewingSource(fetch: () => Promise<CatalogDocument>, log: Pick<F
 export function catalogSourceFor(app: FastifyInstance): CatalogSource {
   const { processorUrl, processorToken, ttlMs, staleMs, timeoutMs } = app.config.catalog
   const source =
-    processorUrl && processorToken ? remoteSource({ url: processorUrl, token: processorToken, timeoutMs }) : inProcessSource(app.templates)
+    processorUrl && processorToken ? remoteSource({ url: processorUrl, token: processorToken, timeoutMs, templatesRepo: app.config.templates.repo }) : inProcessSource(app.templates)
   const cache = new CatalogCache(source, ttlMs, staleMs)
   return viewingSource(async () => (await cache.get()).catalog, app.log)
 }

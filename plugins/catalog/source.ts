@@ -9,7 +9,7 @@
 // `X-Templates-Authorization: Basic …`. Without TEMPLATES_REPO: the processor's own templates.
 import { buildCatalog, DEFAULT_PARAMS_FILES, languageOf, type Catalog } from '@ies/processor-lib'
 import { redact } from '@ies/server/jobs/errors'
-import { TEMPLATES_BRANCH, type TemplatesSource } from '@ies/server/jobs/templates'
+import { splitCredentials, TEMPLATES_BRANCH, type TemplatesSource } from '@ies/server/jobs/templates'
 
 export type Fetched = { notModified: true } | { notModified: false; catalog: Catalog; etag: string }
 
@@ -41,22 +41,6 @@ export function inProcessSource(templates: TemplatesSource, provider = 'aws'): C
 
 const unquote = (etag: string) => etag.replace(/^W\//, '').replace(/^"(.*)"$/, '$1')
 
-/** The repository URL without user and password, and those apart (as generation sends them). */
-export function withoutCredentials(url: string): { url: string; username?: string; password?: string } {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    return { url }
-  }
-  if (!parsed.username && !parsed.password) return { url }
-  const username = decodeURIComponent(parsed.username)
-  const password = decodeURIComponent(parsed.password)
-  parsed.username = ''
-  parsed.password = ''
-  return { url: parsed.toString(), username, password }
-}
-
 export interface RemoteSourceOptions {
   /** PROCESSOR_URL (no trailing slash). */
   url: string
@@ -68,7 +52,7 @@ export interface RemoteSourceOptions {
 }
 
 export function remoteSource(opts: RemoteSourceOptions): CatalogSource {
-  const repo = opts.templatesRepo ? withoutCredentials(opts.templatesRepo) : undefined
+  const repo = opts.templatesRepo ? splitCredentials(opts.templatesRepo) : undefined
   const path = repo ? `/catalog?${new URLSearchParams({ url: repo.url, branch: TEMPLATES_BRANCH })}` : '/catalog'
   const repoAuth =
     repo?.username !== undefined

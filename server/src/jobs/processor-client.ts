@@ -17,7 +17,7 @@ import { unzipToFiles, type Finding, type TreeFile } from '@ies/processor-lib'
 import type { Config } from '../config.ts'
 import { redact } from './errors.ts'
 import { GenerationError, inProcessProcessor, refusal, type TemplateProcessor } from './generation.ts'
-import { TEMPLATES_BRANCH, type TemplatesSource } from './templates.ts'
+import { splitCredentials, TEMPLATES_BRANCH, type TemplatesSource } from './templates.ts'
 
 export interface RemoteProcessorOptions {
   /** PROCESSOR_URL (no trailing slash). */
@@ -30,22 +30,6 @@ export interface RemoteProcessorOptions {
 }
 
 const UNZIP_LIMITS = { maxFiles: 5000, maxBytes: 200 * 1024 * 1024 }
-
-/** The URL without user and password, and those apart (sent in the body, never in a message). */
-function splitCredentials(url: string): { url: string; username?: string; password?: string } {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    return { url }
-  }
-  if (!parsed.username && !parsed.password) return { url }
-  const username = decodeURIComponent(parsed.username)
-  const password = decodeURIComponent(parsed.password)
-  parsed.username = ''
-  parsed.password = ''
-  return { url: parsed.toString(), username, password }
-}
 
 function originOf(url: string): string {
   try {

@@ -22,6 +22,25 @@ export interface TemplatesSource {
 export const TEMPLATES_BRANCH = 'main'
 
 /**
+ * A repository URL without its user and password, and those apart (TEMPLATES_REPO may carry them:
+ * they are sent as credentials, never shown in a message, a log line or a URL that gets logged).
+ */
+export function splitCredentials(url: string): { url: string; username?: string; password?: string } {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return { url }
+  }
+  if (!parsed.username && !parsed.password) return { url }
+  const username = decodeURIComponent(parsed.username)
+  const password = decodeURIComponent(parsed.password)
+  parsed.username = ''
+  parsed.password = ''
+  return { url: parsed.toString(), username, password }
+}
+
+/**
  * A templates directory. A template change is live for the next generation: every call takes the
  * tree's fingerprint (each file's path, size, mtime, ctime and inode, without reading it) and reads
  * the files again only when it differs from the last read. The commit (processor-lib's
@@ -74,12 +93,7 @@ export function repositorySource(url: string, cacheDir: string): TemplatesSource
     return latest
   }
 
-  const origin = (() => {
-    const u = new URL(url)
-    u.username = ''
-    u.password = ''
-    return u.toString()
-  })()
+  const origin = splitCredentials(url).url
 
   return {
     origin,
