@@ -1,8 +1,9 @@
 // /api/users: the caller's own record and preferences, and the admin-only list of all users.
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { Preferences as CorePreferences } from '@ies/server/core/users'
 import { Envelope, ErrorBody, ListEnvelope, PageQuery, ok, page } from '@ies/server/core/envelope'
-import { notFound } from '@ies/server/core/errors'
+import { notFound, validationError } from '@ies/server/core/errors'
 import { MeUpdate, Preferences, PreferencesUpdate, User } from './schemas.ts'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody }
@@ -16,14 +17,25 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
     return user
   }
 
+  /**
+   * Stores a preferences update that names at least one preference. The schema's minProperties is
+   * checked before unknown members are dropped, so `{ "colour": "red" }` arrives here empty.
+   */
+  async function updatePreferences(userId: string, preferences: Partial<CorePreferences>, field: string) {
+    if (Object.keys(preferences).length === 0) {
+      throw validationError([{ field, message: 'must set theme or defaultProvider' }])
+    }
+    const user = await repo.updatePreferences(userId, preferences)
+    if (!user) throw notFound('User not found')
+    return user
+  }
+
   app.get('/me', { schema: { response: { 200: Envelope(User), ...errors } } }, async (request) =>
     ok(request, await me(request.principal.userId)),
   )
 
   app.put('/me', { schema: { body: MeUpdate, response: { 200: Envelope(User), ...errors } } }, async (request) => {
-    const user = await repo.updatePreferences(request.principal.userId, request.body.preferences)
-    if (!user) throw notFound('User not found')
-    return ok(request, user)
+    return ok(request, await updatePreferences(request.principal.userId, request.body.preferences, 'preferences'))
   })
 
   app.get('/me/preferences', { schema: { response: { 200: Envelope(Preferences), ...errors } } }, async (request) =>
@@ -34,9 +46,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
     '/me/preferences',
     { schema: { body: PreferencesUpdate, response: { 200: Envelope(Preferences), ...errors } } },
     async (request) => {
-      const user = await repo.updatePreferences(request.principal.userId, request.body)
-      if (!user) throw notFound('User not found')
-      return ok(request, user.preferences)
+      return ok(request, (await updatePreferences(request.principal.userId, request.body, '(body)')).preferences)
     },
   )
 

@@ -26,6 +26,7 @@ t.test('me and preferences', async (t) => {
     [{ theme: 'neon' }, 'theme'],
     [{ defaultProvider: 'mars' }, 'defaultProvider'],
     [{}, '(body)'],
+    [{ colour: 'red' }, '(body)'],
   ] as const) {
     const bad = await app.inject({ method: 'PUT', url: '/api/users/me/preferences', headers: auth('dev'), payload })
     t.equal(bad.statusCode, 400, JSON.stringify(payload))
