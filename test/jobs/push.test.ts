@@ -106,7 +106,7 @@ t.test('push', async (t) => {
     const env = await envWith('push-wrong-key', { url: remote, branch: 'main' }, wrong)
     const done = await waitForJob(url, dev, ((await (await push(env.id)).json()) as any).data.id)
     t.equal(done.status, 'failed')
-    t.equal(done.error?.code, 'GIT_FAILED')
+    t.equal(done.error?.code, 'GIT_UNAUTHORIZED')
     t.notMatch(JSON.stringify(done), 'd3Jvbmcta2V5')
     t.notMatch(JSON.stringify(await app.jobs.store.byId(done.id)), 'd3Jvbmcta2V5', 'the stored job holds no key either')
   })

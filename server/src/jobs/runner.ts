@@ -14,7 +14,7 @@ import type { EnvironmentRecord } from '../../../plugins/environments/repository
 import { ArchiveStore, type ArchiveId } from './archives.ts'
 import { checkDestination } from './destination.ts'
 import { isPemPrivateKey, PEM_OVER_HTTPS_MESSAGE } from './deploy-key.ts'
-import { jobErrorOf, JobFailure } from './errors.ts'
+import { credentialSecrets, jobErrorOf, JobFailure } from './errors.ts'
 import { archiveOf, generate, type Generated, type TemplateProcessor } from './generation.ts'
 import { notificationChannel, type WakeableChannel } from './notifications.ts'
 import { pushFiles } from './push.ts'
@@ -171,9 +171,19 @@ export class JobRunner {
     return env
   }
 
+  /**
+   * Stores the job's error. The original error (message, code, cause chain; redacted like the job's
+   * error) is logged for the operator: at error level when unexpected (the user sees only
+   * INTERNAL_ERROR), at warn level when something outside failed (a Git server: GIT_UNREACHABLE, ...).
+   */
   private async fail(record: JobRecord, err: unknown, input: ProcessorInput | undefined, secrets: (string | null)[] = []): Promise<void> {
-    const { error, unexpected } = jobErrorOf(err, secrets)
-    if (unexpected) this.opts.log.error({ jobId: record._id, type: record.type, err: { message: error.message, name: (err as Error)?.name } }, 'job failed unexpectedly')
+    const { error, unexpected, cause } = jobErrorOf(err, secrets)
+    if (cause) {
+      // Not under `err`: pino's error serializer would flatten the cause chain and drop its codes.
+      const entry = { jobId: record._id, type: record.type, code: error.code, error: cause }
+      if (unexpected) this.opts.log.error(entry, 'job failed unexpectedly')
+      else this.opts.log.warn(entry, `job failed: ${error.message}`)
+    }
     await this.store.fail(record._id, error, input)
   }
 
@@ -265,7 +275,7 @@ export class JobRunner {
       }
       await this.store.succeed(record._id, result, { processorInput: input })
     } catch (err) {
-      await this.fail(record, err, input, [deployKey])
+      await this.fail(record, err, input, credentialSecrets(this.opts.config.push.username, deployKey))
     }
   }
 }
