@@ -19,7 +19,7 @@ t.test('hostile bodies', async (t) => {
   const target = ((await created.json()) as any).data
   const stored = JSON.stringify(((await (await fetch(`${url}/api/environments/${target.id}`, { headers: auth('dev') })).json()) as any).data)
 
-  const refuse = async (name: string, method: string, path: string, body: string | Buffer, contentType: string | undefined, status: number, code: string) => {
+  const refuse = async (name: string, method: string, path: string, body: string | Buffer, contentType: string | undefined, status: number, code: string, field?: string) => {
     const before = await counts()
     const started = Date.now()
     const res = await fetch(`${url}${path}`, { method, headers: { ...auth('dev'), ...(contentType && { 'content-type': contentType }) }, body: typeof body === 'string' ? body : new Uint8Array(body) })
@@ -27,11 +27,14 @@ t.test('hostile bodies', async (t) => {
     t.equal(res.status, status, `${name}: ${status} (${text.slice(0, 200)})`)
     const parsed = (() => { try { return JSON.parse(text) } catch { return undefined } })()
     t.equal(parsed?.error?.code, code, `${name}: ${code} in the error envelope`)
+    if (field) t.ok(parsed?.error?.details?.some((d: { field: string }) => d.field === field), `${name}: details name ${field}`)
     t.ok(parsed?.meta?.requestId, `${name}: with meta`)
     t.ok(Date.now() - started < 5000, `${name}: answered in ${Date.now() - started} ms`)
     t.same(await counts(), before, `${name}: nothing stored`)
   }
   const json = 'application/json'
+  const refuseText = async (target: string, body: string) =>
+    ((await (await fetch(target, { method: 'POST', headers: { ...auth('dev'), 'content-type': json }, body })).json()) as any).error.message as string
   const env = (overrides: Record<string, unknown>) => JSON.stringify(environmentBody(overrides))
   const deep = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
 
@@ -60,11 +63,15 @@ t.test('hostile bodies', async (t) => {
     ['application/xml', '<environment><name>as-xml</name></environment>'],
     [undefined, env({ name: 'no-type' })],
   ] as [string | undefined, string][]) {
-    await refuse(`content type ${type ?? '(none)'}`, 'POST', '/api/environments', body, type, 400, 'VALIDATION_ERROR')
+    await refuse(`content type ${type ?? '(none)'}`, 'POST', '/api/environments', body, type, 400, 'VALIDATION_ERROR', '(content-type)')
   }
+  await refuse('JSON declared as UTF-16', 'POST', '/api/environments', env({ name: 'as-utf16' }), 'application/json; charset=utf-16', 400, 'VALIDATION_ERROR', '(content-type)')
   await refuse('malformed JSON', 'POST', '/api/environments', '{"name": "half', json, 400, 'VALIDATION_ERROR')
   await refuse('JSON that is not an object', 'POST', '/api/environments', '["name","x"]', json, 400, 'VALIDATION_ERROR')
-  await refuse('__proto__ in a patch', 'PUT', `/api/environments/${target.id}`, '{"__proto__":{"polluted":true},"services":{"vpc":{"enabled":true,"constructor":{"prototype":{"polluted":true}}}}}', json, 400, 'VALIDATION_ERROR')
+  await refuse('__proto__ in a patch', 'PUT', `/api/environments/${target.id}`, '{"__proto__":{"polluted":true},"services":{"vpc":{"enabled":true,"constructor":{"prototype":{"polluted":true}}}}}', json, 400, 'VALIDATION_ERROR', '(body)')
+  const forbidden = await fetch(`${url}/api/environments`, { method: 'POST', headers: { ...auth('dev'), 'content-type': json }, body: '{"name":"proto","services":{"__proto__":{"enabled":true}}}' })
+  t.equal(((await forbidden.json()) as any).error.message, 'Request body contains a forbidden key', 'a forbidden key is named as such, not as invalid JSON')
+  t.equal((await refuseText(`${url}/api/environments`, '{"name": "half')), 'Request body is not valid JSON', 'malformed JSON is still called malformed')
   t.equal(({} as any).polluted, undefined, 'no prototype pollution')
 
   // Unicode that is valid where free text is allowed round-trips exactly.
