@@ -8,7 +8,7 @@ import swagger from '@fastify/swagger'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { MongoClient } from 'mongodb'
 import { issuerOf, type Config } from './config.ts'
-import { frameworkErrors, registerErrorHandlers } from './core/errors.ts'
+import { clientErrorHandler, frameworkErrors, registerErrorHandlers } from './core/errors.ts'
 import { requestIdFrom } from './core/envelope.ts'
 import { registerJsonBodyParser } from './core/json-body.ts'
 import database from './core/db.ts'
@@ -52,6 +52,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     frameworkErrors,
+    clientErrorHandler,
     ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: 'array', useDefaults: true, allowUnionTypes: true } },
   }).withTypeProvider<TypeBoxTypeProvider>()
 

@@ -1,6 +1,7 @@
 // The Fastify core: envelope, request ids, error codes, unmounted paths and body errors.
 import t from 'tap'
 import { randomUUID } from 'node:crypto'
+import { connect } from 'node:net'
 import { startTestApp } from '../harness/app.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -87,4 +88,28 @@ t.test('an unexpected failure is a 500 without internals', async (t) => {
   t.equal(res.statusCode, 500)
   t.same(res.json().error, { code: 'INTERNAL_ERROR', message: 'Internal server error' })
   t.notMatch(res.body, /secret internal detail|stack|\.ts:/)
+})
+
+t.test("requests Node's HTTP parser refuses are answered in the envelope", async (t) => {
+  const { url } = await startTestApp(t)
+  const { port } = new URL(url)
+  /** Sends raw bytes and reads the whole answer (the server closes the connection after it). */
+  const raw = (text: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.end(text))
+      let answer = ''
+      socket.on('data', (chunk) => (answer += chunk))
+      socket.on('close', () => resolve(answer))
+      socket.on('error', reject)
+    })
+  for (const [name, request, status] of [
+    ['headers over the size limit', `GET /api/environments/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431],
+    ['a malformed header line', 'GET /health HTTP/1.1\r\nHost: x\r\nnot a header\r\n\r\n', 400],
+    ['a Content-Length that is no number', 'POST /api/environments HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400],
+  ] as const) {
+    const answer = await raw(request)
+    t.match(answer, new RegExp(`^HTTP/1.1 ${status} `), `${name}: ${status}`)
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))
+    t.match(body, { error: { code: 'BAD_REQUEST', message: String }, meta: { requestId: UUID, timestamp: String } }, `${name}: in the envelope`)
+  }
 })

@@ -1,4 +1,6 @@
 // Every error the API answers is made here: one class, one factory per code, one error handler.
+import { randomUUID } from 'node:crypto'
+import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import {
   MongoClientClosedError,
@@ -127,6 +129,26 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   }
   request.log.error({ err: error }, 'routing error')
   return send(request, reply, 500, OPEN_CODES.internal, 'Internal server error')
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's HTTP parser refuses before Fastify sees it (headers
+ * over the size limit, a malformed request line or header, a request that arrived too slowly) is
+ * answered in the envelope too, then the connection is closed.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  const [status, reason, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'BAD_REQUEST', 'Request headers are too large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'BAD_REQUEST', 'The request did not arrive in time']
+        : [400, 'Bad Request', 'BAD_REQUEST', 'Malformed HTTP request']
+  const body = JSON.stringify({ error: { code, message }, meta: { requestId: randomUUID(), timestamp: new Date().toISOString() } })
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`)
+  }
+  socket.destroy()
 }
 
 export function registerErrorHandlers(app: FastifyInstance) {
