@@ -93,6 +93,12 @@ export interface Job {
   [extra: string]: unknown
 }
 
+/** The archive's file name as the server names it (environment, format and templates commit). */
+export function archiveFilename(job: Job): string | undefined {
+  const name = (job.result?.archive as { filename?: unknown } | undefined)?.filename
+  return typeof name === 'string' && name ? name : undefined
+}
+
 export const GENERATE_FORMATS = ['terraform', 'helm', 'argocd'] as const
 export type GenerateFormat = (typeof GENERATE_FORMATS)[number]
 

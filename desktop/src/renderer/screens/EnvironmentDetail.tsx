@@ -7,7 +7,7 @@ import { href, navigate } from '../router.ts'
 import { useJob } from '../job-watch.ts'
 import { saveBlob } from '../download.ts'
 import { exportConfiguration, exportFileName, type ExportFormat } from '../../lib/export-config.ts'
-import { GENERATE_FORMATS, type CloudCredential, type Environment, type GenerateFormat, type Job } from '../../lib/types.ts'
+import { archiveFilename, GENERATE_FORMATS, type CloudCredential, type Environment, type GenerateFormat, type Job } from '../../lib/types.ts'
 import { Badge, ConfirmDialog, ErrorNotice, PageHead, PROVIDER_LABELS, SelectField, Spinner, Toggle, formatDate } from '../components/ui.tsx'
 import { JobProgress } from '../components/JobProgress.tsx'
 import { PushPanel } from './PushPanel.tsx'
@@ -159,7 +159,7 @@ function GeneratePanel({ env }: { env: Environment }) {
   }
   async function download() {
     try {
-      await saveBlob(`${env.name}-${format}.zip`, await api.download(job!.id))
+      await saveBlob(archiveFilename(job!) ?? `${env.name}-${format}.zip`, await api.download(job!.id))
     } catch (e) {
       setError(e)
     }
