@@ -4,6 +4,7 @@ import type { FastifyError, FastifyRequest } from 'fastify'
 import { Envelope, ErrorBody, ListEnvelope, ok, page } from '@ies/server/core/envelope'
 import { detailsFromValidation, notFound, validationError, type FieldError } from '@ies/server/core/errors'
 import { cloudCredentialRepository } from '../cloud-credentials/repository.ts'
+import { catalogCheckFor, withoutOverlap } from './catalog-check.ts'
 import { mergePatch } from './merge-patch.ts'
 import { environmentRepository, inputOf, toEnvironment, type DeployKeyChange, type EnvironmentRecord } from './repository.ts'
 import { credentialReferenceErrors, gitRepositoryUrlErrors, helmValuesErrors } from './rules.ts'
@@ -16,18 +17,27 @@ const IMMUTABLE = ['name', 'globalPrefix'] as const
 const environments: FastifyPluginAsyncTypebox = async (app) => {
   const repo = environmentRepository(app)
   const credentials = cloudCredentialRepository(app)
+  const catalogCheck = catalogCheckFor(app)
+  /** The catalog check's findings on a create body, made on the body as sent (preValidation). */
+  const createFindings = new WeakMap<FastifyRequest, FieldError[]>()
   app.addHook('onReady', async () => {
     await repo.indexes().catch((err) => app.log.warn({ err: { message: err.message } }, 'could not create environment indexes'))
   })
 
-  /** The checks beyond the schema; all failures in one 400. */
-  async function checkRules(userId: string, input: EnvironmentInput) {
+  /** The checks beyond the schema, with the catalog check's findings; all failures in one 400. */
+  async function checkRules(userId: string, input: EnvironmentInput, catalogFindings: FieldError[]) {
     const failures = [
       ...helmValuesErrors(input),
       ...gitRepositoryUrlErrors(input, app.config.push.allowedHosts),
       ...(await credentialReferenceErrors(userId, input, credentials)),
+      ...catalogFindings,
     ]
     if (failures.length > 0) throw validationError(failures)
+  }
+
+  /** A body the schema refused: its errors, and the catalog check's on the fields the schema did not name. */
+  function schemaFailure(schemaErrors: FieldError[], catalogFindings: FieldError[]) {
+    return validationError([...schemaErrors, ...withoutOverlap(schemaErrors, catalogFindings)])
   }
 
   async function owned(request: FastifyRequest, id: string): Promise<EnvironmentRecord> {
@@ -47,9 +57,19 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/',
-    { schema: { body: EnvironmentInput, response: { 201: Envelope(Environment), ...errors } } },
+    {
+      schema: { body: EnvironmentInput, response: { 201: Envelope(Environment), ...errors } },
+      // The catalog check reads the values as sent: the schema's coercion would turn "true" into true.
+      preValidation: async (request) => {
+        createFindings.set(request, await catalogCheck.create(request.body, request.log))
+      },
+      // Schema errors and catalog findings are answered together.
+      attachValidation: true,
+    },
     async (request, reply) => {
-      await checkRules(request.principal.userId, request.body)
+      const catalogFindings = createFindings.get(request) ?? []
+      if (request.validationError) throw schemaFailure(detailsFromValidation(request.validationError as FastifyError), catalogFindings)
+      await checkRules(request.principal.userId, request.body, catalogFindings)
       const env = await repo.create(request.principal.userId, request.body)
       return reply.code(201).send(ok(request, toEnvironment(env)))
     },
@@ -75,12 +95,14 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
 
       // Validate the merged document exactly as a create body (defaults, dropped extras, every rule).
       const merged = mergePatch(inputOf(stored), patch)
+      // The values the patch changes, against the catalog; before the schema coerces `merged` in place.
+      const catalogFindings = await catalogCheck.update(patch, stored as unknown as Record<string, unknown>, merged, request.log)
       const validate = request.compileValidationSchema(EnvironmentInput, 'body')
       if (!validate(merged)) {
-        throw validationError(detailsFromValidation({ validation: validate.errors, validationContext: 'body' } as FastifyError))
+        throw schemaFailure(detailsFromValidation({ validation: validate.errors, validationContext: 'body' } as FastifyError), catalogFindings)
       }
       const input = merged as EnvironmentInput
-      await checkRules(request.principal.userId, input)
+      await checkRules(request.principal.userId, input, catalogFindings)
 
       const updated = await repo.replace(stored, input, deployKeyChange(patch))
       if (!updated) throw notFound('Environment not found')

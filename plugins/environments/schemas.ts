@@ -46,7 +46,11 @@ export const Service = Type.Object(
   { additionalProperties: ServiceValue, propertyNames: { pattern: KEY } },
 )
 
-/** Keyed by catalog service key; a key the catalog does not know is stored and generates nothing. */
+/**
+ * Keyed by catalog service key; a key the catalog does not know is stored and generates nothing. The
+ * shapes only: the values a write sets are checked against the current catalog (types, options,
+ * patterns) by catalog-check.ts, on the body as sent.
+ */
 export const Services = Type.Record(Type.String(), Service, { propertyNames: { pattern: KEY }, default: {} })
 
 export const HelmChart = Type.Object(

@@ -1,0 +1,164 @@
+// The values an environment write sets, checked against the service catalog (README.md beside this
+// file, "Catalog check"). The catalog is the one GET /api/catalog serves, through the same cache
+// (plugins/catalog, catalogCacheFor), and it is read the one way every client reads it: the typed
+// view of plugins/ai/catalog-view.ts (desktop/src/lib/catalog-attributes.ts: an unknown type is
+// text, a dropdown without options is text) and the assistant's rule set, plugins/ai/catalog-fields.ts
+// (`valueProblem`: toggle a boolean, number a finite number whose decimal text matches the pattern,
+// dropdown exactly one option value, text a string matching the pattern; patterns tested only through
+// plugins/ai/safe-pattern.ts). Nothing here restates those rules.
+//
+// - Values are read as the client sent them, before the schema's type coercion: `"3"` is not 3.
+// - A create checks every value it sets; a merge patch only the values it sets that differ from the
+//   stored ones (`null` removes, it is no value), so an environment stored under an older catalog
+//   stays editable, also by a client that sends its unchanged values back.
+// - Only `aws` environments are checked: the catalog is the AWS stack's. A patch that makes an
+//   environment `aws` checks all its values.
+// - A service key or a field the catalog does not know is stored and generates nothing (spec,
+//   "Environment"): no error. Hidden (`available: false`) services and fields are still checked.
+// - `services.<key>.enabled` must be a JSON boolean, always (also without a catalog).
+// - A pattern that cannot be tested in bounded time drops only that pattern check (as the wizard does).
+// - No usable catalog (unreachable, refused, a schemaVersion other than 1): the values are accepted
+//   and a warning is logged; the write does not fail.
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
+import type { Catalog as CatalogDocument } from '@ies/processor-lib'
+import type { FieldError } from '@ies/server/core/errors'
+import { GLOBAL_KEYS, valueProblem, type FieldRef } from '../ai/catalog-fields.ts'
+import { catalogView, type Catalog, type CatalogField } from '../ai/catalog-view.ts'
+import { testPattern } from '../ai/safe-pattern.ts'
+import { catalogCacheFor } from '../catalog/index.ts'
+
+/** The provider whose stack the catalog describes. */
+export const CATALOG_PROVIDER = 'aws'
+
+/** One value a request sets: a global field (`domain`) or a service field (`services.eks.nodeMinSize`). */
+export interface SetValue {
+  path: string
+  /** Undefined for a global field. */
+  service?: string
+  key: string
+  value: unknown
+}
+
+type Json = Record<string, unknown>
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
+const own = (o: unknown, key: string): unknown => (isObject(o) && Object.hasOwn(o, key) ? o[key] : undefined)
+
+/** Type-strict equality of stored values (scalars and lists of scalars); anything else differs. */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i])
+}
+
+/**
+ * The values a body sets. With `stored` (a merge patch): `null` (a removal) and values equal to the
+ * stored ones are left out.
+ */
+export function valuesSet(body: unknown, stored?: Json): SetValue[] {
+  if (!isObject(body)) return []
+  const keep = (value: unknown, before: unknown) => value !== undefined && !(stored && (value === null || same(value, before)))
+  const values: SetValue[] = []
+  for (const key of GLOBAL_KEYS) {
+    const value = own(body, key)
+    if (keep(value, own(stored, key))) values.push({ path: key, key, value })
+  }
+  const services = own(body, 'services')
+  if (!isObject(services)) return values
+  for (const [service, fields] of Object.entries(services)) {
+    if (!isObject(fields)) continue
+    const before = own(own(stored, 'services'), service)
+    for (const [key, value] of Object.entries(fields)) {
+      if (keep(value, own(before, key))) values.push({ path: `services.${service}.${key}`, service, key, value })
+    }
+  }
+  return values
+}
+
+/** The catalog field a value is for, hidden or not, or null when the catalog does not know it. */
+function catalogField(catalog: Catalog, v: SetValue): CatalogField | null {
+  if (v.service === undefined) return (own(catalog.global.fields, v.key) as CatalogField | undefined) ?? null
+  const service = own(catalog.services, v.service) as Catalog['services'][string] | undefined
+  return (own(service?.fields, v.key) as CatalogField | undefined) ?? null
+}
+
+/**
+ * What is wrong with `values`: `enabled` must be a boolean; with a catalog, every value of a field
+ * the catalog knows must pass it. `onUnsafe` hears of a pattern that could not be tested.
+ */
+export function catalogProblems(catalog: Catalog | null, values: SetValue[], onUnsafe?: (path: string) => void): FieldError[] {
+  const problems: FieldError[] = []
+  for (const v of values) {
+    if (v.service !== undefined && v.key === 'enabled') {
+      if (typeof v.value !== 'boolean') problems.push({ field: v.path, message: 'must be true or false' })
+      continue
+    }
+    const field = catalog && catalogField(catalog, v)
+    if (!field) continue
+    const ref: FieldRef = { path: v.path, key: v.key, field, ...(v.service !== undefined && { service: v.service }) }
+    let problem = valueProblem(ref, v.value)
+    if (problem && field.pattern && testPattern(field.pattern, '') === 'unsafe') {
+      // The pattern cannot be tested in bounded time: like the wizard, drop only the pattern check.
+      onUnsafe?.(v.path)
+      const { pattern: _unsafe, ...withoutPattern } = field
+      problem = valueProblem({ ...ref, field: withoutPattern }, v.value)
+    }
+    if (problem) problems.push({ field: v.path, message: problem })
+  }
+  return problems
+}
+
+/** `extra` without the fields `first` already reports (the same field, or one inside the other). */
+export function withoutOverlap(first: FieldError[], extra: FieldError[]): FieldError[] {
+  const overlaps = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`)
+  return extra.filter((e) => !first.some((f) => overlaps(e.field, f.field)))
+}
+
+export interface CatalogCheck {
+  /** The problems of a create body (as sent, before the schema coerces it). */
+  create(body: unknown, log: FastifyBaseLogger): Promise<FieldError[]>
+  /** The problems of a merge patch (as sent) on `stored`; `merged` is the patched document, before the schema coerces it. */
+  update(patch: unknown, stored: Json, merged: unknown, log: FastifyBaseLogger): Promise<FieldError[]>
+}
+
+export function catalogCheckFor(app: FastifyInstance): CatalogCheck {
+  const cache = catalogCacheFor(app)
+  const views = new WeakMap<CatalogDocument, Catalog>()
+
+  /** The typed view of the current catalog, or null (logged) when there is no usable one. */
+  async function current(log: FastifyBaseLogger): Promise<Catalog | null> {
+    let doc: CatalogDocument
+    try {
+      doc = (await cache.get()).catalog
+    } catch (err) {
+      log.warn({ err: { message: (err as Error).message } }, 'environments: catalog unavailable; service values accepted without the catalog check')
+      return null
+    }
+    // Client consumption rule 4: a document of another schema version is not read.
+    if (!isObject(doc) || doc.schemaVersion !== 1) {
+      log.warn({ schemaVersion: own(doc, 'schemaVersion') }, 'environments: the catalog is not a schemaVersion 1 document; service values accepted without the catalog check')
+      return null
+    }
+    let view = views.get(doc)
+    if (!view) views.set(doc, (view = catalogView(doc).catalog))
+    return view
+  }
+
+  async function check(values: SetValue[], withCatalog: boolean, log: FastifyBaseLogger): Promise<FieldError[]> {
+    const needsCatalog = withCatalog && values.some((v) => !(v.service !== undefined && v.key === 'enabled'))
+    const catalog = needsCatalog ? await current(log) : null
+    return catalogProblems(catalog, values, (path) =>
+      log.warn({ path }, 'environments: the catalog pattern cannot be tested in bounded time; only its pattern check is dropped'),
+    )
+  }
+
+  return {
+    create(body, log) {
+      return check(valuesSet(body), own(body, 'provider') === CATALOG_PROVIDER, log)
+    },
+    update(patch, stored, merged, log) {
+      const isAws = own(merged, 'provider') === CATALOG_PROVIDER
+      // Becoming an AWS environment: every value is new to the catalog.
+      if (isAws && stored.provider !== CATALOG_PROVIDER) return check(valuesSet(merged), true, log)
+      return check(valuesSet(patch, stored), isAws, log)
+    },
+  }
+}
