@@ -1,13 +1,10 @@
-// Where the assistant gets the service catalog: the same source GET /api/catalog reads (templates in
-// process through app.templates, which follows TEMPLATES_DIR or TEMPLATES_REPO, or the remote
-// processor service with PROCESSOR_URL + PROCESSOR_SERVICE_TOKEN), behind the catalog plugin's own
-// cache class with the same TTL and stale window. The cache instance is the assistant's own: the
-// catalog plugin keeps its instance private to its route. The assistant works on the typed view of
-// the document (catalog-view.ts); what the view adjusted is logged once per document.
+// Where the assistant gets the service catalog: the app's one catalog cache, the one GET /api/catalog
+// and the environment checks read (templates in process, or the processor service with
+// PROCESSOR_URL + PROCESSOR_SERVICE_TOKEN, for TEMPLATES_REPO when it is set). The assistant works on
+// the typed view of the document (catalog-view.ts); what the view adjusted is logged once per document.
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import type { Catalog as CatalogDocument } from '@ies/processor-lib'
-import { CatalogCache } from '../catalog/cache.ts'
-import { inProcessSource, remoteSource } from '../catalog/source.ts'
+import { catalogCacheFor } from '../catalog/index.ts'
 import { catalogView, type Catalog } from './catalog-view.ts'
 
 export type { Catalog, CatalogField, CatalogService, CatalogOption } from './catalog-view.ts'
@@ -30,9 +27,6 @@ export function viewingSource(fetch: () => Promise<CatalogDocument>, log: Pick<F
 }
 
 export function catalogSourceFor(app: FastifyInstance): CatalogSource {
-  const { processorUrl, processorToken, ttlMs, staleMs, timeoutMs } = app.config.catalog
-  const source =
-    processorUrl && processorToken ? remoteSource({ url: processorUrl, token: processorToken, timeoutMs, templatesRepo: app.config.templates.repo }) : inProcessSource(app.templates)
-  const cache = new CatalogCache(source, ttlMs, staleMs)
+  const cache = catalogCacheFor(app)
   return viewingSource(async () => (await cache.get()).catalog, app.log)
 }
