@@ -2,13 +2,18 @@
 // `credentials` object is encrypted as one value; only `metadata` (non-secret) is kept in the clear.
 // The default credential per user and provider lives in `cloud_credential_defaults`, whose `_id`
 // (`<userId>/<provider>`) makes "one default" a property of the database.
+//
+// A credential an environment references cannot be deleted. The check and the deletion run under
+// the owner's lock (shared with environment writes, `ownerLock`), and the credential is marked as
+// being deleted before the check, so an environment write on another replica that assigns it sees
+// the mark and backs off (README.md, "Deleting a credential in use").
 import { randomUUID } from 'node:crypto'
 import type { Collection, Db } from 'mongodb'
 import { keyRingFor, type EncryptedSecret, type KeyRing } from '@ies/server/core/crypto'
-import { conflict } from '@ies/server/core/errors'
+import { AppError, conflict } from '@ies/server/core/errors'
 import { onePerDatabase } from '@ies/server/core/db'
 import { reencryptField, type ReencryptResult } from '@ies/server/core/reencrypt'
-import { isDuplicateKey } from '../environments/repository.ts'
+import { isDuplicateKey, ownerLock, type DeletionMark } from '../environments/repository.ts'
 import { metadataOf } from './metadata.ts'
 import type { CredentialProvider, Credentials, Metadata } from './schemas.ts'
 
@@ -21,6 +26,8 @@ export interface CloudCredentialRecord {
   provider: CredentialProvider
   secret: EncryptedSecret
   metadata: Metadata
+  /** Set while a deletion checks for environments using the credential. */
+  deleting?: DeletionMark
   createdAt: Date
   updatedAt: Date
 }
@@ -44,17 +51,24 @@ export interface CloudCredential {
 
 const defaultIdOf = (userId: string, provider: string) => `${userId}/${provider}`
 
+/** The refusal to delete a credential that environments use (as the route answers it). */
+export const credentialInUse = (names: string[]) =>
+  new AppError(400, 'CREDENTIAL_IN_USE', `Cloud credential is used by ${names.length} environment(s)`, { environments: names })
+
 export class CloudCredentialRepository {
   readonly collection: Collection<CloudCredentialRecord>
   readonly defaults: Collection<DefaultRecord>
+  /** The environments (plugins/environments), read only to find those using a credential. */
+  private readonly environments: Collection<{ _id: string; userId: string; name: string; cloudCredentialId?: string }>
   private indexesReady?: Promise<void>
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly keys: KeyRing,
   ) {
     this.collection = db.collection<CloudCredentialRecord>('cloud_credentials')
     this.defaults = db.collection<DefaultRecord>('cloud_credential_defaults')
+    this.environments = db.collection('environments')
   }
 
   indexes(): Promise<void> {
@@ -170,21 +184,44 @@ export class CloudCredentialRepository {
 
   /** Marks the credential as the user's default for its provider (replacing the previous one). */
   async setDefault(userId: string, id: string): Promise<CloudCredential | null> {
-    const doc = await this.collection.findOne({ _id: id, userId })
-    if (!doc) return null
-    await this.defaults.replaceOne(
-      { _id: defaultIdOf(userId, doc.provider) },
-      { userId, provider: doc.provider, credentialId: id },
-      { upsert: true },
-    )
-    return this.view(doc, true)
+    // Under the owner's lock, so that a deletion running meanwhile cannot leave a default behind.
+    return ownerLock(this.db, userId, async () => {
+      const doc = await this.collection.findOne({ _id: id, userId })
+      if (!doc) return null
+      await this.defaults.replaceOne(
+        { _id: defaultIdOf(userId, doc.provider) },
+        { userId, provider: doc.provider, credentialId: id },
+        { upsert: true },
+      )
+      return this.view(doc, true)
+    })
   }
 
+  /**
+   * Deletes the credential unless an environment of the user references it: 400 `CREDENTIAL_IN_USE`
+   * with the environments' names (sorted) then. False when there is no such credential. The check
+   * and the deletion cannot interleave with an environment write of the same user in this process;
+   * across replicas the deletion mark does that (an environment write assigning the credential
+   * looks for it after writing).
+   */
   async remove(userId: string, id: string): Promise<boolean> {
-    const result = await this.collection.deleteOne({ _id: id, userId })
-    if (result.deletedCount !== 1) return false
-    await this.defaults.deleteMany({ userId, credentialId: id })
-    return true
+    return ownerLock(this.db, userId, async () => {
+      const mark: DeletionMark = { by: randomUUID(), at: new Date() }
+      const marked = await this.collection.updateOne({ _id: id, userId }, { $set: { deleting: mark } })
+      if (marked.matchedCount !== 1) return false
+      const users = await this.environments
+        .find({ userId, cloudCredentialId: id }, { projection: { name: 1 } })
+        .sort({ name: 1 })
+        .toArray()
+      if (users.length > 0) {
+        await this.collection.updateOne({ _id: id, userId, 'deleting.by': mark.by }, { $unset: { deleting: '' } })
+        throw credentialInUse(users.map((env) => env.name))
+      }
+      const result = await this.collection.deleteOne({ _id: id, userId })
+      if (result.deletedCount !== 1) return false
+      await this.defaults.deleteMany({ userId, credentialId: id })
+      return true
+    })
   }
 
   /** Re-encrypts every secret not under the current key (scripts/reencrypt.ts). */

@@ -84,7 +84,7 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/:id',
     { schema: { params: IdParams, body: EnvironmentPatch, response: { 200: Envelope(Environment), ...errors } } },
-    async (request) => {
+    async (request) => repo.updating(request.principal.userId, request, async () => {
       const stored = await owned(request, request.params.id)
       const patch = request.body as Record<string, unknown>
 
@@ -107,7 +107,7 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
       const updated = await repo.replace(stored, input, deployKeyChange(patch))
       if (!updated) throw notFound('Environment not found')
       return ok(request, toEnvironment(updated))
-    },
+    }),
   )
 
   app.delete(

@@ -1,10 +1,18 @@
 // Environments in MongoDB (collection `environments`), always scoped by the owning user. The deploy
 // key is encrypted before it reaches the database and decrypted only through getDeployKey.
+//
+// Concurrent writes (README.md, "Concurrent writes"): every record carries a `version`; a write
+// replaces the record only if it still has the version it was computed from, and a lost race is
+// re-read, re-merged and retried (`updating`). Writes of one user's environments and deletions of
+// that user's cloud credentials also run one at a time in this process (`ownerLock`), which is what
+// keeps them correct on FerretDB, whose conditional writes are not atomic.
 import { randomUUID } from 'node:crypto'
-import type { Collection, Db } from 'mongodb'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Collection, Db, Filter } from 'mongodb'
 import { keyRingFor, type EncryptedSecret, type KeyRing } from '@ies/server/core/crypto'
-import { conflict } from '@ies/server/core/errors'
+import { AppError, conflict, fieldError } from '@ies/server/core/errors'
 import { onePerDatabase } from '@ies/server/core/db'
+import { keyedMutexFor } from '@ies/server/core/keyed-mutex'
 import { reencryptField, type ReencryptResult } from '@ies/server/core/reencrypt'
 import type { Environment, EnvironmentInput } from './schemas.ts'
 import { ENVIRONMENT_STATUSES, SORTS } from './schemas.ts'
@@ -29,6 +37,11 @@ export interface EnvironmentRecord extends Omit<EnvironmentInput, 'gitRepository
    * Records without it predate per-environment keys and use the legacy fixed key.
    */
   stateKeyScope?: 'environment'
+  /**
+   * 1 on create, +1 on every write; a write is conditional on the version it read. Records written
+   * before the field have none (read as 0; their first write is conditional on its absence).
+   */
+  version?: number
   createdAt: Date
   updatedAt: Date
 }
@@ -65,7 +78,7 @@ export function toEnvironment(doc: EnvironmentRecord): Environment {
 
 /** The stored record as an input document (what a merge patch applies to); the deploy key stays out. */
 export function inputOf(doc: EnvironmentRecord): Record<string, unknown> {
-  const { _id, userId, deployKey, status, stateKeyScope, createdAt, updatedAt, ...input } = doc
+  const { _id, userId, deployKey, status, stateKeyScope, version, createdAt, updatedAt, ...input } = doc
   return structuredClone(input)
 }
 
@@ -84,6 +97,49 @@ export interface ListOptions {
 export type EnvironmentDeletedHook = (env: EnvironmentRecord) => Promise<void> | void
 
 /**
+ * Runs `fn` while no other write of this user's environments or cloud credentials runs in this
+ * process (environment creates and updates, credential deletions and defaults). Re-entrant.
+ */
+export function ownerLock<T>(db: Db, userId: string, fn: () => Promise<T>): Promise<T> {
+  return keyedMutexFor(db).run(`owner:${userId}`, fn)
+}
+
+/**
+ * What a credential deletion writes onto the credential before it looks for environments using it
+ * (`cloud_credentials.deleting`); an environment write that assigns the credential checks for it
+ * after writing. Of two such requests on different replicas at least one sees the other, so a
+ * deletion and an assignment never both succeed. A mark older than this is left over by a server
+ * that stopped mid-deletion and is ignored.
+ */
+export interface DeletionMark {
+  by: string
+  at: Date
+}
+export const DELETION_MARK_TTL_MS = 60_000
+
+/** The members of a stored cloud credential an environment reference is checked against. */
+interface CredentialReference {
+  _id: string
+  userId: string
+  provider: string
+  deleting?: DeletionMark
+}
+
+/** A write computed from a version of the record that is no longer the stored one. */
+export class VersionConflict extends AppError {
+  constructor() {
+    super(409, 'CONFLICT', 'The environment was changed by another request at the same time; try again')
+  }
+}
+
+/** How often `updating` runs a read-merge-write that keeps losing version races, and its pause. */
+const UPDATE_ATTEMPTS = 5
+const RETRY_PAUSE_MS = 20
+
+const credentialRefused = (provider: string) =>
+  fieldError('cloudCredentialId', `must name one of your cloud credentials for provider ${provider}`)
+
+/**
  * A unique-index violation. MongoDB (and FerretDB on insert) answers code 11000; FerretDB 1.24 with
  * SQLite answers an update that violates a unique index with code 1 and SQLite's message.
  */
@@ -94,14 +150,17 @@ export function isDuplicateKey(err: unknown): boolean {
 
 export class EnvironmentRepository {
   readonly collection: Collection<EnvironmentRecord>
+  /** The cloud credentials (plugins/cloud-credentials), read only to check references. */
+  private readonly credentials: Collection<CredentialReference>
   private indexesReady?: Promise<void>
   private readonly deletedHooks: EnvironmentDeletedHook[] = []
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly keys: KeyRing,
   ) {
     this.collection = db.collection<EnvironmentRecord>('environments')
+    this.credentials = db.collection<CredentialReference>('cloud_credentials')
   }
 
   /** Creates the indexes once; the unique one is what makes a duplicate name a 409 under concurrency. */
@@ -148,9 +207,18 @@ export class EnvironmentRepository {
     return { items, total }
   }
 
-  /** The stored record of one of the user's environments, or null (also for another user's id). */
-  get(userId: string, id: string): Promise<EnvironmentRecord | null> {
-    return this.collection.findOne({ _id: id, userId })
+  /**
+   * The stored record of one of the user's environments, or null (also for another user's id). A
+   * `cloudCredentialId` whose credential no longer exists (a record from before deletions checked
+   * for users) is left out: the environment reads as having no credential, and its next write drops
+   * the stale id.
+   */
+  async get(userId: string, id: string): Promise<EnvironmentRecord | null> {
+    const doc = await this.collection.findOne({ _id: id, userId })
+    if (doc?.cloudCredentialId && (await this.credentials.countDocuments({ _id: doc.cloudCredentialId, userId }, { limit: 1 })) === 0) {
+      delete doc.cloudCredentialId
+    }
+    return doc
   }
 
   /** The decrypted private deploy key, or null when the environment has none. For jobs only. */
@@ -160,36 +228,116 @@ export class EnvironmentRepository {
     return this.keys.decryptSecret(doc.deployKey, this.deployKeyContext(id, userId))
   }
 
+  /**
+   * Creates an environment. Its credential (when it names one) is checked again under the owner's
+   * lock and once more after the insert, so a concurrent deletion of that credential cannot succeed
+   * as well (400 on `cloudCredentialId` then, and nothing is stored).
+   */
   async create(userId: string, input: EnvironmentInput): Promise<EnvironmentRecord> {
     await this.indexes()
-    const now = new Date()
-    const id = randomUUID()
-    const doc = this.recordOf(id, userId, input, input.gitRepository?.deployKey ? { set: input.gitRepository.deployKey } : 'keep', {
-      status: 'pending',
-      stateKeyScope: 'environment',
-      createdAt: now,
-      updatedAt: now,
+    return ownerLock(this.db, userId, async () => {
+      const now = new Date()
+      const id = randomUUID()
+      const doc = this.recordOf(id, userId, input, input.gitRepository?.deployKey ? { set: input.gitRepository.deployKey } : 'keep', {
+        status: 'pending',
+        stateKeyScope: 'environment',
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+      })
+      if (doc.cloudCredentialId) await this.assertCredentialUsable(doc)
+      try {
+        await this.collection.insertOne(doc)
+      } catch (err) {
+        if (isDuplicateKey(err)) throw conflict(`Environment '${input.name}' already exists`)
+        throw err
+      }
+      if (doc.cloudCredentialId && !(await this.credentialUsable(doc))) {
+        await this.collection.deleteOne({ _id: id, userId })
+        throw credentialRefused(doc.provider)
+      }
+      return doc
     })
-    try {
-      await this.collection.insertOne(doc)
-    } catch (err) {
-      if (isDuplicateKey(err)) throw conflict(`Environment '${input.name}' already exists`)
-      throw err
-    }
-    return doc
   }
 
-  /** Replaces the caller-settable fields of a stored environment with a validated input. */
-  async replace(stored: EnvironmentRecord, input: EnvironmentInput, deployKey: DeployKeyChange): Promise<EnvironmentRecord | null> {
-    const doc = this.recordOf(stored._id, stored.userId, input, deployKey, {
-      status: stored.status,
-      stateKeyScope: stored.stateKeyScope,
-      createdAt: stored.createdAt,
-      updatedAt: new Date(Math.max(Date.now(), stored.updatedAt.getTime() + 1)),
-      deployKey: stored.deployKey,
+  /**
+   * Runs a read-merge-validate-write of one of the user's environments (`get`, then `replace` of
+   * what it read) under the owner's lock, and runs it again, re-reading and re-merging the same
+   * patch, when `replace` lost a race to a write from another replica (VersionConflict), a few
+   * times before answering 409. `request.body` (the patch) is given back its first value before a
+   * retry: validating the merged document coerces and fills in values in place, and arrays of the
+   * merged document are the patch's own.
+   */
+  updating<T>(userId: string, request: { body: unknown }, attempt: () => Promise<T>): Promise<T> {
+    return ownerLock(this.db, userId, async () => {
+      const patch = structuredClone(request.body)
+      for (let n = 1; ; n++) {
+        try {
+          return await attempt()
+        } catch (err) {
+          if (!(err instanceof VersionConflict) || n >= UPDATE_ATTEMPTS) throw err
+          await sleep(RETRY_PAUSE_MS * n * (0.5 + Math.random()))
+          request.body = structuredClone(patch)
+        }
+      }
     })
-    const result = await this.collection.replaceOne({ _id: stored._id, userId: stored.userId }, doc)
-    return result.matchedCount === 1 ? doc : null
+  }
+
+  /**
+   * Replaces the caller-settable fields of a stored environment (as read by `get`) with a validated
+   * input, if the record still has the version `stored` was read at: VersionConflict (409) when
+   * another write came first, null when the environment is gone. A `cloudCredentialId` the write
+   * changes is checked again like on create (400 on the field, and nothing changes).
+   */
+  async replace(stored: EnvironmentRecord, input: EnvironmentInput, deployKey: DeployKeyChange): Promise<EnvironmentRecord | null> {
+    const { _id: id, userId } = stored
+    return ownerLock(this.db, userId, async () => {
+      const doc = this.recordOf(id, userId, input, deployKey, {
+        status: stored.status,
+        stateKeyScope: stored.stateKeyScope,
+        version: (stored.version ?? 0) + 1,
+        createdAt: stored.createdAt,
+        updatedAt: new Date(Math.max(Date.now(), stored.updatedAt.getTime() + 1)),
+        deployKey: stored.deployKey,
+      })
+      const assigns = Boolean(doc.cloudCredentialId) && doc.cloudCredentialId !== stored.cloudCredentialId
+      if (assigns) await this.assertCredentialUsable(doc)
+      const result = await this.collection.replaceOne(this.atVersion(id, userId, stored.version), doc)
+      if (result.matchedCount !== 1) {
+        if ((await this.collection.countDocuments({ _id: id, userId }, { limit: 1 })) === 1) throw new VersionConflict()
+        return null
+      }
+      if (assigns && !(await this.credentialUsable(doc))) {
+        // A deletion of the credential on another replica came in between: take the write back.
+        const undone = await this.collection.replaceOne(this.atVersion(id, userId, doc.version), { ...stored, version: doc.version! + 1 })
+        if (undone.matchedCount !== 1) {
+          // Written over meanwhile: at least the reference must not stay.
+          await this.collection.updateOne(
+            { _id: id, userId, cloudCredentialId: doc.cloudCredentialId },
+            { $unset: { cloudCredentialId: '' }, $inc: { version: 1 } },
+          )
+        }
+        throw credentialRefused(doc.provider)
+      }
+      return doc
+    })
+  }
+
+  /** The filter of a write conditional on the version read (or its absence, on an older record). */
+  private atVersion(id: string, userId: string, version: number | undefined): Filter<EnvironmentRecord> {
+    return { _id: id, userId, version: version === undefined ? { $exists: false } : version }
+  }
+
+  /** True when the credential exists, is the user's, has the environment's provider and is not being deleted. */
+  private async credentialUsable(env: Pick<EnvironmentRecord, 'userId' | 'provider' | 'cloudCredentialId'>): Promise<boolean> {
+    const credential = await this.credentials.findOne({ _id: env.cloudCredentialId!, userId: env.userId })
+    if (!credential || credential.provider !== env.provider) return false
+    const mark = credential.deleting
+    return !mark || Date.now() - new Date(mark.at).getTime() > DELETION_MARK_TTL_MS
+  }
+
+  private async assertCredentialUsable(env: Pick<EnvironmentRecord, 'userId' | 'provider' | 'cloudCredentialId'>): Promise<void> {
+    if (!(await this.credentialUsable(env))) throw credentialRefused(env.provider)
   }
 
   private recordOf(
@@ -197,7 +345,7 @@ export class EnvironmentRepository {
     userId: string,
     input: EnvironmentInput,
     deployKey: DeployKeyChange,
-    kept: Pick<EnvironmentRecord, 'status' | 'stateKeyScope' | 'createdAt' | 'updatedAt' | 'deployKey'>,
+    kept: Pick<EnvironmentRecord, 'status' | 'stateKeyScope' | 'version' | 'createdAt' | 'updatedAt' | 'deployKey'>,
   ): EnvironmentRecord {
     const { gitRepository, ...rest } = input
     const doc: EnvironmentRecord = {
@@ -212,6 +360,7 @@ export class EnvironmentRepository {
       updatedAt: kept.updatedAt,
     }
     if (kept.stateKeyScope) doc.stateKeyScope = kept.stateKeyScope
+    if (kept.version !== undefined) doc.version = kept.version
     if (gitRepository) {
       const { deployKey: _plaintext, ...repository } = gitRepository
       doc.gitRepository = repository
