@@ -59,7 +59,8 @@ export function valuesSet(body: unknown, stored?: Json): SetValue[] {
   const values: SetValue[] = []
   for (const key of GLOBAL_KEYS) {
     const value = own(body, key)
-    if (keep(value, own(stored, key))) values.push({ path: key, key, value })
+    // A global field's null is the schema's to judge (`domain: null` is "no domain", stored as "").
+    if (value !== null && keep(value, own(stored, key))) values.push({ path: key, key, value })
   }
   const services = own(body, 'services')
   if (!isObject(services)) return values

@@ -108,6 +108,9 @@ t.test('environment writes against the bundled catalog', async (t) => {
     res = await a.createEnv('dev', { ...base, name: unique(), provider: 'gcp', services: { eks: { enabled: 'true' } } })
     t.equal(res.status, 400, 'enabled is a boolean for every provider')
     t.same(res.body.error.details, [{ field: 'services.eks.enabled', message: 'must be true or false' }])
+    res = await a.createEnv('dev', { ...base, name: unique(), domain: null })
+    t.equal(res.status, 201, `domain: null is "no domain" (the schema's reading): ${res.raw}`)
+    t.equal(res.body.data.domain, '')
   })
 
   t.test('PUT checks only the values it changes; stale stored values stay editable', async (t) => {
