@@ -114,17 +114,21 @@ export function withoutOverlap(first: FieldError[], extra: FieldError[]): FieldE
 }
 
 export interface CatalogCheck {
+  /**
+   * The typed view of the current catalog, or null (logged) when there is no usable one. Read it
+   * before taking the owner's write lock: fetching it may wait for the processor.
+   */
+  current(log: FastifyBaseLogger): Promise<Catalog | null>
   /** The problems of a create body (as sent, before the schema coerces it). */
-  create(body: unknown, log: FastifyBaseLogger): Promise<FieldError[]>
+  create(body: unknown, catalog: Catalog | null, log: FastifyBaseLogger): FieldError[]
   /** The problems of a merge patch (as sent) on `stored`; `merged` is the patched document, before the schema coerces it. */
-  update(patch: unknown, stored: Json, merged: unknown, log: FastifyBaseLogger): Promise<FieldError[]>
+  update(patch: unknown, stored: Json, merged: unknown, catalog: Catalog | null, log: FastifyBaseLogger): FieldError[]
 }
 
 export function catalogCheckFor(app: FastifyInstance): CatalogCheck {
   const cache = catalogCacheFor(app)
   const views = new WeakMap<CatalogDocument, Catalog>()
 
-  /** The typed view of the current catalog, or null (logged) when there is no usable one. */
   async function current(log: FastifyBaseLogger): Promise<Catalog | null> {
     let doc: CatalogDocument
     try {
@@ -143,23 +147,23 @@ export function catalogCheckFor(app: FastifyInstance): CatalogCheck {
     return view
   }
 
-  async function check(values: SetValue[], withCatalog: boolean, log: FastifyBaseLogger): Promise<FieldError[]> {
-    const needsCatalog = withCatalog && values.some((v) => !(v.service !== undefined && v.key === 'enabled'))
-    const catalog = needsCatalog ? await current(log) : null
+  /** `catalog` is null for a provider the catalog does not describe, or when there is none: then only `enabled` is checked. */
+  function check(values: SetValue[], catalog: Catalog | null, log: FastifyBaseLogger): FieldError[] {
     return catalogProblems(catalog, values, (path) =>
       log.warn({ path }, 'environments: the catalog pattern cannot be tested in bounded time; only its pattern check is dropped'),
     )
   }
 
   return {
-    create(body, log) {
-      return check(valuesSet(body), own(body, 'provider') === CATALOG_PROVIDER, log)
+    current,
+    create(body, catalog, log) {
+      return check(valuesSet(body), own(body, 'provider') === CATALOG_PROVIDER ? catalog : null, log)
     },
-    update(patch, stored, merged, log) {
+    update(patch, stored, merged, catalog, log) {
       const isAws = own(merged, 'provider') === CATALOG_PROVIDER
       // Becoming an AWS environment: every value is new to the catalog.
-      if (isAws && stored.provider !== CATALOG_PROVIDER) return check(valuesSet(merged), true, log)
-      return check(valuesSet(patch, stored), isAws, log)
+      if (isAws && stored.provider !== CATALOG_PROVIDER) return check(valuesSet(merged), catalog, log)
+      return check(valuesSet(patch, stored), isAws ? catalog : null, log)
     },
   }
 }

@@ -61,7 +61,7 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
       schema: { body: EnvironmentInput, response: { 201: Envelope(Environment), ...errors } },
       // The catalog check reads the values as sent: the schema's coercion would turn "true" into true.
       preValidation: async (request) => {
-        createFindings.set(request, await catalogCheck.create(request.body, request.log))
+        createFindings.set(request, catalogCheck.create(request.body, await catalogCheck.current(request.log), request.log))
       },
       // Schema errors and catalog findings are answered together.
       attachValidation: true,
@@ -84,30 +84,34 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/:id',
     { schema: { params: IdParams, body: EnvironmentPatch, response: { 200: Envelope(Environment), ...errors } } },
-    async (request) => repo.updating(request.principal.userId, request, async () => {
-      const stored = await owned(request, request.params.id)
-      const patch = request.body as Record<string, unknown>
+    async (request) => {
+      // Before the owner's write lock: reading the catalog may wait for the processor.
+      const catalog = await catalogCheck.current(request.log)
+      return repo.updating(request.principal.userId, request, async () => {
+        const stored = await owned(request, request.params.id)
+        const patch = request.body as Record<string, unknown>
 
-      const immutable: FieldError[] = IMMUTABLE.filter((field) => field in patch && patch[field] !== stored[field]).map(
-        (field) => ({ field, message: 'cannot be changed after creation' }),
-      )
-      if (immutable.length > 0) throw validationError(immutable)
+        const immutable: FieldError[] = IMMUTABLE.filter((field) => field in patch && patch[field] !== stored[field]).map(
+          (field) => ({ field, message: 'cannot be changed after creation' }),
+        )
+        if (immutable.length > 0) throw validationError(immutable)
 
-      // Validate the merged document exactly as a create body (defaults, dropped extras, every rule).
-      const merged = mergePatch(inputOf(stored), patch)
-      // The values the patch changes, against the catalog; before the schema coerces `merged` in place.
-      const catalogFindings = await catalogCheck.update(patch, stored as unknown as Record<string, unknown>, merged, request.log)
-      const validate = request.compileValidationSchema(EnvironmentInput, 'body')
-      if (!validate(merged)) {
-        throw schemaFailure(detailsFromValidation({ validation: validate.errors, validationContext: 'body' } as FastifyError), catalogFindings)
-      }
-      const input = merged as EnvironmentInput
-      await checkRules(request.principal.userId, input, catalogFindings)
+        // Validate the merged document exactly as a create body (defaults, dropped extras, every rule).
+        const merged = mergePatch(inputOf(stored), patch)
+        // The values the patch changes, against the catalog; before the schema coerces `merged` in place.
+        const catalogFindings = catalogCheck.update(patch, stored as unknown as Record<string, unknown>, merged, catalog, request.log)
+        const validate = request.compileValidationSchema(EnvironmentInput, 'body')
+        if (!validate(merged)) {
+          throw schemaFailure(detailsFromValidation({ validation: validate.errors, validationContext: 'body' } as FastifyError), catalogFindings)
+        }
+        const input = merged as EnvironmentInput
+        await checkRules(request.principal.userId, input, catalogFindings)
 
-      const updated = await repo.replace(stored, input, deployKeyChange(patch))
-      if (!updated) throw notFound('Environment not found')
-      return ok(request, toEnvironment(updated))
-    }),
+        const updated = await repo.replace(stored, input, deployKeyChange(patch))
+        if (!updated) throw notFound('Environment not found')
+        return ok(request, toEnvironment(updated))
+      })
+    },
   )
 
   app.delete(
