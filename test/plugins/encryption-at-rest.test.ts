@@ -140,6 +140,7 @@ t.test('encryption at rest and persistence', async (t) => {
       const newKey = generateKey()
       const rotated = loadConfig({ NODE_ENV: 'test', MONGODB_URI: ctx.db.uri, ENCRYPTION_KEY: newKey, ENCRYPTION_KEYS: key })
       const ring = keyRingFor(rotated)
+      const versionBefore = (await db.collection('environments').findOne({ _id: env.id as never }))?.version
       const result = await reencryptAll(db, ring)
       t.same(result, { environments: { updated: 1, failed: [] }, cloudCredentials: { updated: 2, failed: [] } })
       const kids = [
@@ -147,6 +148,8 @@ t.test('encryption at rest and persistence', async (t) => {
         ...(await db.collection('cloud_credentials').find({}).toArray()).map((d) => d.secret.kid),
       ]
       t.same(new Set(kids), new Set([ring.currentKeyId]), 'every secret is under the new key')
+      const versionAfter = (await db.collection('environments').findOne({ _id: env.id as never }))?.version
+      t.equal(versionAfter, (versionBefore ?? 0) + 1, 'the re-encrypted environment has a new version (a PUT that read the old ciphertext re-reads)')
       t.same(await reencryptAll(db, ring), { environments: { updated: 0, failed: [] }, cloudCredentials: { updated: 0, failed: [] } }, 'idempotent')
 
       const onlyNew = loadConfig({ NODE_ENV: 'test', MONGODB_URI: ctx.db.uri, AUTH_URL: ctx.config.auth.url, LOG_LEVEL: 'silent', ENCRYPTION_KEY: newKey })

@@ -24,7 +24,9 @@ export async function reencryptField<D extends { _id: string }>(
     try {
       const fresh = keys.reencryptSecret(secret, contextOf(doc as D))
       const filter = { _id: doc._id, [`${field}.data`]: secret.data } as Filter<D>
-      const result = await collection.updateOne(filter, { $set: { [field]: fresh } } as never)
+      // The version moves too: a writer that read the old ciphertext (environments replace only the
+      // version they read) must re-read instead of writing the old one back.
+      const result = await collection.updateOne(filter, { $set: { [field]: fresh }, $inc: { version: 1 } } as never)
       updated += result.modifiedCount
     } catch {
       failed.push(doc._id)
