@@ -10,7 +10,6 @@ import { execFile } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { Writable } from 'node:stream'
 import { promisify } from 'node:util'
 import t, { type Test } from 'tap'
 import { startTestApp, type TestApp } from '../harness/app.ts'
@@ -18,6 +17,7 @@ import { startGitServer } from '../harness/git-server.ts'
 import { startGitProxy } from '../harness/git-proxy.ts'
 import { startProcessorService } from '../harness/processor-service.ts'
 import { environmentBody, waitForJob, type JobView } from './fixtures.ts'
+import { logLines } from '../harness/log-lines.ts'
 
 const run = promisify(execFile)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -38,13 +38,7 @@ const LOCAL_TFVARS = '# @module services.localonly | displayName=Only in the pro
 
 function recorder() {
   const seen: string[] = []
-  const lines: string[] = []
-  const logStream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean))
-      done()
-    },
-  })
+  const { lines, logStream } = logLines()
   return { seen, lines, logStream }
 }
 

@@ -7,13 +7,13 @@
 import { chmod, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import path from 'node:path'
-import { Writable } from 'node:stream'
 import t, { type Test } from 'tap'
 import { credentialSecrets, jobErrorOf, JobFailure } from '../../server/src/jobs/errors.ts'
 import { remoteFailure } from '../../server/src/jobs/push.ts'
 import { startTestApp } from '../harness/app.ts'
 import { startGitServer } from '../harness/git-server.ts'
 import { environmentBody, waitForJob } from './fixtures.ts'
+import { logLines } from '../harness/log-lines.ts'
 
 const USERNAME = 'x-access-token'
 const DEPLOY_KEY = 'iest_cHVzaC1lcnJvcnMtZGVwbG95LWtleQ'
@@ -34,13 +34,7 @@ async function closedPort(): Promise<number> {
 t.test('push failures', async (t) => {
   const git = await startGitServer({ username: USERNAME, password: DEPLOY_KEY })
   t.teardown(() => git.stop())
-  const lines: string[] = []
-  const logStream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean))
-      done()
-    },
-  })
+  const { lines, logStream } = logLines()
   const { app, url, auth } = await startTestApp(t, { PUSH_ALLOWED_HOSTS: '127.0.0.1', LOG_LEVEL: 'trace' }, { logStream })
   const dev = { ...auth('dev'), 'content-type': 'application/json' }
   const gitPort = new URL(git.baseUrl).port

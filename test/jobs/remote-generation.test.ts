@@ -10,7 +10,6 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { Writable } from 'node:stream'
 import { promisify } from 'node:util'
 import t, { type Test } from 'tap'
 import { zipTree } from '@ies/processor-lib'
@@ -18,6 +17,7 @@ import { startTestApp, type TestApp } from '../harness/app.ts'
 import { startGitServer } from '../harness/git-server.ts'
 import { startProcessorService } from '../harness/processor-service.ts'
 import { environmentBody, unzip, waitForJob, type JobView } from './fixtures.ts'
+import { logLines } from '../harness/log-lines.ts'
 
 const run = promisify(execFile)
 const TOKEN = 'svc-token-canary-7f3a91c2e4'
@@ -40,13 +40,7 @@ const BROKEN: Record<string, string> = {
 /** Every response body, log line and stored job, to be scanned for the secrets at the end. */
 function recorder() {
   const seen: string[] = []
-  const lines: string[] = []
-  const logStream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean))
-      done()
-    },
-  })
+  const { lines, logStream } = logLines()
   return { seen, lines, logStream }
 }
 

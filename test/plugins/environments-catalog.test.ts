@@ -10,12 +10,12 @@ import { createServer as createHttpServer } from 'node:http'
 import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { Writable } from 'node:stream'
 import t from 'tap'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
 import { startTestApp } from '../harness/app.ts'
 import { startProcessorService } from '../harness/processor-service.ts'
 import { api, fieldsOf } from './helpers.ts'
+import { logLines } from '../harness/log-lines.ts'
 
 const base = { name: 'cat-env', globalPrefix: 'acme', provider: 'aws', region: 'eu-west-1', domain: 'example.com' }
 const DOMAIN_PATTERN = '^(([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.])+[a-z]{2,63})?$'
@@ -197,13 +197,7 @@ t.test('a catalog from a processor: shared cache, read like the clients read it'
   )
   const processor = await startProcessorService({ catalogDir: dir })
   t.teardown(() => processor.stop())
-  const lines: string[] = []
-  const logStream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean))
-      done()
-    },
-  })
+  const { lines, logStream } = logLines()
   const ctx = await startTestApp(t, { PROCESSOR_URL: processor.url, PROCESSOR_SERVICE_TOKEN: processor.token, LOG_LEVEL: 'warn' }, { logStream })
   const a = api(ctx)
   const catalogRequests = () => processor.requests.filter((r) => r.path.startsWith('/catalog')).length
@@ -235,13 +229,7 @@ t.test('catalog unavailable: the values are accepted, with a warning', async (t)
       server.close(() => resolve(port))
     })
   })
-  const lines: string[] = []
-  const logStream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean))
-      done()
-    },
-  })
+  const { lines, logStream } = logLines()
   const ctx = await startTestApp(t, { PROCESSOR_URL: `http://127.0.0.1:${port}`, PROCESSOR_SERVICE_TOKEN: 'svc-token', LOG_LEVEL: 'warn' }, { logStream })
   const a = api(ctx)
   t.equal((await a.call('dev', 'GET', '/api/catalog')).status, 503, 'no catalog')
@@ -269,13 +257,7 @@ t.test('a catalog document of another schema version is not read: accepted, with
   })
   await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise<void>((resolve) => fake.close(() => resolve())))
-  const lines: string[] = []
-  const logStream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean))
-      done()
-    },
-  })
+  const { lines, logStream } = logLines()
   const port = (fake.address() as { port: number }).port
   const ctx = await startTestApp(t, { PROCESSOR_URL: `http://127.0.0.1:${port}`, PROCESSOR_SERVICE_TOKEN: 'svc-token', LOG_LEVEL: 'warn' }, { logStream })
   const res = await api(ctx).createEnv('dev', { ...base, name: 'version-two', services: { eks: { enabled: true, nodeMinSize: 'abc' } } })

@@ -7,13 +7,13 @@ import { execFile } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { Writable } from 'node:stream'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { buildProcessorService, type Catalog } from '@ies/processor-lib'
 import { loggableUrl } from '@ies/processor-lib/service/app'
 import { startGitServer } from '../harness/git-server.ts'
 import { startGitProxy } from '../harness/git-proxy.ts'
+import { logLines } from '../harness/log-lines.ts'
 
 const run = promisify(execFile)
 const TOKEN = 'svc-token-repo-catalog-3c9e1f'
@@ -33,13 +33,7 @@ t.test('GET /catalog of a templates repository', async (t) => {
   t.teardown(() => proxy.stop())
   const repoUrl = `${proxy.baseUrl}/templates.git`
 
-  const logLines: string[] = []
-  const logStream = new Writable({
-    write(chunk, _enc, done) {
-      logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean))
-      done()
-    },
-  })
+  const { lines: logged, logStream } = logLines()
   const app = await buildProcessorService({ token: TOKEN, logger: { stream: logStream, level: 'trace' } })
   const base = await app.listen({ port: 0, host: '127.0.0.1' })
   t.teardown(() => app.close())
@@ -170,11 +164,11 @@ t.test('GET /catalog of a templates repository', async (t) => {
   })
 
   await t.test('the password is in no response, log line or logged URL', async (t) => {
-    t.ok(logLines.some((l) => l.includes('/catalog?url=')), 'requests were logged')
-    t.ok(logLines.some((l) => l.includes(encodeURIComponent('http://[redacted]@'))), 'the URL that carried credentials was logged without them')
+    t.ok(logged.some((l) => l.includes('/catalog?url=')), 'requests were logged')
+    t.ok(logged.some((l) => l.includes(encodeURIComponent('http://[redacted]@'))), 'the URL that carried credentials was logged without them')
     for (const secret of [PASSWORD, encodeURIComponent(PASSWORD), TOKEN]) {
       t.notOk(bodies.some((b) => b.includes(secret)), `no response holds ${secret.slice(0, 10)}…`)
-      t.notOk(logLines.some((l) => l.includes(secret)), `no log line holds ${secret.slice(0, 10)}…`)
+      t.notOk(logged.some((l) => l.includes(secret)), `no log line holds ${secret.slice(0, 10)}…`)
     }
   })
 })

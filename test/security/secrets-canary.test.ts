@@ -5,7 +5,6 @@
 // every generated file and pushed commit, and every job error is scanned: zero hits. Visible canaries
 // (an environment name, a probe log line) prove that each channel is really scanned.
 import { generateKeyPairSync } from 'node:crypto'
-import { Writable } from 'node:stream'
 import t from 'tap'
 import { environmentRepository } from '../../plugins/environments/repository.ts'
 import { startTestApp } from '../harness/app.ts'
@@ -15,19 +14,14 @@ import { Canaries, CanaryScan } from './canary.ts'
 import { refusingEndpoint } from './loopback.ts'
 import { operationsOf } from './openapi.ts'
 import { allDocuments } from './snapshot.ts'
+import { logLines } from '../harness/log-lines.ts'
 
 const pem = (label: string, body: string) => `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----\n`
 
 t.test('secrets never leave: responses, logs, database, archives, pushes, job errors', async (t) => {
   const secrets = new Canaries()
   const visible = new Canaries()
-  const lines: string[] = []
-  const logStream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean))
-      done()
-    },
-  })
+  const { lines, logStream } = logLines()
 
   // Pushes authenticate over HTTPS with a token (an SSH key is refused before connecting).
   const deployKey = secrets.make('deploykey')
