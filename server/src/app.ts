@@ -19,6 +19,9 @@ import { UsersRepository } from './core/users.ts'
 import { loggerOptions } from './core/logger.ts'
 import jobs from './jobs/plugin.ts'
 
+/** How long requests in flight may take to finish once the server is closing. */
+export const SHUTDOWN_GRACE_MS = 5_000
+
 export const PLUGINS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../plugins')
 
 // The service runs from its TypeScript sources through tsx, which @fastify/autoload does not detect
@@ -57,6 +60,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.decorate('config', config)
+  // Shutdown: idle connections close at once (Fastify's default) and requests in flight get a few
+  // seconds to finish; after that a client that stops reading (a download it never drains) or a
+  // long poll cannot hold the server open.
+  app.addHook('preClose', async () => {
+    setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref()
+  })
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-ID', request.id)
     done()

@@ -1,5 +1,7 @@
 import t from 'tap'
+import { SHUTDOWN_GRACE_MS } from '@ies/server/app'
 import { startTestApp } from '../harness/app.ts'
+import { environmentBody } from '../jobs/fixtures.ts'
 
 t.test('boots', async (t) => {
   const { app, auth } = await startTestApp(t)
@@ -9,4 +11,26 @@ t.test('boots', async (t) => {
   t.equal(list.statusCode, 403, list.body)
   const list2 = await app.inject({ method: 'GET', url: '/api/users', headers: auth('admin') })
   t.equal(list2.statusCode, 200, list2.body)
+})
+
+t.test('closing does not wait for a request in flight longer than the shutdown grace', async (t) => {
+  // Jobs are not processed here, so a long poll on a queued job would wait its full minute.
+  const { app, url, auth } = await startTestApp(t, { JOBS_PROCESS: 'false', JOBS_WAIT_TIMEOUT_MS: '60000' })
+  const headers = { ...auth('dev'), 'content-type': 'application/json' }
+  const created = await fetch(`${url}/api/environments`, { method: 'POST', headers, body: JSON.stringify(environmentBody({ name: 'closing' })) })
+  const envId = ((await created.json()) as { data: { id: string } }).data.id
+  const queued = await fetch(`${url}/api/environments/${envId}/generate`, { method: 'POST', headers, body: JSON.stringify({ format: 'terraform' }) })
+  t.equal(queued.status, 202)
+  const jobId = ((await queued.json()) as { data: { id: string } }).data.id
+  const poll = fetch(`${url}/api/jobs/${jobId}?wait=true`, { headers: auth('dev') }).then(
+    (res) => res.status,
+    () => 'connection closed',
+  )
+  await new Promise((resolve) => setTimeout(resolve, 200)) // the long poll has reached the server
+  const started = Date.now()
+  await app.close()
+  const took = Date.now() - started
+  t.ok(took < SHUTDOWN_GRACE_MS + 5_000, `closed in ${took} ms (grace ${SHUTDOWN_GRACE_MS} ms; the poll would wait 60 s)`)
+  t.ok(took >= SHUTDOWN_GRACE_MS - 500, 'the request in flight had its grace period')
+  t.equal(await poll, 'connection closed')
 })
