@@ -64,6 +64,9 @@ export async function startTestApp(t: Teardown, env: Record<string, string> = {}
     LOG_LEVEL: 'silent',
     RATE_LIMIT_IP_MAX: '1000000',
     RATE_LIMIT_USER_MAX: '1000000',
+    // Agenda checks a running job every lockLifetime / 2 with a timer it never clears, which keeps a
+    // test process alive that long after its last job (30 s with the default 60 s lifetime).
+    JOBS_LOCK_LIFETIME_MS: '10000',
     ...env,
   })
   const app = await buildApp({ config, logger: opts.logStream ? { stream: opts.logStream } : false })

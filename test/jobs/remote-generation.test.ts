@@ -220,7 +220,7 @@ t.test('a processor that refuses the token, cannot be reached, hangs, sends a sh
           res.writeHead(200, { 'content-type': 'application/zip', 'x-templates-commit': 'f'.repeat(40), 'x-processor-file-count': mode === 'short' ? '2' : '1', 'x-processor-findings': '0' })
           res.end(zip)
         })
-      if (mode === 'slow') setTimeout(answer, 2500)
+      if (mode === 'slow') setTimeout(answer, 3000)
       else answer()
     })
     await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve))
@@ -237,7 +237,7 @@ t.test('a processor that refuses the token, cannot be reached, hangs, sends a sh
         PROCESSOR_SERVICE_TOKEN: TOKEN,
         TEMPLATES_REPO: repoUrl,
         PROCESSOR_GENERATE_TIMEOUT_MS: '4000',
-        JOBS_LOCK_LIFETIME_MS: '1000',
+        JOBS_LOCK_LIFETIME_MS: '2000',
         JOBS_PROCESS_EVERY_MS: '200',
       },
       { logStream: rec.logStream },
@@ -254,7 +254,7 @@ t.test('a processor that refuses the token, cannot be reached, hangs, sends a sh
     t.equal(short.error?.code, 'GENERATION_FAILED')
     t.match(short.error?.details, [{ code: 'MISSING_OUTPUT', file: '.', message: '1 files in the processor\'s archive for 2 produced' }])
 
-    // 2.5 s of processing with a 1 s lock lifetime: the job keeps its lock, nobody starts it again.
+    // 3 s of processing with a 2 s lock lifetime (heartbeats every 0.67 s): the job keeps its lock, nobody starts it again.
     mode = 'slow'
     calls = 0
     const slow = await generateAndWait(app, rec.seen, envId, { format: 'terraform' })
