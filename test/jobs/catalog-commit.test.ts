@@ -11,7 +11,7 @@ import { promisify } from 'node:util'
 import t from 'tap'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
 import { startTestApp } from '../harness/app.ts'
-import { environmentBody, waitForJob } from './fixtures.ts'
+import { environmentBody, generateAndWait } from './fixtures.ts'
 
 const run = promisify(execFile)
 const ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e.invalid', GIT_CONFIG_NOSYSTEM: '1' }
@@ -61,8 +61,7 @@ t.test('the catalog ETag follows the templates folder, not the repository', asyn
 
   const dev = { ...auth('dev'), 'content-type': 'application/json' }
   const env = ((await (await fetch(`${url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })).json()) as any).data
-  const job = ((await (await fetch(`${url}/api/environments/${env.id}/generate`, { method: 'POST', headers: dev, body: JSON.stringify({ format: 'terraform' }) })).json()) as any).data
-  const done = await waitForJob(url, dev, job.id)
+  const done = await generateAndWait({ url, auth }, env.id)
   t.equal(done.status, 'succeeded', JSON.stringify(done.error))
   t.equal(done.result.templatesCommit, doc.commit, 'the generation of that tree carries the catalog\'s commit')
 

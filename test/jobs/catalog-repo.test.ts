@@ -16,8 +16,7 @@ import { startTestApp, type TestApp } from '../harness/app.ts'
 import { startGitServer } from '../harness/git-server.ts'
 import { startGitProxy } from '../harness/git-proxy.ts'
 import { startProcessorService } from '../harness/processor-service.ts'
-import { environmentBody, waitForJob, type JobView } from './fixtures.ts'
-import { logLines } from '../harness/log-lines.ts'
+import { environmentBody, generateAndWait, recorder } from './fixtures.ts'
 
 const run = promisify(execFile)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -36,21 +35,15 @@ const TEMPLATES: Record<string, string> = {
 /** The processor's own templates folder: a catalog the wizard must not get while TEMPLATES_REPO is set. */
 const LOCAL_TFVARS = '# @module services.localonly | displayName=Only in the processor folder\n# @param name\nname = "x"\n'
 
-function recorder() {
-  const seen: string[] = []
-  const { lines, logStream } = logLines()
-  return { seen, lines, logStream }
-}
-
-async function generate(app: TestApp, seen: string[], envId: string): Promise<JobView> {
-  const dev = { ...app.auth('dev'), 'content-type': 'application/json' }
-  const res = await fetch(`${app.url}/api/environments/${envId}/generate`, { method: 'POST', headers: dev, body: JSON.stringify({ format: 'terraform' }) })
-  const text = await res.text()
-  seen.push(text)
-  if (res.status !== 202) throw new Error(`generate: ${res.status} ${text}`)
-  const done = await waitForJob(app.url, dev, JSON.parse(text).data.id)
-  seen.push(JSON.stringify(done))
-  return done
+/** A processor service whose own templates folder holds LOCAL_TFVARS (a catalog the wizard must not get while TEMPLATES_REPO is set). */
+async function processorWithOwnTemplates(t: Test) {
+  const localDir = await mkdtemp(path.join(os.tmpdir(), 'ies-catalog-repo-local-'))
+  t.teardown(() => rm(localDir, { recursive: true, force: true }))
+  await mkdir(path.join(localDir, 'terraform'))
+  await writeFile(path.join(localDir, 'terraform/terraform.tfvars'), LOCAL_TFVARS)
+  const processor = await startProcessorService({ catalogDir: localDir, token: TOKEN })
+  t.teardown(() => processor.stop())
+  return processor
 }
 
 function scan(t: Test, secrets: string[], places: Record<string, string[]>) {
@@ -69,12 +62,7 @@ t.test('the catalog is the one of the templates repository generation uses', asy
   const repoUrl = `${proxy.baseUrl}/templates.git`
   const withPassword = (password: string) => repoUrl.replace('http://', `http://ies:${password}@`)
 
-  const localDir = await mkdtemp(path.join(os.tmpdir(), 'ies-catalog-repo-local-'))
-  t.teardown(() => rm(localDir, { recursive: true, force: true }))
-  await mkdir(path.join(localDir, 'terraform'))
-  await writeFile(path.join(localDir, 'terraform/terraform.tfvars'), LOCAL_TFVARS)
-  const processor = await startProcessorService({ catalogDir: localDir, token: TOKEN })
-  t.teardown(() => processor.stop())
+  const processor = await processorWithOwnTemplates(t)
 
   const rec = recorder()
   const app = await startTestApp(
@@ -117,7 +105,7 @@ t.test('the catalog is the one of the templates repository generation uses', asy
     const call = catalogCalls().at(-1)!
     t.match(call.path, /^\/catalog\?url=/, 'the processor was asked for the repository')
     t.ok(call.path.includes(encodeURIComponent(repoUrl)) && call.path.includes('branch=main'), 'TEMPLATES_REPO at main, without its credentials')
-    const done = await generate(app, rec.seen, envId)
+    const done = await generateAndWait(app, envId, undefined, rec.seen)
     t.equal(done.status, 'succeeded', JSON.stringify(done.error))
     t.equal(`"${done.result.templatesCommit}"`, first.etag, 'the generation\'s X-Templates-Commit is the catalog ETag')
     t.equal((await getCatalog(first.etag!)).status, 304, 'a client holding it gets 304')
@@ -151,7 +139,7 @@ t.test('the catalog is the one of the templates repository generation uses', asy
     const last = catalogCalls().at(-1)!
     t.equal(last.ifNoneMatch, etag1, 'revalidated with the old ETag')
     t.equal(last.status, 200)
-    const done = await generate(app, rec.seen, envId)
+    const done = await generateAndWait(app, envId, undefined, rec.seen)
     t.equal(done.status, 'succeeded', JSON.stringify(done.error))
     t.equal(done.result.templatesCommit, c2, 'the next generation uses the new commit')
   })
@@ -206,12 +194,7 @@ t.test('the catalog is the one of the templates repository generation uses', asy
 })
 
 t.test('without TEMPLATES_REPO the remote catalog is still the processor\'s own templates folder', async (t) => {
-  const localDir = await mkdtemp(path.join(os.tmpdir(), 'ies-catalog-repo-local-'))
-  t.teardown(() => rm(localDir, { recursive: true, force: true }))
-  await mkdir(path.join(localDir, 'terraform'))
-  await writeFile(path.join(localDir, 'terraform/terraform.tfvars'), LOCAL_TFVARS)
-  const processor = await startProcessorService({ catalogDir: localDir, token: TOKEN })
-  t.teardown(() => processor.stop())
+  const processor = await processorWithOwnTemplates(t)
   const app = await startTestApp(t, { PROCESSOR_URL: processor.url, PROCESSOR_SERVICE_TOKEN: TOKEN })
   const res = await fetch(`${app.url}/api/catalog`, { headers: app.auth('dev') })
   t.equal(res.status, 200)

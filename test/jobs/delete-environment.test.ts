@@ -6,7 +6,7 @@ import t from 'tap'
 import { INLINE_LIMIT_BYTES } from '@ies/server/jobs/archives'
 import { zipTree } from '@ies/processor-lib'
 import { startTestApp } from '../harness/app.ts'
-import { environmentBody, unzip, waitForJob } from './fixtures.ts'
+import { environmentBody, generateAndWait, unzip } from './fixtures.ts'
 
 t.test('deleting an environment removes its jobs and archives', async (t) => {
   const { app, url, auth, db } = await startTestApp(t)
@@ -18,8 +18,7 @@ t.test('deleting an environment removes its jobs and archives', async (t) => {
     return ((await res.json()) as any).data.id as string
   }
   const generated = async (envId: string) => {
-    const res = await fetch(`${url}/api/environments/${envId}/generate`, { method: 'POST', headers: dev, body: JSON.stringify({ format: 'terraform' }) })
-    const done = await waitForJob(url, dev, ((await res.json()) as any).data.id)
+    const done = await generateAndWait({ url, auth }, envId)
     t.equal(done.status, 'succeeded', JSON.stringify(done.error))
     return done.id
   }

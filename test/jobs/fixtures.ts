@@ -1,8 +1,11 @@
 // Shared by the job tests and the generation benchmark: environments with every AWS service enabled
-// (values: the catalog's defaults), a job poller, and reading a zip back.
+// (values: the catalog's defaults), a job poller, a generation followed to its end, a recorder of
+// what a test saw (for secret scans), and reading a zip back.
 import { extractCatalog, unzipToFiles } from '@ies/processor-lib'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
 import { fillServices, prepareCatalog } from '../../desktop/src/lib/catalog.ts'
+import type { TestApp } from '../harness/app.ts'
+import { logLines } from '../harness/log-lines.ts'
 
 /** `services` with every catalog service enabled and each field at its catalog default (read as the wizard reads it). */
 export async function allServicesEnabled(templatesDir = BUNDLED_TEMPLATES_DIR): Promise<Record<string, Record<string, unknown>>> {
@@ -51,4 +54,22 @@ export async function waitForJob(baseUrl: string, headers: Record<string, string
 export async function unzip(buffer: Buffer): Promise<Map<string, string>> {
   const files = await unzipToFiles(buffer, { maxFiles: 5000, maxBytes: 100 * 1024 * 1024 })
   return new Map(files.map((f) => [f.path, f.content.toString('utf8')]))
+}
+
+/** Every response body (`seen`, filled by the caller) and log line of a test app, to scan for secrets at the end. */
+export function recorder() {
+  const { lines, logStream } = logLines()
+  return { seen: [] as string[], lines, logStream }
+}
+
+/** POST /api/environments/:id/generate as dev, then the job followed to its end; both answers go to `seen`. */
+export async function generateAndWait(app: Pick<TestApp, 'url' | 'auth'>, envId: string, body: unknown = { format: 'terraform' }, seen: string[] = []): Promise<JobView> {
+  const dev = { ...app.auth('dev'), 'content-type': 'application/json' }
+  const res = await fetch(`${app.url}/api/environments/${envId}/generate`, { method: 'POST', headers: dev, body: JSON.stringify(body) })
+  const text = await res.text()
+  seen.push(text)
+  if (res.status !== 202) throw new Error(`generate: ${res.status} ${text}`)
+  const done = await waitForJob(app.url, dev, JSON.parse(text).data.id)
+  seen.push(JSON.stringify(done))
+  return done
 }

@@ -16,8 +16,7 @@ import { zipTree } from '@ies/processor-lib'
 import { startTestApp, type TestApp } from '../harness/app.ts'
 import { startGitServer } from '../harness/git-server.ts'
 import { startProcessorService } from '../harness/processor-service.ts'
-import { environmentBody, unzip, waitForJob, type JobView } from './fixtures.ts'
-import { logLines } from '../harness/log-lines.ts'
+import { environmentBody, generateAndWait, recorder, unzip } from './fixtures.ts'
 
 const run = promisify(execFile)
 const TOKEN = 'svc-token-canary-7f3a91c2e4'
@@ -37,13 +36,6 @@ const BROKEN: Record<string, string> = {
   'terraform/main.tf': 'locals {\n  # @param name\n  name = <<EOT\nx\nEOT\n}\n',
 }
 
-/** Every response body, log line and stored job, to be scanned for the secrets at the end. */
-function recorder() {
-  const seen: string[] = []
-  const { lines, logStream } = logLines()
-  return { seen, lines, logStream }
-}
-
 async function newEnvironment(app: TestApp, seen: string[], name: string): Promise<string> {
   const res = await fetch(`${app.url}/api/environments`, {
     method: 'POST',
@@ -54,17 +46,6 @@ async function newEnvironment(app: TestApp, seen: string[], name: string): Promi
   seen.push(text)
   if (res.status !== 201) throw new Error(`environment: ${res.status} ${text}`)
   return JSON.parse(text).data.id
-}
-
-async function generateAndWait(app: TestApp, seen: string[], envId: string, body: unknown): Promise<JobView> {
-  const dev = { ...app.auth('dev'), 'content-type': 'application/json' }
-  const res = await fetch(`${app.url}/api/environments/${envId}/generate`, { method: 'POST', headers: dev, body: JSON.stringify(body) })
-  const text = await res.text()
-  seen.push(text)
-  if (res.status !== 202) throw new Error(`generate: ${res.status} ${text}`)
-  const done = await waitForJob(app.url, dev, JSON.parse(text).data.id)
-  seen.push(JSON.stringify(done))
-  return done
 }
 
 async function storedJobs(app: TestApp): Promise<string> {
@@ -101,7 +82,7 @@ t.test('generation calls the processor service, which clones the templates repos
   const envId = await newEnvironment(app, rec.seen, 'remote-gen')
 
   await t.test('the archive is the processor\'s output of the repository\'s main, plus the backend file', async (t) => {
-    const done = await generateAndWait(app, rec.seen, envId, { format: 'terraform', options: { includeBackend: true } })
+    const done = await generateAndWait(app, envId, { format: 'terraform', options: { includeBackend: true } }, rec.seen)
     t.equal(done.status, 'succeeded', JSON.stringify(done.error))
     const head = (await git.git('templates', ['rev-parse', 'main'])).trim()
     t.equal(done.result.templatesCommit, head, 'the templates commit is the repository\'s')
@@ -127,7 +108,7 @@ t.test('generation calls the processor service, which clones the templates repos
     await run('git', ['commit', '-qam', 'templates: where'], { cwd: work, env: GIT_ENV })
     await run('git', ['push', '-q', 'origin', 'main'], { cwd: work, env: GIT_ENV })
     const head = (await git.git('templates', ['rev-parse', 'main'])).trim()
-    const done = await generateAndWait(app, rec.seen, envId, { format: 'terraform', options: {} })
+    const done = await generateAndWait(app, envId, { format: 'terraform', options: {} }, rec.seen)
     t.equal(done.status, 'succeeded', JSON.stringify(done.error))
     t.equal(done.result.templatesCommit, head)
     const files = await unzip(Buffer.from(await (await fetch(`${app.url}/api/jobs/${done.id}/download`, { headers: app.auth('dev') })).arrayBuffer()))
@@ -137,7 +118,7 @@ t.test('generation calls the processor service, which clones the templates repos
   await t.test('the processor\'s generation error is the job error, as in process; other formats do not read the broken file', async (t) => {
     const broken = await startTestApp(t, { PROCESSOR_URL: processor.url, PROCESSOR_SERVICE_TOKEN: TOKEN, TEMPLATES_REPO: withAuth(brokenUrl) })
     const brokenEnv = await newEnvironment(broken, rec.seen, 'broken-gen')
-    const done = await generateAndWait(broken, rec.seen, brokenEnv, { format: 'terraform' })
+    const done = await generateAndWait(broken, brokenEnv, { format: 'terraform' }, rec.seen)
     t.equal(done.status, 'failed')
     t.equal(done.error?.code, 'GENERATION_FAILED')
     t.equal(done.error?.message, '1 file(s) could not be generated')
@@ -151,7 +132,7 @@ t.test('generation calls the processor service, which clones the templates repos
     rec.seen.push(body)
     t.equal(sync.status, 422)
     t.match(JSON.parse(body).error, { code: 'GENERATION_FAILED', details: [{ code: 'MULTILINE_VALUE' }] })
-    const helm = await generateAndWait(broken, rec.seen, brokenEnv, { format: 'helm' })
+    const helm = await generateAndWait(broken, brokenEnv, { format: 'helm' }, rec.seen)
     t.equal(helm.status, 'succeeded', 'helm processes charts/ only (include), as in process')
     rec.seen.push(await storedJobs(broken))
   })
@@ -159,7 +140,7 @@ t.test('generation calls the processor service, which clones the templates repos
   await t.test('a repository the processor cannot clone: its refusal, without the password', async (t) => {
     const missing = await startTestApp(t, { PROCESSOR_URL: processor.url, PROCESSOR_SERVICE_TOKEN: TOKEN, TEMPLATES_REPO: withAuth(git.url('no-such-repo')) })
     const missingEnv = await newEnvironment(missing, rec.seen, 'missing-gen')
-    const done = await generateAndWait(missing, rec.seen, missingEnv, { format: 'terraform' })
+    const done = await generateAndWait(missing, missingEnv, { format: 'terraform' }, rec.seen)
     t.equal(done.status, 'failed')
     t.equal(done.error?.code, 'CLONE_FAILED')
     t.match(done.error?.message, /^The template processor refused the generation: could not clone http:\/\/127\.0\.0\.1:\d+\/no-such-repo\.git at main/)
@@ -184,7 +165,7 @@ t.test('a processor that refuses the token, cannot be reached, hangs, sends a sh
     const rec = recorder()
     const app = await startTestApp(t, { LOG_LEVEL: 'trace', PROCESSOR_URL: processor.url, PROCESSOR_SERVICE_TOKEN: WRONG_TOKEN, TEMPLATES_REPO: repoUrl }, { logStream: rec.logStream })
     const envId = await newEnvironment(app, rec.seen, 'wrong-token')
-    const done = await generateAndWait(app, rec.seen, envId, { format: 'terraform' })
+    const done = await generateAndWait(app, envId, { format: 'terraform' }, rec.seen)
     t.equal(done.status, 'failed')
     t.equal(done.error?.code, 'PROCESSOR_UNAUTHORIZED')
     t.match(done.error?.message, /refused the service token \(PROCESSOR_SERVICE_TOKEN\)/)
@@ -199,7 +180,7 @@ t.test('a processor that refuses the token, cannot be reached, hangs, sends a sh
     const rec = recorder()
     const app = await startTestApp(t, { LOG_LEVEL: 'trace', PROCESSOR_URL: `http://127.0.0.1:${port}`, PROCESSOR_SERVICE_TOKEN: TOKEN, TEMPLATES_REPO: repoUrl }, { logStream: rec.logStream })
     const envId = await newEnvironment(app, rec.seen, 'unreachable')
-    const done = await generateAndWait(app, rec.seen, envId, { format: 'terraform' })
+    const done = await generateAndWait(app, envId, { format: 'terraform' }, rec.seen)
     t.equal(done.status, 'failed')
     t.equal(done.error?.code, 'PROCESSOR_UNAVAILABLE')
     t.equal(done.error?.message, `The template processor at http://127.0.0.1:${port} cannot be reached: ECONNREFUSED`)
@@ -243,13 +224,13 @@ t.test('a processor that refuses the token, cannot be reached, hangs, sends a sh
       { logStream: rec.logStream },
     )
     const envId = await newEnvironment(app, rec.seen, 'fake-processor')
-    const hung = await generateAndWait(app, rec.seen, envId, { format: 'terraform' })
+    const hung = await generateAndWait(app, envId, { format: 'terraform' }, rec.seen)
     t.equal(hung.status, 'failed')
     t.equal(hung.error?.code, 'PROCESSOR_UNAVAILABLE')
     t.match(hung.error?.message, /cannot be reached: no answer within 4000 ms$/)
 
     mode = 'short'
-    const short = await generateAndWait(app, rec.seen, envId, { format: 'terraform' })
+    const short = await generateAndWait(app, envId, { format: 'terraform' }, rec.seen)
     t.equal(short.status, 'failed', 'a success status alone does not make a complete tree')
     t.equal(short.error?.code, 'GENERATION_FAILED')
     t.match(short.error?.details, [{ code: 'MISSING_OUTPUT', file: '.', message: '1 files in the processor\'s archive for 2 produced' }])
@@ -257,7 +238,7 @@ t.test('a processor that refuses the token, cannot be reached, hangs, sends a sh
     // 3 s of processing with a 2 s lock lifetime (heartbeats every 0.67 s): the job keeps its lock, nobody starts it again.
     mode = 'slow'
     calls = 0
-    const slow = await generateAndWait(app, rec.seen, envId, { format: 'terraform' })
+    const slow = await generateAndWait(app, envId, { format: 'terraform' }, rec.seen)
     t.equal(slow.status, 'succeeded', JSON.stringify(slow.error))
     t.equal(calls, 1, 'one request to the processor')
     t.equal((await app.app.jobs.store.byId(slow.id))?.attempts, 1, 'one attempt')
@@ -280,7 +261,7 @@ t.test('without TEMPLATES_REPO: the processor\'s own templates folder, the one i
   const catalog = await fetch(`${app.url}/api/catalog`, { headers: app.auth('dev') })
   t.equal(catalog.status, 200)
   const commit = ((await catalog.json()) as any).data.commit
-  const done = await generateAndWait(app, rec.seen, envId, { format: 'helm' })
+  const done = await generateAndWait(app, envId, { format: 'helm' }, rec.seen)
   t.equal(done.status, 'succeeded', JSON.stringify(done.error))
   t.equal(done.result.templatesCommit, commit, 'the generated tree and the catalog come from the same templates')
   t.equal(processor.requests.filter((r) => r.path === '/process').length, 1, 'POST /process')
@@ -289,7 +270,7 @@ t.test('without TEMPLATES_REPO: the processor\'s own templates folder, the one i
   t.match(files.get('charts/app/values.yaml'), 'host: shop.example.com')
 
   await writeFile(path.join(dir, 'charts/app/values.yaml'), '# @param domain\nhost: changed.example.com\nextra: true\n')
-  const again = await generateAndWait(app, rec.seen, envId, { format: 'helm' })
+  const again = await generateAndWait(app, envId, { format: 'helm' }, rec.seen)
   const etag = (await fetch(`${app.url}/api/catalog`, { headers: app.auth('dev') })).headers.get('etag')
   t.not(again.result.templatesCommit, commit, 'a template edit: a new commit')
   t.equal(etag, `"${again.result.templatesCommit}"`, 'for both')
