@@ -10,13 +10,13 @@ import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { unavailable } from '@ies/server/core/errors'
 import { CatalogCache } from './cache.ts'
 import { CatalogDocument } from './schemas.ts'
-import { inProcessSource, ProcessorUnreachable, remoteSource } from './source.ts'
+import { inProcessSource, ProcessorUnreachable, remoteSource, unquote } from './source.ts'
 
 function matches(header: string | undefined, etag: string): boolean {
   if (!header) return false
   if (header.length === etag.length + 2 && header === `"${etag}"`) return true
   return header.split(',').some((t) => {
-    const v = t.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1')
+    const v = unquote(t.trim())
     return v === '*' || v === etag
   })
 }

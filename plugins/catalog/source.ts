@@ -8,7 +8,7 @@
 // URL goes without its user and password (a query string gets logged); they travel in
 // `X-Templates-Authorization: Basic …`. Without TEMPLATES_REPO: the processor's own templates.
 import { buildCatalog, DEFAULT_PARAMS_FILES, languageOf, type Catalog } from '@ies/processor-lib'
-import { redact } from '@ies/server/jobs/errors'
+import { credentialSecrets, redact } from '@ies/server/jobs/errors'
 import { splitCredentials, TEMPLATES_BRANCH, type TemplatesSource } from '@ies/server/jobs/templates'
 
 export type Fetched = { notModified: true } | { notModified: false; catalog: Catalog; etag: string }
@@ -39,7 +39,8 @@ export function inProcessSource(templates: TemplatesSource, provider = 'aws'): C
   }
 }
 
-const unquote = (etag: string) => etag.replace(/^W\//, '').replace(/^"(.*)"$/, '$1')
+/** An entity tag without its weak prefix and quotes. */
+export const unquote = (etag: string) => etag.replace(/^W\//, '').replace(/^"(.*)"$/, '$1')
 
 export interface RemoteSourceOptions {
   /** PROCESSOR_URL (no trailing slash). */
@@ -58,7 +59,8 @@ export function remoteSource(opts: RemoteSourceOptions): CatalogSource {
     repo?.username !== undefined
       ? { 'X-Templates-Authorization': `Basic ${Buffer.from(`${repo.username}:${repo.password ?? ''}`, 'utf8').toString('base64')}` }
       : undefined
-  const secrets = [opts.token, repo?.password, repo?.password && encodeURIComponent(repo.password)]
+  // The Basic value of X-Templates-Authorization is among them (credentialSecrets).
+  const secrets = [opts.token, encodeURIComponent(opts.token), ...credentialSecrets(repo?.username ?? '', repo?.password)]
   return {
     async fetch(etag) {
       let res: Response

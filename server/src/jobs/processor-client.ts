@@ -15,7 +15,7 @@
 import { finding } from '@ies/processor-lib/findings'
 import { unzipToFiles, type Finding, type TreeFile } from '@ies/processor-lib'
 import type { Config } from '../config.ts'
-import { redact } from './errors.ts'
+import { credentialSecrets, redact } from './errors.ts'
 import { GenerationError, inProcessProcessor, refusal, type TemplateProcessor } from './generation.ts'
 import { splitCredentials, TEMPLATES_BRANCH, type TemplatesSource } from './templates.ts'
 
@@ -54,7 +54,7 @@ function isFinding(value: unknown): value is Finding {
 
 export function remoteProcessor(opts: RemoteProcessorOptions): TemplateProcessor {
   const repo = opts.templatesRepo ? splitCredentials(opts.templatesRepo) : undefined
-  const secrets = [opts.token, repo?.password, opts.token && encodeURIComponent(opts.token)]
+  const secrets = [opts.token, encodeURIComponent(opts.token), ...credentialSecrets(repo?.username ?? '', repo?.password)]
   const clean = (text: string) => redact(text, secrets)
   const where = originOf(opts.url)
   const route = repo ? '/process-git-download' : '/process'
