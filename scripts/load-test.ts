@@ -84,11 +84,18 @@ try {
     }
   }
 
-  console.log(`Load test: ${DURATION} s, loopback, IES with every plugin on FerretDB; ${CONNECTIONS} connections for the mix, generation at ${GEN_RATE}/s\n`)
+  console.log(
+    `Load test: ${DURATION} s, loopback, IES with every plugin on FerretDB; ${CONNECTIONS} connections for the mix, generation at ${GEN_RATE}/s\n`,
+  )
   console.log('| stream | requests | req/s | p50 ms | p99 ms | errors | timeouts | unexpected status | statuses |')
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|')
-  for (const [name, r] of [['mix: list, read, update, catalog 304', mixRun], ['generation (POST, 202)', genRun]] as const) {
-    console.log(`| ${name} | ${r.total} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.timeouts} | ${r.unexpected} | ${JSON.stringify(r.statuses)} |`)
+  for (const [name, r] of [
+    ['mix: list, read, update, catalog 304', mixRun],
+    ['generation (POST, 202)', genRun],
+  ] as const) {
+    console.log(
+      `| ${name} | ${r.total} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.timeouts} | ${r.unexpected} | ${JSON.stringify(r.statuses)} |`,
+    )
   }
   console.log(`\ngeneration jobs: ${jobIds.length} queued; outcomes ${JSON.stringify(outcome)}; last domain update v${update}`)
   const bad = mixRun.errors + mixRun.timeouts + mixRun.unexpected + genRun.errors + genRun.timeouts + genRun.unexpected

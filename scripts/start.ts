@@ -48,11 +48,11 @@ IES is running.
   Health        ${config.publicUrl}/health
   Database      ${env.MONGODB_URI}
   Identity      ${embedded ? `${config.publicUrl}/realms/${config.auth.realm} (embedded)` : `${config.auth.url}/realms/${config.auth.realm}`}${
-  embedded
-    ? `
+    embedded
+      ? `
   Logins        dev / ${config.auth.devUserPassword}   admin / ${config.auth.devAdminPassword}
   CLI client    ${config.auth.cliClientId} / ${config.auth.cliClientSecret}
   A token       npm run token -- --user dev`
-    : ''
-}
+      : ''
+  }
 Press Ctrl-C to stop.`)

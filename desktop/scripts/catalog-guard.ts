@@ -56,6 +56,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.log(`differs: ${d.path}: live ${JSON.stringify(d.live)} / static ${JSON.stringify(d.static)}`)
   }
   const failed = result.consistency.length + result.differences.length
-  console.log(failed ? `catalog guard: ${failed} finding(s); fix desktop/src/catalog/static-catalog.json or list intentional differences in catalog-allowlist.json` : 'catalog guard: ok')
+  console.log(
+    failed
+      ? `catalog guard: ${failed} finding(s); fix desktop/src/catalog/static-catalog.json or list intentional differences in catalog-allowlist.json`
+      : 'catalog guard: ok',
+  )
   process.exitCode = failed ? 1 : 0
 }

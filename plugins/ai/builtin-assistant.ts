@@ -33,7 +33,8 @@ const SET = /\b(?:set|change|use|make)\s+(.+?)\s+(?:to|=|as)\s+("[^"]*"|'[^']*'|
 
 const words = (s: string) => s.toLowerCase()
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-const mentions = (text: string, term: string) => term.length > 1 && new RegExp(`(^|[^a-z0-9_.])${escape(term.toLowerCase())}($|[^a-z0-9_])`).test(text)
+const mentions = (text: string, term: string) =>
+  term.length > 1 && new RegExp(`(^|[^a-z0-9_.])${escape(term.toLowerCase())}($|[^a-z0-9_])`).test(text)
 
 /** Services named in the text, by key or display name. */
 function servicesIn(catalog: Catalog, text: string): string[] {
@@ -58,7 +59,10 @@ function fieldsIn(catalog: Catalog, text: string, services: string[]): FieldRef[
 
 function describeValue(field: CatalogField): string {
   const parts = [`type ${field.type}`]
-  if (field.options) parts.push(`options ${field.options.map((o) => (o.label === String(o.value) ? JSON.stringify(o.value) : `${JSON.stringify(o.value)} (${o.label})`)).join(', ')}`)
+  if (field.options)
+    parts.push(
+      `options ${field.options.map((o) => (o.label === String(o.value) ? JSON.stringify(o.value) : `${JSON.stringify(o.value)} (${o.label})`)).join(', ')}`,
+    )
   if (field.pattern) parts.push(`pattern ${field.pattern}`)
   parts.push(`default ${JSON.stringify(field.default)}`)
   return parts.join('; ')
@@ -107,10 +111,13 @@ const fixesOf = (findings: Finding[]) => findings.flatMap((f) => (f.fix ? [f.fix
 function parseValue(field: CatalogField, raw: string): unknown {
   const quoted = /^(["'])(.*)\1$/.exec(raw)
   const text = quoted ? quoted[2] : raw.replace(/[.,;!?]+$/, '')
-  if (field.type === 'toggle') return /^(true|yes|on|enabled?)$/i.test(text) ? true : /^(false|no|off|disabled?)$/i.test(text) ? false : text
+  if (field.type === 'toggle')
+    return /^(true|yes|on|enabled?)$/i.test(text) ? true : /^(false|no|off|disabled?)$/i.test(text) ? false : text
   if (field.type === 'number') return text !== '' && Number.isFinite(Number(text)) ? Number(text) : text
   if (field.type === 'dropdown') {
-    const option = field.options?.find((o) => String(o.value).toLowerCase() === text.toLowerCase() || o.label.toLowerCase() === text.toLowerCase())
+    const option = field.options?.find(
+      (o) => String(o.value).toLowerCase() === text.toLowerCase() || o.label.toLowerCase() === text.toLowerCase(),
+    )
     return option ? option.value : text
   }
   return text
@@ -148,7 +155,11 @@ export function builtinAssistant({ catalog, question, draft, environment }: Assi
     const verb = toggle ? 'Enable' : 'Disable'
     return {
       content: services.map((s) => `${verb} ${catalog.services[s].displayName} (\`services.${s}.enabled\` = ${toggle}).`).join('\n'),
-      suggestions: services.map((s) => ({ path: `services.${s}.enabled`, value: toggle, reason: `${verb} ${catalog.services[s].displayName}` })),
+      suggestions: services.map((s) => ({
+        path: `services.${s}.enabled`,
+        value: toggle,
+        reason: `${verb} ${catalog.services[s].displayName}`,
+      })),
     }
   }
 
@@ -177,7 +188,10 @@ export function builtinAssistant({ catalog, question, draft, environment }: Assi
     return { content: services.map((s) => explainService(s, catalog, draft)).join('\n\n'), suggestions: [] }
   }
   if (fields.length > 4) {
-    return { content: `Several fields match; name the service too:\n${fields.map((r) => `- \`${r.path}\` ${r.field.displayName}`).join('\n')}`, suggestions: [] }
+    return {
+      content: `Several fields match; name the service too:\n${fields.map((r) => `- \`${r.path}\` ${r.field.displayName}`).join('\n')}`,
+      suggestions: [],
+    }
   }
   if (LIST.test(text)) return { content: listServices(catalog, draft), suggestions: [] }
   return { content: HELP, suggestions: [] }

@@ -59,24 +59,38 @@ export function checkDraft(catalog: Catalog, draft: Draft | undefined): Finding[
         severity: 'error',
         path: key,
         message: `${ref.field.displayName} (${key}) ${problem}.`,
-        ...(key !== 'name' && key !== 'globalPrefix' && { fix: { path: key, value: ref.field.default, reason: `Catalog default for ${ref.field.displayName}` } }),
+        ...(key !== 'name' &&
+          key !== 'globalPrefix' && {
+            fix: { path: key, value: ref.field.default, reason: `Catalog default for ${ref.field.displayName}` },
+          }),
       })
     }
   }
   const provider = draft?.provider
   if (provider !== undefined && provider !== 'aws') {
-    findings.push({ severity: 'error', message: `Provider ${JSON.stringify(provider)} generates nothing: only provider aws generates a working stack.` })
+    findings.push({
+      severity: 'error',
+      message: `Provider ${JSON.stringify(provider)} generates nothing: only provider aws generates a working stack.`,
+    })
   }
   for (const [service, values] of Object.entries(draft?.services ?? {})) {
     if (!has(catalog, service)) {
-      findings.push({ severity: 'warning', path: `services.${service}`, message: `Service "${service}" is not in the catalog: it is stored but generates nothing.` })
+      findings.push({
+        severity: 'warning',
+        path: `services.${service}`,
+        message: `Service "${service}" is not in the catalog: it is stored but generates nothing.`,
+      })
       continue
     }
     for (const [key, value] of Object.entries(values ?? {})) {
       const path = `services.${service}.${key}`
       const ref = fieldAt(catalog, path)
       if (!ref) {
-        findings.push({ severity: 'warning', path, message: `${label(catalog, service)} has no field "${key}" in the catalog: it is ignored.` })
+        findings.push({
+          severity: 'warning',
+          path,
+          message: `${label(catalog, service)} has no field "${key}" in the catalog: it is ignored.`,
+        })
         continue
       }
       const problem = valueProblem(ref, value)
@@ -122,7 +136,8 @@ export function missingForStack(catalog: Catalog, draft: Draft | undefined, envi
       path: key,
       message: `${ref.field.displayName} (${key}) is required.`,
       // No invented environment name or prefix: those are the user's to choose.
-      ...(key !== 'name' && key !== 'globalPrefix' && { fix: { path: key, value: ref.field.default, reason: `Catalog default for ${ref.field.displayName}` } }),
+      ...(key !== 'name' &&
+        key !== 'globalPrefix' && { fix: { path: key, value: ref.field.default, reason: `Catalog default for ${ref.field.displayName}` } }),
     })
   }
   const enabled = Object.keys(catalog.services).filter((s) => has(catalog, s) && isEnabled(draft, s))
@@ -145,7 +160,11 @@ export function missingForStack(catalog: Catalog, draft: Draft | undefined, envi
   const domain = effective(catalog, draft, 'domain')
   const hasDomain = typeof domain === 'string' && domain !== ''
   if (isEnabled(draft, 'route53') && !hasDomain) {
-    findings.push({ severity: 'warning', path: 'domain', message: 'Route53 is enabled but the domain is empty: it creates no hosted zone and no certificate. Set a domain.' })
+    findings.push({
+      severity: 'warning',
+      path: 'domain',
+      message: 'Route53 is enabled but the domain is empty: it creates no hosted zone and no certificate. Set a domain.',
+    })
   }
   if (hasDomain && has(catalog, 'route53') && !isEnabled(draft, 'route53')) {
     findings.push({
@@ -156,20 +175,36 @@ export function missingForStack(catalog: Catalog, draft: Draft | undefined, envi
     })
   }
   if (!hasDomain) {
-    findings.push({ severity: 'info', path: 'domain', message: 'No domain: no host-based ingresses are generated for the delivery, dashboard and metrics tools (domain is sent as "").' })
+    findings.push({
+      severity: 'info',
+      path: 'domain',
+      message: 'No domain: no host-based ingresses are generated for the delivery, dashboard and metrics tools (domain is sent as "").',
+    })
   }
   if (isEnabled(draft, 'cloudfront')) {
     if (has(catalog, 'waf') && !isEnabled(draft, 'waf')) {
-      findings.push({ severity: 'warning', path: 'services.waf.enabled', message: 'CloudFront is enabled without the WAF: the distribution has no web ACL.', fix: enableFix(catalog, 'waf', 'protects the CloudFront distribution') })
+      findings.push({
+        severity: 'warning',
+        path: 'services.waf.enabled',
+        message: 'CloudFront is enabled without the WAF: the distribution has no web ACL.',
+        fix: enableFix(catalog, 'waf', 'protects the CloudFront distribution'),
+      })
     }
     if (hasDomain && has(catalog, 'route53') && !isEnabled(draft, 'route53')) {
-      findings.push({ severity: 'info', path: 'services.cloudfront.subdomain', message: 'CloudFront gets its DNS name only with Route53 and a domain.' })
+      findings.push({
+        severity: 'info',
+        path: 'services.cloudfront.subdomain',
+        message: 'CloudFront gets its DNS name only with Route53 and a domain.',
+      })
     }
   }
   if (environment) {
-    if (!environment.hasCloudCredential) findings.push({ severity: 'info', message: 'The environment has no cloud credential assigned: deploying needs one.' })
-    if (!environment.hasTerraformBackend) findings.push({ severity: 'info', message: 'The environment has no Terraform state backend: the generated stack uses local state.' })
-    if (!environment.gitRepository.configured) findings.push({ severity: 'info', message: 'The environment has no Git repository: pushing the generated repository needs one.' })
+    if (!environment.hasCloudCredential)
+      findings.push({ severity: 'info', message: 'The environment has no cloud credential assigned: deploying needs one.' })
+    if (!environment.hasTerraformBackend)
+      findings.push({ severity: 'info', message: 'The environment has no Terraform state backend: the generated stack uses local state.' })
+    if (!environment.gitRepository.configured)
+      findings.push({ severity: 'info', message: 'The environment has no Git repository: pushing the generated repository needs one.' })
   }
   return findings
 }

@@ -61,10 +61,16 @@ export async function chatCompletion(settings: ModelSettings, messages: ModelMes
     body = undefined
   }
   if (!response.ok) {
-    const hint = response.status === 401 || response.status === 403 ? ' (check AI_API_KEY)' : response.status === 404 ? ' (check AI_BASE_URL and AI_MODEL)' : ''
+    const hint =
+      response.status === 401 || response.status === 403
+        ? ' (check AI_API_KEY)'
+        : response.status === 404
+          ? ' (check AI_BASE_URL and AI_MODEL)'
+          : ''
     throw aiUnavailable(`The model service answered with status ${response.status}${hint}`)
   }
-  const message = (body as { choices?: Array<{ message?: { content?: unknown; tool_calls?: unknown } }> } | undefined)?.choices?.[0]?.message
+  const message = (body as { choices?: Array<{ message?: { content?: unknown; tool_calls?: unknown } }> } | undefined)?.choices?.[0]
+    ?.message
   if (!message) throw aiUnavailable('The model service sent an answer without a message')
   const toolArguments = Array.isArray(message.tool_calls)
     ? message.tool_calls.flatMap((call) => {

@@ -28,7 +28,9 @@ export const Draft = Type.Object(
     provider: Type.Optional(DraftValue),
     region: Type.Optional(DraftValue),
     domain: Type.Optional(DraftValue),
-    services: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Record(Type.String({ maxLength: 64 }), DraftValue), { maxProperties: 100 })),
+    services: Type.Optional(
+      Type.Record(Type.String({ maxLength: 64 }), Type.Record(Type.String({ maxLength: 64 }), DraftValue), { maxProperties: 100 }),
+    ),
   },
   { additionalProperties: false },
 )

@@ -48,14 +48,27 @@ const catalog: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/',
-    { schema: { response: { 200: Envelope(CatalogDocument), 304: { type: 'null', description: 'The client holds the current catalog.' }, 401: ErrorBody, 503: ErrorBody } } },
+    {
+      schema: {
+        response: {
+          200: Envelope(CatalogDocument),
+          304: { type: 'null', description: 'The client holds the current catalog.' },
+          401: ErrorBody,
+          503: ErrorBody,
+        },
+      },
+    },
     async (request, reply) => {
       let current
       try {
         current = await cache.get()
       } catch (err) {
         request.log.warn({ err: { message: (err as Error).message } }, 'catalog unavailable')
-        throw unavailable(err instanceof ProcessorUnreachable ? 'The catalog is unavailable: the template processor cannot be reached' : 'The catalog is unavailable')
+        throw unavailable(
+          err instanceof ProcessorUnreachable
+            ? 'The catalog is unavailable: the template processor cannot be reached'
+            : 'The catalog is unavailable',
+        )
       }
       reply.header('ETag', `"${current.etag}"`)
       reply.header('Cache-Control', 'no-cache')

@@ -34,7 +34,11 @@ export function inProcessSource(templates: TemplatesSource, provider = 'aws'): C
       const file = loaded.inputs.find((f) => f.path === paramsFile)
       const lang = languageOf(paramsFile)
       if (!file || !lang) throw new ProcessorUnreachable(`the templates have no parameter-values file ${paramsFile}`)
-      return { notModified: false, catalog: buildCatalog(paramsFile, file.content.toString('utf8'), lang, loaded.commit), etag: loaded.commit }
+      return {
+        notModified: false,
+        catalog: buildCatalog(paramsFile, file.content.toString('utf8'), lang, loaded.commit),
+        etag: loaded.commit,
+      }
     },
   }
 }
@@ -76,7 +80,10 @@ export function remoteSource(opts: RemoteSourceOptions): CatalogSource {
       if (res.status !== 200) {
         // The processor's own code and message (a templates repository it cannot read: CLONE_FAILED,
         // 502 when the git host is down and 400 when it refuses), for the log.
-        const error = await res.json().then((b: { error?: { code?: unknown; message?: unknown } }) => b?.error, () => undefined)
+        const error = await res.json().then(
+          (b: { error?: { code?: unknown; message?: unknown } }) => b?.error,
+          () => undefined,
+        )
         const reason = redact(
           `processor answered ${res.status} to GET /catalog${typeof error?.code === 'string' ? `: ${error.code}` : ''}${typeof error?.message === 'string' ? ` ${error.message}` : ''}`,
           secrets,

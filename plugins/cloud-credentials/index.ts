@@ -102,25 +102,17 @@ const cloudCredentials: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.put(
-    '/:id/default',
-    { schema: { params: IdParams, response: { 200: Envelope(CredentialSummary), ...errors } } },
-    async (request) => {
-      const credential = await repo.setDefault(request.principal.userId, request.params.id)
-      if (!credential) throw notFound(NOT_FOUND)
-      return ok(request, credential)
-    },
-  )
+  app.put('/:id/default', { schema: { params: IdParams, response: { 200: Envelope(CredentialSummary), ...errors } } }, async (request) => {
+    const credential = await repo.setDefault(request.principal.userId, request.params.id)
+    if (!credential) throw notFound(NOT_FOUND)
+    return ok(request, credential)
+  })
 
-  app.post(
-    '/:id/validate',
-    { schema: { params: IdParams, response: { 200: Envelope(ValidationResult), ...errors } } },
-    async (request) => {
-      const stored = await repo.getCredentials(request.principal.userId, request.params.id)
-      if (!stored) throw notFound(NOT_FOUND)
-      return ok(request, await validateCredentials(stored.provider, stored.credentials, app.config.cloud))
-    },
-  )
+  app.post('/:id/validate', { schema: { params: IdParams, response: { 200: Envelope(ValidationResult), ...errors } } }, async (request) => {
+    const stored = await repo.getCredentials(request.principal.userId, request.params.id)
+    if (!stored) throw notFound(NOT_FOUND)
+    return ok(request, await validateCredentials(stored.provider, stored.credentials, app.config.cloud))
+  })
 }
 
 export default cloudCredentials

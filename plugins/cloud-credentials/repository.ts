@@ -231,4 +231,6 @@ export class CloudCredentialRepository {
 }
 
 /** The app's cloud credential repository (one per database handle, shared by every plugin). */
-export const cloudCredentialRepository = onePerDatabase((app) => new CloudCredentialRepository(app.mongo.db, keyRingFor(app.config, app.log)))
+export const cloudCredentialRepository = onePerDatabase(
+  (app) => new CloudCredentialRepository(app.mongo.db, keyRingFor(app.config, app.log)),
+)

@@ -101,7 +101,13 @@ const Base = {
 
 export const CredentialCreated = Type.Object({ ...Base, createdAt: Timestamp, updatedAt: Timestamp })
 export const CredentialSummary = Type.Object({ ...Base, isDefault: Type.Boolean(), createdAt: Timestamp, updatedAt: Timestamp })
-export const CredentialDetail = Type.Object({ ...Base, isDefault: Type.Boolean(), metadata: Metadata, createdAt: Timestamp, updatedAt: Timestamp })
+export const CredentialDetail = Type.Object({
+  ...Base,
+  isDefault: Type.Boolean(),
+  metadata: Metadata,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+})
 export const CredentialUpdated = Type.Object({ ...Base, updatedAt: Timestamp })
 
 export const ValidationResult = Type.Union([

@@ -23,9 +23,7 @@ function describe(err: unknown): string {
   const e = err as { name?: string; message?: string; code?: string; cause?: { code?: string; message?: string } }
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'The check timed out'
   const cause = e?.cause?.code ?? e?.cause?.message
-  return [e?.name && e.name !== 'Error' ? `${e.name}:` : '', e?.message ?? String(err), cause ? `(${cause})` : '']
-    .filter(Boolean)
-    .join(' ')
+  return [e?.name && e.name !== 'Error' ? `${e.name}:` : '', e?.message ?? String(err), cause ? `(${cause})` : ''].filter(Boolean).join(' ')
 }
 
 async function checkAws(c: AwsCredentials, cloud: CloudConfig): Promise<ValidationResult> {

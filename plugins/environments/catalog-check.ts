@@ -134,12 +134,18 @@ export function catalogCheckFor(app: FastifyInstance): CatalogCheck {
     try {
       doc = (await cache.get()).catalog
     } catch (err) {
-      log.warn({ err: { message: (err as Error).message } }, 'environments: catalog unavailable; service values accepted without the catalog check')
+      log.warn(
+        { err: { message: (err as Error).message } },
+        'environments: catalog unavailable; service values accepted without the catalog check',
+      )
       return null
     }
     // Client consumption rule 4: a document of another schema version is not read.
     if (!isObject(doc) || doc.schemaVersion !== 1) {
-      log.warn({ schemaVersion: own(doc, 'schemaVersion') }, 'environments: the catalog is not a schemaVersion 1 document; service values accepted without the catalog check')
+      log.warn(
+        { schemaVersion: own(doc, 'schemaVersion') },
+        'environments: the catalog is not a schemaVersion 1 document; service values accepted without the catalog check',
+      )
       return null
     }
     let view = views.get(doc)

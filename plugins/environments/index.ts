@@ -46,14 +46,10 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
     return env
   }
 
-  app.get(
-    '/',
-    { schema: { querystring: ListQuery, response: { 200: ListEnvelope(EnvironmentSummary), ...errors } } },
-    async (request) => {
-      const { items, total } = await repo.list(request.principal.userId, request.query)
-      return page(request, items.map(toEnvironment), { page: request.query.page, limit: request.query.limit, total })
-    },
-  )
+  app.get('/', { schema: { querystring: ListQuery, response: { 200: ListEnvelope(EnvironmentSummary), ...errors } } }, async (request) => {
+    const { items, total } = await repo.list(request.principal.userId, request.query)
+    return page(request, items.map(toEnvironment), { page: request.query.page, limit: request.query.limit, total })
+  })
 
   app.post(
     '/',
@@ -75,10 +71,8 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get(
-    '/:id',
-    { schema: { params: IdParams, response: { 200: Envelope(Environment), ...errors } } },
-    async (request) => ok(request, toEnvironment(await owned(request, request.params.id))),
+  app.get('/:id', { schema: { params: IdParams, response: { 200: Envelope(Environment), ...errors } } }, async (request) =>
+    ok(request, toEnvironment(await owned(request, request.params.id))),
   )
 
   app.put(
@@ -91,9 +85,10 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
         const stored = await owned(request, request.params.id)
         const patch = request.body as Record<string, unknown>
 
-        const immutable: FieldError[] = IMMUTABLE.filter((field) => field in patch && patch[field] !== stored[field]).map(
-          (field) => ({ field, message: 'cannot be changed after creation' }),
-        )
+        const immutable: FieldError[] = IMMUTABLE.filter((field) => field in patch && patch[field] !== stored[field]).map((field) => ({
+          field,
+          message: 'cannot be changed after creation',
+        }))
         if (immutable.length > 0) throw validationError(immutable)
 
         // Validate the merged document exactly as a create body (defaults, dropped extras, every rule).
@@ -102,7 +97,10 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
         const catalogFindings = catalogCheck.update(patch, stored as unknown as Record<string, unknown>, merged, catalog, request.log)
         const validate = request.compileValidationSchema(EnvironmentInput, 'body')
         if (!validate(merged)) {
-          throw schemaFailure(detailsFromValidation({ validation: validate.errors, validationContext: 'body' } as FastifyError), catalogFindings)
+          throw schemaFailure(
+            detailsFromValidation({ validation: validate.errors, validationContext: 'body' } as FastifyError),
+            catalogFindings,
+          )
         }
         const input = merged as EnvironmentInput
         await checkRules(request.principal.userId, input, catalogFindings)

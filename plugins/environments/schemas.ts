@@ -41,10 +41,7 @@ const ServiceValue = Type.Unsafe<string | number | boolean | Array<string | numb
   items: { type: ['string', 'number', 'boolean'] },
 })
 
-export const Service = Type.Object(
-  { enabled: Type.Boolean() },
-  { additionalProperties: ServiceValue, propertyNames: { pattern: KEY } },
-)
+export const Service = Type.Object({ enabled: Type.Boolean() }, { additionalProperties: ServiceValue, propertyNames: { pattern: KEY } })
 
 /**
  * Keyed by catalog service key; a key the catalog does not know is stored and generates nothing. The

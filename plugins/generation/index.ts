@@ -50,7 +50,12 @@ const generation: FastifyPluginAsyncTypebox = async (app) => {
       const done = await app.jobs.waitFor(userId, job._id, app.config.jobs.waitTimeoutMs)
       if (!done || done.status === 'queued' || done.status === 'running') return reply.code(202).send(ok(request, toJob(done ?? job)))
       if (done.status === 'failed') {
-        throw new AppError(422, done.error?.code ?? 'GENERATION_FAILED', done.error?.message ?? 'The generation failed', done.error?.details)
+        throw new AppError(
+          422,
+          done.error?.code ?? 'GENERATION_FAILED',
+          done.error?.message ?? 'The generation failed',
+          done.error?.details,
+        )
       }
       const archive = await app.jobs.archives.read(done.archiveId as ArchiveId)
       const files: Record<string, string> = {}
@@ -58,7 +63,9 @@ const generation: FastifyPluginAsyncTypebox = async (app) => {
       for (const file of await unzipToFiles(archive, { maxFiles: 5000, maxBytes: 200 * 1024 * 1024 })) {
         ;(isChartFile(file.path) ? helm : files)[file.path] = file.content.toString('utf8')
       }
-      return reply.code(200).send(ok(request, { jobId: done._id, templatesCommit: (done.result as GenerateResult).templatesCommit, files, helm }))
+      return reply
+        .code(200)
+        .send(ok(request, { jobId: done._id, templatesCommit: (done.result as GenerateResult).templatesCommit, files, helm }))
     },
   )
 
@@ -84,12 +91,21 @@ const generation: FastifyPluginAsyncTypebox = async (app) => {
       let options = body.options ?? { ...PUSH_DEFAULTS.options }
       if (body.generationJobId) {
         const generationJob = await app.jobs.store.get(userId, body.generationJobId)
-        if (!generationJob || generationJob.type !== 'generate' || generationJob.environmentId !== env._id || generationJob.status !== 'succeeded') {
+        if (
+          !generationJob ||
+          generationJob.type !== 'generate' ||
+          generationJob.environmentId !== env._id ||
+          generationJob.status !== 'succeeded'
+        ) {
           throw fieldError('generationJobId', 'must name a successful generation job of this environment')
         }
         ;({ format, options } = generationJob.params)
       }
-      const job = await app.jobs.enqueue('push', userId, env._id, { format, options, ...(body.generationJobId && { generationJobId: body.generationJobId }) })
+      const job = await app.jobs.enqueue('push', userId, env._id, {
+        format,
+        options,
+        ...(body.generationJobId && { generationJobId: body.generationJobId }),
+      })
       return reply.code(202).send(ok(request, toJob(job)))
     },
   )

@@ -19,7 +19,12 @@ export interface AwsKeys {
 export class BucketTakenError extends Error {}
 
 /** Creates or adopts the bucket and applies the state-bucket settings; whether it was created. */
-export async function ensureStateBucket(opts: { bucket: string; region: string; keys: AwsKeys; endpoint?: string }): Promise<{ created: boolean }> {
+export async function ensureStateBucket(opts: {
+  bucket: string
+  region: string
+  keys: AwsKeys
+  endpoint?: string
+}): Promise<{ created: boolean }> {
   const s3 = new S3Client({
     region: opts.region,
     credentials: opts.keys,
@@ -32,7 +37,9 @@ export async function ensureStateBucket(opts: { bucket: string; region: string; 
       await s3.send(
         new CreateBucketCommand({
           Bucket: opts.bucket,
-          ...(opts.region !== 'us-east-1' && { CreateBucketConfiguration: { LocationConstraint: opts.region as BucketLocationConstraint } }),
+          ...(opts.region !== 'us-east-1' && {
+            CreateBucketConfiguration: { LocationConstraint: opts.region as BucketLocationConstraint },
+          }),
         }),
       )
     } catch (err) {
@@ -45,13 +52,20 @@ export async function ensureStateBucket(opts: { bucket: string; region: string; 
     await s3.send(
       new PutBucketEncryptionCommand({
         Bucket: opts.bucket,
-        ServerSideEncryptionConfiguration: { Rules: [{ ApplyServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' }, BucketKeyEnabled: true }] },
+        ServerSideEncryptionConfiguration: {
+          Rules: [{ ApplyServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' }, BucketKeyEnabled: true }],
+        },
       }),
     )
     await s3.send(
       new PutPublicAccessBlockCommand({
         Bucket: opts.bucket,
-        PublicAccessBlockConfiguration: { BlockPublicAcls: true, IgnorePublicAcls: true, BlockPublicPolicy: true, RestrictPublicBuckets: true },
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          IgnorePublicAcls: true,
+          BlockPublicPolicy: true,
+          RestrictPublicBuckets: true,
+        },
       }),
     )
     return { created }

@@ -31,7 +31,14 @@ const TerraformBackend = Type.Object({
   useLockfile: Type.Literal(true),
 })
 
-const AWS_REJECTED = new Set(['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AccessDenied', 'ExpiredToken', 'InvalidToken', 'UnrecognizedClientException'])
+const AWS_REJECTED = new Set([
+  'InvalidAccessKeyId',
+  'SignatureDoesNotMatch',
+  'AccessDenied',
+  'ExpiredToken',
+  'InvalidToken',
+  'UnrecognizedClientException',
+])
 
 export const terraformBackendRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const credentials = cloudCredentialRepository(app)
@@ -42,7 +49,14 @@ export const terraformBackendRoutes: FastifyPluginAsyncTypebox = async (app) => 
     {
       schema: {
         body: CreateBody,
-        response: { 200: Envelope(TerraformBackend), 201: Envelope(TerraformBackend), 400: ErrorBody, 401: ErrorBody, 409: ErrorBody, 503: ErrorBody },
+        response: {
+          200: Envelope(TerraformBackend),
+          201: Envelope(TerraformBackend),
+          400: ErrorBody,
+          401: ErrorBody,
+          409: ErrorBody,
+          503: ErrorBody,
+        },
       },
     },
     async (request, reply) => {
@@ -64,13 +78,20 @@ export const terraformBackendRoutes: FastifyPluginAsyncTypebox = async (app) => 
         ;({ created } = await ensureStateBucket({
           bucket: body.bucket,
           region,
-          keys: { accessKeyId: aws.accessKeyId, secretAccessKey: aws.secretAccessKey, ...(aws.sessionToken && { sessionToken: aws.sessionToken }) },
+          keys: {
+            accessKeyId: aws.accessKeyId,
+            secretAccessKey: aws.secretAccessKey,
+            ...(aws.sessionToken && { sessionToken: aws.sessionToken }),
+          },
           endpoint: app.config.cloud.awsEndpointUrl,
         }))
       } catch (err) {
         if (err instanceof BucketTakenError) throw conflict(err.message)
         const name = (err as { name?: string }).name ?? ''
-        if (AWS_REJECTED.has(name)) throw new AppError(400, 'VALIDATION_ERROR', 'AWS refused the credential', [{ field: 'cloudCredentialId', message: `AWS answered ${name}` }])
+        if (AWS_REJECTED.has(name))
+          throw new AppError(400, 'VALIDATION_ERROR', 'AWS refused the credential', [
+            { field: 'cloudCredentialId', message: `AWS answered ${name}` },
+          ])
         request.log.warn({ err: { name, message: (err as Error).message } }, 'state bucket creation failed')
         throw unavailable('AWS could not be reached to create the state bucket')
       }

@@ -17,14 +17,18 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
     return record
   }
 
-  app.get('/:jobId', { schema: { params: JobParams, querystring: JobQuery, response: { 200: Envelope(Job), ...errors } } }, async (request) => {
-    const { userId } = request.principal
-    const { jobId } = request.params
-    if (!request.query.wait) return ok(request, toJob(await owned(userId, jobId)))
-    const record = await app.jobs.waitFor(userId, jobId, app.config.jobs.waitTimeoutMs)
-    if (!record) throw notFound('Job not found')
-    return ok(request, toJob(record))
-  })
+  app.get(
+    '/:jobId',
+    { schema: { params: JobParams, querystring: JobQuery, response: { 200: Envelope(Job), ...errors } } },
+    async (request) => {
+      const { userId } = request.principal
+      const { jobId } = request.params
+      if (!request.query.wait) return ok(request, toJob(await owned(userId, jobId)))
+      const record = await app.jobs.waitFor(userId, jobId, app.config.jobs.waitTimeoutMs)
+      if (!record) throw notFound('Job not found')
+      return ok(request, toJob(record))
+    },
+  )
 
   app.get(
     '/:jobId/download',
@@ -42,7 +46,9 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
       if (record.type !== 'generate') throw notFound('This job has no archive')
       const result = record.result as GenerateResult | undefined
       if (record.status !== 'succeeded' || !record.archiveId || !result) {
-        throw conflict(record.status === 'failed' ? 'The generation failed; there is no archive' : `The archive is not ready (job ${record.status})`)
+        throw conflict(
+          record.status === 'failed' ? 'The generation failed; there is no archive' : `The archive is not ready (job ${record.status})`,
+        )
       }
       const { filename, size } = result.archive
       reply.header('Content-Type', 'application/zip')

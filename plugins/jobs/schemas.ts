@@ -6,7 +6,10 @@ import { FormatSchema } from '@ies/server/jobs/selection'
 
 export const GenerateOptions = Type.Object(
   {
-    includeBackend: Type.Boolean({ default: false, description: 'Write terraform/backend.tf (S3 state, per-environment key, use_lockfile).' }),
+    includeBackend: Type.Boolean({
+      default: false,
+      description: 'Write terraform/backend.tf (S3 state, per-environment key, use_lockfile).',
+    }),
     includeChart: Type.Boolean({ default: false, description: 'Add the chart values files (charts/**).' }),
     includeGitops: Type.Boolean({ default: false, description: 'Add the Argo CD Application definitions (gitops/**).' }),
   },
@@ -66,7 +69,10 @@ export type Job = Static<typeof Job>
 export const JobParams = Type.Object({ jobId: Type.String({ maxLength: 64 }) })
 
 export const JobQuery = Type.Object({
-  wait: Type.Boolean({ default: false, description: 'Answer once the job has finished, or after JOBS_WAIT_TIMEOUT_MS with its status then (long polling).' }),
+  wait: Type.Boolean({
+    default: false,
+    description: 'Answer once the job has finished, or after JOBS_WAIT_TIMEOUT_MS with its status then (long polling).',
+  }),
 })
 
 export function toJob(doc: JobRecord): Job {

@@ -2,29 +2,29 @@
  * The catalog extractor: scans the provider's one parameter-values file (rule 13) and builds the
  * service catalog document (spec "Service catalog document").
  */
-import { readFile } from 'node:fs/promises';
-import { join, resolve, relative, isAbsolute } from 'node:path';
-import { findValueLine, parseAttributes, scanDecorators, type Decorator } from './decorators.ts';
-import { ProcessorError, type FindingCode } from './findings.ts';
-import { languageOf, type Language } from './languages.ts';
-import { templatesCommit } from './commit.ts';
-import { parseLiteral, splitValue } from './values.ts';
+import { readFile } from 'node:fs/promises'
+import { join, resolve, relative, isAbsolute } from 'node:path'
+import { findValueLine, parseAttributes, scanDecorators, type Decorator } from './decorators.ts'
+import { ProcessorError, type FindingCode } from './findings.ts'
+import { languageOf, type Language } from './languages.ts'
+import { templatesCommit } from './commit.ts'
+import { parseLiteral, splitValue } from './values.ts'
 
 /** The parameter-values file each provider's catalog is extracted from, relative to the templates root. */
 export const DEFAULT_PARAMS_FILES: Readonly<Record<string, string>> = Object.freeze({
   aws: 'terraform/terraform.tfvars',
-});
+})
 
 /**
  * The widgets a client knows (spec "Service catalog document"). The extractor does not enforce them:
  * `type` is carried as written and a client coerces an unknown type to `text` (client rule 3).
  */
-export const FIELD_TYPES = ['text', 'toggle', 'dropdown', 'number'] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
+export const FIELD_TYPES = ['text', 'toggle', 'dropdown', 'number'] as const
+export type FieldType = (typeof FIELD_TYPES)[number]
 
 export interface CatalogOption {
-  value: string | number | boolean;
-  label: string;
+  value: string | number | boolean
+  label: string
 }
 
 /**
@@ -35,169 +35,173 @@ export interface CatalogOption {
  * default is the template's own value below the decorator (a JSON value: `3`, `true`, `"x"`) or null.
  */
 export interface CatalogField {
-  displayName: string;
-  description?: string;
-  type: FieldType | (string & {});
-  options?: CatalogOption[];
-  pattern?: string;
-  default: unknown;
-  available?: string;
-  category?: string;
+  displayName: string
+  description?: string
+  type: FieldType | (string & {})
+  options?: CatalogOption[]
+  pattern?: string
+  default: unknown
+  available?: string
+  category?: string
 }
 
 export interface CatalogService {
-  displayName: string;
+  displayName: string
   /** The @module's `description`: what the service is, shown by the wizard under its name. */
-  description?: string;
-  category?: string;
+  description?: string
+  category?: string
   /** The @module's `available` attribute as written; `"false"` hides the service (a client's rule). */
-  available?: string;
-  fields: Record<string, CatalogField>;
+  available?: string
+  fields: Record<string, CatalogField>
 }
 
 /** One extraction error. `line` is 1-based (0 for the file as a whole); `path` is the decorator path or null. */
 export interface CatalogError {
-  code: FindingCode | 'MISSING_PARAMS_FILE';
-  file: string;
-  line: number;
-  path: string | null;
-  message: string;
+  code: FindingCode | 'MISSING_PARAMS_FILE'
+  file: string
+  line: number
+  path: string | null
+  message: string
 }
 
 export interface Catalog {
-  schemaVersion: 1;
-  commit: string;
-  global: { fields: Record<string, CatalogField> };
-  services: Record<string, CatalogService>;
-  errors: CatalogError[];
+  schemaVersion: 1
+  commit: string
+  global: { fields: Record<string, CatalogField> }
+  services: Record<string, CatalogService>
+  errors: CatalogError[]
 }
 
 export interface ExtractOptions {
-  templatesDir: string;
-  provider: string;
+  templatesDir: string
+  provider: string
   /** Parameter-values file relative to templatesDir; defaults to DEFAULT_PARAMS_FILES[provider]. */
-  paramsFile?: string;
+  paramsFile?: string
   /** Precomputed commit (skips the lookup). */
-  commit?: string;
+  commit?: string
 }
 
 export async function extractCatalog(opts: ExtractOptions): Promise<Catalog> {
-  const paramsFile = opts.paramsFile ?? DEFAULT_PARAMS_FILES[opts.provider];
+  const paramsFile = opts.paramsFile ?? DEFAULT_PARAMS_FILES[opts.provider]
   if (!paramsFile) {
-    throw new ProcessorError(400, 'UNKNOWN_PROVIDER', `no catalog for provider "${opts.provider}" (known: ${Object.keys(DEFAULT_PARAMS_FILES).join(', ')})`);
+    throw new ProcessorError(
+      400,
+      'UNKNOWN_PROVIDER',
+      `no catalog for provider "${opts.provider}" (known: ${Object.keys(DEFAULT_PARAMS_FILES).join(', ')})`,
+    )
   }
-  const root = resolve(opts.templatesDir);
-  const abs = resolve(root, paramsFile);
-  const rel = relative(root, abs);
+  const root = resolve(opts.templatesDir)
+  const abs = resolve(root, paramsFile)
+  const rel = relative(root, abs)
   if (rel.startsWith('..') || isAbsolute(rel)) {
-    throw new ProcessorError(400, 'BAD_PARAMS_FILE', `the parameter-values file must lie inside the templates directory: ${paramsFile}`);
+    throw new ProcessorError(400, 'BAD_PARAMS_FILE', `the parameter-values file must lie inside the templates directory: ${paramsFile}`)
   }
-  const lang = languageOf(abs);
-  if (!lang) throw new ProcessorError(400, 'BAD_PARAMS_FILE', `no decorator syntax for ${paramsFile}`);
-  let text: string;
+  const lang = languageOf(abs)
+  if (!lang) throw new ProcessorError(400, 'BAD_PARAMS_FILE', `no decorator syntax for ${paramsFile}`)
+  let text: string
   try {
-    text = await readFile(abs, 'utf8');
+    text = await readFile(abs, 'utf8')
   } catch {
-    throw new ProcessorError(404, 'MISSING_PARAMS_FILE', `parameter-values file not found: ${join(opts.templatesDir, paramsFile)}`);
+    throw new ProcessorError(404, 'MISSING_PARAMS_FILE', `parameter-values file not found: ${join(opts.templatesDir, paramsFile)}`)
   }
-  const commit = opts.commit ?? (await templatesCommit(root));
-  return buildCatalog(rel.split('\\').join('/'), text, lang, commit);
+  const commit = opts.commit ?? (await templatesCommit(root))
+  return buildCatalog(rel.split('\\').join('/'), text, lang, commit)
 }
 
 /** Build the document from the parameter-values file's text (pure; used by extractCatalog and tests). */
 export function buildCatalog(file: string, text: string, lang: Language, commit: string): Catalog {
-  const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
   // Keys come from template paths (`[\w.-]+`, so `__proto__` and `constructor` are possible): keyed
   // objects are built without a prototype, so such a key is an ordinary entry, and turned into
   // plain objects (with that key as an own property) at the end.
-  const dict = <T>(): Record<string, T> => Object.create(null);
-  const catalog: Catalog = { schemaVersion: 1, commit, global: { fields: dict() }, services: dict(), errors: [] };
+  const dict = <T>(): Record<string, T> => Object.create(null)
+  const catalog: Catalog = { schemaVersion: 1, commit, global: { fields: dict() }, services: dict(), errors: [] }
   const err = (code: CatalogError['code'], d: Decorator | null, message: string) =>
-    catalog.errors.push({ code, file, line: d ? d.index + 1 : 0, path: d?.path || null, message });
-  const fieldsSeenFor = new Map<string, Decorator>();
+    catalog.errors.push({ code, file, line: d ? d.index + 1 : 0, path: d?.path || null, message })
+  const fieldsSeenFor = new Map<string, Decorator>()
 
   const ensureService = (key: string, d: Decorator): CatalogService => {
-    if (!fieldsSeenFor.has(`param:${key}`)) fieldsSeenFor.set(`param:${key}`, d);
-    return (catalog.services[key] ??= { displayName: key, fields: dict() });
-  };
+    if (!fieldsSeenFor.has(`param:${key}`)) fieldsSeenFor.set(`param:${key}`, d)
+    return (catalog.services[key] ??= { displayName: key, fields: dict() })
+  }
 
   for (const d of scanDecorators(lines, lang)) {
-    if (d.kind === 'section') continue;
+    if (d.kind === 'section') continue
     if (d.error) {
-      err(d.path ? 'BAD_ATTRIBUTE' : 'BAD_DECORATOR', d, d.error);
-      if (d.kind === 'param' && serviceKeyOf(d.path)) ensureService(serviceKeyOf(d.path)!, d);
-      continue;
+      err(d.path ? 'BAD_ATTRIBUTE' : 'BAD_DECORATOR', d, d.error)
+      if (d.kind === 'param' && serviceKeyOf(d.path)) ensureService(serviceKeyOf(d.path)!, d)
+      continue
     }
-    const segs = d.path.split('.');
-    const attrs = parseAttributes(d.tail);
-    for (const e of attrs.errors) err(e.code, d, `@${d.kind} ${d.path}: ${e.message}`);
+    const segs = d.path.split('.')
+    const attrs = parseAttributes(d.tail)
+    for (const e of attrs.errors) err(e.code, d, `@${d.kind} ${d.path}: ${e.message}`)
 
     if (d.kind === 'module') {
       if (segs.length !== 2 || segs[0] !== 'services' || !segs[1]) {
-        err('BAD_PATH', d, `@module ${d.path}: a module path is services.<key>`);
-        continue;
+        err('BAD_PATH', d, `@module ${d.path}: a module path is services.<key>`)
+        continue
       }
-      const svc = ensureService(segs[1], d);
+      const svc = ensureService(segs[1], d)
       // Attribute keys the document has no place for are ignored (neither kept nor reported: rule 8
       // reports only three attribute failures).
-      const a = attrs.attrs;
-      if (a.displayName) svc.displayName = a.displayName;
-      if (a.description !== undefined) svc.description = a.description;
-      if (a.category !== undefined) svc.category = a.category;
-      if (a.available !== undefined) svc.available = a.available;
-      fieldsSeenFor.set(`module:${segs[1]}`, d);
-      continue;
+      const a = attrs.attrs
+      if (a.displayName) svc.displayName = a.displayName
+      if (a.description !== undefined) svc.description = a.description
+      if (a.category !== undefined) svc.category = a.category
+      if (a.available !== undefined) svc.available = a.available
+      fieldsSeenFor.set(`module:${segs[1]}`, d)
+      continue
     }
 
     // @param
-    const isGlobal = segs.length === 1 && segs[0] !== '';
-    const isService = segs.length === 3 && segs[0] === 'services' && segs[1] !== '' && segs[2] !== '';
+    const isGlobal = segs.length === 1 && segs[0] !== ''
+    const isService = segs.length === 3 && segs[0] === 'services' && segs[1] !== '' && segs[2] !== ''
     if (!isGlobal && !isService) {
-      err('BAD_PATH', d, `@param ${d.path}: a parameter path is <field> or services.<key>.<field>`);
-      if (segs[0] === 'services' && segs[1]) ensureService(segs[1], d);
-      continue;
+      err('BAD_PATH', d, `@param ${d.path}: a parameter path is <field> or services.<key>.<field>`)
+      if (segs[0] === 'services' && segs[1]) ensureService(segs[1], d)
+      continue
     }
-    const target = isGlobal ? catalog.global.fields : ensureService(segs[1], d).fields;
-    if (attrs.errors.length > 0) continue;
-    const templateValue = templateValueOf(lines, d, lang);
-    const field = buildField(d, attrs.attrs, attrs.options, templateValue);
-    const leaf = segs[segs.length - 1];
-    if (!Object.hasOwn(target, leaf)) target[leaf] = field;
+    const target = isGlobal ? catalog.global.fields : ensureService(segs[1], d).fields
+    if (attrs.errors.length > 0) continue
+    const templateValue = templateValueOf(lines, d, lang)
+    const field = buildField(d, attrs.attrs, attrs.options, templateValue)
+    const leaf = segs[segs.length - 1]
+    if (!Object.hasOwn(target, leaf)) target[leaf] = field
   }
 
   for (const [key, svc] of Object.entries(catalog.services)) {
     if (!fieldsSeenFor.has(`module:${key}`)) {
-      const d = fieldsSeenFor.get(`param:${key}`) ?? null;
-      err('UNDECLARED_SERVICE', d, `service "${key}" has fields but no @module services.${key}`);
+      const d = fieldsSeenFor.get(`param:${key}`) ?? null
+      err('UNDECLARED_SERVICE', d, `service "${key}" has fields but no @module services.${key}`)
     }
-    const defaultToggle: CatalogField = { displayName: 'Enabled', type: 'toggle', default: false };
-    const { enabled = defaultToggle, ...rest } = svc.fields;
+    const defaultToggle: CatalogField = { displayName: 'Enabled', type: 'toggle', default: false }
+    const { enabled = defaultToggle, ...rest } = svc.fields
     catalog.services[key] = Object.assign(
       { displayName: svc.displayName },
       svc.description !== undefined ? { description: svc.description } : {},
       svc.category !== undefined ? { category: svc.category } : {},
       svc.available !== undefined ? { available: svc.available } : {},
       { fields: { enabled, ...rest } },
-    ) as CatalogService;
+    ) as CatalogService
   }
-  catalog.global.fields = Object.fromEntries(Object.entries(catalog.global.fields));
-  catalog.services = Object.fromEntries(Object.entries(catalog.services));
-  catalog.errors.sort((a, b) => a.line - b.line);
-  return catalog;
+  catalog.global.fields = Object.fromEntries(Object.entries(catalog.global.fields))
+  catalog.services = Object.fromEntries(Object.entries(catalog.services))
+  catalog.errors.sort((a, b) => a.line - b.line)
+  return catalog
 }
 
 function serviceKeyOf(path: string): string | null {
-  const segs = path.split('.');
-  return segs[0] === 'services' && segs[1] ? segs[1] : null;
+  const segs = path.split('.')
+  return segs[0] === 'services' && segs[1] ? segs[1] : null
 }
 
 /** The template's value below the decorator (its working default), or undefined when none. */
 function templateValueOf(lines: readonly string[], d: Decorator, lang: Language): unknown {
-  const t = findValueLine(lines, d.index, lang);
-  if ('reason' in t) return undefined;
-  const parts = splitValue(lines[t.index].slice(t.match.length), lang);
-  if (parts.multiline) return undefined;
-  return parseLiteral(parts.value, lang.id);
+  const t = findValueLine(lines, d.index, lang)
+  if ('reason' in t) return undefined
+  const parts = splitValue(lines[t.index].slice(t.match.length), lang)
+  if (parts.multiline) return undefined
+  return parseLiteral(parts.value, lang.id)
 }
 
 /**
@@ -206,13 +210,13 @@ function templateValueOf(lines: readonly string[], d: Decorator, lang: Language)
  * keys are ignored.
  */
 function buildField(d: Decorator, a: Record<string, string>, options: unknown, templateValue: unknown): CatalogField {
-  let type: string;
-  if (a.type !== undefined) type = a.type;
-  else if (a.options !== undefined) type = 'dropdown';
-  else if (typeof templateValue === 'boolean') type = 'toggle';
-  else if (typeof templateValue === 'number') type = 'number';
-  else type = 'text';
-  const def = a.default !== undefined ? a.default : templateValue === undefined ? null : templateValue;
+  let type: string
+  if (a.type !== undefined) type = a.type
+  else if (a.options !== undefined) type = 'dropdown'
+  else if (typeof templateValue === 'boolean') type = 'toggle'
+  else if (typeof templateValue === 'number') type = 'number'
+  else type = 'text'
+  const def = a.default !== undefined ? a.default : templateValue === undefined ? null : templateValue
   // a stable key order: displayName, description, type, options, pattern, default, available, category
   return Object.assign(
     {},
@@ -224,5 +228,5 @@ function buildField(d: Decorator, a: Record<string, string>, options: unknown, t
     { default: def },
     a.available !== undefined ? { available: a.available } : {},
     a.category !== undefined ? { category: a.category } : {},
-  ) as CatalogField;
+  ) as CatalogField
 }

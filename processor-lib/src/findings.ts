@@ -26,46 +26,39 @@ export const FINDING_CODES = {
   UNDECLARED_REFERENCE: 'a reference to a variable or local that the module does not declare',
   YAML_PARSE: 'a YAML file does not parse',
   JSON_PARSE: 'a JSON file does not parse',
-} as const;
+} as const
 
-export type FindingCode = keyof typeof FINDING_CODES;
+export type FindingCode = keyof typeof FINDING_CODES
 
 /** `error` refuses the file (never emitted half-edited); `warning` keeps the file. The gate fails on both. */
-export type Severity = 'error' | 'warning';
+export type Severity = 'error' | 'warning'
 
 export interface Finding {
-  code: FindingCode;
-  severity: Severity;
+  code: FindingCode
+  severity: Severity
   /** Path relative to the templates root, with `/` separators. */
-  file: string;
+  file: string
   /** 1-based line number; 0 when the finding concerns the file or the tree as a whole. */
-  line: number;
+  line: number
   /** Decorator path concerned, or null. */
-  path: string | null;
-  message: string;
+  path: string | null
+  message: string
 }
 
-export function finding(
-  code: FindingCode,
-  severity: Severity,
-  file: string,
-  line: number,
-  path: string | null,
-  message: string,
-): Finding {
-  return { code, severity, file, line, path, message };
+export function finding(code: FindingCode, severity: Severity, file: string, line: number, path: string | null, message: string): Finding {
+  return { code, severity, file, line, path, message }
 }
 
 /** The one-line form printed on stderr: `<file>:<line> <CODE> <message>`. */
 export function formatFinding(f: Finding): string {
-  return `${f.file}:${f.line} ${f.code} ${f.message}`;
+  return `${f.file}:${f.line} ${f.code} ${f.message}`
 }
 
 /** Stable order: by file, line, then code. */
 export function sortFindings(list: Finding[]): Finding[] {
   return list.sort((a, b) =>
     a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
-  );
+  )
 }
 
 /** An error a caller can act on; the service maps `status`, the CLI prints `message`. */
@@ -76,7 +69,7 @@ export class ProcessorError extends Error {
     message: string,
     readonly details?: unknown,
   ) {
-    super(message);
-    this.name = 'ProcessorError';
+    super(message)
+    this.name = 'ProcessorError'
   }
 }

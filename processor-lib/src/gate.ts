@@ -3,110 +3,112 @@
  * refusals), missing output files, Terraform formatting (`terraform fmt` via @cdktf/hcl-tools)
  * and validation (HCL via @cdktf/hcl2json, undeclared var./local. references, YAML, JSON).
  */
-import { format } from '@cdktf/hcl-tools';
-import { parse as parseHcl } from '@cdktf/hcl2json';
-import YAML from 'yaml';
-import { finding, sortFindings, type Finding } from './findings.ts';
-import { processFiles, readTree, type InputFile, type ProcessResult, type TreeFile } from './tree.ts';
+import { format } from '@cdktf/hcl-tools'
+import { parse as parseHcl } from '@cdktf/hcl2json'
+import YAML from 'yaml'
+import { finding, sortFindings, type Finding } from './findings.ts'
+import { processFiles, readTree, type InputFile, type ProcessResult, type TreeFile } from './tree.ts'
 
 export interface GateOptions {
-  templatesDir: string;
-  config: unknown;
-  trimDecoratorAttrs?: boolean;
+  templatesDir: string
+  config: unknown
+  trimDecoratorAttrs?: boolean
   /** Paths that must exist in the output (besides every input path). */
-  expectedFiles?: readonly string[];
+  expectedFiles?: readonly string[]
 }
 
 export interface GateResult {
-  ok: boolean;
-  findings: Finding[];
-  process: ProcessResult;
+  ok: boolean
+  findings: Finding[]
+  process: ProcessResult
 }
 
 export async function runGate(opts: GateOptions): Promise<GateResult> {
-  const { inputs, unsupported } = await readTree(opts.templatesDir);
-  const process = processFiles(inputs, opts.config, { trimDecoratorAttrs: opts.trimDecoratorAttrs });
-  const findings = [...process.findings];
-  for (const p of unsupported) findings.push(finding('UNSUPPORTED_ENTRY', 'error', p, 0, null, 'not a regular file'));
+  const { inputs, unsupported } = await readTree(opts.templatesDir)
+  const process = processFiles(inputs, opts.config, { trimDecoratorAttrs: opts.trimDecoratorAttrs })
+  const findings = [...process.findings]
+  for (const p of unsupported) findings.push(finding('UNSUPPORTED_ENTRY', 'error', p, 0, null, 'not a regular file'))
   if (process.ok) {
-    findings.push(...checkOutputs(inputs, process.files, opts.expectedFiles ?? []));
-    findings.push(...(await validateFiles(process.files)));
+    findings.push(...checkOutputs(inputs, process.files, opts.expectedFiles ?? []))
+    findings.push(...(await validateFiles(process.files)))
   }
-  return { ok: findings.length === 0, findings: sortFindings(findings), process };
+  return { ok: findings.length === 0, findings: sortFindings(findings), process }
 }
 
 /** Every input path and every expected path is present, and the counts agree. */
 export function checkOutputs(inputs: readonly InputFile[], files: readonly TreeFile[], expected: readonly string[]): Finding[] {
-  const out: Finding[] = [];
-  const have = new Set(files.map((f) => f.path));
+  const out: Finding[] = []
+  const have = new Set(files.map((f) => f.path))
   for (const p of [...inputs.map((i) => i.path), ...expected]) {
-    if (!have.has(p)) out.push(finding('MISSING_OUTPUT', 'error', p, 0, null, 'expected in the output but absent'));
+    if (!have.has(p)) out.push(finding('MISSING_OUTPUT', 'error', p, 0, null, 'expected in the output but absent'))
   }
   if (files.length !== inputs.length) {
-    out.push(finding('MISSING_OUTPUT', 'error', '.', 0, null, `${files.length} output files for ${inputs.length} templates`));
+    out.push(finding('MISSING_OUTPUT', 'error', '.', 0, null, `${files.length} output files for ${inputs.length} templates`))
   }
-  return out;
+  return out
 }
 
-const isTerraform = (p: string) => /\.(tf|tfvars)$/.test(p);
-const isHcl = (p: string) => /\.(tf|tfvars|hcl)$/.test(p);
-const isYaml = (p: string) => /\.ya?ml$/.test(p);
+const isTerraform = (p: string) => /\.(tf|tfvars)$/.test(p)
+const isHcl = (p: string) => /\.(tf|tfvars|hcl)$/.test(p)
+const isYaml = (p: string) => /\.ya?ml$/.test(p)
 
 /** Validate a processed tree's files (formatting and parsing). */
 export async function validateFiles(files: readonly TreeFile[]): Promise<Finding[]> {
-  const findings: Finding[] = [];
-  const chartTemplateDirs = helmTemplateDirs(files);
-  const modules = new Map<string, { declared: Set<string>; refs: { file: string; text: string; ref: string }[] }>();
+  const findings: Finding[] = []
+  const chartTemplateDirs = helmTemplateDirs(files)
+  const modules = new Map<string, { declared: Set<string>; refs: { file: string; text: string; ref: string }[] }>()
 
   for (const f of files) {
-    const text = typeof f.content === 'string' ? f.content : f.content.toString('utf8');
+    const text = typeof f.content === 'string' ? f.content : f.content.toString('utf8')
     if (isHcl(f.path)) {
       if (isTerraform(f.path)) {
-        const canonical = await format(text);
+        const canonical = await format(text)
         if (canonical !== text) {
-          findings.push(finding('FORMAT', 'error', f.path, firstDifferentLine(text, canonical), null, 'not in terraform fmt form'));
+          findings.push(finding('FORMAT', 'error', f.path, firstDifferentLine(text, canonical), null, 'not in terraform fmt form'))
         }
       }
-      let parsed: Record<string, unknown>;
+      let parsed: Record<string, unknown>
       try {
-        parsed = await parseHcl(f.path, text);
+        parsed = await parseHcl(f.path, text)
       } catch (e) {
-        findings.push(finding('HCL_PARSE', 'error', f.path, hclErrorLine(String(e)), null, oneLine(String(e))));
-        continue;
+        findings.push(finding('HCL_PARSE', 'error', f.path, hclErrorLine(String(e)), null, oneLine(String(e))))
+        continue
       }
-      if (f.path.endsWith('.tf')) collectModule(modules, f.path, text, parsed);
+      if (f.path.endsWith('.tf')) collectModule(modules, f.path, text, parsed)
     } else if (isYaml(f.path)) {
-      if (chartTemplateDirs.some((d) => f.path.startsWith(d))) continue; // Go templates, not YAML
+      if (chartTemplateDirs.some((d) => f.path.startsWith(d))) continue // Go templates, not YAML
       for (const doc of YAML.parseAllDocuments(text)) {
-        const e = doc.errors[0];
+        const e = doc.errors[0]
         if (e) {
-          findings.push(finding('YAML_PARSE', 'error', f.path, e.linePos?.[0].line ?? 0, null, oneLine(e.message)));
-          break;
+          findings.push(finding('YAML_PARSE', 'error', f.path, e.linePos?.[0].line ?? 0, null, oneLine(e.message)))
+          break
         }
       }
     } else if (f.path.endsWith('.json')) {
       try {
-        JSON.parse(text);
+        JSON.parse(text)
       } catch (e) {
-        findings.push(finding('JSON_PARSE', 'error', f.path, 0, null, oneLine((e as Error).message)));
+        findings.push(finding('JSON_PARSE', 'error', f.path, 0, null, oneLine((e as Error).message)))
       }
     }
   }
   for (const mod of modules.values()) {
     for (const r of mod.refs) {
       if (!mod.declared.has(r.ref)) {
-        findings.push(finding('UNDECLARED_REFERENCE', 'error', r.file, lineOf(r.text, r.ref), null, `${r.ref} is not declared in this module`));
+        findings.push(
+          finding('UNDECLARED_REFERENCE', 'error', r.file, lineOf(r.text, r.ref), null, `${r.ref} is not declared in this module`),
+        )
       }
     }
   }
-  return findings;
+  return findings
 }
 
 /** Helm chart `templates/` folders (beside a Chart.yaml) hold Go templates, which are not YAML. */
 function helmTemplateDirs(files: readonly TreeFile[]): string[] {
   return files
     .filter((f) => f.path === 'Chart.yaml' || f.path.endsWith('/Chart.yaml'))
-    .map((f) => f.path.slice(0, -'Chart.yaml'.length) + 'templates/');
+    .map((f) => f.path.slice(0, -'Chart.yaml'.length) + 'templates/')
 }
 
 /** Record a .tf file's declarations (variable blocks, locals) and references (var.x, local.x) per directory. */
@@ -116,78 +118,78 @@ function collectModule(
   text: string,
   parsed: Record<string, unknown>,
 ): void {
-  const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
-  let mod = modules.get(dir);
-  if (!mod) modules.set(dir, (mod = { declared: new Set(), refs: [] }));
-  const variables = parsed.variable;
-  if (variables && typeof variables === 'object') for (const k of Object.keys(variables)) mod.declared.add(`var.${k}`);
-  const locals = parsed.locals;
+  const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : ''
+  let mod = modules.get(dir)
+  if (!mod) modules.set(dir, (mod = { declared: new Set(), refs: [] }))
+  const variables = parsed.variable
+  if (variables && typeof variables === 'object') for (const k of Object.keys(variables)) mod.declared.add(`var.${k}`)
+  const locals = parsed.locals
   if (Array.isArray(locals)) {
-    for (const block of locals) if (block && typeof block === 'object') for (const k of Object.keys(block)) mod.declared.add(`local.${k}`);
+    for (const block of locals) if (block && typeof block === 'object') for (const k of Object.keys(block)) mod.declared.add(`local.${k}`)
   }
-  const seen = new Set<string>();
+  const seen = new Set<string>()
   walkStrings(parsed, (s) => {
     for (const expr of interpolations(s)) {
       for (const m of expr.matchAll(/(?<![\w.])(var|local)\.([A-Za-z_][\w-]*)/g)) {
-        const ref = `${m[1]}.${m[2]}`;
+        const ref = `${m[1]}.${m[2]}`
         if (!seen.has(ref)) {
-          seen.add(ref);
-          mod.refs.push({ file: path, text, ref });
+          seen.add(ref)
+          mod.refs.push({ file: path, text, ref })
         }
       }
     }
-  });
+  })
 }
 
 function walkStrings(v: unknown, fn: (s: string) => void): void {
-  if (typeof v === 'string') fn(v);
-  else if (Array.isArray(v)) for (const x of v) walkStrings(x, fn);
+  if (typeof v === 'string') fn(v)
+  else if (Array.isArray(v)) for (const x of v) walkStrings(x, fn)
   else if (v && typeof v === 'object') {
     for (const [k, x] of Object.entries(v)) {
-      fn(k);
-      walkStrings(x, fn);
+      fn(k)
+      walkStrings(x, fn)
     }
   }
 }
 
 /** The expressions inside `${ ... }` of a converted HCL string (brace-balanced, `$${` is a literal). */
 function interpolations(s: string): string[] {
-  const out: string[] = [];
-  let i = s.indexOf('${');
+  const out: string[] = []
+  let i = s.indexOf('${')
   while (i !== -1) {
     if (i > 0 && s[i - 1] === '$') {
-      i = s.indexOf('${', i + 2);
-      continue;
+      i = s.indexOf('${', i + 2)
+      continue
     }
-    let depth = 1;
-    let j = i + 2;
+    let depth = 1
+    let j = i + 2
     for (; j < s.length && depth > 0; j++) {
-      if (s[j] === '{') depth++;
-      else if (s[j] === '}') depth--;
+      if (s[j] === '{') depth++
+      else if (s[j] === '}') depth--
     }
-    out.push(s.slice(i + 2, j - 1));
-    i = s.indexOf('${', j);
+    out.push(s.slice(i + 2, j - 1))
+    i = s.indexOf('${', j)
   }
-  return out;
+  return out
 }
 
 function lineOf(text: string, needle: string): number {
-  const at = text.indexOf(needle);
-  return at === -1 ? 0 : text.slice(0, at).split('\n').length;
+  const at = text.indexOf(needle)
+  return at === -1 ? 0 : text.slice(0, at).split('\n').length
 }
 
 function firstDifferentLine(a: string, b: string): number {
-  const x = a.split('\n');
-  const y = b.split('\n');
-  for (let i = 0; i < Math.max(x.length, y.length); i++) if (x[i] !== y[i]) return i + 1;
-  return 0;
+  const x = a.split('\n')
+  const y = b.split('\n')
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if (x[i] !== y[i]) return i + 1
+  return 0
 }
 
 function hclErrorLine(message: string): number {
-  const m = /:(\d+),\d+/.exec(message);
-  return m ? Number(m[1]) : 0;
+  const m = /:(\d+),\d+/.exec(message)
+  return m ? Number(m[1]) : 0
 }
 
 function oneLine(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
+  return s.replace(/\s+/g, ' ').trim()
 }

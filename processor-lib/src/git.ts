@@ -1,53 +1,53 @@
 /** Cloning a templates repository (isomorphic-git over HTTP(S), no git binary) into memory. */
-import fs from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import * as git from 'isomorphic-git';
-import http from 'isomorphic-git/http/node';
-import { ProcessorError } from './findings.ts';
-import { readTree, type InputFile } from './tree.ts';
+import fs from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import * as git from 'isomorphic-git'
+import http from 'isomorphic-git/http/node'
+import { ProcessorError } from './findings.ts'
+import { readTree, type InputFile } from './tree.ts'
 
 export interface CloneOptions {
-  url: string;
+  url: string
   /** Branch to clone; default `main`. */
-  branch?: string;
+  branch?: string
   /** Optional HTTP Basic credentials. */
-  username?: string;
-  password?: string;
+  username?: string
+  password?: string
   /** Folder inside the repository holding the templates; default the repository root. */
-  subdir?: string;
+  subdir?: string
 }
 
 /** The repository URL as every git route of the service accepts it: http or https, any host. */
 export function repositoryUrl(raw: string): URL {
-  let url: URL;
+  let url: URL
   try {
-    url = new URL(raw);
+    url = new URL(raw)
   } catch {
-    throw new ProcessorError(400, 'BAD_REQUEST', 'url is not a valid URL');
+    throw new ProcessorError(400, 'BAD_REQUEST', 'url is not a valid URL')
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ProcessorError(400, 'BAD_REQUEST', 'url must be an http or https URL');
+    throw new ProcessorError(400, 'BAD_REQUEST', 'url must be an http or https URL')
   }
-  return url;
+  return url
 }
 
 /** A folder inside the repository: relative, without `..`. */
 export function checkSubdir(subdir: string): string {
   if (subdir.split('/').some((s) => s === '..') || subdir.startsWith('/')) {
-    throw new ProcessorError(400, 'BAD_REQUEST', 'subdir must be a relative folder inside the repository');
+    throw new ProcessorError(400, 'BAD_REQUEST', 'subdir must be a relative folder inside the repository')
   }
-  return subdir;
+  return subdir
 }
 
 /** Shallow-clone one branch into a temporary folder, read the tree (without .git), remove the folder. */
 export async function cloneRepository(opts: CloneOptions): Promise<{ inputs: InputFile[]; commit: string; unsupported: string[] }> {
-  const url = repositoryUrl(opts.url);
-  const subdir = checkSubdir(opts.subdir ?? '');
-  const dir = await mkdtemp(join(tmpdir(), 'ies-clone-'));
+  const url = repositoryUrl(opts.url)
+  const subdir = checkSubdir(opts.subdir ?? '')
+  const dir = await mkdtemp(join(tmpdir(), 'ies-clone-'))
   try {
-    const branch = opts.branch || 'main';
+    const branch = opts.branch || 'main'
     try {
       await git.clone({
         fs,
@@ -60,31 +60,31 @@ export async function cloneRepository(opts: CloneOptions): Promise<{ inputs: Inp
         noTags: true,
         onAuth: opts.username !== undefined ? () => ({ username: opts.username, password: opts.password ?? '' }) : undefined,
         onAuthFailure: () => ({ cancel: true }),
-      });
+      })
     } catch (e) {
-      const err = e as Error & { code?: string };
-      throw new ProcessorError(400, 'CLONE_FAILED', `could not clone ${url.origin}${url.pathname} at ${branch}: ${err.code ?? err.message}`);
+      const err = e as Error & { code?: string }
+      throw new ProcessorError(400, 'CLONE_FAILED', `could not clone ${url.origin}${url.pathname} at ${branch}: ${err.code ?? err.message}`)
     }
-    const commit = await git.resolveRef({ fs, dir, ref: 'HEAD' });
-    const { inputs, unsupported } = await readTree(subdir ? join(dir, subdir) : dir);
-    return { inputs, commit, unsupported };
+    const commit = await git.resolveRef({ fs, dir, ref: 'HEAD' })
+    const { inputs, unsupported } = await readTree(subdir ? join(dir, subdir) : dir)
+    return { inputs, commit, unsupported }
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true })
   }
 }
 
 export interface RemoteBranch {
   /** http(s) URL without credentials (checked by the caller with repositoryUrl). */
-  url: string;
-  branch: string;
-  username?: string;
-  password?: string;
+  url: string
+  branch: string
+  username?: string
+  password?: string
 }
 
 const authOf = (opts: RemoteBranch) => ({
   onAuth: opts.username !== undefined ? () => ({ username: opts.username, password: opts.password ?? '' }) : undefined,
   onAuthFailure: () => ({ cancel: true as const }),
-});
+})
 
 /**
  * A failure talking to the git host as the service reports it: 400 `CLONE_FAILED` when the host
@@ -93,24 +93,24 @@ const authOf = (opts: RemoteBranch) => ({
  * path and the error's code are named.
  */
 function gitFailure(e: unknown, opts: RemoteBranch): ProcessorError {
-  const err = e as Error & { code?: string; data?: { statusCode?: number } };
-  const u = new URL(opts.url);
+  const err = e as Error & { code?: string; data?: { statusCode?: number } }
+  const u = new URL(opts.url)
   const refused =
     err.code === 'UserCanceledError' ||
     err.code === 'NotFoundError' ||
-    (err.code === 'HttpError' && typeof err.data?.statusCode === 'number' && err.data.statusCode < 500);
-  const reason = err.code === 'HttpError' && err.data?.statusCode ? `HTTP ${err.data.statusCode}` : (err.code ?? err.message);
-  return new ProcessorError(refused ? 400 : 502, 'CLONE_FAILED', `could not read ${u.origin}${u.pathname} at ${opts.branch}: ${reason}`);
+    (err.code === 'HttpError' && typeof err.data?.statusCode === 'number' && err.data.statusCode < 500)
+  const reason = err.code === 'HttpError' && err.data?.statusCode ? `HTTP ${err.data.statusCode}` : (err.code ?? err.message)
+  return new ProcessorError(refused ? 400 : 502, 'CLONE_FAILED', `could not read ${u.origin}${u.pathname} at ${opts.branch}: ${reason}`)
 }
 
 /** The commit the branch points at on the remote (one ls-remote round trip, nothing fetched); null when there is no such branch. */
 export async function remoteBranchHead(opts: RemoteBranch): Promise<string | null> {
-  const ref = `refs/heads/${opts.branch}`;
+  const ref = `refs/heads/${opts.branch}`
   try {
-    const refs = await git.listServerRefs({ http, url: opts.url, prefix: ref, ...authOf(opts) });
-    return refs.find((r) => r.ref === ref)?.oid ?? null;
+    const refs = await git.listServerRefs({ http, url: opts.url, prefix: ref, ...authOf(opts) })
+    return refs.find((r) => r.ref === ref)?.oid ?? null
   } catch (e) {
-    throw gitFailure(e, opts);
+    throw gitFailure(e, opts)
   }
 }
 
@@ -118,26 +118,39 @@ export async function remoteBranchHead(opts: RemoteBranch): Promise<string | nul
  * Some files of the branch's newest commit: a shallow clone without checkout into a temporary
  * folder, the named blobs read from it (null for a path the commit does not hold), the folder removed.
  */
-export async function readBranchFiles(opts: RemoteBranch & { paths: readonly string[] }): Promise<{ commit: string; files: Map<string, Buffer | null> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'ies-catalog-clone-'));
+export async function readBranchFiles(
+  opts: RemoteBranch & { paths: readonly string[] },
+): Promise<{ commit: string; files: Map<string, Buffer | null> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'ies-catalog-clone-'))
   try {
     try {
-      await git.clone({ fs, http, dir, url: opts.url, ref: opts.branch, singleBranch: true, depth: 1, noTags: true, noCheckout: true, ...authOf(opts) });
+      await git.clone({
+        fs,
+        http,
+        dir,
+        url: opts.url,
+        ref: opts.branch,
+        singleBranch: true,
+        depth: 1,
+        noTags: true,
+        noCheckout: true,
+        ...authOf(opts),
+      })
     } catch (e) {
-      throw gitFailure(e, opts);
+      throw gitFailure(e, opts)
     }
-    const commit = await git.resolveRef({ fs, dir, ref: `refs/heads/${opts.branch}` });
-    const files = new Map<string, Buffer | null>();
+    const commit = await git.resolveRef({ fs, dir, ref: `refs/heads/${opts.branch}` })
+    const files = new Map<string, Buffer | null>()
     for (const filepath of opts.paths) {
       try {
-        const { blob } = await git.readBlob({ fs, dir, oid: commit, filepath });
-        files.set(filepath, Buffer.from(blob));
+        const { blob } = await git.readBlob({ fs, dir, oid: commit, filepath })
+        files.set(filepath, Buffer.from(blob))
       } catch {
-        files.set(filepath, null);
+        files.set(filepath, null)
       }
     }
-    return { commit, files };
+    return { commit, files }
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true })
   }
 }

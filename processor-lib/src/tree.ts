@@ -2,119 +2,122 @@
  * Trees: reading a templates directory (in parallel), processing a list of files in memory,
  * and writing a processed tree. `processTree` is what the CLI, the service and the jobs call.
  */
-import { mkdir, readdir, readFile, stat, writeFile, chmod } from 'node:fs/promises';
-import { dirname, join, sep } from 'node:path';
-import yauzl from 'yauzl';
-import { finding, ProcessorError, sortFindings, type Finding } from './findings.ts';
-import { languageOf } from './languages.ts';
-import { processFile } from './substitute.ts';
+import { mkdir, readdir, readFile, stat, writeFile, chmod } from 'node:fs/promises'
+import { dirname, join, sep } from 'node:path'
+import yauzl from 'yauzl'
+import { finding, ProcessorError, sortFindings, type Finding } from './findings.ts'
+import { languageOf } from './languages.ts'
+import { processFile } from './substitute.ts'
 
 export interface TreeFile {
   /** Relative path with `/` separators. */
-  path: string;
+  path: string
   /** Processed text for decorated languages, the original bytes for files copied verbatim. */
-  content: string | Buffer;
+  content: string | Buffer
   /** Unix permission bits (0o644 / 0o755). */
-  mode: number;
+  mode: number
 }
 
 export interface InputFile {
-  path: string;
-  content: Buffer;
-  mode: number;
+  path: string
+  content: Buffer
+  mode: number
 }
 
 export interface ProcessResult {
   /** True when no file was refused; then `files` is the complete tree. */
-  ok: boolean;
+  ok: boolean
   /** Sorted by path. Empty when `ok` is false. */
-  files: TreeFile[];
+  files: TreeFile[]
   /** Every finding (warnings and errors), sorted by file and line. */
-  findings: Finding[];
+  findings: Finding[]
   /** Paths of refused files. */
-  refused: string[];
+  refused: string[]
   /** Number of input files. */
-  inputCount: number;
+  inputCount: number
 }
 
 export interface ProcessOptions {
-  trimDecoratorAttrs?: boolean;
+  trimDecoratorAttrs?: boolean
 }
 
 /** Directories never read from a templates tree. */
-const SKIP_DIRS = new Set(['.git']);
+const SKIP_DIRS = new Set(['.git'])
 
 function byPath(a: { path: string }, b: { path: string }): number {
-  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0
 }
 
 /** List every entry below `root` (relative `/` paths). Symbolic links and other non-files are reported, not followed. */
 export async function listTree(root: string): Promise<{ files: string[]; unsupported: string[] }> {
-  const files: string[] = [];
-  const unsupported: string[] = [];
+  const files: string[] = []
+  const unsupported: string[] = []
   async function walk(rel: string): Promise<void> {
-    const entries = await readdir(rel ? join(root, rel) : root, { withFileTypes: true });
-    const subdirs: Promise<void>[] = [];
+    const entries = await readdir(rel ? join(root, rel) : root, { withFileTypes: true })
+    const subdirs: Promise<void>[] = []
     for (const e of entries) {
-      const p = rel ? `${rel}/${e.name}` : e.name;
+      const p = rel ? `${rel}/${e.name}` : e.name
       if (e.isDirectory()) {
-        if (!SKIP_DIRS.has(e.name)) subdirs.push(walk(p));
-      } else if (e.isFile()) files.push(p);
-      else unsupported.push(p);
+        if (!SKIP_DIRS.has(e.name)) subdirs.push(walk(p))
+      } else if (e.isFile()) files.push(p)
+      else unsupported.push(p)
     }
-    await Promise.all(subdirs);
+    await Promise.all(subdirs)
   }
   try {
-    await walk('');
+    await walk('')
   } catch (e) {
-    const err = e as NodeJS.ErrnoException;
+    const err = e as NodeJS.ErrnoException
     if (err.code === 'ENOENT' || err.code === 'ENOTDIR') {
-      throw new ProcessorError(400, 'TEMPLATES_NOT_FOUND', `templates directory not found: ${root}`);
+      throw new ProcessorError(400, 'TEMPLATES_NOT_FOUND', `templates directory not found: ${root}`)
     }
-    throw e;
+    throw e
   }
-  files.sort();
-  unsupported.sort();
-  return { files, unsupported };
+  files.sort()
+  unsupported.sort()
+  return { files, unsupported }
 }
 
 /** Read a templates directory into memory, every file in parallel. */
 export async function readTree(root: string): Promise<{ inputs: InputFile[]; unsupported: string[] }> {
-  const { files, unsupported } = await listTree(root);
+  const { files, unsupported } = await listTree(root)
   const inputs = await Promise.all(
     files.map(async (path) => {
-      const abs = join(root, ...path.split('/'));
-      const [content, st] = await Promise.all([readFile(abs), stat(abs)]);
-      return { path, content, mode: st.mode & 0o111 ? 0o755 : 0o644 };
+      const abs = join(root, ...path.split('/'))
+      const [content, st] = await Promise.all([readFile(abs), stat(abs)])
+      return { path, content, mode: st.mode & 0o111 ? 0o755 : 0o644 }
     }),
-  );
-  return { inputs, unsupported };
+  )
+  return { inputs, unsupported }
 }
 
 /** Process files already in memory (an unpacked upload, a clone, a read tree). */
 export function processFiles(inputs: readonly InputFile[], config: unknown, opts: ProcessOptions = {}): ProcessResult {
-  const findings: Finding[] = [];
-  const refused: string[] = [];
-  const files: TreeFile[] = [];
+  const findings: Finding[] = []
+  const refused: string[] = []
+  const files: TreeFile[] = []
   for (const input of inputs) {
-    const lang = languageOf(input.path);
+    const lang = languageOf(input.path)
     if (!lang) {
-      files.push({ path: input.path, content: input.content, mode: input.mode });
-      continue;
+      files.push({ path: input.path, content: input.content, mode: input.mode })
+      continue
     }
-    let result;
+    let result
     try {
-      result = processFile(input.path, input.content.toString('utf8'), lang, config, opts);
+      result = processFile(input.path, input.content.toString('utf8'), lang, config, opts)
     } catch (e) {
-      result = { content: null, findings: [finding('READ_FAILED', 'error', input.path, 0, null, `processing threw: ${(e as Error).message}`)] };
+      result = {
+        content: null,
+        findings: [finding('READ_FAILED', 'error', input.path, 0, null, `processing threw: ${(e as Error).message}`)],
+      }
     }
-    for (const f of result.findings) findings.push(f);
-    if (result.content === null) refused.push(input.path);
-    else files.push({ path: input.path, content: result.content, mode: input.mode });
+    for (const f of result.findings) findings.push(f)
+    if (result.content === null) refused.push(input.path)
+    else files.push({ path: input.path, content: result.content, mode: input.mode })
   }
-  files.sort(byPath);
-  const ok = refused.length === 0;
-  return { ok, files: ok ? files : [], findings: sortFindings(findings), refused: refused.sort(), inputCount: inputs.length };
+  files.sort(byPath)
+  const ok = refused.length === 0
+  return { ok, files: ok ? files : [], findings: sortFindings(findings), refused: refused.sort(), inputCount: inputs.length }
 }
 
 /**
@@ -127,19 +130,19 @@ export function processFiles(inputs: readonly InputFile[], config: unknown, opts
  * and the counts when they differ. Empty when they agree.
  */
 export function outputFindings(expected: readonly string[], produced: readonly string[]): Finding[] {
-  const out: Finding[] = [];
-  const want = new Set(expected);
-  const seen = new Set<string>();
+  const out: Finding[] = []
+  const want = new Set(expected)
+  const seen = new Set<string>()
   for (const p of produced) {
-    if (seen.has(p)) out.push(finding('MISSING_OUTPUT', 'error', p, 0, null, 'appears more than once in the output'));
-    else if (!want.has(p)) out.push(finding('MISSING_OUTPUT', 'error', p, 0, null, 'in the output but not expected'));
-    seen.add(p);
+    if (seen.has(p)) out.push(finding('MISSING_OUTPUT', 'error', p, 0, null, 'appears more than once in the output'))
+    else if (!want.has(p)) out.push(finding('MISSING_OUTPUT', 'error', p, 0, null, 'in the output but not expected'))
+    seen.add(p)
   }
-  for (const p of want) if (!seen.has(p)) out.push(finding('MISSING_OUTPUT', 'error', p, 0, null, 'expected in the output but absent'));
+  for (const p of want) if (!seen.has(p)) out.push(finding('MISSING_OUTPUT', 'error', p, 0, null, 'expected in the output but absent'))
   if (produced.length !== want.size) {
-    out.push(finding('MISSING_OUTPUT', 'error', '.', 0, null, `${produced.length} files in the output for ${want.size} expected`));
+    out.push(finding('MISSING_OUTPUT', 'error', '.', 0, null, `${produced.length} files in the output for ${want.size} expected`))
   }
-  return sortFindings(out);
+  return sortFindings(out)
 }
 
 /** The file entries of a zip, from its central directory (nothing is inflated; directory entries are skipped). */
@@ -147,24 +150,26 @@ export async function archiveEntries(zip: Buffer): Promise<string[]> {
   const archive = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     yauzl.fromBuffer(zip, { lazyEntries: true }, (err, z) => (err || !z ? reject(err ?? new Error('not a zip')) : resolve(z))),
   ).catch((e: Error) => {
-    throw new ProcessorError(500, 'GENERATION_FAILED', `the generated archive cannot be read: ${e.message}`);
-  });
-  const names: string[] = [];
+    throw new ProcessorError(500, 'GENERATION_FAILED', `the generated archive cannot be read: ${e.message}`)
+  })
+  const names: string[] = []
   await new Promise<void>((resolve, reject) => {
     archive.on('entry', (entry: yauzl.Entry) => {
-      if (!entry.fileName.endsWith('/')) names.push(entry.fileName);
-      archive.readEntry();
-    });
-    archive.on('end', () => resolve());
-    archive.on('error', (e: Error) => reject(new ProcessorError(500, 'GENERATION_FAILED', `the generated archive cannot be read: ${e.message}`)));
-    archive.readEntry();
-  });
-  return names;
+      if (!entry.fileName.endsWith('/')) names.push(entry.fileName)
+      archive.readEntry()
+    })
+    archive.on('end', () => resolve())
+    archive.on('error', (e: Error) =>
+      reject(new ProcessorError(500, 'GENERATION_FAILED', `the generated archive cannot be read: ${e.message}`)),
+    )
+    archive.readEntry()
+  })
+  return names
 }
 
 /** outputFindings for an archive's entries. */
 export async function archiveFindings(zip: Buffer, expected: readonly string[]): Promise<Finding[]> {
-  return outputFindings(expected, await archiveEntries(zip));
+  return outputFindings(expected, await archiveEntries(zip))
 }
 
 /**
@@ -172,48 +177,52 @@ export async function archiveFindings(zip: Buffer, expected: readonly string[]):
  * files) unless the archive holds exactly the expected files.
  */
 export async function checkArchive(zip: Buffer, expected: readonly string[]): Promise<void> {
-  const findings = await archiveFindings(zip, expected);
-  if (findings.length === 0) return;
-  const files = [...new Set(findings.map((f) => f.file).filter((f) => f !== '.'))];
-  throw new ProcessorError(500, 'GENERATION_FAILED', `the generated archive does not hold the expected files (${files.length} differ)`, { refused: files, findings });
+  const findings = await archiveFindings(zip, expected)
+  if (findings.length === 0) return
+  const files = [...new Set(findings.map((f) => f.file).filter((f) => f !== '.'))]
+  throw new ProcessorError(500, 'GENERATION_FAILED', `the generated archive does not hold the expected files (${files.length} differ)`, {
+    refused: files,
+    findings,
+  })
 }
 
 /** Read and process a templates directory, in memory. */
-export async function processTree(opts: {
-  templatesDir: string;
-  config: unknown;
-  trimDecoratorAttrs?: boolean;
-}): Promise<ProcessResult> {
-  const { inputs, unsupported } = await readTree(opts.templatesDir);
-  const result = processFiles(inputs, opts.config, { trimDecoratorAttrs: opts.trimDecoratorAttrs });
-  if (unsupported.length === 0) return result;
-  const extra = unsupported.map((p) => finding('UNSUPPORTED_ENTRY', 'error', p, 0, null, 'not a regular file (links are not followed)'));
+export async function processTree(opts: { templatesDir: string; config: unknown; trimDecoratorAttrs?: boolean }): Promise<ProcessResult> {
+  const { inputs, unsupported } = await readTree(opts.templatesDir)
+  const result = processFiles(inputs, opts.config, { trimDecoratorAttrs: opts.trimDecoratorAttrs })
+  if (unsupported.length === 0) return result
+  const extra = unsupported.map((p) => finding('UNSUPPORTED_ENTRY', 'error', p, 0, null, 'not a regular file (links are not followed)'))
   return {
     ...result,
     ok: false,
     files: [],
     findings: sortFindings([...result.findings, ...extra]),
     refused: [...result.refused, ...unsupported].sort(),
-  };
+  }
 }
 
 /** Write a processed tree below `outDir` (directories created as needed), then check every file landed. */
 export async function writeTree(outDir: string, files: readonly TreeFile[]): Promise<void> {
-  const dirs = new Set<string>();
-  for (const f of files) dirs.add(dirname(join(outDir, ...f.path.split('/'))));
-  await Promise.all([...dirs].sort().map((d) => mkdir(d, { recursive: true })));
+  const dirs = new Set<string>()
+  for (const f of files) dirs.add(dirname(join(outDir, ...f.path.split('/'))))
+  await Promise.all([...dirs].sort().map((d) => mkdir(d, { recursive: true })))
   await Promise.all(
     files.map(async (f) => {
-      const abs = join(outDir, ...f.path.split('/'));
-      await writeFile(abs, f.content);
-      if (f.mode & 0o111) await chmod(abs, 0o755);
+      const abs = join(outDir, ...f.path.split('/'))
+      await writeFile(abs, f.content)
+      if (f.mode & 0o111) await chmod(abs, 0o755)
     }),
-  );
-  const sizes = await Promise.all(files.map((f) => stat(join(outDir, ...f.path.split('/'))).then((s) => s.size)));
-  const short = files.filter((f, i) => sizes[i] !== Buffer.byteLength(f.content));
+  )
+  const sizes = await Promise.all(files.map((f) => stat(join(outDir, ...f.path.split('/'))).then((s) => s.size)))
+  const short = files.filter((f, i) => sizes[i] !== Buffer.byteLength(f.content))
   if (short.length > 0) {
-    throw new ProcessorError(500, 'WRITE_INCOMPLETE', `${short.length} files were not written completely`, short.map((f) => f.path));
+    throw new ProcessorError(
+      500,
+      'WRITE_INCOMPLETE',
+      `${short.length} files were not written completely`,
+      short.map((f) => f.path),
+    )
   }
 }
 
-export { sep as pathSeparator };
+export { sep as pathSeparator }

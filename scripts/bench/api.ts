@@ -30,14 +30,29 @@ try {
     {
       name: 'GET /api/environments/:id vs bare Fastify + same findOne',
       aim: 0.5,
-      subject: () => cannon({ url: `${servers.ies}/api/environments/${servers.environmentId}`, headers: { authorization: servers.authorization }, duration: DURATION, connections: CONNECTIONS }),
-      baseline: () => cannon({ url: `${servers.bare}/environments/${servers.environmentId}`, duration: DURATION, connections: CONNECTIONS }),
+      subject: () =>
+        cannon({
+          url: `${servers.ies}/api/environments/${servers.environmentId}`,
+          headers: { authorization: servers.authorization },
+          duration: DURATION,
+          connections: CONNECTIONS,
+        }),
+      baseline: () =>
+        cannon({ url: `${servers.bare}/environments/${servers.environmentId}`, duration: DURATION, connections: CONNECTIONS }),
     },
     {
       name: 'GET /api/catalog 304 vs bare Fastify hello world',
       aim: 0.6,
       subject: () =>
-        cannon({ url: `${servers.ies}/api/catalog`, headers: { authorization: servers.authorization, 'if-none-match': servers.catalogEtag }, duration: DURATION, connections: CONNECTIONS }, 304),
+        cannon(
+          {
+            url: `${servers.ies}/api/catalog`,
+            headers: { authorization: servers.authorization, 'if-none-match': servers.catalogEtag },
+            duration: DURATION,
+            connections: CONNECTIONS,
+          },
+          304,
+        ),
       baseline: () => cannon({ url: `${servers.hello}/`, duration: DURATION, connections: CONNECTIONS }),
     },
   ].filter((p) => p.name.includes(values.only))

@@ -16,7 +16,11 @@ import { startTestApp } from '../../test/harness/app.ts'
 import { allServicesEnabled, environmentBody } from '../../test/jobs/fixtures.ts'
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '50' }, 'polling-runs': { type: 'string', default: '10' }, concurrent: { type: 'string', default: '50' } },
+  options: {
+    runs: { type: 'string', default: '50' },
+    'polling-runs': { type: 'string', default: '10' },
+    concurrent: { type: 'string', default: '50' },
+  },
 })
 const RUNS = Number(values.runs)
 const POLLING_RUNS = Number(values['polling-runs'])
@@ -32,22 +36,32 @@ function stats(samples: number[]) {
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]
   return { n: sorted.length, median: at(0.5), p95: at(0.95), min: sorted[0], max: sorted[sorted.length - 1] }
 }
-const fmt = (s: ReturnType<typeof stats>) => `median ${s.median.toFixed(1)} ms  p95 ${s.p95.toFixed(1)} ms  (min ${s.min.toFixed(1)}, max ${s.max.toFixed(1)}, n=${s.n})`
+const fmt = (s: ReturnType<typeof stats>) =>
+  `median ${s.median.toFixed(1)} ms  p95 ${s.p95.toFixed(1)} ms  (min ${s.min.toFixed(1)}, max ${s.max.toFixed(1)}, n=${s.n})`
 
 async function service(env: Record<string, string>) {
   const app = await startTestApp(t, env)
   const headers = { ...app.auth('dev'), 'content-type': 'application/json' }
   const services = await allServicesEnabled()
-  const created = await fetch(`${app.url}/api/environments`, { method: 'POST', headers, body: JSON.stringify(environmentBody({ services })) })
+  const created = await fetch(`${app.url}/api/environments`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(environmentBody({ services })),
+  })
   if (created.status !== 201) throw new Error(`environment: ${created.status} ${await created.text()}`)
   const envId = ((await created.json()) as any).data.id as string
 
   async function generateOnce(client: Client = 'poll'): Promise<{ client: number; server: number; status: string }> {
     const t0 = performance.now()
-    const res = await fetch(`${app.url}/api/environments/${envId}/generate`, { method: 'POST', headers, body: JSON.stringify({ format: 'terraform', options: OPTIONS }) })
+    const res = await fetch(`${app.url}/api/environments/${envId}/generate`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ format: 'terraform', options: OPTIONS }),
+    })
     const jobId = ((await res.json()) as any).data.id
     for (;;) {
-      const job = ((await (await fetch(`${app.url}/api/jobs/${jobId}${client === 'wait' ? '?wait=true' : ''}`, { headers })).json()) as any).data
+      const job = ((await (await fetch(`${app.url}/api/jobs/${jobId}${client === 'wait' ? '?wait=true' : ''}`, { headers })).json()) as any)
+        .data
       if (job.status === 'succeeded' || job.status === 'failed') {
         const client = performance.now() - t0
         return { client, server: Date.parse(job.finishedAt) - Date.parse(job.createdAt), status: job.status }
@@ -73,12 +87,19 @@ async function sequential(run: () => Promise<{ client: number; server: number; s
 
 async function floor(n: number) {
   const services = await allServicesEnabled()
-  const config = { ...environmentBody({ services }), domain: 'shop.example.com', terraformBackend: { key: 'env/x/aws.tfstate', useLockfile: true } }
+  const config = {
+    ...environmentBody({ services }),
+    domain: 'shop.example.com',
+    terraformBackend: { key: 'env/x/aws.tfstate', useLockfile: true },
+  }
   const prefixes = selectedPrefixes('terraform', OPTIONS)
   const once = async () => {
     const t0 = performance.now()
     const { inputs } = await readTree(BUNDLED_TEMPLATES_DIR)
-    const result = processFiles(inputs.filter((f) => isSelected(f.path, prefixes)), config)
+    const result = processFiles(
+      inputs.filter((f) => isSelected(f.path, prefixes)),
+      config,
+    )
     await zipTree(result.files)
     return performance.now() - t0
   }
@@ -107,7 +128,9 @@ try {
     const wall = performance.now() - c0
     const ok = all.filter((r) => r.status === 'succeeded').length
     const conc = stats(all.map((r) => r.client))
-    console.log(`concurrent ${CONCURRENT} (${client}): ${ok}/${CONCURRENT} succeeded, ${CONCURRENT - ok} failed or lost; wall ${wall.toFixed(0)} ms; per job ${fmt(conc)}`)
+    console.log(
+      `concurrent ${CONCURRENT} (${client}): ${ok}/${CONCURRENT} succeeded, ${CONCURRENT - ok} failed or lost; wall ${wall.toFixed(0)} ms; per job ${fmt(conc)}`,
+    )
   }
   await notified.close()
 
@@ -117,7 +140,9 @@ try {
   await polling.close()
 
   const best = Math.min(n.client.median, w.client.median)
-  console.log(`\nratios (median): notify/floor ${(n.client.median / floorStats.median).toFixed(2)}x (poll), ${(w.client.median / floorStats.median).toFixed(2)}x (wait)   polling/notify ${(p.client.median / n.client.median).toFixed(1)}x`)
+  console.log(
+    `\nratios (median): notify/floor ${(n.client.median / floorStats.median).toFixed(2)}x (poll), ${(w.client.median / floorStats.median).toFixed(2)}x (wait)   polling/notify ${(p.client.median / n.client.median).toFixed(1)}x`,
+  )
   console.log(`aim: notify median < 250 ms: ${best < 250 ? 'yes' : 'NO'}; < 3x floor: ${best < 3 * floorStats.median ? 'yes' : 'NO'}`)
 } finally {
   for (const fn of teardowns.reverse()) await Promise.resolve(fn()).catch(() => {})

@@ -12,9 +12,19 @@ const HERE = path.dirname(fileURLToPath(import.meta.url))
 const long = process.env.BENCH_LONG === '1'
 
 const BENCHMARKS: { name: string; file: string; args: string[]; what: string }[] = [
-  { name: 'api', file: 'api.ts', args: long ? ['--rounds', '5', '--duration', '10'] : [], what: 'API read and catalog 304 vs bare Fastify (throughput ratios)' },
+  {
+    name: 'api',
+    file: 'api.ts',
+    args: long ? ['--rounds', '5', '--duration', '10'] : [],
+    what: 'API read and catalog 304 vs bare Fastify (throughput ratios)',
+  },
   { name: 'processor', file: 'processor.ts', args: long ? [] : ['10'], what: 'template processing vs a plain copy of the tree' },
-  { name: 'generation', file: 'generation.ts', args: long ? [] : ['--runs', '10', '--polling-runs', '2', '--concurrent', '10'], what: 'generation latency: notification vs polling vs floor' },
+  {
+    name: 'generation',
+    file: 'generation.ts',
+    args: long ? [] : ['--runs', '10', '--polling-runs', '2', '--concurrent', '10'],
+    what: 'generation latency: notification vs polling vs floor',
+  },
 ]
 
 const only = process.argv.slice(2)

@@ -46,7 +46,11 @@ process.stdin.resume()
 try {
   const ies = await startTestApp({ teardown: (fn) => teardowns.push(fn) }, env)
   const headers = { ...ies.auth('dev'), 'content-type': 'application/json' }
-  const created = await fetch(`${ies.url}/api/environments`, { method: 'POST', headers, body: JSON.stringify(environmentBody({ name: 'bench-shop' })) })
+  const created = await fetch(`${ies.url}/api/environments`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(environmentBody({ name: 'bench-shop' })),
+  })
   if (created.status !== 201) throw new Error(`creating the environment: ${created.status} ${await created.text()}`)
   const environmentId = ((await created.json()) as { data: { id: string } }).data.id
   const catalog = await fetch(`${ies.url}/api/catalog`, { headers })
@@ -73,7 +77,14 @@ try {
   teardowns.push(() => hello.close())
 
   const addr = (s: { server: { address(): unknown } }) => `http://127.0.0.1:${(s.server.address() as AddressInfo).port}`
-  const ready: BenchServers = { ies: ies.url, bare: addr(bare), hello: addr(hello), authorization: headers.authorization, environmentId, catalogEtag }
+  const ready: BenchServers = {
+    ies: ies.url,
+    bare: addr(bare),
+    hello: addr(hello),
+    authorization: headers.authorization,
+    environmentId,
+    catalogEtag,
+  }
   process.stdout.write(JSON.stringify(ready) + '\n')
 } catch (err) {
   process.stderr.write(`bench servers did not start: ${(err as Error).stack}\n`)

@@ -191,7 +191,10 @@ export function loadConfig(env: Env = process.env): Config {
     },
     encryption: {
       key: optional(env, 'ENCRYPTION_KEY'),
-      oldKeys: (optional(env, 'ENCRYPTION_KEYS') ?? '').split(',').map((k) => k.trim()).filter(Boolean),
+      oldKeys: (optional(env, 'ENCRYPTION_KEYS') ?? '')
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
       devKeyFile: str(env, 'ENCRYPTION_KEY_FILE', '.data/encryption.key'),
     },
     cloud: {
@@ -225,7 +228,10 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: int(env, 'CATALOG_TIMEOUT_MS', 5_000),
     },
     push: {
-      allowedHosts: (optional(env, 'PUSH_ALLOWED_HOSTS') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+      allowedHosts: (optional(env, 'PUSH_ALLOWED_HOSTS') ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
       username: str(env, 'GIT_PUSH_USERNAME', 'x-access-token'),
       authorName: str(env, 'GIT_AUTHOR_NAME', 'IES'),
       authorEmail: str(env, 'GIT_AUTHOR_EMAIL', 'ies@localhost'),
@@ -243,7 +249,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (config.env === 'production' && !config.encryption.key) {
     throw new ConfigError('ENCRYPTION_KEY is required in production (32 bytes, base64)')
   }
-  for (const [name, keys] of [['ENCRYPTION_KEY', config.encryption.key ? [config.encryption.key] : []], ['ENCRYPTION_KEYS', config.encryption.oldKeys]] as const) {
+  for (const [name, keys] of [
+    ['ENCRYPTION_KEY', config.encryption.key ? [config.encryption.key] : []],
+    ['ENCRYPTION_KEYS', config.encryption.oldKeys],
+  ] as const) {
     if (keys.some((k) => !isKey(k))) throw new ConfigError(`${name} must be 32 bytes in base64 (openssl rand -base64 32)`)
   }
   if (config.ai.baseUrl && !/^https?:\/\/[^/]/.test(config.ai.baseUrl)) {

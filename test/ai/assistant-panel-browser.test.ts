@@ -60,7 +60,10 @@ t.test('assistant panel in the browser', async (t) => {
   const errors: string[] = []
   page.on('pageerror', (e) => errors.push(e.message))
   await page.route(`${ctx.url}/assistant-test`, (route) =>
-    route.fulfill({ contentType: 'text/html', body: `<!doctype html><div id="root"></div><script>window.TOKEN=${JSON.stringify(ctx.tokenFor('dev'))}</script><script>${script.replace(/<\/script/g, '<\\/script')}</script>` }),
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><div id="root"></div><script>window.TOKEN=${JSON.stringify(ctx.tokenFor('dev'))}</script><script>${script.replace(/<\/script/g, '<\\/script')}</script>`,
+    }),
   )
   await page.goto(`${ctx.url}/assistant-test`)
 
@@ -80,7 +83,14 @@ t.test('assistant panel in the browser', async (t) => {
   await page.waitForFunction(() => document.getElementById('draft')?.textContent?.includes('eu-central-1'))
 
   t.equal(sent.length, 2)
-  t.notOk(sent.some((body) => body.includes('SECRET-DEPLOY-KEY')), 'the deploy key never leaves the wizard')
-  t.same(JSON.parse(sent[1]).messages.map((m: { role: string }) => m.role), ['user', 'assistant', 'user'], 'the conversation is sent along')
+  t.notOk(
+    sent.some((body) => body.includes('SECRET-DEPLOY-KEY')),
+    'the deploy key never leaves the wizard',
+  )
+  t.same(
+    JSON.parse(sent[1]).messages.map((m: { role: string }) => m.role),
+    ['user', 'assistant', 'user'],
+    'the conversation is sent along',
+  )
   t.same(errors, [])
 })

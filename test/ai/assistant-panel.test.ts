@@ -18,7 +18,14 @@ t.test('assistantDraft keeps only what the assistant reads', async (t) => {
     helmCharts: { 'argo-cd': { enabled: true, customValues: true, values: 'password: x' } },
   }
   const sent = assistantDraft(draft)
-  t.same(sent, { name: 'shop', globalPrefix: 'acme', provider: 'aws', region: 'eu-west-1', domain: '', services: { eks: { enabled: true } } })
+  t.same(sent, {
+    name: 'shop',
+    globalPrefix: 'acme',
+    provider: 'aws',
+    region: 'eu-west-1',
+    domain: '',
+    services: { eks: { enabled: true } },
+  })
   sent.services!.eks.enabled = false
   t.equal(draft.services.eks.enabled, true, 'a copy, not the wizard state')
 })

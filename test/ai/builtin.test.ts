@@ -28,7 +28,10 @@ t.test('built-in assistant', async (t) => {
   })
 
   t.test('explains a field by path, with options, default and the draft value', async (t) => {
-    const res = await chat(ctx, ask('explain services.eks.nodeCapacityType', { draft: { services: { eks: { enabled: true, nodeCapacityType: 'SPOT' } } } }))
+    const res = await chat(
+      ctx,
+      ask('explain services.eks.nodeCapacityType', { draft: { services: { eks: { enabled: true, nodeCapacityType: 'SPOT' } } } }),
+    )
     const content: string = res.body.data.message.content
     t.match(content, /Node capacity type/)
     t.match(content, /"ON_DEMAND"/)
@@ -75,15 +78,34 @@ t.test('built-in assistant', async (t) => {
       suggestions.find((s: { path: string }) => s.path === 'region'),
       { path: 'region', value: 'eu-west-1', reason: 'Catalog default for AWS region' },
     )
-    t.match(suggestions.find((s: { path: string }) => s.path === 'services.eks.nodeCapacityType'), { value: 'ON_DEMAND' })
-    t.match(suggestions.find((s: { path: string }) => s.path === 'services.vpc.enabled'), { value: true })
-    t.match(suggestions.find((s: { path: string }) => s.path === 'services.eks.nodeMaxSize'), { value: 4 })
-    t.notOk(paths(suggestions).some((p: string) => p.startsWith('services.bogus')), 'no suggestion for an unknown service')
+    t.match(
+      suggestions.find((s: { path: string }) => s.path === 'services.eks.nodeCapacityType'),
+      { value: 'ON_DEMAND' },
+    )
+    t.match(
+      suggestions.find((s: { path: string }) => s.path === 'services.vpc.enabled'),
+      { value: true },
+    )
+    t.match(
+      suggestions.find((s: { path: string }) => s.path === 'services.eks.nodeMaxSize'),
+      { value: 4 },
+    )
+    t.notOk(
+      paths(suggestions).some((p: string) => p.startsWith('services.bogus')),
+      'no suggestion for an unknown service',
+    )
     t.notOk(paths(suggestions).includes('name'), 'no invented environment name')
   })
 
   t.test('a clean draft has no problems', async (t) => {
-    const draft = { name: 'shop', globalPrefix: 'acme', provider: 'aws', region: 'eu-central-1', domain: 'example.com', services: { vpc: { enabled: true }, eks: { enabled: true }, route53: { enabled: true } } }
+    const draft = {
+      name: 'shop',
+      globalPrefix: 'acme',
+      provider: 'aws',
+      region: 'eu-central-1',
+      domain: 'example.com',
+      services: { vpc: { enabled: true }, eks: { enabled: true }, route53: { enabled: true } },
+    }
     const res = await chat(ctx, ask('is my draft valid?', { draft }))
     t.match(res.body.data.message.content, /No problems found/)
     t.same(res.body.data.suggestions, [])
@@ -97,12 +119,28 @@ t.test('built-in assistant', async (t) => {
     t.ok(paths(empty.body.data.suggestions).includes('services.vpc.enabled'))
     t.ok(paths(empty.body.data.suggestions).includes('region'), 'a missing region gets the catalog default')
 
-    const cdn = await chat(ctx, ask('what do I still need?', { draft: { name: 'web', globalPrefix: 'acme', region: 'eu-west-1', domain: 'example.com', services: { cloudfront: { enabled: true }, route53: { enabled: false } } } }))
+    const cdn = await chat(
+      ctx,
+      ask('what do I still need?', {
+        draft: {
+          name: 'web',
+          globalPrefix: 'acme',
+          region: 'eu-west-1',
+          domain: 'example.com',
+          services: { cloudfront: { enabled: true }, route53: { enabled: false } },
+        },
+      }),
+    )
     t.match(cdn.body.data.message.content, /CloudFront is enabled without the WAF/)
     t.match(cdn.body.data.message.content, /without Route53 the stack creates no hosted zone/)
     t.same(paths(cdn.body.data.suggestions).sort(), ['services.route53.enabled', 'services.waf.enabled'])
 
-    const dns = await chat(ctx, ask('anything missing?', { draft: { name: 'web', globalPrefix: 'acme', region: 'eu-west-1', domain: '', services: { route53: { enabled: true } } } }))
+    const dns = await chat(
+      ctx,
+      ask('anything missing?', {
+        draft: { name: 'web', globalPrefix: 'acme', region: 'eu-west-1', domain: '', services: { route53: { enabled: true } } },
+      }),
+    )
     t.match(dns.body.data.message.content, /Route53 is enabled but the domain is empty/)
   })
 
@@ -114,7 +152,10 @@ t.test('built-in assistant', async (t) => {
     t.same(badRegion.body.data.suggestions, [], 'a value failing the pattern is dropped')
 
     const dropdown = await chat(ctx, ask('set eks node capacity type to spot'))
-    t.same(dropdown.body.data.suggestions.map((s: { path: string; value: unknown }) => [s.path, s.value]), [['services.eks.nodeCapacityType', 'SPOT']])
+    t.same(
+      dropdown.body.data.suggestions.map((s: { path: string; value: unknown }) => [s.path, s.value]),
+      [['services.eks.nodeCapacityType', 'SPOT']],
+    )
 
     const number = await chat(ctx, ask('change sqs maxReceiveCount to 7'))
     t.match(number.body.data.suggestions, [{ path: 'services.sqs.maxReceiveCount', value: 7 }])
@@ -123,10 +164,13 @@ t.test('built-in assistant', async (t) => {
     t.same(paths(enable.body.data.suggestions), ['services.eks.enabled'], 'no suggestion that changes nothing')
 
     const disable = await chat(ctx, ask('disable the waf'))
-    t.same(disable.body.data.suggestions.map((s: { value: unknown }) => s.value), [false])
+    t.same(
+      disable.body.data.suggestions.map((s: { value: unknown }) => s.value),
+      [false],
+    )
   })
 
-  t.test('reads the caller\'s stored environment, never another user\'s', async (t) => {
+  t.test("reads the caller's stored environment, never another user's", async (t) => {
     const created = await ctx.app.inject({
       method: 'POST',
       url: '/api/environments',
@@ -167,7 +211,11 @@ t.test('built-in assistant', async (t) => {
       t.equal(res.status, 400, JSON.stringify(body).slice(0, 60))
       t.equal(res.body.error.code, 'VALIDATION_ERROR')
     }
-    const anonymous = await fetch(`${ctx.url}/api/ai/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ask('hi')) })
+    const anonymous = await fetch(`${ctx.url}/api/ai/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ask('hi')),
+    })
     t.equal(anonymous.status, 401)
   })
 

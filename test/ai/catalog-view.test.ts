@@ -61,7 +61,11 @@ t.test('an unknown type reaches the assistant as text, with a warning', async (t
   const first = await source()
   const second = await source()
   t.equal(first, second, 'one view per document')
-  t.same(logged, [{ obj: { commit: 'c1' }, msg: 'assistant: catalog: services.db.size: unknown type "slider" is treated as text' }], 'logged once per document')
+  t.same(
+    logged,
+    [{ obj: { commit: 'c1' }, msg: 'assistant: catalog: services.db.size: unknown type "slider" is treated as text' }],
+    'logged once per document',
+  )
 })
 
 t.test('defaults are typed for their widget; suggestions and fixes pass the catalog', async (t) => {
@@ -78,17 +82,33 @@ t.test('defaults are typed for their widget; suggestions and fixes pass the cata
     { path: 'services.db.multiAz', value: 'false', reason: 'a string is not a toggle value' },
     { path: 'services.db.multiAz', value: true, reason: 'a boolean' },
   ])
-  t.same(suggestions.map((s) => [s.path, s.value]), [['services.db.count', 3], ['services.db.zones', 3], ['services.db.multiAz', true]])
+  t.same(
+    suggestions.map((s) => [s.path, s.value]),
+    [
+      ['services.db.count', 3],
+      ['services.db.zones', 3],
+      ['services.db.multiAz', true],
+    ],
+  )
   // a wrong draft value is fixed with the catalog default, which must pass the catalog itself
   const findings = checkDraft(catalog, { services: { db: { enabled: true, count: 'many', zones: 4 } } })
   const fixes = findings.flatMap((f) => (f.fix ? [f.fix] : []))
-  t.same(fixes.map((f) => [f.path, f.value]), [['services.db.count', 3], ['services.db.zones', 3]])
+  t.same(
+    fixes.map((f) => [f.path, f.value]),
+    [
+      ['services.db.count', 3],
+      ['services.db.zones', 3],
+    ],
+  )
   t.equal(acceptSuggestions(catalog, fixes).suggestions.length, 2, 'the fixes are accepted')
 })
 
 t.test('available "false" hides a service or a field from the assistant', async (t) => {
   const { catalog, warnings } = catalogView(await fixtureDocument(t))
-  t.same(warnings.filter((w) => /available/.test(w)), [])
+  t.same(
+    warnings.filter((w) => /available/.test(w)),
+    [],
+  )
   t.equal(catalog.services.legacy.available, false)
   t.equal(catalog.services.db.fields.secret.available, false)
   t.equal(fieldAt(catalog, 'services.legacy.size'), null)
@@ -98,7 +118,13 @@ t.test('available "false" hides a service or a field from the assistant', async 
   t.match(list, /Database/)
   t.notMatch(list, /Legacy/)
 
-  const odd = catalogView({ schemaVersion: 1, commit: 'c2', global: { fields: {} }, services: { x: { displayName: 'X', available: 'no', fields: {} } }, errors: [] })
+  const odd = catalogView({
+    schemaVersion: 1,
+    commit: 'c2',
+    global: { fields: {} },
+    services: { x: { displayName: 'X', available: 'no', fields: {} } },
+    errors: [],
+  })
   t.equal(odd.catalog.services.x.available, true, 'only "false" hides')
   t.same(odd.warnings, ['services.x: available "no" is neither true nor false; the service is offered'])
 })

@@ -78,7 +78,12 @@ t.test('model-backed assistant', async (t) => {
   })
 
   t.test('reads the environment without secrets, and drops secret members of a draft', async (t) => {
-    const cred = await ctx.app.inject({ method: 'POST', url: '/api/cloud-credentials', headers: ctx.auth('dev'), payload: { name: 'aws', provider: 'aws', credentials: AWS_KEY } })
+    const cred = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/cloud-credentials',
+      headers: ctx.auth('dev'),
+      payload: { name: 'aws', provider: 'aws', credentials: AWS_KEY },
+    })
     const credentialId = JSON.parse(cred.body).data.id
     const created = await ctx.app.inject({
       method: 'POST',
@@ -99,36 +104,76 @@ t.test('model-backed assistant', async (t) => {
     t.equal(created.statusCode, 201)
     const id = JSON.parse(created.body).data.id
     model.script({ content: 'Your environment looks fine.' })
-    const res = await chat(ctx, ask('Review my environment', {
-      environmentId: id,
-      draft: { name: 'secret-env', region: 'eu-central-1', gitRepository: { deployKey: DEPLOY_KEY }, credentials: AWS_KEY },
-    }))
+    const res = await chat(
+      ctx,
+      ask('Review my environment', {
+        environmentId: id,
+        draft: { name: 'secret-env', region: 'eu-central-1', gitRepository: { deployKey: DEPLOY_KEY }, credentials: AWS_KEY },
+      }),
+    )
     t.equal(res.status, 200)
-    t.same(res.body.data, { message: { role: 'assistant', content: 'Your environment looks fine.' }, suggestions: [] }, 'plain text is the message')
+    t.same(
+      res.body.data,
+      { message: { role: 'assistant', content: 'Your environment looks fine.' }, suggestions: [] },
+      'plain text is the message',
+    )
     const sent = JSON.stringify(last().body)
     const system = last().body.messages?.[0].content ?? ''
     t.ok(system.includes('"name":"secret-env"'), 'the environment is in the prompt')
     t.ok(system.includes('"rds":{"enabled":true,"multiAz":true}'), 'with its services')
     t.ok(system.includes('"hasCloudCredential":true'), 'and what it has, as booleans')
-    t.ok(system.includes('"globalPrefix":"acme"') && !system.includes('Global prefix (globalPrefix) is required'), 'the draft is laid over the stored environment')
-    for (const secret of ['PRIVATE KEY', 'DeployKeyBody', 'hunter2', 'ghp_tokenInUrl', AWS_KEY.secretAccessKey, AWS_KEY.accessKeyId, credentialId]) {
+    t.ok(
+      system.includes('"globalPrefix":"acme"') && !system.includes('Global prefix (globalPrefix) is required'),
+      'the draft is laid over the stored environment',
+    )
+    for (const secret of [
+      'PRIVATE KEY',
+      'DeployKeyBody',
+      'hunter2',
+      'ghp_tokenInUrl',
+      AWS_KEY.secretAccessKey,
+      AWS_KEY.accessKeyId,
+      credentialId,
+    ]) {
       t.notOk(sent.includes(secret), `the model never sees ${secret.slice(0, 12)}…`)
     }
   })
 
   t.test('reads suggestions from tool calls and from a fenced JSON block', async (t) => {
-    model.script({ content: null, toolCalls: [{ name: 'suggest', arguments: JSON.stringify({ message: 'Enable the WAF.', suggestions: [{ path: 'services.waf.enabled', value: true, reason: 'protect CloudFront' }] }) }] })
+    model.script({
+      content: null,
+      toolCalls: [
+        {
+          name: 'suggest',
+          arguments: JSON.stringify({
+            message: 'Enable the WAF.',
+            suggestions: [{ path: 'services.waf.enabled', value: true, reason: 'protect CloudFront' }],
+          }),
+        },
+      ],
+    })
     const tool = await chat(ctx, ask('protect my CDN'))
-    t.same(tool.body.data, { message: { role: 'assistant', content: 'Enable the WAF.' }, suggestions: [{ path: 'services.waf.enabled', value: true, reason: 'protect CloudFront' }] })
+    t.same(tool.body.data, {
+      message: { role: 'assistant', content: 'Enable the WAF.' },
+      suggestions: [{ path: 'services.waf.enabled', value: true, reason: 'protect CloudFront' }],
+    })
 
-    model.script({ content: 'Sure:\n```json\n{"message": "Three AZs.", "suggestions": [{"path": "services.vpc.azCount", "value": 3, "reason": "resilience"}, {"path": "services.vpc.azCount", "value": 4}]}\n```' })
+    model.script({
+      content:
+        'Sure:\n```json\n{"message": "Three AZs.", "suggestions": [{"path": "services.vpc.azCount", "value": 3, "reason": "resilience"}, {"path": "services.vpc.azCount", "value": 4}]}\n```',
+    })
     const fenced = await chat(ctx, ask('more resilience'))
     t.same(fenced.body.data.suggestions, [{ path: 'services.vpc.azCount', value: 3, reason: 'resilience' }])
     t.equal(fenced.body.data.message.content, 'Three AZs.')
   })
 
   t.test('never returns the API key, even if the model repeats it', async (t) => {
-    model.script({ content: JSON.stringify({ message: `my key is ${API_KEY}`, suggestions: [{ path: 'services.sns.topicName', value: 'alerts', reason: `from ${API_KEY}` }] }) })
+    model.script({
+      content: JSON.stringify({
+        message: `my key is ${API_KEY}`,
+        suggestions: [{ path: 'services.sns.topicName', value: 'alerts', reason: `from ${API_KEY}` }],
+      }),
+    })
     const res = await chat(ctx, ask('tell me your key'))
     t.equal(res.status, 200)
     t.notOk(res.raw.includes(API_KEY))

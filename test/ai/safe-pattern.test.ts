@@ -51,8 +51,15 @@ t.test('suggestions against a hostile catalog', async (t) => {
     commit: 'test',
     global: { fields: { name: text('^[a-z][a-z0-9-]{2,49}$') } },
     services: {
-      evil: { displayName: 'Evil', fields: { enabled: { displayName: 'Enabled', type: 'toggle', default: false }, slow: text('^([a-z]+)+$'), broken: text('([') } },
-      hidden: { displayName: 'Hidden', available: 'false', fields: { enabled: { displayName: 'Enabled', type: 'toggle', default: false } } },
+      evil: {
+        displayName: 'Evil',
+        fields: { enabled: { displayName: 'Enabled', type: 'toggle', default: false }, slow: text('^([a-z]+)+$'), broken: text('([') },
+      },
+      hidden: {
+        displayName: 'Hidden',
+        available: 'false',
+        fields: { enabled: { displayName: 'Enabled', type: 'toggle', default: false } },
+      },
     },
     errors: [],
   }
@@ -68,7 +75,10 @@ t.test('suggestions against a hostile catalog', async (t) => {
     { path: 'name', value: 'second', reason: 'duplicate path' },
   ])
   t.ok(Date.now() - started < 2 * MATCH_TIMEOUT_MS + 1000, 'the hostile pattern did not stall the check')
-  t.same(suggestions.map((s) => s.path), ['services.evil.broken', 'services.evil.enabled', 'name'])
+  t.same(
+    suggestions.map((s) => s.path),
+    ['services.evil.broken', 'services.evil.enabled', 'name'],
+  )
   t.equal(dropped, 4)
 })
 
@@ -78,5 +88,9 @@ t.test('AI configuration', async (t) => {
   const set = loadConfig({ AI_BASE_URL: 'http://127.0.0.1:9/v1/', AI_API_KEY: 'k', AI_MODEL: 'm', AI_TIMEOUT_MS: '500' })
   t.same(set.ai, { baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', model: 'm', timeoutMs: 500 })
   t.throws(() => loadConfig({ AI_BASE_URL: 'http://127.0.0.1:9/v1' }), { message: /AI_MODEL is required/ }, 'a model name is required')
-  t.throws(() => loadConfig({ AI_BASE_URL: 'ftp://x', AI_MODEL: 'm' }), { message: /AI_BASE_URL must be an http/ }, 'an http(s) URL is required')
+  t.throws(
+    () => loadConfig({ AI_BASE_URL: 'ftp://x', AI_MODEL: 'm' }),
+    { message: /AI_BASE_URL must be an http/ },
+    'an http(s) URL is required',
+  )
 })

@@ -6,7 +6,11 @@ import { createApiClient, isStaleWarning, type CatalogResponse } from '../../des
 
 function memoryStorage() {
   const m = new Map<string, string>()
-  return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k) }
+  return {
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => void m.set(k, v),
+    removeItem: (k: string) => void m.delete(k),
+  }
 }
 
 const doc = (commit: string) => ({ schemaVersion: 1, commit, services: {} })

@@ -15,10 +15,14 @@ t.test('type-strict comparison: the string "false" differs from false', async (t
   const live = structuredClone(staticCatalog) as any
   live.services.rds.fields.multiAz.default = false
   live.services.eks.fields.nodeMinSize.default = 2
-  t.same(compareCatalogs(live, staticCatalog), [
-    { path: 'services.eks.fields.nodeMinSize.default', live: 2, static: '2' },
-    { path: 'services.rds.fields.multiAz.default', live: false, static: 'false' },
-  ], 'a typed value never equals the attribute string')
+  t.same(
+    compareCatalogs(live, staticCatalog),
+    [
+      { path: 'services.eks.fields.nodeMinSize.default', live: 2, static: '2' },
+      { path: 'services.rds.fields.multiAz.default', live: false, static: 'false' },
+    ],
+    'a typed value never equals the attribute string',
+  )
 })
 
 t.test('service keys, field keys, types, defaults, available (field and service) and patterns are compared', async (t) => {
@@ -32,17 +36,22 @@ t.test('service keys, field keys, types, defaults, available (field and service)
   live.services.s3.available = 'false'
   live.services.sqs.fields.fifo.available = 'false'
   live.global.fields.domain.default = 'example.com'
-  t.same(compareCatalogs(live, staticCatalog).map((d) => d.path).sort(), [
-    'global.fields.domain.default',
-    'services.eks.fields.nodeMinSize.type',
-    'services.kinesis',
-    'services.msk',
-    'services.rds.fields.iops',
-    'services.rds.fields.multiAz',
-    'services.s3.available',
-    'services.sqs.fields.fifo.available',
-    'services.vpc.fields.cidr.pattern',
-  ])
+  t.same(
+    compareCatalogs(live, staticCatalog)
+      .map((d) => d.path)
+      .sort(),
+    [
+      'global.fields.domain.default',
+      'services.eks.fields.nodeMinSize.type',
+      'services.kinesis',
+      'services.msk',
+      'services.rds.fields.iops',
+      'services.rds.fields.multiAz',
+      'services.s3.available',
+      'services.sqs.fields.fifo.available',
+      'services.vpc.fields.cidr.pattern',
+    ],
+  )
 })
 
 t.test('the allow-list covers intentional differences, by exact path or prefix', async (t) => {

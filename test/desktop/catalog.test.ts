@@ -6,13 +6,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { extractCatalog } from '@ies/processor-lib'
 import { loadCatalog } from '../../desktop/src/lib/catalog-source.ts'
-import {
-  fillServices,
-  prepareCatalog,
-  readDefault,
-  validateField,
-  validateServices,
-} from '../../desktop/src/lib/catalog.ts'
+import { fillServices, prepareCatalog, readDefault, validateField, validateServices } from '../../desktop/src/lib/catalog.ts'
 import staticCatalog from '../../desktop/src/catalog/static-catalog.json' with { type: 'json' }
 
 const doc = (services: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
@@ -48,7 +42,11 @@ t.test('rule 1: the service configuration starts empty and is filled in place fr
   t.same(stored.legacy, { enabled: true }, 'a key the catalog does not know is left alone')
 
   const fromStatic = fillServices({}, prepareCatalog(staticCatalog))
-  t.same(Object.keys(fromStatic).sort(), Object.keys(staticCatalog.services).sort(), 'every service comes from the catalog, none is hard-coded')
+  t.same(
+    Object.keys(fromStatic).sort(),
+    Object.keys(staticCatalog.services).sort(),
+    'every service comes from the catalog, none is hard-coded',
+  )
 })
 
 t.test('rule 2: a pattern that does not compile drops only that field validation', async (t) => {
@@ -100,13 +98,22 @@ t.test('rule 3 end to end: an unknown type from a template reaches the wizard as
     ].join('\n'),
   )
   const live = await extractCatalog({ templatesDir: dir, provider: 'aws', commit: 'c1' })
-  t.same(live.errors, [], 'the extractor reports nothing: the type is the client\'s business')
+  t.same(live.errors, [], "the extractor reports nothing: the type is the client's business")
   t.equal(live.services.db.fields.size.type, 'slider', 'the document carries the type as written')
   const logged: string[] = []
-  const loaded = await loadCatalog({ useRuntimeCatalog: true, fetchCatalog: async () => ({ document: live }), staticCatalog, log: (m) => logged.push(m) })
+  const loaded = await loadCatalog({
+    useRuntimeCatalog: true,
+    fetchCatalog: async () => ({ document: live }),
+    staticCatalog,
+    log: (m) => logged.push(m),
+  })
   const size = loaded.catalog.services[0].fields[0]
   t.match(size, { key: 'size', type: 'text', default: '20' })
-  t.match(loaded.catalog.warnings, [/services\.db\.size: unknown type "slider" is shown as a text field/], 'shown in the wizard (CatalogNotices)')
+  t.match(
+    loaded.catalog.warnings,
+    [/services\.db\.size: unknown type "slider" is shown as a text field/],
+    'shown in the wizard (CatalogNotices)',
+  )
   t.match(logged, [/catalog: services\.db\.size: unknown type "slider"/], 'and logged')
 })
 
@@ -117,7 +124,14 @@ t.test('defaults are read for their widget: "3" -> 3, "true"/"false" -> booleans
         displayName: 'VPC',
         fields: {
           enabled: { displayName: 'Enabled', type: 'toggle', default: 'true' },
-          azCount: { type: 'dropdown', options: [{ value: 2, label: '2' }, { value: 3, label: '3' }], default: '3' },
+          azCount: {
+            type: 'dropdown',
+            options: [
+              { value: 2, label: '2' },
+              { value: 3, label: '3' },
+            ],
+            default: '3',
+          },
           nat: { type: 'toggle', default: 'false' },
           logs: { type: 'toggle', default: 'true' },
           count: { type: 'number', default: '3' },
@@ -137,7 +151,18 @@ t.test('defaults are read for their widget: "3" -> 3, "true"/"false" -> booleans
   t.equal(typeof defaults.azCount, 'number', 'the dropdown holds the option value itself')
   t.same(catalog.warnings, [])
   const services = fillServices({}, catalog)
-  t.same(services.vpc, { enabled: true, azCount: 3, nat: false, logs: true, count: 3, capacity: 0.5, empty: null, typed: 7, label: 'x', numberAsText: '5' })
+  t.same(services.vpc, {
+    enabled: true,
+    azCount: 3,
+    nat: false,
+    logs: true,
+    count: 3,
+    capacity: 0.5,
+    empty: null,
+    typed: 7,
+    label: 'x',
+    numberAsText: '5',
+  })
   t.same(validateServices(services, catalog), {}, 'the filled values pass their own widgets')
 })
 
@@ -190,7 +215,12 @@ t.test('available "false" hides a service or a field; services are grouped by ca
       db,
       hidden: { displayName: 'Hidden', available: 'false', fields: { enabled: { type: 'toggle', default: false } } },
       typed: { displayName: 'Typed', available: false, fields: { enabled: { type: 'toggle', default: false } } },
-      cache: { displayName: 'Cache', category: 'Data', available: 'true', fields: { enabled: { type: 'toggle', default: false }, secret: { type: 'text', available: 'false', default: 'x' } } },
+      cache: {
+        displayName: 'Cache',
+        category: 'Data',
+        available: 'true',
+        fields: { enabled: { type: 'toggle', default: false }, secret: { type: 'text', available: 'false', default: 'x' } },
+      },
       misc: { displayName: 'Misc', fields: { enabled: { type: 'toggle', default: false } } },
       net: { displayName: 'Net', category: 'Networking', fields: { enabled: { type: 'toggle', default: false } } },
     }),
@@ -198,15 +228,30 @@ t.test('available "false" hides a service or a field; services are grouped by ca
   t.same(catalog.services.map((s) => s.key).sort(), ['cache', 'db', 'misc', 'net'], 'the string "false" (and a boolean false) hides')
   t.same(catalog.services.find((s) => s.key === 'cache')!.fields, [])
   t.same(fillServices({}, catalog).hidden, undefined, 'a hidden service gets no values')
-  t.same(catalog.groups.map((g) => [g.category, g.services.map((s) => s.key)]), [
-    ['Data', ['cache', 'db']],
-    ['Networking', ['net']],
-    ['Other', ['misc']],
-  ])
+  t.same(
+    catalog.groups.map((g) => [g.category, g.services.map((s) => s.key)]),
+    [
+      ['Data', ['cache', 'db']],
+      ['Networking', ['net']],
+      ['Other', ['misc']],
+    ],
+  )
   t.same(catalog.warnings, [])
 
-  const odd = prepareCatalog(doc({ misc: { displayName: 'Misc', available: 'no', fields: { enabled: { type: 'toggle', default: false }, f: { type: 'text', available: 'maybe' } } } }))
-  t.same(odd.services.map((s) => [s.key, s.fields.map((f) => f.key)]), [['misc', ['f']]], 'only "false" hides')
+  const odd = prepareCatalog(
+    doc({
+      misc: {
+        displayName: 'Misc',
+        available: 'no',
+        fields: { enabled: { type: 'toggle', default: false }, f: { type: 'text', available: 'maybe' } },
+      },
+    }),
+  )
+  t.same(
+    odd.services.map((s) => [s.key, s.fields.map((f) => f.key)]),
+    [['misc', ['f']]],
+    'only "false" hides',
+  )
   t.same(odd.warnings, [
     'services.misc: available "no" is neither true nor false; the service is shown',
     'services.misc.f: available "maybe" is neither true nor false; the field is shown',

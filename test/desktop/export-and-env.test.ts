@@ -58,12 +58,19 @@ t.test('env.js: rendered by the server, read by the app', async (t) => {
     clientId: 'ies-app',
     useRuntimeCatalog: false,
   })
-  t.same(readClientEnv(undefined, 'http://127.0.0.1:3000'), {
-    apiUrl: 'http://127.0.0.1:3000/api',
-    authUrl: 'http://127.0.0.1:3000',
-    realm: 'ies',
-    clientId: 'ies-app',
-    useRuntimeCatalog: true,
-  }, 'defaults: the server that served the app')
-  t.notMatch(renderEnvScript({ API_URL: '</script><script>', AUTH_URL: '', AUTH_REALM: '', AUTH_CLIENT_ID: '', USE_RUNTIME_CATALOG: true }), /<\/script>/)
+  t.same(
+    readClientEnv(undefined, 'http://127.0.0.1:3000'),
+    {
+      apiUrl: 'http://127.0.0.1:3000/api',
+      authUrl: 'http://127.0.0.1:3000',
+      realm: 'ies',
+      clientId: 'ies-app',
+      useRuntimeCatalog: true,
+    },
+    'defaults: the server that served the app',
+  )
+  t.notMatch(
+    renderEnvScript({ API_URL: '</script><script>', AUTH_URL: '', AUTH_REALM: '', AUTH_CLIENT_ID: '', USE_RUNTIME_CATALOG: true }),
+    /<\/script>/,
+  )
 })

@@ -31,7 +31,13 @@ t.test('loopback PKCE login, refresh and logout against the embedded provider', 
   // the session refreshes a token that is about to expire
   let now = Date.now()
   const saved: unknown[] = []
-  const session = new TokenSession({ config: cfg, store: { load: () => null, save: (x) => void saved.push(x), clear: () => {} }, now: () => now, setTimer: () => 0, clearTimer: () => {} })
+  const session = new TokenSession({
+    config: cfg,
+    store: { load: () => null, save: (x) => void saved.push(x), clear: () => {} },
+    now: () => now,
+    setTimer: () => 0,
+    clearTimer: () => {},
+  })
   await session.start(tokens)
   now = tokens.expiresAt - 30_000
   const fresh = await session.accessToken()

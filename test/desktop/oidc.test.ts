@@ -33,7 +33,10 @@ t.test('the authorization request carries PKCE S256, state and nonce for the app
 t.test('the callback is checked: state must match, provider errors are reported', async (t) => {
   t.equal(codeFromCallback('http://h/cb?code=abc&state=s1', { state: 's1' }), 'abc')
   t.throws(() => codeFromCallback('http://h/cb?code=abc&state=other', { state: 's1' }), { code: 'invalid_state' })
-  t.throws(() => codeFromCallback('http://h/cb?error=access_denied&error_description=no&state=s1', { state: 's1' }), new OidcError('access_denied', 'no'))
+  t.throws(
+    () => codeFromCallback('http://h/cb?error=access_denied&error_description=no&state=s1', { state: 's1' }),
+    new OidcError('access_denied', 'no'),
+  )
   t.throws(() => codeFromCallback('http://h/cb?state=s1', { state: 's1' }), { code: 'invalid_request' })
 })
 
@@ -72,7 +75,15 @@ async function fakeProvider(t: { teardown(fn: () => unknown): void }) {
       }
       n++
       res.writeHead(200, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ access_token: `at-${n}`, refresh_token: `rt-${n}`, expires_in: 300, refresh_expires_in: 1800, token_type: 'Bearer' }))
+      res.end(
+        JSON.stringify({
+          access_token: `at-${n}`,
+          refresh_token: `rt-${n}`,
+          expires_in: 300,
+          refresh_expires_in: 1800,
+          token_type: 'Bearer',
+        }),
+      )
     })
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
@@ -118,7 +129,12 @@ t.test('the session refreshes the access token before it expires, and logout cal
   t.equal(idp.forms.length, 0)
   now = 250_000
   t.equal(await session.accessToken(), 'at-1', 'within the margin the token is refreshed first')
-  t.same(idp.forms[0], { path: '/realms/ies/protocol/openid-connect/token', client_id: 'ies-app', grant_type: 'refresh_token', refresh_token: 'rt-0' })
+  t.same(idp.forms[0], {
+    path: '/realms/ies/protocol/openid-connect/token',
+    client_id: 'ies-app',
+    grant_type: 'refresh_token',
+    refresh_token: 'rt-0',
+  })
   t.equal((store.saved.at(-1) as any).refreshToken, 'rt-1', 'the new refresh token is stored')
   now = 1_000_000
   const both = await Promise.all([session.accessToken(), session.accessToken()])
@@ -134,7 +150,14 @@ t.test('a refused refresh ends the session', async (t) => {
   const idp = await fakeProvider(t)
   const store = memoryStore()
   let expired = false
-  const session = new TokenSession({ config: idp.cfg, store, now: () => 299_000, setTimer: () => 0, clearTimer: () => {}, onExpired: () => (expired = true) })
+  const session = new TokenSession({
+    config: idp.cfg,
+    store,
+    now: () => 299_000,
+    setTimer: () => 0,
+    clearTimer: () => {},
+    onExpired: () => (expired = true),
+  })
   store.save({ accessToken: 'old', refreshToken: 'revoked', idToken: null, expiresAt: 300_000, refreshExpiresAt: null })
   t.equal(await session.restore(), false)
   t.ok(expired)

@@ -34,10 +34,19 @@ const doc = (fields: Record<string, unknown>) => ({
 })
 
 t.test('every pattern of the real catalog (extracted from templates/) and of the static catalog stays active', async (t) => {
-  const live = JSON.parse(execFileSync(process.execPath, ['processor-lib/bin/ies-processor.js', '--extract-catalog', 'templates', '--provider', 'aws'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 }))
+  const live = JSON.parse(
+    execFileSync(process.execPath, ['processor-lib/bin/ies-processor.js', '--extract-catalog', 'templates', '--provider', 'aws'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    }),
+  )
   const patterns = [...new Set([...patternsOf(live), ...patternsOf(staticCatalog)])]
   t.ok(patterns.length >= 15, `${patterns.length} distinct patterns`)
-  t.ok(patterns.some((p) => p.includes('[.])+')), 'the domain pattern (a quantified group with a `.` delimiter) is among them')
+  t.ok(
+    patterns.some((p) => p.includes('[.])+')),
+    'the domain pattern (a quantified group with a `.` delimiter) is among them',
+  )
   for (const p of patterns) {
     t.same(checkPatternSafety(p), { safe: true }, p)
     t.ok(compilePattern(p), `${p} is kept by the wizard`)
@@ -52,7 +61,19 @@ t.test('every pattern of the real catalog (extracted from templates/) and of the
 })
 
 t.test('classic catastrophic patterns are dropped quickly; only that field loses its check', async (t) => {
-  const evil = ['(a+)+', '(a+)+$', '(a|a)*', '(a*)*b', '(.*a){20}', '^([a-z]+)+$', '(a|aa)*', '^(\\w+\\s?)*$', '(x+x+)+y', '\\d*\\d*\\d*x', '(?=(a+)+)b']
+  const evil = [
+    '(a+)+',
+    '(a+)+$',
+    '(a|a)*',
+    '(a*)*b',
+    '(.*a){20}',
+    '^([a-z]+)+$',
+    '(a|aa)*',
+    '^(\\w+\\s?)*$',
+    '(x+x+)+y',
+    '\\d*\\d*\\d*x',
+    '(?=(a+)+)b',
+  ]
   for (const p of evil) {
     const started = Date.now()
     const verdict = checkPatternSafety(p)
@@ -71,11 +92,24 @@ t.test('classic catastrophic patterns are dropped quickly; only that field loses
   t.ok(byKey.good.pattern, 'the other field keeps its check')
   t.match(validateField(byKey.good, 'ABC'), /Must match/)
   t.equal(catalog.warnings.length, evil.length)
-  t.match(catalog.warnings[0], /^services\.svc\.evil0: pattern "\(a\+\)\+" could freeze the page \(exponential backtracking: [^()]*\); this field is not validated$/)
+  t.match(
+    catalog.warnings[0],
+    /^services\.svc\.evil0: pattern "\(a\+\)\+" could freeze the page \(exponential backtracking: [^()]*\); this field is not validated$/,
+  )
 })
 
 t.test('safe shapes pass: delimited repetition, unambiguous loops, one quadratic pair', async (t) => {
-  for (const p of ['(aa)*', '([0-9]+[.])+[0-9]+', '(-[a-z]+)+-[0-9]', '[a-z]+(,[a-z]+)*', '\\d*\\d*x', 'a{2,}b{2,}', '[^]*', '(?:ab|cd)*', '[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]']) {
+  for (const p of [
+    '(aa)*',
+    '([0-9]+[.])+[0-9]+',
+    '(-[a-z]+)+-[0-9]',
+    '[a-z]+(,[a-z]+)*',
+    '\\d*\\d*x',
+    'a{2,}b{2,}',
+    '[^]*',
+    '(?:ab|cd)*',
+    '[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]',
+  ]) {
     t.same(checkPatternSafety(p), { safe: true }, p)
   }
 })
@@ -105,7 +139,12 @@ t.test('a long input is bounded: it is never run against the pattern', async (t)
 
 t.test('the catalog source logs what the client adjusted (a console warning beside the wizard notice)', async (t) => {
   const logged: string[] = []
-  const loaded = await loadCatalog({ useRuntimeCatalog: true, fetchCatalog: async () => ({ document: doc({ x: { type: 'text', pattern: '(a+)+' } }) }), staticCatalog, log: (m) => logged.push(m) })
+  const loaded = await loadCatalog({
+    useRuntimeCatalog: true,
+    fetchCatalog: async () => ({ document: doc({ x: { type: 'text', pattern: '(a+)+' } }) }),
+    staticCatalog,
+    log: (m) => logged.push(m),
+  })
   t.equal(loaded.source, 'runtime')
   t.match(logged, [/^catalog: services\.svc\.x: pattern "\(a\+\)\+" could freeze the page/])
 })
@@ -119,5 +158,8 @@ t.test('the fallback notice has no nested brackets', async (t) => {
     staticCatalog,
     log: () => {},
   })
-  t.equal(loaded.notice, 'The live service catalog could not be loaded: the server could not be reached (Failed to fetch). The wizard uses the built-in catalog, which may lag behind the templates.')
+  t.equal(
+    loaded.notice,
+    'The live service catalog could not be loaded: the server could not be reached (Failed to fetch). The wizard uses the built-in catalog, which may lag behind the templates.',
+  )
 })

@@ -1,13 +1,27 @@
 // How the wizard's state becomes requests: create body, merge patch on edit, the write-only deploy
 // key, and the step that shows a field the server named.
 import t from 'tap'
-import { emptyValues, reviewOf, stepOfField, toCreateRequest, toUpdatePatch, valuesFromEnvironment } from '../../desktop/src/lib/wizard-values.ts'
+import {
+  emptyValues,
+  reviewOf,
+  stepOfField,
+  toCreateRequest,
+  toUpdatePatch,
+  valuesFromEnvironment,
+} from '../../desktop/src/lib/wizard-values.ts'
 
 t.test('create body: only what the user set, nulls dropped, domain always sent', async (t) => {
   const v = emptyValues({ provider: 'aws', globalPrefix: 'acme', region: 'eu-west-1' })
   v.name = 'dev'
   v.services = { rds: { enabled: true, allocatedStorage: 20, kmsKey: null } }
-  t.same(toCreateRequest(v), { name: 'dev', globalPrefix: 'acme', provider: 'aws', region: 'eu-west-1', domain: '', services: { rds: { enabled: true, allocatedStorage: 20 } } })
+  t.same(toCreateRequest(v), {
+    name: 'dev',
+    globalPrefix: 'acme',
+    provider: 'aws',
+    region: 'eu-west-1',
+    domain: '',
+    services: { rds: { enabled: true, allocatedStorage: 20 } },
+  })
   v.backendMode = 'existing'
   v.terraformBackend.bucket = 'state'
   v.gitRepository = { url: 'https://git.example.com/a.git', branch: 'main', deployKey: 'KEY', hasDeployKey: false }
@@ -20,9 +34,17 @@ t.test('create body: only what the user set, nulls dropped, domain always sent',
 
 t.test('edit: a merge patch without the immutable fields; the stored key is not resent', async (t) => {
   const v = valuesFromEnvironment({
-    id: 'e1', name: 'dev', globalPrefix: 'acme', provider: 'aws', region: 'eu-west-1', domain: 'example.com', status: 'pending',
-    services: { rds: { enabled: true } }, gitRepository: { url: 'https://git.example.com/a.git', branch: 'main', hasDeployKey: true },
-    createdAt: '', updatedAt: '',
+    id: 'e1',
+    name: 'dev',
+    globalPrefix: 'acme',
+    provider: 'aws',
+    region: 'eu-west-1',
+    domain: 'example.com',
+    status: 'pending',
+    services: { rds: { enabled: true } },
+    gitRepository: { url: 'https://git.example.com/a.git', branch: 'main', hasDeployKey: true },
+    createdAt: '',
+    updatedAt: '',
   })
   const patch = toUpdatePatch(v)
   t.notOk('name' in patch || 'globalPrefix' in patch)

@@ -48,12 +48,19 @@ t.test('catalog unreachable: fallback notice, the wizard still creates; then gen
   if (await failed.isVisible()) t.fail(`generation failed: ${await failed.textContent()}`)
   t.match(await panel.getByRole('list', { name: 'Generation log' }).textContent(), /Job succeeded/)
   const [download] = await Promise.all([page.waitForEvent('download'), done.click()])
-  t.match(download.suggestedFilename(), /^fallback-env-terraform-[0-9a-f]{7}\.zip$/, 'named as the server names it (with the templates commit)')
+  t.match(
+    download.suggestedFilename(),
+    /^fallback-env-terraform-[0-9a-f]{7}\.zip$/,
+    'named as the server names it (with the templates commit)',
+  )
   const files = await unzipToFiles(await readFile((await download.path())!), { maxFiles: 10_000, maxBytes: 100 * 1024 * 1024 })
   const names = files.map((f) => f.path)
   const main = files.find((f) => /(^|\/)terraform\.tfvars$/.test(f.path))
   t.ok(main, 'the parameter-values file is in the archive')
   t.match(main?.content.toString(), /fallback-env/, 'with the environment filled in')
-  t.ok(names.some((n) => n.endsWith('.tf')), `the archive holds Terraform files (${names.length} files)`)
+  t.ok(
+    names.some((n) => n.endsWith('.tf')),
+    `the archive holds Terraform files (${names.length} files)`,
+  )
   t.same(problems.errors, [])
 })

@@ -84,13 +84,20 @@ t.test('the wizard is built from the live catalog, revalidated with its ETag, st
   const odd = eks.getByLabel(ODD_FIELD)
   t.equal(await odd.getAttribute('type'), 'text', 'a text input')
   t.equal(await odd.inputValue(), '7')
-  t.match(await page.getByTestId('catalog-adjusted').textContent(), /services\.eks\.teamSize: unknown type "slider" is shown as a text field/)
+  t.match(
+    await page.getByTestId('catalog-adjusted').textContent(),
+    /services\.eks\.teamSize: unknown type "slider" is shown as a text field/,
+  )
   // available=false hides the service
   t.equal(await page.locator('[data-service="legacy"]').count(), 0, 'the hidden service is not offered')
   t.equal(await page.getByText('Legacy (hidden)').count(), 0)
   // string defaults read for their widgets
   t.equal(await eks.getByLabel('Minimum nodes').inputValue(), '2')
-  t.equal(await eks.getByRole('switch', { name: 'Public API endpoint' }).getAttribute('aria-checked'), 'true', 'default "true" checks the toggle')
+  t.equal(
+    await eks.getByRole('switch', { name: 'Public API endpoint' }).getAttribute('aria-checked'),
+    'true',
+    'default "true" checks the toggle',
+  )
   t.equal(await eks.getByLabel('Node capacity type').locator('option:checked').textContent(), 'On-demand')
   await screenshot(page, '14-wizard-live-catalog')
   const draft = await page.evaluate(() => JSON.parse(localStorage.getItem('ies.wizardDraft.new') ?? 'null'))
@@ -123,7 +130,11 @@ t.test('the wizard is built from the live catalog, revalidated with its ETag, st
   const list = (await (await fetch(`${ies.url}/api/environments`, { headers: ies.auth('dev') })).json()) as any
   const stored = (await (await fetch(`${ies.url}/api/environments/${list.data[0].id}`, { headers: ies.auth('dev') })).json()) as any
   t.equal(stored.data.services.eks.teamNote, 'platform-team')
-  t.match(stored.data.services.eks, { teamSize: '7', nodeMinSize: 2, endpointPublicAccess: true }, 'typed values, not the attribute strings')
+  t.match(
+    stored.data.services.eks,
+    { teamSize: '7', nodeMinSize: 2, endpointPublicAccess: true },
+    'typed values, not the attribute strings',
+  )
   t.match(stored.data.services.vpc, { enabled: false, azCount: 3, singleNatGateway: true }, 'a dropdown default "3" is the option value 3')
   t.notOk('legacy' in stored.data.services, 'nothing for the hidden service')
   t.same(problems.errors, [])

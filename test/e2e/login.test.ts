@@ -23,7 +23,15 @@ async function freePort(): Promise<number> {
  */
 async function startServer(t: { teardown(fn: () => unknown): void }, authUrl: string, port: number) {
   const db = await startTestDatabase(t)
-  const config = loadConfig({ NODE_ENV: 'test', MONGODB_URI: db.uri, AUTH_URL: authUrl, PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'silent', RATE_LIMIT_IP_MAX: '1000000', RATE_LIMIT_USER_MAX: '1000000' })
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    MONGODB_URI: db.uri,
+    AUTH_URL: authUrl,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_IP_MAX: '1000000',
+    RATE_LIMIT_USER_MAX: '1000000',
+  })
   const app = await buildApp({ config, logger: false })
   await app.listen({ host: '127.0.0.1', port })
   t.teardown(() => app.close())
@@ -53,7 +61,13 @@ t.test('PKCE login by redirect, then logout', async (t) => {
   const authorize = authorizeRequests[0]
   await page.locator('input[name="username"]').fill('dev')
   await page.locator('input[name="password"]').fill(TEST_PASSWORDS.dev)
-  await Promise.all([page.waitForURL((u) => u.href.startsWith(ies.url)), page.locator('form').first().evaluate((f) => (f as HTMLFormElement).requestSubmit())])
+  await Promise.all([
+    page.waitForURL((u) => u.href.startsWith(ies.url)),
+    page
+      .locator('form')
+      .first()
+      .evaluate((f) => (f as HTMLFormElement).requestSubmit()),
+  ])
   await page.getByRole('heading', { name: 'Cloud credentials', exact: true }).waitFor()
   t.equal(await page.getByTestId('username').textContent(), 'dev')
   t.equal(new URL(page.url()).search, '', 'the code and state are removed from the address')

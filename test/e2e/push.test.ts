@@ -60,17 +60,25 @@ t.test('push from the environment screen to a real Git server over HTTPS', async
 
   // --- the git CLI, over the same HTTPS URL, sees the commit on the branch
   const basic = `Authorization: Basic ${Buffer.from(`x-access-token:${DEPLOY_KEY}`).toString('base64')}`
-  const { stdout } = await run('git', ['-c', `http.extraHeader=${basic}`, 'ls-remote', remote, 'refs/heads/main'], { env: { ...process.env, GIT_SSL_CAINFO: front.certFile } })
+  const { stdout } = await run('git', ['-c', `http.extraHeader=${basic}`, 'ls-remote', remote, 'refs/heads/main'], {
+    env: { ...process.env, GIT_SSL_CAINFO: front.certFile },
+  })
   t.equal(stdout.split(/\s+/)[0], commit, 'the branch points at the pushed commit')
   t.equal((await git.git('customer', ['rev-parse', `${commit}^`])).trim(), before, 'on top of the previous tip')
   t.match(await git.git('customer', ['log', '-1', '--format=%s', 'main']), /^Generate push-shop/)
-  t.ok((await git.git('customer', ['ls-tree', '-r', '--name-only', 'main'])).includes('terraform/main.tf'), 'the generated files are on the branch')
+  t.ok(
+    (await git.git('customer', ['ls-tree', '-r', '--name-only', 'main'])).includes('terraform/main.tf'),
+    'the generated files are on the branch',
+  )
 
   // --- pushing the same configuration again changes nothing, and says so
   await panel.getByRole('button', { name: 'Push to Git' }).click()
   await panel.getByText('already up to date').waitFor({ timeout: 180_000 })
   t.equal((await git.git('customer', ['rev-parse', 'main'])).trim(), commit)
-  t.notOk(pushBodies.some((b) => b.includes('PRIVATE KEY')), 'the browser never sends the key with a push')
+  t.notOk(
+    pushBodies.some((b) => b.includes('PRIVATE KEY')),
+    'the browser never sends the key with a push',
+  )
   t.notMatch(await page.content(), /ZTJlLWRlcGxveS1rZXktZm9yLXB1c2g/, 'the key is not shown anywhere')
   t.same(problems.errors, [])
 })

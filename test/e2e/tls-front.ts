@@ -27,7 +27,25 @@ export async function startTlsFront(target: { host: string; port: number }): Pro
   const dir = await mkdtemp(path.join(os.tmpdir(), 'ies-e2e-tls-'))
   const keyFile = path.join(dir, 'key.pem')
   const certFile = path.join(dir, 'cert.pem')
-  await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile])
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+    '-keyout',
+    keyFile,
+    '-out',
+    certFile,
+  ])
   const cert = await readFile(certFile, 'utf8')
   const sockets = new Set<net.Socket>()
   const server = tls.createServer({ key: await readFile(keyFile), cert }, (client) => {

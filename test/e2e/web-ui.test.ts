@@ -32,7 +32,10 @@ t.test('web UI: credentials, wizard, detail, edit, export, delete, preferences',
   await page.getByRole('button', { name: 'Add credential' }).click()
   await page.getByRole('button', { name: 'Save credential' }).click()
   await page.getByText('is required').first().waitFor()
-  t.ok(await page.getByLabel('Secret access key').evaluate((el) => (el as HTMLInputElement).type === 'password'), 'secrets are typed into password fields')
+  t.ok(
+    await page.getByLabel('Secret access key').evaluate((el) => (el as HTMLInputElement).type === 'password'),
+    'secrets are typed into password fields',
+  )
   await page.getByLabel('Name').fill('sandbox')
   await page.getByLabel('Access key ID').fill(key.accessKeyId)
   await page.getByLabel('Secret access key').fill(key.secretAccessKey)
@@ -88,7 +91,10 @@ t.test('web UI: credentials, wizard, detail, edit, export, delete, preferences',
   const storage = rds.getByLabel('Storage (GiB)')
   t.equal(await storage.inputValue(), '20', 'a catalog default fills the field')
   await storage.fill('0')
-  await rds.getByText(/Must match/).first().waitFor()
+  await rds
+    .getByText(/Must match/)
+    .first()
+    .waitFor()
   await storage.fill('50')
   const sqs = page.locator('[data-service="sqs"]')
   await sqs.getByRole('switch', { name: 'Enable SQS' }).click()
@@ -99,7 +105,9 @@ t.test('web UI: credentials, wizard, detail, edit, export, delete, preferences',
   await page.getByLabel('Bucket name').fill('acme-tf-state')
   await page.getByRole('button', { name: 'Next: Git repository' }).click()
   await page.getByLabel('Repository URL').fill('https://git.example.com/acme/shop-infra.git')
-  await page.getByLabel('Deploy key or access token (write-only)').fill('-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----')
+  await page
+    .getByLabel('Deploy key or access token (write-only)')
+    .fill('-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----')
   await page.getByRole('button', { name: 'Next: Cloud credential' }).click()
   await page.getByLabel(/sandbox/).waitFor()
   t.ok(await page.getByLabel(/sandbox/).isChecked(), 'the default credential is preselected')
@@ -134,8 +142,8 @@ t.test('web UI: credentials, wizard, detail, edit, export, delete, preferences',
   // --- edit: immutable fields are read-only; the server's field errors land next to the field
   await page.getByRole('link', { name: 'Edit' }).click()
   await page.getByRole('heading', { name: 'Edit e2e-shop', exact: true }).waitFor()
-  t.ok(await page.getByLabel('Environment name').getAttribute('readonly') !== null, 'name is read-only when editing')
-  t.ok(await page.getByLabel('Global prefix').getAttribute('readonly') !== null, 'global prefix is read-only when editing')
+  t.ok((await page.getByLabel('Environment name').getAttribute('readonly')) !== null, 'name is read-only when editing')
+  t.ok((await page.getByLabel('Global prefix').getAttribute('readonly')) !== null, 'global prefix is read-only when editing')
   await page.getByLabel('Domain').fill('')
   await page.getByRole('button', { name: 'Review' }).click()
   await page.getByRole('button', { name: 'Save changes' }).click()

@@ -121,14 +121,26 @@ if (process.env.MONGODB_URI) {
     currentPhase = 'restarting'
     await db.server!.restart()
     let lastHealth: unknown
-    await until('/health up again', async () => {
-      const h = await health()
-      lastHealth = h.body
-      return h.status === 200
-    }, 60_000).catch(async (err) => {
-      const fresh = await db.client.db().command({ ping: 1 }).then(() => 'answers', (e: Error) => `fails: ${e.message}`)
+    await until(
+      '/health up again',
+      async () => {
+        const h = await health()
+        lastHealth = h.body
+        return h.status === 200
+      },
+      60_000,
+    ).catch(async (err) => {
+      const fresh = await db.client
+        .db()
+        .command({ ping: 1 })
+        .then(
+          () => 'answers',
+          (e: Error) => `fails: ${e.message}`,
+        )
       const api = outcomes.filter((o) => o.phase === 'restarting').map((o) => o.status)
-      throw new Error(`${err.message}; last /health: ${JSON.stringify(lastHealth)}; the harness's own client: ${fresh}; API answers since the restart: ${api.slice(0, 20).join(',')}…; the server's last database error: ${lastDatabaseError}`)
+      throw new Error(
+        `${err.message}; last /health: ${JSON.stringify(lastHealth)}; the harness's own client: ${fresh}; API answers since the restart: ${api.slice(0, 20).join(',')}…; the server's last database error: ${lastDatabaseError}`,
+      )
     })
     currentPhase = 'recovered'
     await until('traffic after recovery', () => seen('recovered', () => true) >= 40, 60_000).catch((err) => {
@@ -147,7 +159,11 @@ if (process.env.MONGODB_URI) {
       'every request while the database is down is a 503 SERVICE_UNAVAILABLE',
     )
     for (const o of outcomes.filter((o) => o.status === 503).slice(0, 3)) {
-      t.match(o.body, { error: { code: 'SERVICE_UNAVAILABLE', message: String }, meta: { requestId: String, timestamp: String } }, '503 in the envelope')
+      t.match(
+        o.body,
+        { error: { code: 'SERVICE_UNAVAILABLE', message: String }, meta: { requestId: String, timestamp: String } },
+        '503 in the envelope',
+      )
     }
     const recovered = outcomes.filter((o) => o.phase === 'recovered')
     t.same(
@@ -161,7 +177,10 @@ if (process.env.MONGODB_URI) {
       const res = await call('check', 'read', `/api/environments/${mine.id}`)
       t.equal(res.status, 200)
       const stored = Number(/^v(\d+)\./.exec(res.body.data.domain)?.[1])
-      t.ok(stored >= mine.acked && stored <= mine.attempted, `environment keeps its last acknowledged update (stored v${stored}, acknowledged v${mine.acked})`)
+      t.ok(
+        stored >= mine.acked && stored <= mine.attempted,
+        `environment keeps its last acknowledged update (stored v${stored}, acknowledged v${mine.acked})`,
+      )
     }
     const acked = createdDuring.filter((c) => c.acked)
     t.ok(acked.length > 0, 'some creations were acknowledged')
@@ -220,7 +239,10 @@ if (process.env.MONGODB_URI) {
     const health = await fetch(`${url}/health`, { signal: AbortSignal.timeout(30_000) })
     t.equal(health.status, 503, '/health reports the hung database')
     await health.arrayBuffer()
-    t.ok(answers.some((a) => a.status === 503), `503 answers while it hangs (${answers.length} answers)`)
+    t.ok(
+      answers.some((a) => a.status === 503),
+      `503 answers while it hangs (${answers.length} answers)`,
+    )
     t.same(
       answers.filter((a) => !(a.status === 200 || (a.status === 503 && a.code === 'SERVICE_UNAVAILABLE'))),
       [],
@@ -234,6 +256,10 @@ if (process.env.MONGODB_URI) {
       await new Promise((r) => setTimeout(r, 200))
     }
     const after = await Promise.all([`/api/environments/${id}`, '/api/environments?limit=5', '/api/users/me'].map(get))
-    t.same(after.map((a) => a.status), [200, 200, 200], 'everything answers again')
+    t.same(
+      after.map((a) => a.status),
+      [200, 200, 200],
+      'everything answers again',
+    )
   })
 }

@@ -26,7 +26,10 @@ export async function startTestDatabase(t: Teardown): Promise<TestDatabase> {
     const uri = url.toString()
     const client = await new MongoClient(uri).connect()
     t.teardown(async () => {
-      await client.db().dropDatabase().catch(() => {})
+      await client
+        .db()
+        .dropDatabase()
+        .catch(() => {})
       await client.close()
     })
     return { uri, client }

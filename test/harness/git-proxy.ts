@@ -39,11 +39,19 @@ export async function startGitProxy(target: string): Promise<GitProxy> {
       const body = Buffer.concat(chunks)
       const text = body.toString('latin1')
       const kind: GitProxyCall['kind'] =
-        req.method === 'GET' && (req.url ?? '').includes('/info/refs') ? 'refs'
-        : text.includes('command=ls-refs') ? 'ls-refs'
-        : text.includes('command=fetch') || /want [0-9a-f]{40}/.test(text) ? 'fetch'
-        : 'other'
-      proxy.calls.push({ method: req.method ?? 'GET', path: req.url ?? '/', kind, ...(req.headers.authorization && { authorization: req.headers.authorization }) })
+        req.method === 'GET' && (req.url ?? '').includes('/info/refs')
+          ? 'refs'
+          : text.includes('command=ls-refs')
+            ? 'ls-refs'
+            : text.includes('command=fetch') || /want [0-9a-f]{40}/.test(text)
+              ? 'fetch'
+              : 'other'
+      proxy.calls.push({
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        kind,
+        ...(req.headers.authorization && { authorization: req.headers.authorization }),
+      })
       const upstream = httpRequest(
         { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } },
         (up) => {

@@ -45,9 +45,7 @@ export const TEST_USERS = defaultDevUsers(TEST_PASSWORDS)
 
 export type TestIdentityProvider = RunningIdentityProvider & { cliClientSecret: string }
 
-export async function startTestIdentityProvider(
-  overrides: Partial<StandaloneIdentityProviderOptions> = {},
-): Promise<TestIdentityProvider> {
+export async function startTestIdentityProvider(overrides: Partial<StandaloneIdentityProviderOptions> = {}): Promise<TestIdentityProvider> {
   const running = await startIdentityProvider({
     realm: 'ies',
     appClientId: APP_CLIENT_ID,

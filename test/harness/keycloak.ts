@@ -126,7 +126,14 @@ export async function startKeycloak(opts: { home?: string; timeoutMs?: number } 
     try {
       const response = await fetch(discovery)
       if (response.ok) {
-        return { authUrl, realm: KEYCLOAK_REALM, issuer: `${authUrl}/realms/${KEYCLOAK_REALM}`, startMs: Date.now() - started, logFile, close }
+        return {
+          authUrl,
+          realm: KEYCLOAK_REALM,
+          issuer: `${authUrl}/realms/${KEYCLOAK_REALM}`,
+          startMs: Date.now() - started,
+          logFile,
+          close,
+        }
       }
     } catch {
       // not listening yet

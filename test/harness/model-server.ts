@@ -65,7 +65,11 @@ export async function startModelServer(t: Teardown): Promise<ModelServer> {
       }
       const message: Record<string, unknown> = { role: 'assistant', content: reply.content ?? null }
       if (reply.toolCalls) {
-        message.tool_calls = reply.toolCalls.map((c, i) => ({ id: `call_${i}`, type: 'function', function: { name: c.name, arguments: c.arguments } }))
+        message.tool_calls = reply.toolCalls.map((c, i) => ({
+          id: `call_${i}`,
+          type: 'function',
+          function: { name: c.name, arguments: c.arguments },
+        }))
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(
         JSON.stringify({

@@ -21,7 +21,8 @@ export async function startTestMoto(t: Teardown, opts: MotoOptions = {}): Promis
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
-        authorization: 'AWS4-HMAC-SHA256 Credential=AKIAIESTESTHARNESS01/20240101/us-east-1/iam/aws4_request, SignedHeaders=host, Signature=0',
+        authorization:
+          'AWS4-HMAC-SHA256 Credential=AKIAIESTESTHARNESS01/20240101/us-east-1/iam/aws4_request, SignedHeaders=host, Signature=0',
       },
       body: new URLSearchParams({ Version: '2010-05-08', ...params }),
     })

@@ -38,8 +38,24 @@ const TOKEN_RESPONSE_FIELDS = [
   'scope',
 ]
 const ACCESS_TOKEN_CLAIMS = [
-  'exp', 'iat', 'jti', 'iss', 'aud', 'sub', 'typ', 'azp', 'session_state', 'acr', 'realm_access', 'scope', 'sid',
-  'email_verified', 'preferred_username', 'given_name', 'family_name', 'email',
+  'exp',
+  'iat',
+  'jti',
+  'iss',
+  'aud',
+  'sub',
+  'typ',
+  'azp',
+  'session_state',
+  'acr',
+  'realm_access',
+  'scope',
+  'sid',
+  'email_verified',
+  'preferred_username',
+  'given_name',
+  'family_name',
+  'email',
 ]
 const INTROSPECTION_FIELDS = ['active', 'sub', 'preferred_username', 'email', 'email_verified', 'exp', 'iat', 'client_id']
 
@@ -109,17 +125,39 @@ t.test('embedded identity provider', async (t) => {
   })
 
   t.test('PKCE is required, S256 only, and the verifier must match', async (t) => {
-    await expectOAuthError(t, authorize({ ...realm, clientId: APP_CLIENT_ID, username: 'dev', password: TEST_PASSWORDS.dev, pkce: false }),
-      { error: 'invalid_request' }, 'no code_challenge')
-    await expectOAuthError(t, authorize({ ...realm, clientId: APP_CLIENT_ID, username: 'dev', password: TEST_PASSWORDS.dev, pkce: { method: 'plain', challenge: 'a'.repeat(43), verifier: 'a'.repeat(43) } }),
-      { error: 'invalid_request' }, 'plain method')
+    await expectOAuthError(
+      t,
+      authorize({ ...realm, clientId: APP_CLIENT_ID, username: 'dev', password: TEST_PASSWORDS.dev, pkce: false }),
+      { error: 'invalid_request' },
+      'no code_challenge',
+    )
+    await expectOAuthError(
+      t,
+      authorize({
+        ...realm,
+        clientId: APP_CLIENT_ID,
+        username: 'dev',
+        password: TEST_PASSWORDS.dev,
+        pkce: { method: 'plain', challenge: 'a'.repeat(43), verifier: 'a'.repeat(43) },
+      }),
+      { error: 'invalid_request' },
+      'plain method',
+    )
 
     const granted = await authorize({ ...realm, clientId: APP_CLIENT_ID, username: 'dev', password: TEST_PASSWORDS.dev })
-    await expectOAuthError(t, exchangeCode(realm, { clientId: APP_CLIENT_ID, code: granted.code, redirectUri: granted.redirectUri, verifier: 'x'.repeat(43) }),
-      { status: 400, error: 'invalid_grant' }, 'wrong code_verifier')
+    await expectOAuthError(
+      t,
+      exchangeCode(realm, { clientId: APP_CLIENT_ID, code: granted.code, redirectUri: granted.redirectUri, verifier: 'x'.repeat(43) }),
+      { status: 400, error: 'invalid_grant' },
+      'wrong code_verifier',
+    )
     const again = await authorize({ ...realm, clientId: APP_CLIENT_ID, username: 'dev', password: TEST_PASSWORDS.dev })
-    await expectOAuthError(t, exchangeCode(realm, { clientId: APP_CLIENT_ID, code: again.code, redirectUri: again.redirectUri, verifier: undefined }),
-      { status: 400, error: /invalid_(grant|request)/ }, 'missing code_verifier')
+    await expectOAuthError(
+      t,
+      exchangeCode(realm, { clientId: APP_CLIENT_ID, code: again.code, redirectUri: again.redirectUri, verifier: undefined }),
+      { status: 400, error: /invalid_(grant|request)/ },
+      'missing code_verifier',
+    )
   })
 
   t.test('redirect URIs: any loopback port and path, nothing else', async (t) => {
@@ -127,8 +165,18 @@ t.test('embedded identity provider', async (t) => {
       const tokens = await getUserToken({ authUrl, username: 'dev', redirectUri })
       t.ok(tokens.access_token, `login with ${redirectUri}`)
     }
-    await expectOAuthError(t, authorize({ ...realm, clientId: APP_CLIENT_ID, username: 'dev', password: TEST_PASSWORDS.dev, redirectUri: 'http://evil.example/cb' }),
-      { error: 'no_redirect' }, 'a foreign redirect_uri never receives a code')
+    await expectOAuthError(
+      t,
+      authorize({
+        ...realm,
+        clientId: APP_CLIENT_ID,
+        username: 'dev',
+        password: TEST_PASSWORDS.dev,
+        redirectUri: 'http://evil.example/cb',
+      }),
+      { error: 'no_redirect' },
+      'a foreign redirect_uri never receives a code',
+    )
   })
 
   t.test('wrong password shows the login form again', async (t) => {
@@ -154,17 +202,29 @@ t.test('embedded identity provider', async (t) => {
     t.equal((claims.exp as number) - (claims.iat as number), 300)
     t.ok(await verifiedByCerts(realm, tokens.access_token))
 
-    await expectOAuthError(t, getClientCredentialsToken({ authUrl, clientSecret: 'wrong' }), { status: 401, error: 'invalid_client' }, 'wrong secret')
-    await expectOAuthError(t, postForm(endpoint(realm, 'token'), { grant_type: 'client_credentials', client_id: APP_CLIENT_ID }),
-      { status: 400 }, 'the public client has no client credentials grant')
+    await expectOAuthError(
+      t,
+      getClientCredentialsToken({ authUrl, clientSecret: 'wrong' }),
+      { status: 401, error: 'invalid_client' },
+      'wrong secret',
+    )
+    await expectOAuthError(
+      t,
+      postForm(endpoint(realm, 'token'), { grant_type: 'client_credentials', client_id: APP_CLIENT_ID }),
+      { status: 400 },
+      'the public client has no client credentials grant',
+    )
   })
 
   t.test('refresh: new tokens, lifetimes 300/1800, the old refresh token is spent', async (t) => {
     const first = await getUserToken({ authUrl, username: 'dev' })
     const stored = await idp.identityProvider.provider.RefreshToken.find(first.refresh_token!)
     t.equal(stored!.exp! - stored!.iat!, 1800, 'refresh token lives 1800 s')
-    t.same(await introspect({ ...realm, clientId: CLI_CLIENT_ID, clientSecret: TEST_CLI_SECRET, token: first.refresh_token! }), { active: false },
-      "only the client a refresh token was issued to may introspect it (as Keycloak)")
+    t.same(
+      await introspect({ ...realm, clientId: CLI_CLIENT_ID, clientSecret: TEST_CLI_SECRET, token: first.refresh_token! }),
+      { active: false },
+      'only the client a refresh token was issued to may introspect it (as Keycloak)',
+    )
 
     const second = await refreshToken({ authUrl, refreshToken: first.refresh_token! })
     for (const field of TOKEN_RESPONSE_FIELDS) t.ok(field in second, `refresh response has ${field}`)
@@ -173,8 +233,18 @@ t.test('embedded identity provider', async (t) => {
     t.equal(jwtClaims(second.access_token).sub, dev.id)
     t.equal(second.session_state, first.session_state, 'same session')
     t.not(second.access_token, first.access_token)
-    await expectOAuthError(t, refreshToken({ authUrl, refreshToken: first.refresh_token! }), { status: 400, error: 'invalid_grant' }, 'reuse of a rotated refresh token')
-    await expectOAuthError(t, refreshToken({ authUrl, refreshToken: 'garbage' }), { status: 400, error: 'invalid_grant' }, 'unknown refresh token')
+    await expectOAuthError(
+      t,
+      refreshToken({ authUrl, refreshToken: first.refresh_token! }),
+      { status: 400, error: 'invalid_grant' },
+      'reuse of a rotated refresh token',
+    )
+    await expectOAuthError(
+      t,
+      refreshToken({ authUrl, refreshToken: 'garbage' }),
+      { status: 400, error: 'invalid_grant' },
+      'unknown refresh token',
+    )
   })
 
   t.test('introspection with Basic client credentials', async (t) => {
@@ -189,14 +259,34 @@ t.test('embedded identity provider', async (t) => {
     t.equal(answer.client_id, APP_CLIENT_ID)
     t.equal(answer.exp, jwtClaims(tokens.access_token).exp)
 
-    await expectOAuthError(t, introspect({ ...realm, clientId: CLI_CLIENT_ID, clientSecret: 'wrong', token: tokens.access_token }),
-      { status: 401, error: 'invalid_client' }, 'wrong Basic secret')
-    await expectOAuthError(t, introspect({ ...realm, clientId: 'nobody', clientSecret: TEST_CLI_SECRET, token: tokens.access_token }),
-      { status: 401, error: 'invalid_client' }, 'unknown client')
-    await expectOAuthError(t, postForm(endpoint(realm, 'token/introspect'), { token: tokens.access_token }),
-      { status: 401, error: 'invalid_client' }, 'no client authentication')
-    await expectOAuthError(t, postForm(endpoint(realm, 'token/introspect'), { token: tokens.access_token }, { authorization: basicAuthorization(APP_CLIENT_ID, '') }),
-      { status: 401 }, 'the public client cannot introspect')
+    await expectOAuthError(
+      t,
+      introspect({ ...realm, clientId: CLI_CLIENT_ID, clientSecret: 'wrong', token: tokens.access_token }),
+      { status: 401, error: 'invalid_client' },
+      'wrong Basic secret',
+    )
+    await expectOAuthError(
+      t,
+      introspect({ ...realm, clientId: 'nobody', clientSecret: TEST_CLI_SECRET, token: tokens.access_token }),
+      { status: 401, error: 'invalid_client' },
+      'unknown client',
+    )
+    await expectOAuthError(
+      t,
+      postForm(endpoint(realm, 'token/introspect'), { token: tokens.access_token }),
+      { status: 401, error: 'invalid_client' },
+      'no client authentication',
+    )
+    await expectOAuthError(
+      t,
+      postForm(
+        endpoint(realm, 'token/introspect'),
+        { token: tokens.access_token },
+        { authorization: basicAuthorization(APP_CLIENT_ID, '') },
+      ),
+      { status: 401 },
+      'the public client cannot introspect',
+    )
 
     const [h, p] = tokens.access_token.split('.')
     const tampered = `${h}.${p}.${Buffer.from('forged').toString('base64url')}`
@@ -214,28 +304,50 @@ t.test('embedded identity provider', async (t) => {
       body: new URLSearchParams({ client_id: APP_CLIENT_ID, refresh_token: tokens.refresh_token! }),
     })
     t.equal(response.status, 204)
-    await expectOAuthError(t, refreshToken({ authUrl, refreshToken: tokens.refresh_token! }), { status: 400, error: 'invalid_grant' }, 'refresh after logout')
+    await expectOAuthError(
+      t,
+      refreshToken({ authUrl, refreshToken: tokens.refresh_token! }),
+      { status: 400, error: 'invalid_grant' },
+      'refresh after logout',
+    )
     const asCli = { ...realm, clientId: CLI_CLIENT_ID, clientSecret: TEST_CLI_SECRET }
     t.same(await introspect({ ...asCli, token: tokens.access_token }), { active: false }, 'access token of the session inactive')
-    await expectOAuthError(t, logout({ ...realm, clientId: APP_CLIENT_ID, refreshToken: tokens.refresh_token! }), { status: 400, error: 'invalid_grant' }, 'second logout')
+    await expectOAuthError(
+      t,
+      logout({ ...realm, clientId: APP_CLIENT_ID, refreshToken: tokens.refresh_token! }),
+      { status: 400, error: 'invalid_grant' },
+      'second logout',
+    )
 
     const other = await getUserToken({ authUrl, username: 'dev' })
-    await expectOAuthError(t, logout({ ...realm, clientId: CLI_CLIENT_ID, clientSecret: TEST_CLI_SECRET, refreshToken: other.refresh_token! }),
-      { status: 400, error: 'invalid_grant' }, "another client cannot end the app's session")
+    await expectOAuthError(
+      t,
+      logout({ ...realm, clientId: CLI_CLIENT_ID, clientSecret: TEST_CLI_SECRET, refreshToken: other.refresh_token! }),
+      { status: 400, error: 'invalid_grant' },
+      "another client cannot end the app's session",
+    )
     t.equal((await introspect({ ...asCli, token: other.access_token })).active, true, 'other sessions are untouched')
   })
 
   t.test('device code flow: the spec request (only client_id) with the device client, approved on the verification page', async (t) => {
-    await expectOAuthError(t, requestDeviceCode({ ...realm, clientId: APP_CLIENT_ID }), { status: 400, error: 'unauthorized_client' },
-      'the app client (PKCE) has no device grant, as in Keycloak')
+    await expectOAuthError(
+      t,
+      requestDeviceCode({ ...realm, clientId: APP_CLIENT_ID }),
+      { status: 400, error: 'unauthorized_client' },
+      'the app client (PKCE) has no device grant, as in Keycloak',
+    )
 
     const device = await requestDeviceCode({ ...realm, clientId: DEVICE_CLIENT_ID })
     t.type(device.device_code, 'string')
     t.type(device.user_code, 'string')
     t.equal(device.verification_uri, `${authUrl}/realms/ies/device`)
     t.equal(device.interval, 5, 'the polling interval, as the realm announces it')
-    await expectOAuthError(t, pollDeviceToken({ ...realm, clientId: DEVICE_CLIENT_ID, deviceCode: device.device_code }),
-      { status: 400, error: 'authorization_pending' }, 'pending before approval')
+    await expectOAuthError(
+      t,
+      pollDeviceToken({ ...realm, clientId: DEVICE_CLIENT_ID, deviceCode: device.device_code }),
+      { status: 400, error: 'authorization_pending' },
+      'pending before approval',
+    )
 
     const page = await approveDevice(device, { username: 'dev', password: TEST_PASSWORDS.dev })
     t.match(page.page?.html, /signed in/i, 'success page')
@@ -261,10 +373,18 @@ t.test('embedded identity provider', async (t) => {
     t.equal(jwtClaims(refreshed.access_token).azp, DEVICE_CLIENT_ID, 'the device client refreshes its own tokens')
     t.equal(refreshed.scope, 'profile email')
     await logout({ ...realm, clientId: DEVICE_CLIENT_ID, refreshToken: refreshed.refresh_token! })
-    await expectOAuthError(t, refreshToken({ authUrl, clientId: DEVICE_CLIENT_ID, refreshToken: refreshed.refresh_token! }),
-      { status: 400, error: 'invalid_grant' }, 'refresh after logout')
-    await expectOAuthError(t, pollDeviceToken({ ...realm, clientId: DEVICE_CLIENT_ID, deviceCode: device.device_code }),
-      { status: 400, error: 'invalid_grant' }, 'a device code is used once')
+    await expectOAuthError(
+      t,
+      refreshToken({ authUrl, clientId: DEVICE_CLIENT_ID, refreshToken: refreshed.refresh_token! }),
+      { status: 400, error: 'invalid_grant' },
+      'refresh after logout',
+    )
+    await expectOAuthError(
+      t,
+      pollDeviceToken({ ...realm, clientId: DEVICE_CLIENT_ID, deviceCode: device.device_code }),
+      { status: 400, error: 'invalid_grant' },
+      'a device code is used once',
+    )
   })
 
   t.test('device code flow: admin roles, and openid when the request asks for it', async (t) => {

@@ -29,22 +29,64 @@ import {
 import type { RealmAddress } from '../../server/src/idp/client-flows.ts'
 import { KEYCLOAK_CLI_SECRET, keycloakHome, startKeycloak } from '../harness/keycloak.ts'
 
-const SPEC_TOKEN_RESPONSE = ['access_token', 'expires_in', 'refresh_expires_in', 'refresh_token', 'token_type', 'not-before-policy', 'session_state', 'scope']
+const SPEC_TOKEN_RESPONSE = [
+  'access_token',
+  'expires_in',
+  'refresh_expires_in',
+  'refresh_token',
+  'token_type',
+  'not-before-policy',
+  'session_state',
+  'scope',
+]
 const SPEC_CLAIMS = [
-  'exp', 'iat', 'jti', 'iss', 'aud', 'sub', 'typ', 'azp', 'session_state', 'acr', 'realm_access', 'scope', 'sid',
-  'email_verified', 'preferred_username', 'given_name', 'family_name', 'email',
+  'exp',
+  'iat',
+  'jti',
+  'iss',
+  'aud',
+  'sub',
+  'typ',
+  'azp',
+  'session_state',
+  'acr',
+  'realm_access',
+  'scope',
+  'sid',
+  'email_verified',
+  'preferred_username',
+  'given_name',
+  'family_name',
+  'email',
 ]
 const SPEC_INTROSPECTION = ['active', 'sub', 'preferred_username', 'email', 'email_verified', 'exp', 'iat', 'client_id']
 const inCi = !!process.env.CI && process.env.CI !== 'false'
 const admin = TEST_USERS.find((user) => user.username === 'admin')!
 const dev = TEST_USERS.find((user) => user.username === 'dev')!
 /** The user claims that must not depend on the provider (normalized where order may differ). */
-const SAME_USER_CLAIMS = ['sub', 'typ', 'azp', 'aud', 'acr', 'scope', 'preferred_username', 'email', 'email_verified', 'given_name', 'family_name', 'realm_access', 'resource_access']
+const SAME_USER_CLAIMS = [
+  'sub',
+  'typ',
+  'azp',
+  'aud',
+  'acr',
+  'scope',
+  'preferred_username',
+  'email',
+  'email_verified',
+  'given_name',
+  'family_name',
+  'realm_access',
+  'resource_access',
+]
 const normalizeClaim = (claim: string, value: unknown) =>
-  claim === 'realm_access' ? { roles: [...(value as { roles: string[] }).roles].sort() }
-  : claim === 'scope' ? String(value).split(' ').sort()
-  : claim === 'aud' ? [value].flat().sort()
-  : value
+  claim === 'realm_access'
+    ? { roles: [...(value as { roles: string[] }).roles].sort() }
+    : claim === 'scope'
+      ? String(value).split(' ').sort()
+      : claim === 'aud'
+        ? [value].flat().sort()
+        : value
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
@@ -58,8 +100,12 @@ async function deviceFlow(t: Test, address: RealmAddress, who: { username: strin
   t.equal(device.verification_uri, `${address.authUrl}/realms/${address.realm}/device`, 'verification_uri')
   t.equal(device.interval, 5, 'interval')
   const polledAt = Date.now()
-  await expectOAuthError(t, pollDeviceToken({ ...address, clientId: DEVICE_CLIENT_ID, deviceCode: device.device_code }),
-    { status: 400, error: 'authorization_pending' }, `${who.username}: pending before approval`)
+  await expectOAuthError(
+    t,
+    pollDeviceToken({ ...address, clientId: DEVICE_CLIENT_ID, deviceCode: device.device_code }),
+    { status: 400, error: 'authorization_pending' },
+    `${who.username}: pending before approval`,
+  )
   const approval = await approveDevice(device, who)
   t.match(approval.page?.html, /signed in|login successful/i, `${who.username}: the verification page says the device is signed in`)
   await sleep(Math.max(0, polledAt + (device.interval ?? 5) * 1000 + 500 - Date.now()))
@@ -108,8 +154,12 @@ if (!keycloakHome()) {
     })
 
     t.test('PKCE is required by Keycloak too', async (t) => {
-      await expectOAuthError(t, authorize({ ...realm, clientId: APP_CLIENT_ID, username: 'dev', password: TEST_PASSWORDS.dev, pkce: false }),
-        { error: 'invalid_request' }, 'no code_challenge')
+      await expectOAuthError(
+        t,
+        authorize({ ...realm, clientId: APP_CLIENT_ID, username: 'dev', password: TEST_PASSWORDS.dev, pkce: false }),
+        { error: 'invalid_request' },
+        'no code_challenge',
+      )
     })
 
     t.test('client credentials, refresh, introspection, logout', async (t) => {
@@ -128,61 +178,90 @@ if (!keycloakHome()) {
       for (const field of SPEC_INTROSPECTION) t.ok(field in answer, `Keycloak introspection has ${field}`)
       t.equal(answer.active, true)
       t.equal(answer.client_id, APP_CLIENT_ID)
-      await expectOAuthError(t, introspect({ ...asCli, clientSecret: 'wrong', token: refreshed.access_token }), { status: 401 }, 'wrong Basic secret')
+      await expectOAuthError(
+        t,
+        introspect({ ...asCli, clientSecret: 'wrong', token: refreshed.access_token }),
+        { status: 401 },
+        'wrong Basic secret',
+      )
 
       await logout({ ...realm, clientId: APP_CLIENT_ID, refreshToken: refreshed.refresh_token! })
-      await expectOAuthError(t, refreshToken({ ...realm, refreshToken: refreshed.refresh_token! }), { status: 400, error: 'invalid_grant' }, 'refresh after logout')
+      await expectOAuthError(
+        t,
+        refreshToken({ ...realm, refreshToken: refreshed.refresh_token! }),
+        { status: 400, error: 'invalid_grant' },
+        'refresh after logout',
+      )
       t.equal((await introspect({ ...asCli, token: refreshed.access_token })).active, false, 'access token inactive after logout')
     })
 
-    t.test('device flow: the spec request (only client_id) with the device client, as the embedded provider, accepted by IES', async (t) => {
-      await expectOAuthError(t, requestDeviceCode({ ...realm, clientId: APP_CLIENT_ID }), { status: 400, error: 'unauthorized_client' },
-        'the app client keeps its PKCE rule and has no device grant')
+    t.test(
+      'device flow: the spec request (only client_id) with the device client, as the embedded provider, accepted by IES',
+      async (t) => {
+        await expectOAuthError(
+          t,
+          requestDeviceCode({ ...realm, clientId: APP_CLIENT_ID }),
+          { status: 400, error: 'unauthorized_client' },
+          'the app client keeps its PKCE rule and has no device grant',
+        )
 
-      const mineAddress = { authUrl: embedded.authUrl, realm: 'ies' }
-      const people = [dev, admin].map((user) => ({ username: user.username, password: TEST_PASSWORDS[user.username as 'dev' | 'admin'] }))
-      // Both users on both providers at once: each flow waits out the polling interval.
-      const [kcDev, kcAdmin, mineDev, mineAdmin] = await Promise.all([
-        ...people.map((who) => deviceFlow(t, realm, who)),
-        ...people.map((who) => deviceFlow(t, mineAddress, who)),
-      ])
-      for (const [label, tokens, mine, user] of [['dev', kcDev, mineDev, dev], ['admin', kcAdmin, mineAdmin, admin]] as const) {
-        for (const field of SPEC_TOKEN_RESPONSE) {
-          t.ok(field in tokens, `${label}: Keycloak device token response has ${field}`)
-          t.ok(field in mine, `${label}: embedded device token response has ${field}`)
+        const mineAddress = { authUrl: embedded.authUrl, realm: 'ies' }
+        const people = [dev, admin].map((user) => ({ username: user.username, password: TEST_PASSWORDS[user.username as 'dev' | 'admin'] }))
+        // Both users on both providers at once: each flow waits out the polling interval.
+        const [kcDev, kcAdmin, mineDev, mineAdmin] = await Promise.all([
+          ...people.map((who) => deviceFlow(t, realm, who)),
+          ...people.map((who) => deviceFlow(t, mineAddress, who)),
+        ])
+        for (const [label, tokens, mine, user] of [
+          ['dev', kcDev, mineDev, dev],
+          ['admin', kcAdmin, mineAdmin, admin],
+        ] as const) {
+          for (const field of SPEC_TOKEN_RESPONSE) {
+            t.ok(field in tokens, `${label}: Keycloak device token response has ${field}`)
+            t.ok(field in mine, `${label}: embedded device token response has ${field}`)
+          }
+          t.equal(tokens.token_type, 'Bearer')
+          t.ok(tokens.expires_in >= 295 && tokens.expires_in <= 300, `expires_in ${tokens.expires_in}`)
+          t.same(String(tokens.scope).split(' ').sort(), ['email', 'profile'], 'the default scopes: the request asked for none')
+          t.same(String(tokens.scope).split(' ').sort(), String(mine.scope).split(' ').sort(), 'the same scope from both providers')
+          const claims = jwtClaims(tokens.access_token)
+          const mineClaims = jwtClaims(mine.access_token)
+          for (const claim of SPEC_CLAIMS) t.ok(claim in claims, `${label}: Keycloak device access token has ${claim}`)
+          for (const claim of SAME_USER_CLAIMS) {
+            t.same(
+              normalizeClaim(claim, claims[claim]),
+              normalizeClaim(claim, mineClaims[claim]),
+              `${label}: same ${claim} from both providers`,
+            )
+          }
+          t.equal(claims.sub, user.id)
+          t.equal(claims.azp, DEVICE_CLIENT_ID)
+          t.ok([claims.aud].flat().includes(APP_CLIENT_ID), 'the app client is in aud (AUTH_AUDIENCE)')
+          t.ok(await verifiedByCerts(realm, tokens.access_token))
         }
-        t.equal(tokens.token_type, 'Bearer')
-        t.ok(tokens.expires_in >= 295 && tokens.expires_in <= 300, `expires_in ${tokens.expires_in}`)
-        t.same(String(tokens.scope).split(' ').sort(), ['email', 'profile'], 'the default scopes: the request asked for none')
-        t.same(String(tokens.scope).split(' ').sort(), String(mine.scope).split(' ').sort(), 'the same scope from both providers')
-        const claims = jwtClaims(tokens.access_token)
-        const mineClaims = jwtClaims(mine.access_token)
-        for (const claim of SPEC_CLAIMS) t.ok(claim in claims, `${label}: Keycloak device access token has ${claim}`)
-        for (const claim of SAME_USER_CLAIMS) {
-          t.same(normalizeClaim(claim, claims[claim]), normalizeClaim(claim, mineClaims[claim]), `${label}: same ${claim} from both providers`)
-        }
-        t.equal(claims.sub, user.id)
-        t.equal(claims.azp, DEVICE_CLIENT_ID)
-        t.ok([claims.aud].flat().includes(APP_CLIENT_ID), "the app client is in aud (AUTH_AUDIENCE)")
-        t.ok(await verifiedByCerts(realm, tokens.access_token))
-      }
-      t.same(jwtClaims(kcAdmin.access_token).resource_access, { [APP_CLIENT_ID]: { roles: ['environment-admin'] } }, "admin: the app client's role")
-      t.notOk(jwtClaims(kcDev.access_token).resource_access, 'dev: no client roles')
+        t.same(
+          jwtClaims(kcAdmin.access_token).resource_access,
+          { [APP_CLIENT_ID]: { roles: ['environment-admin'] } },
+          "admin: the app client's role",
+        )
+        t.notOk(jwtClaims(kcDev.access_token).resource_access, 'dev: no client roles')
 
-      const refreshed = await refreshToken({ ...realm, clientId: DEVICE_CLIENT_ID, refreshToken: kcDev.refresh_token! })
-      t.equal(jwtClaims(refreshed.access_token).azp, DEVICE_CLIENT_ID, 'the device client refreshes its tokens')
+        const refreshed = await refreshToken({ ...realm, clientId: DEVICE_CLIENT_ID, refreshToken: kcDev.refresh_token! })
+        t.equal(jwtClaims(refreshed.access_token).azp, DEVICE_CLIENT_ID, 'the device client refreshes its tokens')
 
-      // The strictest server setting: AUTH_AUDIENCE names the app client.
-      const { app } = await startTestApp(t, { AUTH_URL: kc.authUrl, AUTH_REALM: kc.realm, AUTH_AUDIENCE: APP_CLIENT_ID })
-      const call = (url: string, tokens: TokenResponse) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${tokens.access_token}` } })
-      const me = await call('/api/users/me', kcDev)
-      t.equal(me.statusCode, 200, 'dev: GET /api/users/me with the device token')
-      t.match(me.json().data, { identityProviderId: dev.id, username: 'dev', email: dev.email })
-      t.equal((await call('/api/users/me', refreshed)).statusCode, 200, 'the refreshed device token too')
-      t.equal((await call('/api/users', kcDev)).statusCode, 403, 'dev is no admin')
-      const users = await call('/api/users', kcAdmin)
-      t.equal(users.statusCode, 200, 'admin: GET /api/users with the device token')
-    })
+        // The strictest server setting: AUTH_AUDIENCE names the app client.
+        const { app } = await startTestApp(t, { AUTH_URL: kc.authUrl, AUTH_REALM: kc.realm, AUTH_AUDIENCE: APP_CLIENT_ID })
+        const call = (url: string, tokens: TokenResponse) =>
+          app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${tokens.access_token}` } })
+        const me = await call('/api/users/me', kcDev)
+        t.equal(me.statusCode, 200, 'dev: GET /api/users/me with the device token')
+        t.match(me.json().data, { identityProviderId: dev.id, username: 'dev', email: dev.email })
+        t.equal((await call('/api/users/me', refreshed)).statusCode, 200, 'the refreshed device token too')
+        t.equal((await call('/api/users', kcDev)).statusCode, 403, 'dev is no admin')
+        const users = await call('/api/users', kcAdmin)
+        t.equal(users.statusCode, 200, 'admin: GET /api/users with the device token')
+      },
+    )
 
     t.test('a Keycloak token works against the IES server', async (t) => {
       const { app } = await startTestApp(t, { AUTH_URL: kc.authUrl, AUTH_REALM: kc.realm })
@@ -192,7 +271,11 @@ if (!keycloakHome()) {
         t.equal(response.statusCode, 200, `${user.username}: /api/users/me`)
         t.match(response.json().data, { identityProviderId: user.id, username: user.username, email: user.email })
       }
-      const forged = await app.inject({ method: 'GET', url: '/api/users/me', headers: { authorization: `Bearer ${(await getUserToken({ authUrl: embedded.authUrl, username: 'dev' })).access_token}` } })
+      const forged = await app.inject({
+        method: 'GET',
+        url: '/api/users/me',
+        headers: { authorization: `Bearer ${(await getUserToken({ authUrl: embedded.authUrl, username: 'dev' })).access_token}` },
+      })
       t.equal(forged.statusCode, 401, "another provider's token is refused")
     })
   })

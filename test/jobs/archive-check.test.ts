@@ -28,8 +28,17 @@ t.test('the archive holds the processed files and the backend file', async (t) =
   await writeFile(path.join(dir, 'terraform/main.tf'), 'locals {\n  # @param name\n  name = "x"\n}\n')
   await writeFile(path.join(dir, 'terraform/terraform.tfvars'), '# @param region\nregion = "x"\n')
   const processor = inProcessProcessor(directorySource(dir), { trimDecoratorAttrs: false })
-  const generated = await generate({ input, format: 'terraform', options: { includeBackend: true, includeChart: false, includeGitops: false }, processor })
-  t.same(generated.expected, ['terraform/main.tf', 'terraform/terraform.tfvars', 'terraform/backend.tf'], 'expected: processed files plus backend.tf')
+  const generated = await generate({
+    input,
+    format: 'terraform',
+    options: { includeBackend: true, includeChart: false, includeGitops: false },
+    processor,
+  })
+  t.same(
+    generated.expected,
+    ['terraform/main.tf', 'terraform/terraform.tfvars', 'terraform/backend.tf'],
+    'expected: processed files plus backend.tf',
+  )
   const files = await unzip(await archiveOf(generated))
   t.same([...files.keys()], ['terraform/backend.tf', 'terraform/main.tf', 'terraform/terraform.tfvars'])
 
@@ -38,16 +47,28 @@ t.test('the archive holds the processed files and the backend file', async (t) =
   const err = await checkedArchive(short, generated.expected).catch((e: unknown) => e)
   t.ok(err instanceof GenerationError, 'a generation error')
   t.match(err, { code: 'GENERATION_FAILED', message: 'the archive does not hold every generated file' })
-  t.same(
-    (err as GenerationError).details,
-    [
-      { code: 'MISSING_OUTPUT', severity: 'error', file: '.', line: 0, path: null, message: '2 files in the output for 3 expected' },
-      { code: 'MISSING_OUTPUT', severity: 'error', file: 'terraform/backend.tf', line: 0, path: null, message: 'expected in the output but absent' },
-    ],
-  )
+  t.same((err as GenerationError).details, [
+    { code: 'MISSING_OUTPUT', severity: 'error', file: '.', line: 0, path: null, message: '2 files in the output for 3 expected' },
+    {
+      code: 'MISSING_OUTPUT',
+      severity: 'error',
+      file: 'terraform/backend.tf',
+      line: 0,
+      path: null,
+      message: 'expected in the output but absent',
+    },
+  ])
 
   // A templates tree that already holds terraform/backend.tf: two entries of one name are refused.
   await writeFile(path.join(dir, 'terraform/backend.tf'), 'terraform {}\n')
-  const doubled = await generate({ input, format: 'terraform', options: { includeBackend: true, includeChart: false, includeGitops: false }, processor })
-  await t.rejects(archiveOf(doubled), { code: 'GENERATION_FAILED', details: [{ file: '.' }, { file: 'terraform/backend.tf', message: 'appears more than once in the output' }] })
+  const doubled = await generate({
+    input,
+    format: 'terraform',
+    options: { includeBackend: true, includeChart: false, includeGitops: false },
+    processor,
+  })
+  await t.rejects(archiveOf(doubled), {
+    code: 'GENERATION_FAILED',
+    details: [{ file: '.' }, { file: 'terraform/backend.tf', message: 'appears more than once in the output' }],
+  })
 })

@@ -14,7 +14,14 @@ import { startTestApp } from '../harness/app.ts'
 import { environmentBody, generateAndWait } from './fixtures.ts'
 
 const run = promisify(execFile)
-const ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e.invalid', GIT_CONFIG_NOSYSTEM: '1' }
+const ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@e.invalid',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@e.invalid',
+  GIT_CONFIG_NOSYSTEM: '1',
+}
 const NEW_FIELD = '\n# @param services.eks.teamNote | displayName=Team note | type=text\nteam_note = "x"\n'
 
 t.test('the catalog ETag follows the templates folder, not the repository', async (t) => {
@@ -46,7 +53,7 @@ t.test('the catalog ETag follows the templates folder, not the repository', asyn
   const c2 = await commitAll('a commit outside the templates')
   t.not(c2, c1)
   const unrelated = await get(`"${c1}"`)
-  t.equal(unrelated.status, 304, 'a commit elsewhere: the client\'s copy is still current')
+  t.equal(unrelated.status, 304, "a commit elsewhere: the client's copy is still current")
   t.equal(unrelated.headers.get('etag'), `"${c1}"`)
 
   await appendFile(tfvars, NEW_FIELD)
@@ -56,14 +63,18 @@ t.test('the catalog ETag follows the templates folder, not the repository', asyn
   t.match(editedEtag, new RegExp(`^"${c1}-dirty-[0-9a-f]{12}"$`))
   const doc = ((await edited.json()) as any).data
   t.equal(`"${doc.commit}"`, editedEtag)
-  t.ok(doc.services.eks.fields.teamNote, 'the edited templates\' catalog')
+  t.ok(doc.services.eks.fields.teamNote, "the edited templates' catalog")
   t.equal((await get(editedEtag)).status, 304, 'and stable while the folder is')
 
   const dev = { ...auth('dev'), 'content-type': 'application/json' }
-  const env = ((await (await fetch(`${url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })).json()) as any).data
+  const env = (
+    (await (
+      await fetch(`${url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })
+    ).json()) as any
+  ).data
   const done = await generateAndWait({ url, auth }, env.id)
   t.equal(done.status, 'succeeded', JSON.stringify(done.error))
-  t.equal(done.result.templatesCommit, doc.commit, 'the generation of that tree carries the catalog\'s commit')
+  t.equal(done.result.templatesCommit, doc.commit, "the generation of that tree carries the catalog's commit")
 
   const c3 = await commitAll('templates: team note')
   const committed = await get(editedEtag)

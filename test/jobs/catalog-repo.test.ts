@@ -24,7 +24,14 @@ const TOKEN = 'svc-token-catalog-repo-8e41d7'
 const PASSWORD = 'repo-password-canary-2b7f90'
 const WRONG_PASSWORD = 'wrong-password-canary-c3a5'
 const TTL = 400
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e.invalid', GIT_CONFIG_NOSYSTEM: '1' }
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@e.invalid',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@e.invalid',
+  GIT_CONFIG_NOSYSTEM: '1',
+}
 
 const TFVARS =
   '# @module services.eks | displayName=EKS\n# @param name | displayName=Environment name\nname = "demo"\n# @param region | displayName=Region\nregion = "eu-west-1"\n'
@@ -49,7 +56,11 @@ async function processorWithOwnTemplates(t: Test) {
 function scan(t: Test, secrets: string[], places: Record<string, string[]>) {
   for (const [where, texts] of Object.entries(places)) {
     t.ok(texts.length > 0, `${where}: captured`)
-    for (const secret of secrets) t.notOk(texts.some((s) => s.includes(secret)), `${where}: no ${secret.slice(0, 14)}…`)
+    for (const secret of secrets)
+      t.notOk(
+        texts.some((s) => s.includes(secret)),
+        `${where}: no ${secret.slice(0, 14)}…`,
+      )
   }
 }
 
@@ -81,7 +92,12 @@ t.test('the catalog is the one of the templates repository generation uses', asy
     const res = await fetch(`${app.url}/api/catalog`, { headers: { ...app.auth('dev'), ...(etag && { 'if-none-match': etag }) } })
     const text = await res.text()
     rec.seen.push(text)
-    return { status: res.status, etag: res.headers.get('etag'), warning: res.headers.get('warning'), doc: text ? JSON.parse(text).data : undefined }
+    return {
+      status: res.status,
+      etag: res.headers.get('etag'),
+      warning: res.headers.get('warning'),
+      doc: text ? JSON.parse(text).data : undefined,
+    }
   }
   const catalogCalls = () => processor.requests.filter((r) => r.path.startsWith('/catalog'))
   const head = async () => (await git.git('templates', ['rev-parse', 'main'])).trim()
@@ -98,51 +114,60 @@ t.test('the catalog is the one of the templates repository generation uses', asy
     const first = await getCatalog()
     t.equal(first.status, 200)
     const c1 = await head()
-    t.equal(first.etag, `"${c1}"`, 'the ETag is main\'s commit')
+    t.equal(first.etag, `"${c1}"`, "the ETag is main's commit")
     t.equal(first.doc.commit, c1)
-    t.same(Object.keys(first.doc.services), ['eks'], 'the repository\'s catalog')
-    t.notOk('localonly' in first.doc.services, 'not the processor\'s own templates folder')
+    t.same(Object.keys(first.doc.services), ['eks'], "the repository's catalog")
+    t.notOk('localonly' in first.doc.services, "not the processor's own templates folder")
     const call = catalogCalls().at(-1)!
     t.match(call.path, /^\/catalog\?url=/, 'the processor was asked for the repository')
-    t.ok(call.path.includes(encodeURIComponent(repoUrl)) && call.path.includes('branch=main'), 'TEMPLATES_REPO at main, without its credentials')
+    t.ok(
+      call.path.includes(encodeURIComponent(repoUrl)) && call.path.includes('branch=main'),
+      'TEMPLATES_REPO at main, without its credentials',
+    )
     const done = await generateAndWait(app, envId, undefined, rec.seen)
     t.equal(done.status, 'succeeded', JSON.stringify(done.error))
-    t.equal(`"${done.result.templatesCommit}"`, first.etag, 'the generation\'s X-Templates-Commit is the catalog ETag')
+    t.equal(`"${done.result.templatesCommit}"`, first.etag, "the generation's X-Templates-Commit is the catalog ETag")
     t.equal((await getCatalog(first.etag!)).status, 304, 'a client holding it gets 304')
     etag1 = first.etag!
   })
 
-  await t.test('a new commit on main: after the TTL the revalidation is a 200 with the new ETag, and the next generation uses it', async (t) => {
-    await sleep(TTL + 50)
-    const stillSame = await getCatalog(etag1)
-    t.equal(stillSame.status, 304, 'before the commit: revalidated, still current')
-    t.equal(catalogCalls().at(-1)!.status, 304, 'the processor answered 304 to the conditional request')
+  await t.test(
+    'a new commit on main: after the TTL the revalidation is a 200 with the new ETag, and the next generation uses it',
+    async (t) => {
+      await sleep(TTL + 50)
+      const stillSame = await getCatalog(etag1)
+      t.equal(stillSame.status, 304, 'before the commit: revalidated, still current')
+      t.equal(catalogCalls().at(-1)!.status, 304, 'the processor answered 304 to the conditional request')
 
-    const work = await mkdtemp(path.join(os.tmpdir(), 'ies-catalog-repo-work-'))
-    t.teardown(() => rm(work, { recursive: true, force: true }))
-    await run('git', ['clone', '-q', path.join(git.reposDir, 'templates.git'), work], { env: GIT_ENV })
-    await writeFile(path.join(work, 'terraform/terraform.tfvars'), TFVARS + '# @param domain | displayName=Domain\ndomain = "example.com"\n')
-    await run('git', ['commit', '-qam', 'templates: domain'], { cwd: work, env: GIT_ENV })
-    await run('git', ['push', '-q', 'origin', 'main'], { cwd: work, env: GIT_ENV })
-    const c2 = await head()
-    t.not(`"${c2}"`, etag1)
+      const work = await mkdtemp(path.join(os.tmpdir(), 'ies-catalog-repo-work-'))
+      t.teardown(() => rm(work, { recursive: true, force: true }))
+      await run('git', ['clone', '-q', path.join(git.reposDir, 'templates.git'), work], { env: GIT_ENV })
+      await writeFile(
+        path.join(work, 'terraform/terraform.tfvars'),
+        TFVARS + '# @param domain | displayName=Domain\ndomain = "example.com"\n',
+      )
+      await run('git', ['commit', '-qam', 'templates: domain'], { cwd: work, env: GIT_ENV })
+      await run('git', ['push', '-q', 'origin', 'main'], { cwd: work, env: GIT_ENV })
+      const c2 = await head()
+      t.not(`"${c2}"`, etag1)
 
-    const calls = catalogCalls().length
-    t.equal((await getCatalog(etag1)).status, 304, 'within the TTL the cached catalog answers')
-    t.equal(catalogCalls().length, calls, 'without asking the processor')
-    await sleep(TTL + 50)
-    const next = await getCatalog(etag1)
-    t.equal(next.status, 200, 'after the TTL: the new catalog')
-    t.equal(next.etag, `"${c2}"`)
-    t.equal(next.doc.commit, c2)
-    t.ok(next.doc.global.fields.domain, 'with the new field')
-    const last = catalogCalls().at(-1)!
-    t.equal(last.ifNoneMatch, etag1, 'revalidated with the old ETag')
-    t.equal(last.status, 200)
-    const done = await generateAndWait(app, envId, undefined, rec.seen)
-    t.equal(done.status, 'succeeded', JSON.stringify(done.error))
-    t.equal(done.result.templatesCommit, c2, 'the next generation uses the new commit')
-  })
+      const calls = catalogCalls().length
+      t.equal((await getCatalog(etag1)).status, 304, 'within the TTL the cached catalog answers')
+      t.equal(catalogCalls().length, calls, 'without asking the processor')
+      await sleep(TTL + 50)
+      const next = await getCatalog(etag1)
+      t.equal(next.status, 200, 'after the TTL: the new catalog')
+      t.equal(next.etag, `"${c2}"`)
+      t.equal(next.doc.commit, c2)
+      t.ok(next.doc.global.fields.domain, 'with the new field')
+      const last = catalogCalls().at(-1)!
+      t.equal(last.ifNoneMatch, etag1, 'revalidated with the old ETag')
+      t.equal(last.status, 200)
+      const done = await generateAndWait(app, envId, undefined, rec.seen)
+      t.equal(done.status, 'succeeded', JSON.stringify(done.error))
+      t.equal(done.result.templatesCommit, c2, 'the next generation uses the new commit')
+    },
+  )
 
   await t.test('git host down: the cached catalog with Warning: 110; back: no warning', async (t) => {
     const current = `"${await head()}"`
@@ -173,15 +198,18 @@ t.test('the catalog is the one of the templates repository generation uses', asy
     rec2.seen.push(text)
     t.equal(res.status, 503)
     t.equal(JSON.parse(text).error.code, 'SERVICE_UNAVAILABLE')
-    t.notMatch(text, /"services"/, 'the processor\'s cached catalog of that repository is not served')
-    t.ok(rec2.lines.some((l) => l.includes('CLONE_FAILED')), 'the processor\'s reason is logged')
-    scan(t, [WRONG_PASSWORD, encodeURIComponent(WRONG_PASSWORD), TOKEN], { 'responses': rec2.seen, 'IES log': rec2.lines })
+    t.notMatch(text, /"services"/, "the processor's cached catalog of that repository is not served")
+    t.ok(
+      rec2.lines.some((l) => l.includes('CLONE_FAILED')),
+      "the processor's reason is logged",
+    )
+    scan(t, [WRONG_PASSWORD, encodeURIComponent(WRONG_PASSWORD), TOKEN], { responses: rec2.seen, 'IES log': rec2.lines })
   })
 
   await t.test('the token and the password are in no response, log line, stored job or processor request URL', async (t) => {
     const jobs = JSON.stringify(await app.db.client.db().collection('jobs').find({}).toArray())
     scan(t, [PASSWORD, encodeURIComponent(PASSWORD), TOKEN], {
-      'responses': rec.seen,
+      responses: rec.seen,
       'IES log': rec.lines,
       'stored jobs': [jobs],
       'processor request URLs': processor.requests.map((r) => r.path),
@@ -189,15 +217,22 @@ t.test('the catalog is the one of the templates repository generation uses', asy
     const basic = (password: string) => 'Basic ' + Buffer.from(`ies:${password}`).toString('base64')
     const authorized = proxy.calls.filter((c) => c.authorization)
     t.ok(authorized.length > 0, 'the git host got Basic auth')
-    t.ok(authorized.every((c) => [basic(PASSWORD), basic(WRONG_PASSWORD)].includes(c.authorization!)), 'only the configured credentials, as Basic auth')
+    t.ok(
+      authorized.every((c) => [basic(PASSWORD), basic(WRONG_PASSWORD)].includes(c.authorization!)),
+      'only the configured credentials, as Basic auth',
+    )
   })
 })
 
-t.test('without TEMPLATES_REPO the remote catalog is still the processor\'s own templates folder', async (t) => {
+t.test("without TEMPLATES_REPO the remote catalog is still the processor's own templates folder", async (t) => {
   const processor = await processorWithOwnTemplates(t)
   const app = await startTestApp(t, { PROCESSOR_URL: processor.url, PROCESSOR_SERVICE_TOKEN: TOKEN })
   const res = await fetch(`${app.url}/api/catalog`, { headers: app.auth('dev') })
   t.equal(res.status, 200)
   t.same(Object.keys(((await res.json()) as any).data.services), ['localonly'])
-  t.same(processor.requests.map((r) => r.path), ['/catalog'], 'GET /catalog without a repository')
+  t.same(
+    processor.requests.map((r) => r.path),
+    ['/catalog'],
+    'GET /catalog without a repository',
+  )
 })

@@ -16,7 +16,9 @@ t.test('catalog from a remote processor service', async (t) => {
   // A templates folder outside git: its commit is the content hash, so an edit is a new catalog.
   const dir = await mkdtemp(path.join(os.tmpdir(), 'ies-catalog-templates-'))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
-  await cp(path.join(BUNDLED_TEMPLATES_DIR, 'terraform/terraform.tfvars'), path.join(dir, 'terraform/terraform.tfvars'), { recursive: true })
+  await cp(path.join(BUNDLED_TEMPLATES_DIR, 'terraform/terraform.tfvars'), path.join(dir, 'terraform/terraform.tfvars'), {
+    recursive: true,
+  })
   const processor = await startProcessorService({ catalogDir: dir })
   t.teardown(() => processor.stop())
   const { url, auth } = await startTestApp(t, {
@@ -101,7 +103,23 @@ t.test('catalog in process (no PROCESSOR_URL)', async (t) => {
   const res = await fetch(`${url}/api/catalog`, { headers: auth('dev') })
   t.equal(res.status, 200)
   const doc = ((await res.json()) as any).data
-  t.same(Object.keys(doc.services).sort(), ['aurora', 'cloudfront', 'ecr', 'eks', 'elasticache', 'lambda', 'msk', 'opensearch', 'rds', 'route53', 's3', 'sns', 'sqs', 'vpc', 'waf'])
+  t.same(Object.keys(doc.services).sort(), [
+    'aurora',
+    'cloudfront',
+    'ecr',
+    'eks',
+    'elasticache',
+    'lambda',
+    'msk',
+    'opensearch',
+    'rds',
+    'route53',
+    's3',
+    'sns',
+    'sqs',
+    'vpc',
+    'waf',
+  ])
   t.same(Object.keys(doc.global.fields).sort(), ['domain', 'globalPrefix', 'name', 'region'])
   t.equal(res.headers.get('etag'), `"${doc.commit}"`)
   t.equal((await fetch(`${url}/api/catalog`, { headers: { ...auth('dev'), 'if-none-match': res.headers.get('etag')! } })).status, 304)

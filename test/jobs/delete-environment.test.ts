@@ -58,9 +58,9 @@ t.test('deleting an environment removes its jobs and archives', async (t) => {
   t.equal(await count('archiveDocuments', { _id: small as any }), 0, 'the document archive is gone')
   t.equal(await count('archives.files', { _id: stored.id as any }), 0, 'the GridFS file is gone')
   t.equal(await count('archives.chunks', { files_id: stored.id as any }), 0, 'and its chunks')
-  t.equal(await count('jobClaims', { jobId: { $in: [small, large] } }), 0, 'and the jobs\' claims')
+  t.equal(await count('jobClaims', { jobId: { $in: [small, large] } }), 0, "and the jobs' claims")
 
-  t.equal((await fetch(`${url}/api/jobs/${other}`, { headers: auth('dev') })).status, 200, 'another environment\'s job stays')
+  t.equal((await fetch(`${url}/api/jobs/${other}`, { headers: auth('dev') })).status, 200, "another environment's job stays")
   const otherDownload = await download(other)
   t.equal(otherDownload.status, 200, 'with its archive')
   t.ok((await unzip(Buffer.from(await otherDownload.arrayBuffer()))).has('terraform/main.tf'))

@@ -39,7 +39,13 @@ export interface JobView {
 }
 
 /** Polls GET /api/jobs/:id until it has finished. */
-export async function waitForJob(baseUrl: string, headers: Record<string, string>, jobId: string, timeoutMs = 30_000, intervalMs = 10): Promise<JobView> {
+export async function waitForJob(
+  baseUrl: string,
+  headers: Record<string, string>,
+  jobId: string,
+  timeoutMs = 30_000,
+  intervalMs = 10,
+): Promise<JobView> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const res = await fetch(`${baseUrl}/api/jobs/${jobId}`, { headers })
@@ -63,7 +69,12 @@ export function recorder() {
 }
 
 /** POST /api/environments/:id/generate as dev, then the job followed to its end; both answers go to `seen`. */
-export async function generateAndWait(app: Pick<TestApp, 'url' | 'auth'>, envId: string, body: unknown = { format: 'terraform' }, seen: string[] = []): Promise<JobView> {
+export async function generateAndWait(
+  app: Pick<TestApp, 'url' | 'auth'>,
+  envId: string,
+  body: unknown = { format: 'terraform' },
+  seen: string[] = [],
+): Promise<JobView> {
   const dev = { ...app.auth('dev'), 'content-type': 'application/json' }
   const res = await fetch(`${app.url}/api/environments/${envId}/generate`, { method: 'POST', headers: dev, body: JSON.stringify(body) })
   const text = await res.text()

@@ -28,7 +28,8 @@ t.test('generation', async (t) => {
   t.equal(created.status, 201, 'environment created')
   const env = ((await created.json()) as any).data
   const generateUrl = `${url}/api/environments/${env.id}/generate`
-  const post = (body: unknown, headers = dev, query = '') => fetch(generateUrl + query, { method: 'POST', headers, body: JSON.stringify(body) })
+  const post = (body: unknown, headers = dev, query = '') =>
+    fetch(generateUrl + query, { method: 'POST', headers, body: JSON.stringify(body) })
 
   await t.test('202 with the queued job; the transform reaches the processor', async (t) => {
     const res = await post({ format: 'terraform', options: { includeBackend: true } })
@@ -38,7 +39,12 @@ t.test('generation', async (t) => {
     const done = await waitForJob(url, dev, job.id)
     t.equal(done.status, 'succeeded', JSON.stringify(done.error))
     t.ok(done.startedAt && done.finishedAt)
-    t.match(done.result, { format: 'terraform', templatesCommit: String, fileCount: Number, archive: { filename: /^shop-prod-terraform-[0-9a-f]{7}\.zip$/ } })
+    t.match(done.result, {
+      format: 'terraform',
+      templatesCommit: String,
+      fileCount: Number,
+      archive: { filename: /^shop-prod-terraform-[0-9a-f]{7}\.zip$/ },
+    })
 
     const record = await app.jobs.store.byId(job.id)
     t.same(record?.processorInput, {
@@ -62,7 +68,10 @@ t.test('generation', async (t) => {
     const names = [...files.keys()]
     t.same(names, [...names].sort(), 'entries in path order')
     t.ok(files.has('terraform/main.tf') && files.has('.github/workflows/terraform.yml'))
-    t.notOk(names.some((n) => n.startsWith('charts/') || n.startsWith('gitops/')), 'no charts or gitops without the options')
+    t.notOk(
+      names.some((n) => n.startsWith('charts/') || n.startsWith('gitops/')),
+      'no charts or gitops without the options',
+    )
     const backend = files.get('terraform/backend.tf') ?? ''
     t.match(backend, `key          = "env/${env.id}/aws.tfstate"`)
     t.match(backend, 'use_lockfile = true')
@@ -80,20 +89,46 @@ t.test('generation', async (t) => {
 
   await t.test('formats and options select the archive content', async (t) => {
     const cases = [
-      { format: 'terraform', options: {}, has: ['terraform/main.tf', '.github/workflows/terraform.yml'], not: ['terraform/backend.tf', 'charts/', 'gitops/'] },
-      { format: 'terraform', options: { includeChart: true, includeGitops: true }, has: ['terraform/main.tf', 'charts/headlamp/values.yaml', 'gitops/headlamp.yaml'], not: ['terraform/backend.tf'] },
-      { format: 'helm', options: { includeBackend: true }, has: ['charts/argo-cd/values.yaml'], not: ['terraform/', 'gitops/', '.github/'] },
+      {
+        format: 'terraform',
+        options: {},
+        has: ['terraform/main.tf', '.github/workflows/terraform.yml'],
+        not: ['terraform/backend.tf', 'charts/', 'gitops/'],
+      },
+      {
+        format: 'terraform',
+        options: { includeChart: true, includeGitops: true },
+        has: ['terraform/main.tf', 'charts/headlamp/values.yaml', 'gitops/headlamp.yaml'],
+        not: ['terraform/backend.tf'],
+      },
+      {
+        format: 'helm',
+        options: { includeBackend: true },
+        has: ['charts/argo-cd/values.yaml'],
+        not: ['terraform/', 'gitops/', '.github/'],
+      },
       { format: 'helm', options: { includeGitops: true }, has: ['charts/argo-cd/values.yaml', 'gitops/argo-cd.yaml'], not: ['terraform/'] },
-      { format: 'argocd', options: {}, has: ['gitops/kube-prometheus-stack.yaml', 'charts/kube-prometheus-stack/values.yaml'], not: ['terraform/', '.github/'] },
+      {
+        format: 'argocd',
+        options: {},
+        has: ['gitops/kube-prometheus-stack.yaml', 'charts/kube-prometheus-stack/values.yaml'],
+        not: ['terraform/', '.github/'],
+      },
     ]
     for (const c of cases) {
       const job = ((await (await post({ format: c.format, options: c.options })).json()) as any).data
       const done = await waitForJob(url, dev, job.id)
       t.equal(done.status, 'succeeded', `${c.format} ${JSON.stringify(c.options)}`)
-      const files = await unzip(Buffer.from(await (await fetch(`${url}/api/jobs/${job.id}/download`, { headers: auth('dev') })).arrayBuffer()))
+      const files = await unzip(
+        Buffer.from(await (await fetch(`${url}/api/jobs/${job.id}/download`, { headers: auth('dev') })).arrayBuffer()),
+      )
       const names = [...files.keys()]
       for (const want of c.has) t.ok(names.includes(want), `${c.format} ${JSON.stringify(c.options)} has ${want}`)
-      for (const unwanted of c.not) t.notOk(names.some((n) => n.startsWith(unwanted)), `${c.format} ${JSON.stringify(c.options)} has no ${unwanted}`)
+      for (const unwanted of c.not)
+        t.notOk(
+          names.some((n) => n.startsWith(unwanted)),
+          `${c.format} ${JSON.stringify(c.options)} has no ${unwanted}`,
+        )
     }
   })
 
@@ -114,7 +149,11 @@ t.test('generation', async (t) => {
   await t.test('validation and ownership of the request', async (t) => {
     t.equal((await post({ format: 'pulumi', options: {} })).status, 400)
     t.equal((await post({ format: 'terraform', options: {} }, other)).status, 404, 'another user cannot generate')
-    const missing = await fetch(`${url}/api/environments/00000000-0000-4000-8000-000000000000/generate`, { method: 'POST', headers: dev, body: JSON.stringify({ format: 'terraform' }) })
+    const missing = await fetch(`${url}/api/environments/00000000-0000-4000-8000-000000000000/generate`, {
+      method: 'POST',
+      headers: dev,
+      body: JSON.stringify({ format: 'terraform' }),
+    })
     t.equal(missing.status, 404)
     t.equal((await fetch(`${url}/api/jobs/nope`, { headers: auth('dev') })).status, 404)
   })
@@ -128,8 +167,20 @@ t.test('a refused generation fails with the findings; its download answers 409',
   await writeFile(path.join(dir, 'terraform/main.tf'), 'locals {\n  # @param name\n  name = <<EOT\nx\nEOT\n}\n')
   const { url, auth } = await startTestApp(t, { TEMPLATES_DIR: dir })
   const dev = { ...auth('dev'), 'content-type': 'application/json' }
-  const env = ((await (await fetch(`${url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })).json()) as any).data
-  const job = ((await (await fetch(`${url}/api/environments/${env.id}/generate`, { method: 'POST', headers: dev, body: JSON.stringify({ format: 'terraform' }) })).json()) as any).data
+  const env = (
+    (await (
+      await fetch(`${url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })
+    ).json()) as any
+  ).data
+  const job = (
+    (await (
+      await fetch(`${url}/api/environments/${env.id}/generate`, {
+        method: 'POST',
+        headers: dev,
+        body: JSON.stringify({ format: 'terraform' }),
+      })
+    ).json()) as any
+  ).data
   const early = await fetch(`${url}/api/jobs/${job.id}/download`, { headers: auth('dev') })
   t.equal(early.status, 409, 'download of an unfinished (or failed) job: 409')
   const done = await waitForJob(url, dev, job.id)
@@ -140,7 +191,11 @@ t.test('a refused generation fails with the findings; its download answers 409',
   const late = await fetch(`${url}/api/jobs/${job.id}/download`, { headers: auth('dev') })
   t.equal(late.status, 409, 'download of a failed job: 409')
   t.equal(((await late.json()) as any).error.code, 'CONFLICT')
-  const sync = await fetch(`${url}/api/environments/${env.id}/generate?wait=true`, { method: 'POST', headers: dev, body: JSON.stringify({ format: 'terraform' }) })
+  const sync = await fetch(`${url}/api/environments/${env.id}/generate?wait=true`, {
+    method: 'POST',
+    headers: dev,
+    body: JSON.stringify({ format: 'terraform' }),
+  })
   t.equal(sync.status, 422, 'the synchronous form answers 422 with the findings')
   t.match(((await sync.json()) as any).error, { code: 'GENERATION_FAILED', details: [{ code: 'MULTILINE_VALUE' }] })
 })

@@ -25,7 +25,11 @@ t.test('a job queued on one replica starts promptly on another through Redis', {
   const envId = ((await created.json()) as any).data.id
 
   for (let i = 1; i <= 3; i++) {
-    const res = await fetch(`${api.url}/api/environments/${envId}/generate`, { method: 'POST', headers: dev, body: JSON.stringify({ format: 'terraform', options: {} }) })
+    const res = await fetch(`${api.url}/api/environments/${envId}/generate`, {
+      method: 'POST',
+      headers: dev,
+      body: JSON.stringify({ format: 'terraform', options: {} }),
+    })
     t.equal(res.status, 202)
     const jobId = ((await res.json()) as any).data.id
     // A minute: far below the ten-minute scan, generous for a loaded machine.
@@ -39,8 +43,16 @@ t.test('without the notification, the API-only replica leaves the job queued', {
   const api = await startTestApp(t, { ...RARE_SCAN, JOBS_PROCESS: 'false' })
   await startReplicaProcess(t, api, RARE_SCAN)
   const dev = { ...api.auth('dev'), 'content-type': 'application/json' }
-  const envId = ((await (await fetch(`${api.url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })).json()) as any).data.id
-  const res = await fetch(`${api.url}/api/environments/${envId}/generate`, { method: 'POST', headers: dev, body: JSON.stringify({ format: 'terraform', options: {} }) })
+  const envId = (
+    (await (
+      await fetch(`${api.url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })
+    ).json()) as any
+  ).data.id
+  const res = await fetch(`${api.url}/api/environments/${envId}/generate`, {
+    method: 'POST',
+    headers: dev,
+    body: JSON.stringify({ format: 'terraform', options: {} }),
+  })
   const jobId = ((await res.json()) as any).data.id
   await new Promise((r) => setTimeout(r, 3000))
   const job = ((await (await fetch(`${api.url}/api/jobs/${jobId}`, { headers: dev })).json()) as any).data

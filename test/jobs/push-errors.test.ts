@@ -63,23 +63,33 @@ t.test('push failures', async (t) => {
     t.not(log, '', 'the failure is logged with the job id')
     for (const c of cause) t.match(log, c, `the log has the cause (${c})`)
     const everything = [JSON.stringify(done), JSON.stringify(stored), lines.join('\n')].join('\n')
-    for (const secret of SECRETS) t.notOk(everything.includes(secret), `no ${secret.slice(0, 12)}… in the job, the stored record or the log`)
+    for (const secret of SECRETS)
+      t.notOk(everything.includes(secret), `no ${secret.slice(0, 12)}… in the job, the stored record or the log`)
   }
 
   await t.test('a closed port: GIT_UNREACHABLE, connection refused', async (t) => {
     const port = await closedPort()
     const outcome = await pushWith('push-closed-port', `http://127.0.0.1:${port}/x.git`)
-    expectFailure(t, outcome, 'GIT_UNREACHABLE', new RegExp(`^Could not connect to 127\\.0\\.0\\.1:${port}: connection refused$`), [/ECONNREFUSED/, /"level":40/])
+    expectFailure(t, outcome, 'GIT_UNREACHABLE', new RegExp(`^Could not connect to 127\\.0\\.0\\.1:${port}: connection refused$`), [
+      /ECONNREFUSED/,
+      /"level":40/,
+    ])
   })
 
   await t.test('https:// to a plain-HTTP Git server: GIT_UNREACHABLE, TLS handshake failed', async (t) => {
     const outcome = await pushWith('push-tls', `https://127.0.0.1:${gitPort}/customer.git`)
-    expectFailure(t, outcome, 'GIT_UNREACHABLE', new RegExp(`^Could not connect to 127\\.0\\.0\\.1:${gitPort}: the TLS handshake failed`), [/EPROTO/, /wrong version number/])
+    expectFailure(t, outcome, 'GIT_UNREACHABLE', new RegExp(`^Could not connect to 127\\.0\\.0\\.1:${gitPort}: the TLS handshake failed`), [
+      /EPROTO/,
+      /wrong version number/,
+    ])
   })
 
   await t.test('a wrong access token (401): GIT_UNAUTHORIZED, the server refused the credentials', async (t) => {
     const outcome = await pushWith('push-401', remote, WRONG_KEY)
-    expectFailure(t, outcome, 'GIT_UNAUTHORIZED', new RegExp(`^The Git server at 127\\.0\\.0\\.1:${gitPort} refused the credentials`), [/UserCanceledError/, /401/])
+    expectFailure(t, outcome, 'GIT_UNAUTHORIZED', new RegExp(`^The Git server at 127\\.0\\.0\\.1:${gitPort} refused the credentials`), [
+      /UserCanceledError/,
+      /401/,
+    ])
   })
 
   await t.test('a token without push rights (403 on receive-pack): GIT_UNAUTHORIZED', async (t) => {
@@ -91,7 +101,13 @@ t.test('push failures', async (t) => {
 
   await t.test('an unknown repository path (404): GIT_REPOSITORY_NOT_FOUND', async (t) => {
     const outcome = await pushWith('push-404', `${git.baseUrl}/missing/shop.git`)
-    expectFailure(t, outcome, 'GIT_REPOSITORY_NOT_FOUND', new RegExp(`^The Git server at 127\\.0\\.0\\.1:${gitPort} has no repository /missing/shop\\.git`), [/HttpError/, /404/])
+    expectFailure(
+      t,
+      outcome,
+      'GIT_REPOSITORY_NOT_FOUND',
+      new RegExp(`^The Git server at 127\\.0\\.0\\.1:${gitPort} has no repository /missing/shop\\.git`),
+      [/HttpError/, /404/],
+    )
   })
 
   await t.test('a push the server declines (pre-receive hook): GIT_PUSH_REJECTED', async (t) => {
@@ -107,7 +123,10 @@ t.test('push failures', async (t) => {
     const env = await fetch(`${url}/api/environments`, {
       method: 'POST',
       headers: dev,
-      body: JSON.stringify({ ...environmentBody({ name: 'push-unexpected' }), gitRepository: { url: remote, branch: 'main', deployKey: DEPLOY_KEY } }),
+      body: JSON.stringify({
+        ...environmentBody({ name: 'push-unexpected' }),
+        gitRepository: { url: remote, branch: 'main', deployKey: DEPLOY_KEY },
+      }),
     }).then(async (r) => ((await r.json()) as any).data)
     // The author's name is read after the deploy key; reading it fails with the key in the message and in the cause.
     const push = app.jobs['opts' as keyof typeof app.jobs] as unknown as { config: { push: Record<string, unknown> } }
@@ -115,7 +134,9 @@ t.test('push failures', async (t) => {
     Object.defineProperty(push.config.push, 'authorName', {
       configurable: true,
       get() {
-        throw new Error(`author lookup failed for ${DEPLOY_KEY}`, { cause: Object.assign(new Error(`socket closed (key ${DEPLOY_KEY})`), { code: 'ESOCKETCLOSED' }) })
+        throw new Error(`author lookup failed for ${DEPLOY_KEY}`, {
+          cause: Object.assign(new Error(`socket closed (key ${DEPLOY_KEY})`), { code: 'ESOCKETCLOSED' }),
+        })
       },
     })
     let done
@@ -140,17 +161,44 @@ t.test('network and TLS failures no local server produces', async (t) => {
   const url = 'https://git.example.com/acme/shop.git'
   const netError = (code: string, message = `connect ${code}`) => Object.assign(new Error(message), { code })
   const cases: [unknown, string, string][] = [
-    [netError('ENOTFOUND', 'getaddrinfo ENOTFOUND git.example.com'), 'GIT_UNREACHABLE', 'Could not connect to git.example.com:443: the host name does not resolve'],
+    [
+      netError('ENOTFOUND', 'getaddrinfo ENOTFOUND git.example.com'),
+      'GIT_UNREACHABLE',
+      'Could not connect to git.example.com:443: the host name does not resolve',
+    ],
     [netError('EAI_AGAIN'), 'GIT_UNREACHABLE', 'Could not connect to git.example.com:443: the DNS lookup failed'],
     [netError('ETIMEDOUT'), 'GIT_UNREACHABLE', 'Could not connect to git.example.com:443: the connection timed out'],
     [netError('ECONNRESET', 'socket hang up'), 'GIT_UNREACHABLE', 'Could not connect to git.example.com:443: the connection was reset'],
     [netError('EHOSTUNREACH'), 'GIT_UNREACHABLE', 'Could not connect to git.example.com:443: the host is unreachable'],
-    [netError('CERT_HAS_EXPIRED', 'certificate has expired'), 'GIT_UNREACHABLE', 'Could not connect to git.example.com:443: its TLS certificate has expired'],
-    [netError('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate'), 'GIT_UNREACHABLE', 'Could not connect to git.example.com:443: its TLS certificate is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT)'],
-    [netError('ERR_TLS_CERT_ALTNAME_INVALID', "Hostname/IP does not match certificate's altnames"), 'GIT_UNREACHABLE', 'Could not connect to git.example.com:443: its TLS certificate is not for this host'],
+    [
+      netError('CERT_HAS_EXPIRED', 'certificate has expired'),
+      'GIT_UNREACHABLE',
+      'Could not connect to git.example.com:443: its TLS certificate has expired',
+    ],
+    [
+      netError('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate'),
+      'GIT_UNREACHABLE',
+      'Could not connect to git.example.com:443: its TLS certificate is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT)',
+    ],
+    [
+      netError('ERR_TLS_CERT_ALTNAME_INVALID', "Hostname/IP does not match certificate's altnames"),
+      'GIT_UNREACHABLE',
+      'Could not connect to git.example.com:443: its TLS certificate is not for this host',
+    ],
     // Node's happy-eyeballs connect reports every address it tried.
-    [new AggregateError([netError('ECONNREFUSED'), netError('ECONNREFUSED')]), 'GIT_UNREACHABLE', 'Could not connect to git.example.com:443: connection refused'],
-    [Object.assign(new Error('HTTP Error: 502 Bad Gateway'), { code: 'HttpError', data: { statusCode: 502, statusMessage: 'Bad Gateway', response: '' } }), 'GIT_FAILED', 'The Git server at git.example.com:443 answered HTTP 502 Bad Gateway'],
+    [
+      new AggregateError([netError('ECONNREFUSED'), netError('ECONNREFUSED')]),
+      'GIT_UNREACHABLE',
+      'Could not connect to git.example.com:443: connection refused',
+    ],
+    [
+      Object.assign(new Error('HTTP Error: 502 Bad Gateway'), {
+        code: 'HttpError',
+        data: { statusCode: 502, statusMessage: 'Bad Gateway', response: '' },
+      }),
+      'GIT_FAILED',
+      'The Git server at git.example.com:443 answered HTTP 502 Bad Gateway',
+    ],
   ]
   for (const [err, code, message] of cases) {
     const failure = remoteFailure(err, url, 'main')
@@ -164,11 +212,17 @@ t.test('network and TLS failures no local server produces', async (t) => {
 t.test('the cause of an unexpected error is logged redacted, cause chain included', async (t) => {
   const key = 'iest_c2VjcmV0'
   const basic = Buffer.from(`${USERNAME}:${key}`).toString('base64')
-  const err = new Error(`outer ${key}`, { cause: Object.assign(new Error(`inner Basic ${basic}`), { code: 'EINNER', cause: `text ${encodeURIComponent(key)}` }) })
+  const err = new Error(`outer ${key}`, {
+    cause: Object.assign(new Error(`inner Basic ${basic}`), { code: 'EINNER', cause: `text ${encodeURIComponent(key)}` }),
+  })
   const { error, unexpected, cause } = jobErrorOf(err, credentialSecrets(USERNAME, key))
   t.same(error, { code: 'INTERNAL_ERROR', message: 'The job failed unexpectedly' })
   t.equal(unexpected, true)
   const text = JSON.stringify(cause)
-  t.match(cause, { name: 'Error', message: 'outer [redacted]', cause: { message: 'inner Basic [redacted]', code: 'EINNER', cause: { message: 'text [redacted]' } } })
+  t.match(cause, {
+    name: 'Error',
+    message: 'outer [redacted]',
+    cause: { message: 'inner Basic [redacted]', code: 'EINNER', cause: { message: 'text [redacted]' } },
+  })
   t.notOk(text.includes(key) || text.includes(basic), 'no key in any form')
 })

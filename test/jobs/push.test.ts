@@ -36,7 +36,10 @@ t.test('push', async (t) => {
 
   /** An environment made through POST /api/environments (the record as the API returns it). */
   const envWith = async (name: string, gitRepository: Record<string, unknown> | undefined, deployKey: string | null = DEPLOY_KEY) => {
-    const body = { ...environmentBody({ name }), ...(gitRepository && { gitRepository: { ...gitRepository, ...(deployKey && { deployKey }) } }) }
+    const body = {
+      ...environmentBody({ name }),
+      ...(gitRepository && { gitRepository: { ...gitRepository, ...(deployKey && { deployKey }) } }),
+    }
     const res = await fetch(`${url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(body) })
     const created = (await res.json()) as any
     if (res.status !== 201) throw new Error(`environment ${name}: ${res.status} ${JSON.stringify(created)}`)
@@ -44,10 +47,12 @@ t.test('push', async (t) => {
   }
 
   const remote = await git.createRepo('customer', { 'README.md': '# shop\n', 'old/stale.tf': 'old = true\n' })
-  const push = (envId: string, body: unknown = {}, headers = dev) => fetch(`${url}/api/environments/${envId}/push`, { method: 'POST', headers, body: JSON.stringify(body) })
+  const push = (envId: string, body: unknown = {}, headers = dev) =>
+    fetch(`${url}/api/environments/${envId}/push`, { method: 'POST', headers, body: JSON.stringify(body) })
   // The plain git CLI, authenticated like any client.
   const basic = `Authorization: Basic ${Buffer.from(`x-access-token:${DEPLOY_KEY}`).toString('base64')}`
-  const gitClone = (branch: string, dir: string) => run('git', ['-c', `http.extraHeader=${basic}`, 'clone', '-q', '--branch', branch, git.url('customer'), dir])
+  const gitClone = (branch: string, dir: string) =>
+    run('git', ['-c', `http.extraHeader=${basic}`, 'clone', '-q', '--branch', branch, git.url('customer'), dir])
   const cloneDir = async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'ies-push-clone-'))
     t.teardown(() => rm(dir, { recursive: true, force: true }))
@@ -71,7 +76,14 @@ t.test('push', async (t) => {
     t.equal(head, done.result.commit, 'the branch points at the pushed commit')
     t.equal((await run('git', ['rev-parse', 'HEAD^'], { cwd: dir })).stdout.trim(), before, 'on top of the previous tip')
     const files = await listFiles(dir)
-    for (const f of ['terraform/main.tf', 'terraform/backend.tf', 'terraform/terraform.tfvars', '.github/workflows/terraform.yml', 'charts/headlamp/values.yaml', 'gitops/headlamp.yaml']) {
+    for (const f of [
+      'terraform/main.tf',
+      'terraform/backend.tf',
+      'terraform/terraform.tfvars',
+      '.github/workflows/terraform.yml',
+      'charts/headlamp/values.yaml',
+      'gitops/headlamp.yaml',
+    ]) {
       t.ok(files.includes(f), `has ${f}`)
     }
     t.notOk(files.includes('old/stale.tf') || files.includes('README.md'), 'the previous content is replaced')
@@ -87,7 +99,19 @@ t.test('push', async (t) => {
 
   await t.test('pushes the files of a given generation job, to a new branch', async (t) => {
     const env = await envWith('push-reuse', { url: remote, branch: 'ies/helm' })
-    const generated = await waitForJob(url, dev, ((await (await fetch(`${url}/api/environments/${env.id}/generate`, { method: 'POST', headers: dev, body: JSON.stringify({ format: 'helm' }) })).json()) as any).data.id)
+    const generated = await waitForJob(
+      url,
+      dev,
+      (
+        (await (
+          await fetch(`${url}/api/environments/${env.id}/generate`, {
+            method: 'POST',
+            headers: dev,
+            body: JSON.stringify({ format: 'helm' }),
+          })
+        ).json()) as any
+      ).data.id,
+    )
     t.equal(generated.status, 'succeeded')
     const done = await waitForJob(url, dev, ((await (await push(env.id, { generationJobId: generated.id })).json()) as any).data.id)
     t.equal(done.status, 'succeeded', JSON.stringify(done.error))
@@ -95,7 +119,11 @@ t.test('push', async (t) => {
     const dir = await cloneDir()
     await gitClone('ies/helm', dir)
     t.same(await listFiles(dir), ['charts/argo-cd/values.yaml', 'charts/headlamp/values.yaml', 'charts/kube-prometheus-stack/values.yaml'])
-    t.equal((await run('git', ['rev-list', '--count', 'HEAD'], { cwd: dir })).stdout.trim(), '1', 'a new branch starts with the generated commit')
+    t.equal(
+      (await run('git', ['rev-list', '--count', 'HEAD'], { cwd: dir })).stdout.trim(),
+      '1',
+      'a new branch starts with the generated commit',
+    )
 
     const other = await envWith('push-other', { url: remote, branch: 'main' })
     t.equal((await push(other.id, { generationJobId: generated.id })).status, 400, "another environment's generation is refused")
@@ -117,7 +145,10 @@ t.test('push', async (t) => {
     const before = (await git.git('customer', ['rev-parse', 'main'])).trim()
     const done = await waitForJob(url, dev, ((await (await push(env.id)).json()) as any).data.id)
     t.equal(done.status, 'failed')
-    t.same(done.error, { code: 'DEPLOY_KEY_NOT_USABLE', message: 'an SSH deploy key cannot authenticate an HTTPS push; store an access token' })
+    t.same(done.error, {
+      code: 'DEPLOY_KEY_NOT_USABLE',
+      message: 'an SSH deploy key cannot authenticate an HTTPS push; store an access token',
+    })
     t.notMatch(JSON.stringify(await app.jobs.store.byId(done.id)), 'PRIVATE KEY', 'the stored job holds no key')
     t.equal((await git.git('customer', ['rev-parse', 'main'])).trim(), before, 'nothing was pushed')
   })
@@ -144,13 +175,21 @@ t.test('push', async (t) => {
       ['push-ssh-url', 'ssh://git@github.com/acme/shop.git'],
       ['push-http-elsewhere', 'http://git.example.com/acme/shop.git'],
     ]) {
-      const res = await fetch(`${url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify({ ...environmentBody({ name }), gitRepository: { url: repoUrl, deployKey: DEPLOY_KEY } }) })
+      const res = await fetch(`${url}/api/environments`, {
+        method: 'POST',
+        headers: dev,
+        body: JSON.stringify({ ...environmentBody({ name }), gitRepository: { url: repoUrl, deployKey: DEPLOY_KEY } }),
+      })
       const body = (await res.json()) as any
       t.equal(res.status, 400, name)
       t.equal(body.error?.details?.[0]?.field, 'gitRepository.url', `${name}: ${body.error?.details?.[0]?.message}`)
       t.notMatch(JSON.stringify(body), DEPLOY_KEY, `${name}: the key is not echoed`)
     }
     const env = await envWith('push-foreign', { url: remote, branch: 'main' })
-    t.equal((await push(env.id, {}, { ...auth('other'), 'content-type': 'application/json' })).status, 404, "another user's environment: 404")
+    t.equal(
+      (await push(env.id, {}, { ...auth('other'), 'content-type': 'application/json' })).status,
+      404,
+      "another user's environment: 404",
+    )
   })
 })

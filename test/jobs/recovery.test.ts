@@ -25,10 +25,13 @@ t.test('a job whose server process is killed mid-job completes on another', asyn
   let held = 0
   const upstream = new URL(git.baseUrl)
   const forward = (req: IncomingMessage, res: ServerResponse) => {
-    const out = httpRequest({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers)
-      r.pipe(res)
-    })
+    const out = httpRequest(
+      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
+      (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers)
+        r.pipe(res)
+      },
+    )
     out.on('error', () => res.destroy())
     req.pipe(out)
   }
@@ -56,13 +59,21 @@ t.test('a job whose server process is killed mid-job completes on another', asyn
   const api = await startTestApp(t, { ...jobsEnv, JOBS_PROCESS: 'false', TEMPLATES_CACHE_DIR: path.join(cacheRoot, 'api') })
   const { url, auth, db } = api
   const dev = { ...auth('dev'), 'content-type': 'application/json' }
-  const env = ((await (await fetch(`${url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })).json()) as any).data
+  const env = (
+    (await (
+      await fetch(`${url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })
+    ).json()) as any
+  ).data
 
   // The doomed replica: the real server entry point, its own process, the same database.
   const doomed = await startReplicaProcess(t, api, { ...jobsEnv, TEMPLATES_CACHE_DIR: path.join(cacheRoot, 'doomed') })
 
   stalled = true
-  const queued = await fetch(`${doomed.url}/api/environments/${env.id}/generate`, { method: 'POST', headers: dev, body: JSON.stringify({ format: 'terraform', options: { includeBackend: true } }) })
+  const queued = await fetch(`${doomed.url}/api/environments/${env.id}/generate`, {
+    method: 'POST',
+    headers: dev,
+    body: JSON.stringify({ format: 'terraform', options: { includeBackend: true } }),
+  })
   t.equal(queued.status, 202, 'the doomed replica queued the job')
   const jobId = ((await queued.json()) as any).data.id
   const deadline = Date.now() + 120_000
@@ -78,7 +89,10 @@ t.test('a job whose server process is killed mid-job completes on another', asyn
 
   const done = await waitForJob(url, dev, jobId, 180_000, 50)
   t.equal(done.status, 'succeeded', JSON.stringify(done.error))
-  const record = await db.client.db().collection('jobs').findOne({ _id: jobId as never })
+  const record = await db.client
+    .db()
+    .collection('jobs')
+    .findOne({ _id: jobId as never })
   // At least twice: the doomed attempt and the survivor's (a loaded machine may need one more when a run outlives its lock).
   t.ok((record?.attempts ?? 0) >= 2, `started again after the kill (attempts: ${record?.attempts})`)
   const download = await fetch(`${url}/api/jobs/${jobId}/download`, { headers: auth('dev') })
@@ -87,4 +101,3 @@ t.test('a job whose server process is killed mid-job completes on another', asyn
   t.ok(files.has('terraform/backend.tf') && files.has('terraform/main.tf'), 'the archive is complete')
   t.equal(done.result.templatesCommit, (await git.git('templates', ['rev-parse', 'main'])).trim(), 'the templates commit of the repository')
 })
-

@@ -22,10 +22,17 @@ const run = promisify(execFile)
 const TOKEN = 'svc-token-canary-7f3a91c2e4'
 const WRONG_TOKEN = 'svc-wrong-token-canary-5b8d02'
 const REPO_PASSWORD = 'repo-password-canary-a61c'
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e.invalid' }
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@e.invalid',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@e.invalid',
+}
 
 const TEMPLATES: Record<string, string> = {
-  'terraform/terraform.tfvars': '# @param name | displayName=Environment name | type=text\nname = "demo"\n# @param region | displayName=Region\nregion = "eu-west-1"\n',
+  'terraform/terraform.tfvars':
+    '# @param name | displayName=Environment name | type=text\nname = "demo"\n# @param region | displayName=Region\nregion = "eu-west-1"\n',
   'terraform/main.tf': 'locals {\n  # @param services.eks.enabled | displayName=EKS\n  eks = false\n}\n',
   '.github/workflows/terraform.yml': 'name: terraform\non: push\njobs: {}\n',
   'charts/app/values.yaml': '# @param domain | displayName=Domain\nhost: example.com\n',
@@ -56,9 +63,18 @@ async function storedJobs(app: TestApp): Promise<string> {
 function scan(t: Test, secrets: string[], rec: { seen: string[]; lines: string[] }, extra: string[] = []) {
   t.ok(rec.lines.length > 0, 'the server log was captured')
   for (const secret of secrets) {
-    t.notOk(rec.seen.some((s) => s.includes(secret)), `no response or job view holds ${secret.slice(0, 12)}…`)
-    t.notOk(rec.lines.some((l) => l.includes(secret)), `no log line holds ${secret.slice(0, 12)}…`)
-    t.notOk(extra.some((s) => s.includes(secret)), `no stored job holds ${secret.slice(0, 12)}…`)
+    t.notOk(
+      rec.seen.some((s) => s.includes(secret)),
+      `no response or job view holds ${secret.slice(0, 12)}…`,
+    )
+    t.notOk(
+      rec.lines.some((l) => l.includes(secret)),
+      `no log line holds ${secret.slice(0, 12)}…`,
+    )
+    t.notOk(
+      extra.some((s) => s.includes(secret)),
+      `no stored job holds ${secret.slice(0, 12)}…`,
+    )
   }
 }
 
@@ -81,11 +97,11 @@ t.test('generation calls the processor service, which clones the templates repos
   )
   const envId = await newEnvironment(app, rec.seen, 'remote-gen')
 
-  await t.test('the archive is the processor\'s output of the repository\'s main, plus the backend file', async (t) => {
+  await t.test("the archive is the processor's output of the repository's main, plus the backend file", async (t) => {
     const done = await generateAndWait(app, envId, { format: 'terraform', options: { includeBackend: true } }, rec.seen)
     t.equal(done.status, 'succeeded', JSON.stringify(done.error))
     const head = (await git.git('templates', ['rev-parse', 'main'])).trim()
-    t.equal(done.result.templatesCommit, head, 'the templates commit is the repository\'s')
+    t.equal(done.result.templatesCommit, head, "the templates commit is the repository's")
     t.equal(done.result.fileCount, 4)
     const calls = processor.requests.filter((r) => r.path === '/process-git-download')
     t.equal(calls.length, 1, 'one POST /process-git-download')
@@ -93,9 +109,17 @@ t.test('generation calls the processor service, which clones the templates repos
     const download = await fetch(`${app.url}/api/jobs/${done.id}/download`, { headers: app.auth('dev') })
     t.equal(download.status, 200)
     const files = await unzip(Buffer.from(await download.arrayBuffer()))
-    t.same([...files.keys()], ['.github/workflows/terraform.yml', 'terraform/backend.tf', 'terraform/main.tf', 'terraform/terraform.tfvars'], 'the selected files only')
+    t.same(
+      [...files.keys()],
+      ['.github/workflows/terraform.yml', 'terraform/backend.tf', 'terraform/main.tf', 'terraform/terraform.tfvars'],
+      'the selected files only',
+    )
     t.match(files.get('terraform/terraform.tfvars'), 'name = "remote-gen"')
-    t.match(files.get('terraform/terraform.tfvars'), '# @param name | displayName=Environment name', 'tails kept: the processor does not trim')
+    t.match(
+      files.get('terraform/terraform.tfvars'),
+      '# @param name | displayName=Environment name',
+      'tails kept: the processor does not trim',
+    )
     t.match(files.get('terraform/backend.tf'), `key          = "env/${envId}/aws.tfstate"`)
   })
 
@@ -111,18 +135,28 @@ t.test('generation calls the processor service, which clones the templates repos
     const done = await generateAndWait(app, envId, { format: 'terraform', options: {} }, rec.seen)
     t.equal(done.status, 'succeeded', JSON.stringify(done.error))
     t.equal(done.result.templatesCommit, head)
-    const files = await unzip(Buffer.from(await (await fetch(`${app.url}/api/jobs/${done.id}/download`, { headers: app.auth('dev') })).arrayBuffer()))
+    const files = await unzip(
+      Buffer.from(await (await fetch(`${app.url}/api/jobs/${done.id}/download`, { headers: app.auth('dev') })).arrayBuffer()),
+    )
     t.match(files.get('terraform/main.tf'), 'where = "eu-central-1"')
   })
 
-  await t.test('the processor\'s generation error is the job error, as in process; other formats do not read the broken file', async (t) => {
-    const broken = await startTestApp(t, { PROCESSOR_URL: processor.url, PROCESSOR_SERVICE_TOKEN: TOKEN, TEMPLATES_REPO: withAuth(brokenUrl) })
+  await t.test("the processor's generation error is the job error, as in process; other formats do not read the broken file", async (t) => {
+    const broken = await startTestApp(t, {
+      PROCESSOR_URL: processor.url,
+      PROCESSOR_SERVICE_TOKEN: TOKEN,
+      TEMPLATES_REPO: withAuth(brokenUrl),
+    })
     const brokenEnv = await newEnvironment(broken, rec.seen, 'broken-gen')
     const done = await generateAndWait(broken, brokenEnv, { format: 'terraform' }, rec.seen)
     t.equal(done.status, 'failed')
     t.equal(done.error?.code, 'GENERATION_FAILED')
     t.equal(done.error?.message, '1 file(s) could not be generated')
-    t.match(done.error?.details, [{ file: 'terraform/main.tf', line: 3, code: 'MULTILINE_VALUE', message: String }], 'the findings, as in process')
+    t.match(
+      done.error?.details,
+      [{ file: 'terraform/main.tf', line: 3, code: 'MULTILINE_VALUE', message: String }],
+      'the findings, as in process',
+    )
     const sync = await fetch(`${broken.url}/api/environments/${brokenEnv}/generate?wait=true`, {
       method: 'POST',
       headers: { ...broken.auth('dev'), 'content-type': 'application/json' },
@@ -138,12 +172,19 @@ t.test('generation calls the processor service, which clones the templates repos
   })
 
   await t.test('a repository the processor cannot clone: its refusal, without the password', async (t) => {
-    const missing = await startTestApp(t, { PROCESSOR_URL: processor.url, PROCESSOR_SERVICE_TOKEN: TOKEN, TEMPLATES_REPO: withAuth(git.url('no-such-repo')) })
+    const missing = await startTestApp(t, {
+      PROCESSOR_URL: processor.url,
+      PROCESSOR_SERVICE_TOKEN: TOKEN,
+      TEMPLATES_REPO: withAuth(git.url('no-such-repo')),
+    })
     const missingEnv = await newEnvironment(missing, rec.seen, 'missing-gen')
     const done = await generateAndWait(missing, missingEnv, { format: 'terraform' }, rec.seen)
     t.equal(done.status, 'failed')
     t.equal(done.error?.code, 'CLONE_FAILED')
-    t.match(done.error?.message, /^The template processor refused the generation: could not clone http:\/\/127\.0\.0\.1:\d+\/no-such-repo\.git at main/)
+    t.match(
+      done.error?.message,
+      /^The template processor refused the generation: could not clone http:\/\/127\.0\.0\.1:\d+\/no-such-repo\.git at main/,
+    )
     rec.seen.push(await storedJobs(missing))
   })
 
@@ -163,7 +204,11 @@ t.test('a processor that refuses the token, cannot be reached, hangs, sends a sh
 
   await t.test('a wrong service token: PROCESSOR_UNAUTHORIZED, the token nowhere', async (t) => {
     const rec = recorder()
-    const app = await startTestApp(t, { LOG_LEVEL: 'trace', PROCESSOR_URL: processor.url, PROCESSOR_SERVICE_TOKEN: WRONG_TOKEN, TEMPLATES_REPO: repoUrl }, { logStream: rec.logStream })
+    const app = await startTestApp(
+      t,
+      { LOG_LEVEL: 'trace', PROCESSOR_URL: processor.url, PROCESSOR_SERVICE_TOKEN: WRONG_TOKEN, TEMPLATES_REPO: repoUrl },
+      { logStream: rec.logStream },
+    )
     const envId = await newEnvironment(app, rec.seen, 'wrong-token')
     const done = await generateAndWait(app, envId, { format: 'terraform' }, rec.seen)
     t.equal(done.status, 'failed')
@@ -178,7 +223,11 @@ t.test('a processor that refuses the token, cannot be reached, hangs, sends a sh
     const port = (closed.address() as AddressInfo).port
     await new Promise<void>((resolve) => closed.close(() => resolve()))
     const rec = recorder()
-    const app = await startTestApp(t, { LOG_LEVEL: 'trace', PROCESSOR_URL: `http://127.0.0.1:${port}`, PROCESSOR_SERVICE_TOKEN: TOKEN, TEMPLATES_REPO: repoUrl }, { logStream: rec.logStream })
+    const app = await startTestApp(
+      t,
+      { LOG_LEVEL: 'trace', PROCESSOR_URL: `http://127.0.0.1:${port}`, PROCESSOR_SERVICE_TOKEN: TOKEN, TEMPLATES_REPO: repoUrl },
+      { logStream: rec.logStream },
+    )
     const envId = await newEnvironment(app, rec.seen, 'unreachable')
     const done = await generateAndWait(app, envId, { format: 'terraform' }, rec.seen)
     t.equal(done.status, 'failed')
@@ -198,7 +247,12 @@ t.test('a processor that refuses the token, cannot be reached, hangs, sends a sh
       if (mode === 'hang') return // never answers
       const answer = () =>
         void zipTree([{ path: 'terraform/main.tf', content: 'x = 1\n', mode: 0o644 }]).then((zip) => {
-          res.writeHead(200, { 'content-type': 'application/zip', 'x-templates-commit': 'f'.repeat(40), 'x-processor-file-count': mode === 'short' ? '2' : '1', 'x-processor-findings': '0' })
+          res.writeHead(200, {
+            'content-type': 'application/zip',
+            'x-templates-commit': 'f'.repeat(40),
+            'x-processor-file-count': mode === 'short' ? '2' : '1',
+            'x-processor-findings': '0',
+          })
           res.end(zip)
         })
       if (mode === 'slow') setTimeout(answer, 3000)
@@ -233,7 +287,7 @@ t.test('a processor that refuses the token, cannot be reached, hangs, sends a sh
     const short = await generateAndWait(app, envId, { format: 'terraform' }, rec.seen)
     t.equal(short.status, 'failed', 'a success status alone does not make a complete tree')
     t.equal(short.error?.code, 'GENERATION_FAILED')
-    t.match(short.error?.details, [{ code: 'MISSING_OUTPUT', file: '.', message: '1 files in the processor\'s archive for 2 produced' }])
+    t.match(short.error?.details, [{ code: 'MISSING_OUTPUT', file: '.', message: "1 files in the processor's archive for 2 produced" }])
 
     // 3 s of processing with a 2 s lock lifetime (heartbeats every 0.67 s): the job keeps its lock, nobody starts it again.
     mode = 'slow'
@@ -246,7 +300,7 @@ t.test('a processor that refuses the token, cannot be reached, hangs, sends a sh
   })
 })
 
-t.test('without TEMPLATES_REPO: the processor\'s own templates folder, the one its catalog comes from', async (t) => {
+t.test("without TEMPLATES_REPO: the processor's own templates folder, the one its catalog comes from", async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'ies-remote-gen-own-'))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
   for (const [p, content] of Object.entries(TEMPLATES)) {
@@ -265,7 +319,9 @@ t.test('without TEMPLATES_REPO: the processor\'s own templates folder, the one i
   t.equal(done.status, 'succeeded', JSON.stringify(done.error))
   t.equal(done.result.templatesCommit, commit, 'the generated tree and the catalog come from the same templates')
   t.equal(processor.requests.filter((r) => r.path === '/process').length, 1, 'POST /process')
-  const files = await unzip(Buffer.from(await (await fetch(`${app.url}/api/jobs/${done.id}/download`, { headers: app.auth('dev') })).arrayBuffer()))
+  const files = await unzip(
+    Buffer.from(await (await fetch(`${app.url}/api/jobs/${done.id}/download`, { headers: app.auth('dev') })).arrayBuffer()),
+  )
   t.same([...files.keys()], ['charts/app/values.yaml'])
   t.match(files.get('charts/app/values.yaml'), 'host: shop.example.com')
 

@@ -14,7 +14,11 @@ export interface Replica {
   kill(): Promise<void>
 }
 
-export async function startReplicaProcess(t: { teardown(fn: () => unknown): void }, app: TestApp, env: Record<string, string>): Promise<Replica> {
+export async function startReplicaProcess(
+  t: { teardown(fn: () => unknown): void },
+  app: TestApp,
+  env: Record<string, string>,
+): Promise<Replica> {
   const port = await freePort()
   const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/src/main.ts')], {
     env: {

@@ -30,21 +30,32 @@ t.test('TRIM_DECORATOR_ATTRS=1: archives carry `# @param <path>` without tails',
 
   const { url, auth } = await startTestApp(t, { TRIM_DECORATOR_ATTRS: '1' })
   const dev = { ...auth('dev'), 'content-type': 'application/json' }
-  const env = ((await (await fetch(`${url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })).json()) as any).data
+  const env = (
+    (await (
+      await fetch(`${url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })
+    ).json()) as any
+  ).data
   const done = await generateAndWait({ url, auth }, env.id, { format: 'terraform', options: { includeChart: true } })
   t.equal(done.status, 'succeeded', JSON.stringify(done.error))
   const files = await unzip(Buffer.from(await (await fetch(`${url}/api/jobs/${done.id}/download`, { headers: auth('dev') })).arrayBuffer()))
 
   const tfvars = decorators(files.get('terraform/terraform.tfvars') ?? '')
   t.equal(tfvars.length, sourceDecorators.length, 'every decorator line is kept')
-  t.same(tfvars.filter((l) => WITH_TAIL.test(l)), [], 'none keeps its tail')
+  t.same(
+    tfvars.filter((l) => WITH_TAIL.test(l)),
+    [],
+    'none keeps its tail',
+  )
   t.same(
     tfvars.map(core),
     sourceDecorators.map((l) => core(l).replace(/^(@(?:param|module) [\w.-]+).*$/, '$1')),
     'each is the decorator and its path, nothing more',
   )
   t.ok(tfvars.includes('# @param name'), '`# @param name` remains')
-  t.ok(tfvars.some((l) => /^# # @param services\.\w+\.\w+$/.test(l)), 'also in disabled sections')
+  t.ok(
+    tfvars.some((l) => /^# # @param services\.\w+\.\w+$/.test(l)),
+    'also in disabled sections',
+  )
   let decorated = 0
   for (const [name, text] of files) {
     for (const line of decorators(text)) {
@@ -56,10 +67,28 @@ t.test('TRIM_DECORATOR_ATTRS=1: archives carry `# @param <path>` without tails',
 })
 
 t.test('without it the embedded processor copies the tails (the same tree, processed in memory)', async (t) => {
-  const input = processorInput({ _id: 'x', name: 'shop-prod', globalPrefix: 'acme', provider: 'aws', region: 'eu-central-1', services: {} } as any)
-  const kept = await inProcessProcessor(directorySource(BUNDLED_TEMPLATES_DIR), { trimDecoratorAttrs: false }).process(input, ['terraform/'])
-  const trimmed = await inProcessProcessor(directorySource(BUNDLED_TEMPLATES_DIR), { trimDecoratorAttrs: true }).process(input, ['terraform/'])
-  const text = (files: { path: string; content: string | Buffer }[]) => String(files.find((f) => f.path === 'terraform/terraform.tfvars')?.content)
-  t.ok(decorators(text(kept.files)).some((l) => WITH_TAIL.test(l)), 'tails kept by default')
-  t.notOk(decorators(text(trimmed.files)).some((l) => WITH_TAIL.test(l)), 'and stripped when asked')
+  const input = processorInput({
+    _id: 'x',
+    name: 'shop-prod',
+    globalPrefix: 'acme',
+    provider: 'aws',
+    region: 'eu-central-1',
+    services: {},
+  } as any)
+  const kept = await inProcessProcessor(directorySource(BUNDLED_TEMPLATES_DIR), { trimDecoratorAttrs: false }).process(input, [
+    'terraform/',
+  ])
+  const trimmed = await inProcessProcessor(directorySource(BUNDLED_TEMPLATES_DIR), { trimDecoratorAttrs: true }).process(input, [
+    'terraform/',
+  ])
+  const text = (files: { path: string; content: string | Buffer }[]) =>
+    String(files.find((f) => f.path === 'terraform/terraform.tfvars')?.content)
+  t.ok(
+    decorators(text(kept.files)).some((l) => WITH_TAIL.test(l)),
+    'tails kept by default',
+  )
+  t.notOk(
+    decorators(text(trimmed.files)).some((l) => WITH_TAIL.test(l)),
+    'and stripped when asked',
+  )
 })

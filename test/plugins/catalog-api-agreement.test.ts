@@ -11,7 +11,22 @@ import { GLOBAL_PREFIX_MAX, GlobalPrefix, Name } from '../../plugins/environment
 const catalog = await extractCatalog({ templatesDir: BUNDLED_TEMPLATES_DIR, provider: 'aws' })
 
 const samples = {
-  globalPrefix: ['a', 'ab', 'ies', 'a1', '1a', 'ab-', '-ab', 'a-b', 'a--b', 'my-org-prod', 'A', 'a_b', 'a'.repeat(GLOBAL_PREFIX_MAX), 'a-'.repeat(9) + 'ab'],
+  globalPrefix: [
+    'a',
+    'ab',
+    'ies',
+    'a1',
+    '1a',
+    'ab-',
+    '-ab',
+    'a-b',
+    'a--b',
+    'my-org-prod',
+    'A',
+    'a_b',
+    'a'.repeat(GLOBAL_PREFIX_MAX),
+    'a-'.repeat(9) + 'ab',
+  ],
   name: ['ab', 'abc', 'shop-prod', 'a-b', 'Shop', '1abc', 'a'.repeat(50), 'a_bc'],
 }
 const schemas = { globalPrefix: GlobalPrefix, name: Name }

@@ -52,7 +52,10 @@ t.test('aws: STS GetCallerIdentity against moto with authentication on', async (
   t.same(good, { valid: true, identity: { arn: key.arn, accountId: key.arn.split(':')[4] } })
   t.match(good.identity.arn, /^arn:aws:iam::\d{12}:user\/ies-validator$/)
 
-  const wrongSecret = await check('wrong secret', { accessKeyId: key.accessKeyId, secretAccessKey: `${key.secretAccessKey.slice(0, -4)}abcd` })
+  const wrongSecret = await check('wrong secret', {
+    accessKeyId: key.accessKeyId,
+    secretAccessKey: `${key.secretAccessKey.slice(0, -4)}abcd`,
+  })
   t.equal(wrongSecret.valid, false)
   t.match(wrongSecret.error, /signature/i)
 
@@ -65,7 +68,11 @@ t.test('aws: an unreachable endpoint is valid: false', async (t) => {
   const ctx = await startTestApp(t, { AWS_ENDPOINT_URL: 'http://127.0.0.1:1', CREDENTIAL_VALIDATE_TIMEOUT_MS: '2000' })
   const a = api(ctx)
   const id = (
-    await a.createCred('dev', { name: 'x', provider: 'aws', credentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'abcd1234secret' } })
+    await a.createCred('dev', {
+      name: 'x',
+      provider: 'aws',
+      credentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'abcd1234secret' },
+    })
   ).body.data.id
   const res = await a.call('dev', 'POST', `/api/cloud-credentials/${id}/validate`)
   t.equal(res.status, 200)
@@ -108,14 +115,26 @@ t.test('gcp: a signed JWT bearer assertion at the token endpoint', async (t) => 
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }) as string
   const endpoint = await tokenEndpoint(t, (req) => {
     const [header, claims, signature] = (req.form.get('assertion') ?? '').split('.')
-    return createVerify('RSA-SHA256').update(`${header}.${claims}`).verify(publicKey, Buffer.from(signature ?? '', 'base64url'))
+    return createVerify('RSA-SHA256')
+      .update(`${header}.${claims}`)
+      .verify(publicKey, Buffer.from(signature ?? '', 'base64url'))
   })
   const ctx = await startTestApp(t, { GCP_TOKEN_URL: `${endpoint.url}/token` })
   const a = api(ctx)
-  const key = { type: 'service_account', project_id: 'acme-prod-1', private_key: pem, client_email: 'ci@acme-prod-1.iam.gserviceaccount.com' }
+  const key = {
+    type: 'service_account',
+    project_id: 'acme-prod-1',
+    private_key: pem,
+    client_email: 'ci@acme-prod-1.iam.gserviceaccount.com',
+  }
   const validate = async (name: string, privateKeyPem: string) => {
-    const id = (await a.createCred('dev', { name, provider: 'gcp', credentials: { projectId: 'acme-prod-1', serviceAccountKey: { ...key, private_key: privateKeyPem } } })).body
-      .data.id
+    const id = (
+      await a.createCred('dev', {
+        name,
+        provider: 'gcp',
+        credentials: { projectId: 'acme-prod-1', serviceAccountKey: { ...key, private_key: privateKeyPem } },
+      })
+    ).body.data.id
     const res = await a.call('dev', 'POST', `/api/cloud-credentials/${id}/validate`)
     t.equal(res.status, 200)
     t.notMatch(res.raw, /PRIVATE KEY/)
@@ -143,7 +162,18 @@ t.test('azure and gcp: unreachable token endpoints are valid: false', async (t) 
   const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string
   for (const [provider, credentials] of [
     ['azure', AZURE],
-    ['gcp', { projectId: 'acme-prod-1', serviceAccountKey: { type: 'service_account', project_id: 'acme-prod-1', private_key: pem, client_email: 'ci@acme-prod-1.iam.gserviceaccount.com' } }],
+    [
+      'gcp',
+      {
+        projectId: 'acme-prod-1',
+        serviceAccountKey: {
+          type: 'service_account',
+          project_id: 'acme-prod-1',
+          private_key: pem,
+          client_email: 'ci@acme-prod-1.iam.gserviceaccount.com',
+        },
+      },
+    ],
   ] as const) {
     const id = (await a.createCred('dev', { name: provider, provider, credentials })).body.data.id
     const res = await a.call('dev', 'POST', `/api/cloud-credentials/${id}/validate`)

@@ -69,23 +69,63 @@ t.test('cloud credentials', async (t) => {
       ['aws lowercase accessKeyId', { credentials: { ...AWS_KEY, accessKeyId: 'akiaiosfodnn7example' } }, 'credentials.accessKeyId'],
       ['aws accessKeyId too short', { credentials: { ...AWS_KEY, accessKeyId: 'AKIA123' } }, 'credentials.accessKeyId'],
       ['aws bad region', { credentials: { ...AWS_KEY, region: 'EU West' } }, 'credentials.region'],
-      ['aws secretAccessKey not a string', { credentials: { ...AWS_KEY, secretAccessKey: { v: AWS_KEY.secretAccessKey } } }, 'credentials.secretAccessKey'],
-      ['aws secretAccessKey too long', { credentials: { ...AWS_KEY, secretAccessKey: `${AWS_KEY.secretAccessKey}${'x'.repeat(1000)}` } }, 'credentials.secretAccessKey'],
+      [
+        'aws secretAccessKey not a string',
+        { credentials: { ...AWS_KEY, secretAccessKey: { v: AWS_KEY.secretAccessKey } } },
+        'credentials.secretAccessKey',
+      ],
+      [
+        'aws secretAccessKey too long',
+        { credentials: { ...AWS_KEY, secretAccessKey: `${AWS_KEY.secretAccessKey}${'x'.repeat(1000)}` } },
+        'credentials.secretAccessKey',
+      ],
       ['azure fields for aws', { credentials: AZURE }, 'credentials.accessKeyId'],
       ['azure clientSecret missing', { provider: 'azure', credentials: { ...AZURE, clientSecret: undefined } }, 'credentials.clientSecret'],
       ['azure tenantId missing', { provider: 'azure', credentials: { ...AZURE, tenantId: undefined } }, 'credentials.tenantId'],
-      ['azure subscriptionId not a GUID', { provider: 'azure', credentials: { ...AZURE, subscriptionId: 'sub-1' } }, 'credentials.subscriptionId'],
+      [
+        'azure subscriptionId not a GUID',
+        { provider: 'azure', credentials: { ...AZURE, subscriptionId: 'sub-1' } },
+        'credentials.subscriptionId',
+      ],
       ['azure clientId missing', { provider: 'azure', credentials: { ...AZURE, clientId: undefined } }, 'credentials.clientId'],
       ['azure tenantId with a slash', { provider: 'azure', credentials: { ...AZURE, tenantId: '../common' } }, 'credentials.tenantId'],
       ['gcp projectId missing', { provider: 'gcp', credentials: { serviceAccountKey: GCP.serviceAccountKey } }, 'credentials.projectId'],
       ['gcp serviceAccountKey missing', { provider: 'gcp', credentials: { projectId: GCP.projectId } }, 'credentials.serviceAccountKey'],
-      ['gcp serviceAccountKey as a string', { provider: 'gcp', credentials: { ...GCP, serviceAccountKey: JSON.stringify(GCP.serviceAccountKey) } }, 'credentials.serviceAccountKey'],
-      ['gcp key of another type', { provider: 'gcp', credentials: { ...GCP, serviceAccountKey: { ...GCP.serviceAccountKey, type: 'authorized_user' } } }, 'credentials.serviceAccountKey.type'],
-      ['gcp key without private_key', { provider: 'gcp', credentials: { ...GCP, serviceAccountKey: keyWithoutPrivate } }, 'credentials.serviceAccountKey.private_key'],
-      ['gcp key with a bad private_key', { provider: 'gcp', credentials: { ...GCP, serviceAccountKey: { ...GCP.serviceAccountKey, private_key: 'MIIE-not-pem' } } }, 'credentials.serviceAccountKey.private_key'],
-      ['gcp key without client_email', { provider: 'gcp', credentials: { ...GCP, serviceAccountKey: { ...GCP.serviceAccountKey, client_email: undefined } } }, 'credentials.serviceAccountKey.client_email'],
-      ['gcp key with a bad client_email', { provider: 'gcp', credentials: { ...GCP, serviceAccountKey: { ...GCP.serviceAccountKey, client_email: 'nobody' } } }, 'credentials.serviceAccountKey.client_email'],
-      ['gcp key without project_id', { provider: 'gcp', credentials: { ...GCP, serviceAccountKey: { ...GCP.serviceAccountKey, project_id: undefined } } }, 'credentials.serviceAccountKey.project_id'],
+      [
+        'gcp serviceAccountKey as a string',
+        { provider: 'gcp', credentials: { ...GCP, serviceAccountKey: JSON.stringify(GCP.serviceAccountKey) } },
+        'credentials.serviceAccountKey',
+      ],
+      [
+        'gcp key of another type',
+        { provider: 'gcp', credentials: { ...GCP, serviceAccountKey: { ...GCP.serviceAccountKey, type: 'authorized_user' } } },
+        'credentials.serviceAccountKey.type',
+      ],
+      [
+        'gcp key without private_key',
+        { provider: 'gcp', credentials: { ...GCP, serviceAccountKey: keyWithoutPrivate } },
+        'credentials.serviceAccountKey.private_key',
+      ],
+      [
+        'gcp key with a bad private_key',
+        { provider: 'gcp', credentials: { ...GCP, serviceAccountKey: { ...GCP.serviceAccountKey, private_key: 'MIIE-not-pem' } } },
+        'credentials.serviceAccountKey.private_key',
+      ],
+      [
+        'gcp key without client_email',
+        { provider: 'gcp', credentials: { ...GCP, serviceAccountKey: { ...GCP.serviceAccountKey, client_email: undefined } } },
+        'credentials.serviceAccountKey.client_email',
+      ],
+      [
+        'gcp key with a bad client_email',
+        { provider: 'gcp', credentials: { ...GCP, serviceAccountKey: { ...GCP.serviceAccountKey, client_email: 'nobody' } } },
+        'credentials.serviceAccountKey.client_email',
+      ],
+      [
+        'gcp key without project_id',
+        { provider: 'gcp', credentials: { ...GCP, serviceAccountKey: { ...GCP.serviceAccountKey, project_id: undefined } } },
+        'credentials.serviceAccountKey.project_id',
+      ],
       ['gcp bad projectId', { provider: 'gcp', credentials: { ...GCP, projectId: 'Acme' } }, 'credentials.projectId'],
     ]
     void private_key
@@ -98,7 +138,10 @@ t.test('cloud credentials', async (t) => {
       t.ok(fieldsOf(res.body).includes(field), `${name}: names ${field}: ${JSON.stringify(res.body.error.details)}`)
       noSecrets(t, res.raw, name)
     }
-    t.notOk((await a.listCreds('dev', '?limit=100')).body.data.some((c: { name: string }) => c.name.startsWith('bad ')), 'nothing stored')
+    t.notOk(
+      (await a.listCreds('dev', '?limit=100')).body.data.some((c: { name: string }) => c.name.startsWith('bad ')),
+      'nothing stored',
+    )
   })
 
   t.test('read: metadata holds only non-secret values', async (t) => {
@@ -123,28 +166,45 @@ t.test('cloud credentials', async (t) => {
     t.equal(dupe.status, 409)
     t.equal(dupe.body.error.code, 'CONFLICT')
     t.equal((await a.createCred('other', { name: 'prod', provider: 'aws', credentials: AWS_KEY })).status, 201, 'names are per user')
-    const racing = await Promise.all(Array.from({ length: 4 }, () => a.createCred('dev', { name: 'racing', provider: 'aws', credentials: AWS_KEY })))
+    const racing = await Promise.all(
+      Array.from({ length: 4 }, () => a.createCred('dev', { name: 'racing', provider: 'aws', credentials: AWS_KEY })),
+    )
     t.same(racing.map((r) => r.status).sort(), [201, 409, 409, 409])
 
     const second = (await a.createCred('dev', { name: 'staging', provider: 'aws', credentials: AWS_KEY })).body.data
     t.equal((await a.putCred('dev', second.id, { name: 'prod' })).status, 409, 'renaming onto a taken name')
 
-    const before = await ctx.db.client.db().collection('cloud_credentials').findOne({ _id: first.id as never })
+    const before = await ctx.db.client
+      .db()
+      .collection('cloud_credentials')
+      .findOne({ _id: first.id as never })
     let res = await a.putCred('dev', first.id, { name: 'production' })
     t.equal(res.status, 200, res.raw)
     t.same(Object.keys(res.body.data).sort(), ['id', 'name', 'provider', 'updatedAt'])
     t.equal(res.body.data.name, 'production')
     t.ok(res.body.data.updatedAt > first.updatedAt)
-    const renamed = await ctx.db.client.db().collection('cloud_credentials').findOne({ _id: first.id as never })
+    const renamed = await ctx.db.client
+      .db()
+      .collection('cloud_credentials')
+      .findOne({ _id: first.id as never })
     t.same(renamed?.secret, before?.secret, 'a rename keeps the ciphertext')
 
-    res = await a.putCred('dev', first.id, { credentials: { accessKeyId: 'AKIANEWKEY0000000009', secretAccessKey: 'brand-new-secret-value' } })
+    res = await a.putCred('dev', first.id, {
+      credentials: { accessKeyId: 'AKIANEWKEY0000000009', secretAccessKey: 'brand-new-secret-value' },
+    })
     t.equal(res.status, 200, res.raw)
     t.notMatch(res.raw, /brand-new-secret-value/)
-    const replaced = await ctx.db.client.db().collection('cloud_credentials').findOne({ _id: first.id as never })
+    const replaced = await ctx.db.client
+      .db()
+      .collection('cloud_credentials')
+      .findOne({ _id: first.id as never })
     t.not(replaced?.secret.data, before?.secret.data, 're-encrypted')
     t.not(replaced?.secret.iv, before?.secret.iv, 'with a fresh IV')
-    t.same((await a.getCred('dev', first.id)).body.data.metadata, { accessKeyId: 'AKIA************0009' }, 'metadata follows the new secret')
+    t.same(
+      (await a.getCred('dev', first.id)).body.data.metadata,
+      { accessKeyId: 'AKIA************0009' },
+      'metadata follows the new secret',
+    )
 
     for (const [name, body, field] of [
       ['credentials of the wrong provider', { credentials: AZURE }, 'credentials.accessKeyId'],
@@ -156,7 +216,10 @@ t.test('cloud credentials', async (t) => {
       t.ok(fieldsOf(res.body).includes(field), `${name}: ${res.raw}`)
       noSecrets(t, res.raw, name)
     }
-    const after = await ctx.db.client.db().collection('cloud_credentials').findOne({ _id: first.id as never })
+    const after = await ctx.db.client
+      .db()
+      .collection('cloud_credentials')
+      .findOne({ _id: first.id as never })
     t.same(after, replaced, 'a rejected update changes nothing')
     t.equal((await a.putCred('dev', first.id, { provider: 'gcp' })).body.data.provider, 'aws', 'the provider cannot change')
   })
@@ -223,7 +286,10 @@ t.test('cloud credentials', async (t) => {
       t.equal(res.status, 404, `${method} ${url}`)
       t.same(res.body.error, { code: 'NOT_FOUND', message: 'Cloud credential not found' })
     }
-    t.notOk((await a.listCreds('other', '?limit=100')).body.data.some((c: { id: string }) => c.id === mine.id), 'not in their list')
+    t.notOk(
+      (await a.listCreds('other', '?limit=100')).body.data.some((c: { id: string }) => c.id === mine.id),
+      'not in their list',
+    )
     t.equal((await a.getCred('dev', mine.id)).body.data.name, 'isolated', 'untouched')
     for (const id of ['not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
       t.equal((await a.getCred('dev', id)).status, 404, id)

@@ -18,7 +18,9 @@ t.test('encryption at rest and persistence', async (t) => {
   const ctx = await startTestApp(t, { ENCRYPTION_KEY: key })
   const a = api(ctx)
   const db = ctx.db.client.db()
-  const cred = (await a.createCred('dev', { name: 'aws', provider: 'aws', credentials: { ...AWS_KEY, sessionToken: 'session-token-at-rest' } })).body.data
+  const cred = (
+    await a.createCred('dev', { name: 'aws', provider: 'aws', credentials: { ...AWS_KEY, sessionToken: 'session-token-at-rest' } })
+  ).body.data
   const azure = (
     await a.createCred('dev', {
       name: 'azure',
@@ -32,12 +34,29 @@ t.test('encryption at rest and persistence', async (t) => {
     })
   ).body.data
   const envBody = { globalPrefix: 'acme', provider: 'aws', region: 'eu-west-1', cloudCredentialId: cred.id }
-  const env = (await a.createEnv('dev', { ...envBody, name: 'secure', gitRepository: { url: 'https://git.example.com/a.git', deployKey: DEPLOY_KEY } })).body.data
-  const env2 = (await a.createEnv('dev', { ...envBody, name: 'second', gitRepository: { url: 'https://git.example.com/b.git', deployKey: `${DEPLOY_KEY}\n` } })).body.data
+  const env = (
+    await a.createEnv('dev', { ...envBody, name: 'secure', gitRepository: { url: 'https://git.example.com/a.git', deployKey: DEPLOY_KEY } })
+  ).body.data
+  const env2 = (
+    await a.createEnv('dev', {
+      ...envBody,
+      name: 'second',
+      gitRepository: { url: 'https://git.example.com/b.git', deployKey: `${DEPLOY_KEY}\n` },
+    })
+  ).body.data
 
   t.test('no plaintext secret in any stored document', async (t) => {
-    const dump = JSON.stringify(await Promise.all(['environments', 'cloud_credentials', 'cloud_credential_defaults'].map((c) => db.collection(c).find({}).toArray())))
-    for (const secret of [AWS_KEY.secretAccessKey, AWS_KEY.accessKeyId, 'session-token-at-rest', AZURE_SECRET, 'PRIVATE KEY', DEPLOY_KEY.split('\n')[1]]) {
+    const dump = JSON.stringify(
+      await Promise.all(['environments', 'cloud_credentials', 'cloud_credential_defaults'].map((c) => db.collection(c).find({}).toArray())),
+    )
+    for (const secret of [
+      AWS_KEY.secretAccessKey,
+      AWS_KEY.accessKeyId,
+      'session-token-at-rest',
+      AZURE_SECRET,
+      'PRIVATE KEY',
+      DEPLOY_KEY.split('\n')[1],
+    ]) {
       t.notOk(dump.includes(secret), `not stored in the clear: ${secret.slice(0, 6)}…`)
     }
     const raw = await db.collection('environments').findOne({ _id: env.id as never })
@@ -85,7 +104,10 @@ t.test('encryption at rest and persistence', async (t) => {
     t.equal(stateKeyOf(record!), 'aws.tfstate')
     const updated = await a.putEnv('dev', '0f0f0f0f-0000-4000-8000-000000000001', { domain: 'old.example.com' })
     t.equal(updated.status, 200)
-    t.ok(usesLegacyStateKey((await environmentRepository(ctx.app).get(userId, '0f0f0f0f-0000-4000-8000-000000000001'))!), 'an update keeps it legacy')
+    t.ok(
+      usesLegacyStateKey((await environmentRepository(ctx.app).get(userId, '0f0f0f0f-0000-4000-8000-000000000001'))!),
+      'an update keeps it legacy',
+    )
   })
 
   t.test('the deletion hook runs before an environment is deleted', async (t) => {
@@ -102,7 +124,13 @@ t.test('encryption at rest and persistence', async (t) => {
 
   await t.test('everything survives a restart on the same database', async (t) => {
     await ctx.app.close()
-    const config = loadConfig({ NODE_ENV: 'test', MONGODB_URI: ctx.db.uri, AUTH_URL: ctx.config.auth.url, LOG_LEVEL: 'silent', ENCRYPTION_KEY: key })
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      MONGODB_URI: ctx.db.uri,
+      AUTH_URL: ctx.config.auth.url,
+      LOG_LEVEL: 'silent',
+      ENCRYPTION_KEY: key,
+    })
     const app2 = await buildApp({ config, logger: false })
     t.teardown(() => app2.close())
     const b = api({ ...ctx, app: app2 })
@@ -110,7 +138,11 @@ t.test('encryption at rest and persistence', async (t) => {
     t.equal(got.status, 200)
     t.same(got.body.data, env, 'the environment is as it was')
     t.same((await b.getCred('dev', cred.id)).body.data.metadata, { region: 'eu-west-1', accessKeyId: 'AKIA************MPLE' })
-    t.equal(await environmentRepository(app2).getDeployKey((await b.call('dev', 'GET', '/api/users/me')).body.data.id, env.id), DEPLOY_KEY, 'the new process decrypts')
+    t.equal(
+      await environmentRepository(app2).getDeployKey((await b.call('dev', 'GET', '/api/users/me')).body.data.id, env.id),
+      DEPLOY_KEY,
+      'the new process decrypts',
+    )
     t.equal((await b.createEnv('dev', { ...envBody, name: 'secure' })).status, 409, 'the unique index is still there')
 
     t.test('moved or tampered ciphertext fails closed', async (t) => {
@@ -144,15 +176,34 @@ t.test('encryption at rest and persistence', async (t) => {
       const result = await reencryptAll(db, ring)
       t.same(result, { environments: { updated: 1, failed: [] }, cloudCredentials: { updated: 2, failed: [] } })
       const kids = [
-        ...(await db.collection('environments').find({ deployKey: { $exists: true } }).toArray()).map((d) => d.deployKey.kid),
+        ...(
+          await db
+            .collection('environments')
+            .find({ deployKey: { $exists: true } })
+            .toArray()
+        ).map((d) => d.deployKey.kid),
         ...(await db.collection('cloud_credentials').find({}).toArray()).map((d) => d.secret.kid),
       ]
       t.same(new Set(kids), new Set([ring.currentKeyId]), 'every secret is under the new key')
       const versionAfter = (await db.collection('environments').findOne({ _id: env.id as never }))?.version
-      t.equal(versionAfter, (versionBefore ?? 0) + 1, 'the re-encrypted environment has a new version (a PUT that read the old ciphertext re-reads)')
-      t.same(await reencryptAll(db, ring), { environments: { updated: 0, failed: [] }, cloudCredentials: { updated: 0, failed: [] } }, 'idempotent')
+      t.equal(
+        versionAfter,
+        (versionBefore ?? 0) + 1,
+        'the re-encrypted environment has a new version (a PUT that read the old ciphertext re-reads)',
+      )
+      t.same(
+        await reencryptAll(db, ring),
+        { environments: { updated: 0, failed: [] }, cloudCredentials: { updated: 0, failed: [] } },
+        'idempotent',
+      )
 
-      const onlyNew = loadConfig({ NODE_ENV: 'test', MONGODB_URI: ctx.db.uri, AUTH_URL: ctx.config.auth.url, LOG_LEVEL: 'silent', ENCRYPTION_KEY: newKey })
+      const onlyNew = loadConfig({
+        NODE_ENV: 'test',
+        MONGODB_URI: ctx.db.uri,
+        AUTH_URL: ctx.config.auth.url,
+        LOG_LEVEL: 'silent',
+        ENCRYPTION_KEY: newKey,
+      })
       const app3 = await buildApp({ config: onlyNew, logger: false })
       t.teardown(() => app3.close())
       const userId = (await api({ ...ctx, app: app3 }).call('dev', 'GET', '/api/users/me')).body.data.id

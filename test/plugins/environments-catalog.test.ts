@@ -50,23 +50,87 @@ t.test('environment writes against the bundled catalog', async (t) => {
 
   t.test('each kind of violation on create names its field', async (t) => {
     const cases: Array<[string, Record<string, unknown>, Detail]> = [
-      ['number as text', { services: { eks: { enabled: true, nodeMinSize: 'abc' } } }, { field: 'services.eks.nodeMinSize', message: 'must be a number' }],
-      ['number written as a string', { services: { eks: { enabled: true, nodeDiskSize: '50' } } }, { field: 'services.eks.nodeDiskSize', message: 'must be a number' }],
-      ['number against its pattern', { services: { eks: { enabled: true, nodeMaxSize: 0 } } }, { field: 'services.eks.nodeMaxSize', message: 'must match the pattern ^[1-9][0-9]*$' }],
-      ['number with a fraction the pattern refuses', { services: { aurora: { enabled: true, minCapacity: 0.25 } } }, { field: 'services.aurora.minCapacity', message: 'must match the pattern ^[0-9]+([.]5)?$' }],
-      ['dropdown value not an option', { services: { vpc: { enabled: true, azCount: 7 } } }, { field: 'services.vpc.azCount', message: 'must be one of: 2, 3' }],
-      ['dropdown option value as a string', { services: { vpc: { enabled: true, azCount: '3' } } }, { field: 'services.vpc.azCount', message: 'must be one of: 2, 3' }],
-      ['dropdown text option in another case', { services: { eks: { enabled: true, nodeCapacityType: 'spot' } } }, { field: 'services.eks.nodeCapacityType', message: 'must be one of: "ON_DEMAND", "SPOT"' }],
-      ['toggle as a string', { services: { vpc: { enabled: true, flowLogs: 'true' } } }, { field: 'services.vpc.flowLogs', message: 'must be true or false' }],
-      ['enabled as a string', { services: { vpc: { enabled: 'true' } } }, { field: 'services.vpc.enabled', message: 'must be true or false' }],
+      [
+        'number as text',
+        { services: { eks: { enabled: true, nodeMinSize: 'abc' } } },
+        { field: 'services.eks.nodeMinSize', message: 'must be a number' },
+      ],
+      [
+        'number written as a string',
+        { services: { eks: { enabled: true, nodeDiskSize: '50' } } },
+        { field: 'services.eks.nodeDiskSize', message: 'must be a number' },
+      ],
+      [
+        'number against its pattern',
+        { services: { eks: { enabled: true, nodeMaxSize: 0 } } },
+        { field: 'services.eks.nodeMaxSize', message: 'must match the pattern ^[1-9][0-9]*$' },
+      ],
+      [
+        'number with a fraction the pattern refuses',
+        { services: { aurora: { enabled: true, minCapacity: 0.25 } } },
+        { field: 'services.aurora.minCapacity', message: 'must match the pattern ^[0-9]+([.]5)?$' },
+      ],
+      [
+        'dropdown value not an option',
+        { services: { vpc: { enabled: true, azCount: 7 } } },
+        { field: 'services.vpc.azCount', message: 'must be one of: 2, 3' },
+      ],
+      [
+        'dropdown option value as a string',
+        { services: { vpc: { enabled: true, azCount: '3' } } },
+        { field: 'services.vpc.azCount', message: 'must be one of: 2, 3' },
+      ],
+      [
+        'dropdown text option in another case',
+        { services: { eks: { enabled: true, nodeCapacityType: 'spot' } } },
+        { field: 'services.eks.nodeCapacityType', message: 'must be one of: "ON_DEMAND", "SPOT"' },
+      ],
+      [
+        'toggle as a string',
+        { services: { vpc: { enabled: true, flowLogs: 'true' } } },
+        { field: 'services.vpc.flowLogs', message: 'must be true or false' },
+      ],
+      [
+        'enabled as a string',
+        { services: { vpc: { enabled: 'true' } } },
+        { field: 'services.vpc.enabled', message: 'must be true or false' },
+      ],
       ['enabled as a number', { services: { vpc: { enabled: 1 } } }, { field: 'services.vpc.enabled', message: 'must be true or false' }],
-      ['enabled of an unknown service as a string', { services: { quantum: { enabled: 'false' } } }, { field: 'services.quantum.enabled', message: 'must be true or false' }],
-      ['text given a number', { services: { sqs: { enabled: true, queueName: 5 } } }, { field: 'services.sqs.queueName', message: 'must be text' }],
-      ['text given a list', { services: { ecr: { enabled: true, repositoryNames: ['app', 'api'] } } }, { field: 'services.ecr.repositoryNames', message: 'must be text' }],
-      ['text against its pattern', { services: { s3: { enabled: true, bucketSuffix: 'Data_Bucket' } } }, { field: 'services.s3.bucketSuffix', message: 'must match the pattern ^[a-z0-9][a-z0-9-]{0,19}$' }],
-      ['null is no value in a create', { services: { eks: { enabled: true, nodeMinSize: null } } }, { field: 'services.eks.nodeMinSize', message: 'must be a number' }],
-      ['domain the API accepts but the catalog does not', { domain: 'Shop.Example.com' }, { field: 'domain', message: `must match the pattern ${DOMAIN_PATTERN}` }],
-      ['region the API accepts but the catalog does not', { region: 'local' }, { field: 'region', message: 'must match the pattern ^[a-z]{2}(-[a-z]+)+-[0-9]$' }],
+      [
+        'enabled of an unknown service as a string',
+        { services: { quantum: { enabled: 'false' } } },
+        { field: 'services.quantum.enabled', message: 'must be true or false' },
+      ],
+      [
+        'text given a number',
+        { services: { sqs: { enabled: true, queueName: 5 } } },
+        { field: 'services.sqs.queueName', message: 'must be text' },
+      ],
+      [
+        'text given a list',
+        { services: { ecr: { enabled: true, repositoryNames: ['app', 'api'] } } },
+        { field: 'services.ecr.repositoryNames', message: 'must be text' },
+      ],
+      [
+        'text against its pattern',
+        { services: { s3: { enabled: true, bucketSuffix: 'Data_Bucket' } } },
+        { field: 'services.s3.bucketSuffix', message: 'must match the pattern ^[a-z0-9][a-z0-9-]{0,19}$' },
+      ],
+      [
+        'null is no value in a create',
+        { services: { eks: { enabled: true, nodeMinSize: null } } },
+        { field: 'services.eks.nodeMinSize', message: 'must be a number' },
+      ],
+      [
+        'domain the API accepts but the catalog does not',
+        { domain: 'Shop.Example.com' },
+        { field: 'domain', message: `must match the pattern ${DOMAIN_PATTERN}` },
+      ],
+      [
+        'region the API accepts but the catalog does not',
+        { region: 'local' },
+        { field: 'region', message: 'must match the pattern ^[a-z]{2}(-[a-z]+)+-[0-9]$' },
+      ],
     ]
     for (const [name, fields, detail] of cases) {
       const res = await a.createEnv('dev', { ...base, name: unique(), ...fields })
@@ -85,7 +149,14 @@ t.test('environment writes against the bundled catalog', async (t) => {
     })
     t.equal(res.status, 400, res.raw)
     const fields = fieldsOf(res.body)
-    t.same([...fields].sort(), ['domain', 'name', 'services.eks.enabled', 'services.eks.nested', 'services.eks.nodeMinSize', 'services.vpc.azCount'])
+    t.same([...fields].sort(), [
+      'domain',
+      'name',
+      'services.eks.enabled',
+      'services.eks.nested',
+      'services.eks.nodeMinSize',
+      'services.vpc.azCount',
+    ])
     t.equal(new Set(fields).size, fields.length, 'no field twice')
     const domain = res.body.error.details.find((d: Detail) => d.field === 'domain')
     t.notMatch(domain.message, /pattern \^\(\(/, 'the domain is reported by the API schema, not again by the catalog')
@@ -94,16 +165,35 @@ t.test('environment writes against the bundled catalog', async (t) => {
   t.test('typed values, unknown keys and fields, and other providers are accepted', async (t) => {
     const services = {
       vpc: { enabled: true, cidr: '10.1.0.0/16', azCount: 2, singleNatGateway: false, flowLogs: true, flowLogRetentionDays: 90 },
-      eks: { enabled: true, kubernetesVersion: '1.33', nodeCapacityType: 'SPOT', nodeMinSize: 0, nodeMaxSize: 10, nodeDesiredSize: 3, nodeDiskSize: 100 },
+      eks: {
+        enabled: true,
+        kubernetesVersion: '1.33',
+        nodeCapacityType: 'SPOT',
+        nodeMinSize: 0,
+        nodeMaxSize: 10,
+        nodeDesiredSize: 3,
+        nodeDiskSize: 100,
+      },
       aurora: { enabled: false, minCapacity: 0.5, maxCapacity: 8 },
       sns: { enabled: true, topicName: 'alerts', alertEmail: '' },
       quantum: { enabled: true, qubits: 8 },
     }
     let res = await a.createEnv('dev', { ...base, name: unique(), services: { ...services, eks: { ...services.eks, legacyKnob: 'kept' } } })
     t.equal(res.status, 201, res.raw)
-    t.same(res.body.data.services, { ...services, eks: { ...services.eks, legacyKnob: 'kept' } }, 'stored as sent, unknown service and field included')
+    t.same(
+      res.body.data.services,
+      { ...services, eks: { ...services.eks, legacyKnob: 'kept' } },
+      'stored as sent, unknown service and field included',
+    )
 
-    res = await a.createEnv('dev', { ...base, name: unique(), provider: 'azure', region: 'westeurope', domain: 'Example.COM', services: { eks: { enabled: true, nodeMinSize: 'abc' } } })
+    res = await a.createEnv('dev', {
+      ...base,
+      name: unique(),
+      provider: 'azure',
+      region: 'westeurope',
+      domain: 'Example.COM',
+      services: { eks: { enabled: true, nodeMinSize: 'abc' } },
+    })
     t.equal(res.status, 201, `the catalog is the AWS stack's: an azure environment is not checked against it: ${res.raw}`)
     res = await a.createEnv('dev', { ...base, name: unique(), provider: 'gcp', services: { eks: { enabled: 'true' } } })
     t.equal(res.status, 400, 'enabled is a boolean for every provider')
@@ -114,20 +204,39 @@ t.test('environment writes against the bundled catalog', async (t) => {
   })
 
   t.test('PUT checks only the values it changes; stale stored values stay editable', async (t) => {
-    const created = (await a.createEnv('dev', { ...base, name: 'stale', services: { vpc: { enabled: true, azCount: 3 }, eks: { enabled: true, nodeMinSize: 2 } } })).body.data
+    const created = (
+      await a.createEnv('dev', {
+        ...base,
+        name: 'stale',
+        services: { vpc: { enabled: true, azCount: 3 }, eks: { enabled: true, nodeMinSize: 2 } },
+      })
+    ).body.data
     // Stored under an older catalog: values the current one refuses, and a field it no longer has.
     await ctx.db.client
       .db()
       .collection('environments')
-      .updateOne({ _id: created.id as never }, { $set: { domain: 'Old.Example.com', 'services.vpc.azCount': 4, 'services.eks.nodeMinSize': '2', 'services.eks.retiredKnob': 'x' } })
+      .updateOne(
+        { _id: created.id as never },
+        {
+          $set: { domain: 'Old.Example.com', 'services.vpc.azCount': 4, 'services.eks.nodeMinSize': '2', 'services.eks.retiredKnob': 'x' },
+        },
+      )
 
     let res = await a.putEnv('dev', created.id, { services: { eks: { nodeMaxSize: 6 } } })
     t.equal(res.status, 200, `a valid path on a stale environment: ${res.raw}`)
-    t.match(res.body.data.services, { vpc: { azCount: 4 }, eks: { nodeMinSize: '2', nodeMaxSize: 6, retiredKnob: 'x' } }, 'the stale values are kept')
+    t.match(
+      res.body.data.services,
+      { vpc: { azCount: 4 }, eks: { nodeMinSize: '2', nodeMaxSize: 6, retiredKnob: 'x' } },
+      'the stale values are kept',
+    )
 
     // A client that sends the whole environment back (the wizard's merge patch) with one change.
     const whole = res.body.data
-    res = await a.putEnv('dev', created.id, { region: whole.region, domain: whole.domain, services: { ...whole.services, eks: { ...whole.services.eks, nodeDiskSize: 80 } } })
+    res = await a.putEnv('dev', created.id, {
+      region: whole.region,
+      domain: whole.domain,
+      services: { ...whole.services, eks: { ...whole.services.eks, nodeDiskSize: 80 } },
+    })
     t.equal(res.status, 200, `unchanged stale values sent back are not checked again: ${res.raw}`)
     t.equal(res.body.data.services.eks.nodeDiskSize, 80)
 
@@ -136,7 +245,10 @@ t.test('environment writes against the bundled catalog', async (t) => {
     t.notOk('retiredKnob' in res.body.data.services.eks)
 
     const stored = (await a.getEnv('dev', created.id)).body.data
-    res = await a.putEnv('dev', created.id, { domain: 'New.Example.com', services: { vpc: { azCount: 5, flowLogs: 'no' }, eks: { nodeMaxSize: '6' }, rds: { enabled: true, instanceClass: 'db.huge' } } })
+    res = await a.putEnv('dev', created.id, {
+      domain: 'New.Example.com',
+      services: { vpc: { azCount: 5, flowLogs: 'no' }, eks: { nodeMaxSize: '6' }, rds: { enabled: true, instanceClass: 'db.huge' } },
+    })
     t.equal(res.status, 400, res.raw)
     t.same(sorted(res.body.error.details), [
       { field: 'domain', message: `must match the pattern ${DOMAIN_PATTERN}` },
@@ -158,12 +270,21 @@ t.test('environment writes against the bundled catalog', async (t) => {
       { field: 'region', message: 'is required' },
       { field: 'services.eks.nodeMinSize', message: 'must be a number' },
     ])
-    res = await a.putEnv('dev', created.id, { helmCharts: { argo: { enabled: true, values: '{' } }, services: { eks: { enabled: 'true' } } })
-    t.same(fieldsOf(res.body).sort(), ['helmCharts.argo.values', 'services.eks.enabled'], 'the enabled coercion of the schema does not hide it')
+    res = await a.putEnv('dev', created.id, {
+      helmCharts: { argo: { enabled: true, values: '{' } },
+      services: { eks: { enabled: 'true' } },
+    })
+    t.same(
+      fieldsOf(res.body).sort(),
+      ['helmCharts.argo.values', 'services.eks.enabled'],
+      'the enabled coercion of the schema does not hide it',
+    )
   })
 
   t.test('PUT that makes an environment aws checks every value', async (t) => {
-    const created = (await a.createEnv('dev', { ...base, name: unique(), provider: 'azure', services: { eks: { enabled: true, nodeMinSize: 'abc' } } })).body.data
+    const created = (
+      await a.createEnv('dev', { ...base, name: unique(), provider: 'azure', services: { eks: { enabled: true, nodeMinSize: 'abc' } } })
+    ).body.data
     t.equal(created.provider, 'azure')
     let res = await a.putEnv('dev', created.id, { region: 'westeurope' })
     t.equal(res.status, 200, 'azure: not checked')
@@ -198,7 +319,11 @@ t.test('a catalog from a processor: shared cache, read like the clients read it'
   const processor = await startProcessorService({ catalogDir: dir })
   t.teardown(() => processor.stop())
   const { lines, logStream } = logLines()
-  const ctx = await startTestApp(t, { PROCESSOR_URL: processor.url, PROCESSOR_SERVICE_TOKEN: processor.token, LOG_LEVEL: 'warn' }, { logStream })
+  const ctx = await startTestApp(
+    t,
+    { PROCESSOR_URL: processor.url, PROCESSOR_SERVICE_TOKEN: processor.token, LOG_LEVEL: 'warn' },
+    { logStream },
+  )
   const a = api(ctx)
   const catalogRequests = () => processor.requests.filter((r) => r.path.startsWith('/catalog')).length
 
@@ -209,14 +334,25 @@ t.test('a catalog from a processor: shared cache, read like the clients read it'
   t.equal(catalogRequests(), 1, 'the write used the cached copy of GET /api/catalog')
 
   res = await a.createEnv('dev', { ...base, name: 'typed', services: { eks: { enabled: true, teamSize: 7 } } })
-  t.same(res.body.error?.details, [{ field: 'services.eks.teamSize', message: 'must be text' }], 'unknown type: text, so a number is refused')
+  t.same(
+    res.body.error?.details,
+    [{ field: 'services.eks.teamSize', message: 'must be text' }],
+    'unknown type: text, so a number is refused',
+  )
 
   res = await a.createEnv('dev', { ...base, name: 'hidden', services: { legacy: { enabled: true, size: 'big' } } })
   t.same(res.body.error?.details, [{ field: 'services.legacy.size', message: 'must be a number' }], 'a hidden service is still checked')
 
-  res = await a.createEnv('dev', { ...base, name: 'unsafe', services: { eks: { enabled: true, teamTag: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab' } } })
+  res = await a.createEnv('dev', {
+    ...base,
+    name: 'unsafe',
+    services: { eks: { enabled: true, teamTag: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab' } },
+  })
   t.equal(res.status, 201, `a catastrophic pattern drops only its own check: ${res.raw}`)
-  t.ok(lines.some((l) => /cannot be tested in bounded time/.test(l) && l.includes('services.eks.teamTag')), 'and says so in the log')
+  t.ok(
+    lines.some((l) => /cannot be tested in bounded time/.test(l) && l.includes('services.eks.teamTag')),
+    'and says so in the log',
+  )
   res = await a.createEnv('dev', { ...base, name: 'unsafe-typed', services: { eks: { enabled: true, teamTag: 5 } } })
   t.same(res.body.error?.details, [{ field: 'services.eks.teamTag', message: 'must be text' }], 'the type is still checked')
 })
@@ -230,11 +366,20 @@ t.test('catalog unavailable: the values are accepted, with a warning', async (t)
     })
   })
   const { lines, logStream } = logLines()
-  const ctx = await startTestApp(t, { PROCESSOR_URL: `http://127.0.0.1:${port}`, PROCESSOR_SERVICE_TOKEN: 'svc-token', LOG_LEVEL: 'warn' }, { logStream })
+  const ctx = await startTestApp(
+    t,
+    { PROCESSOR_URL: `http://127.0.0.1:${port}`, PROCESSOR_SERVICE_TOKEN: 'svc-token', LOG_LEVEL: 'warn' },
+    { logStream },
+  )
   const a = api(ctx)
   t.equal((await a.call('dev', 'GET', '/api/catalog')).status, 503, 'no catalog')
 
-  const res = await a.createEnv('dev', { ...base, name: 'no-catalog', domain: 'Example.COM', services: { eks: { enabled: true, nodeMinSize: 'abc' }, vpc: { enabled: true, azCount: '7' } } })
+  const res = await a.createEnv('dev', {
+    ...base,
+    name: 'no-catalog',
+    domain: 'Example.COM',
+    services: { eks: { enabled: true, nodeMinSize: 'abc' }, vpc: { enabled: true, azCount: '7' } },
+  })
   t.equal(res.status, 201, res.raw)
   t.match(res.body.data.services, { eks: { nodeMinSize: 'abc' }, vpc: { azCount: '7' } })
   const warning = lines.map((l) => JSON.parse(l)).find((l) => /catalog unavailable; service values accepted/.test(l.msg))
@@ -250,7 +395,13 @@ t.test('catalog unavailable: the values are accepted, with a warning', async (t)
 })
 
 t.test('a catalog document of another schema version is not read: accepted, with a warning', async (t) => {
-  const doc = { schemaVersion: 2, commit: 'c'.repeat(40), global: { fields: {} }, services: { eks: { displayName: 'EKS', fields: { nodeMinSize: { type: 'number' } } } }, errors: [] }
+  const doc = {
+    schemaVersion: 2,
+    commit: 'c'.repeat(40),
+    global: { fields: {} },
+    services: { eks: { displayName: 'EKS', fields: { nodeMinSize: { type: 'number' } } } },
+    errors: [],
+  }
   const fake = createHttpServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', etag: `"${doc.commit}"` })
     res.end(JSON.stringify(doc))
@@ -259,8 +410,15 @@ t.test('a catalog document of another schema version is not read: accepted, with
   t.teardown(() => new Promise<void>((resolve) => fake.close(() => resolve())))
   const { lines, logStream } = logLines()
   const port = (fake.address() as { port: number }).port
-  const ctx = await startTestApp(t, { PROCESSOR_URL: `http://127.0.0.1:${port}`, PROCESSOR_SERVICE_TOKEN: 'svc-token', LOG_LEVEL: 'warn' }, { logStream })
+  const ctx = await startTestApp(
+    t,
+    { PROCESSOR_URL: `http://127.0.0.1:${port}`, PROCESSOR_SERVICE_TOKEN: 'svc-token', LOG_LEVEL: 'warn' },
+    { logStream },
+  )
   const res = await api(ctx).createEnv('dev', { ...base, name: 'version-two', services: { eks: { enabled: true, nodeMinSize: 'abc' } } })
   t.equal(res.status, 201, res.raw)
-  t.ok(lines.some((l) => /not a schemaVersion 1 document; service values accepted/.test(l)), 'a warning is logged')
+  t.ok(
+    lines.some((l) => /not a schemaVersion 1 document; service values accepted/.test(l)),
+    'a warning is logged',
+  )
 })

@@ -27,7 +27,8 @@ const isVersionConflict = (p: Promise<unknown>) =>
   )
 
 /** Runs `request` after `ms` milliseconds (0: on the next turn of the event loop). */
-const later = <T>(ms: number, request: () => Promise<T>) => new Promise<T>((resolve, reject) => setTimeout(() => request().then(resolve, reject), ms))
+const later = <T>(ms: number, request: () => Promise<T>) =>
+  new Promise<T>((resolve, reject) => setTimeout(() => request().then(resolve, reject), ms))
 
 interface RawEnvironment {
   _id: string
@@ -116,9 +117,10 @@ t.test('concurrent writes', async (t) => {
       const [put, del] =
         round % 2
           ? await Promise.all([a.putEnv('dev', env.id, { cloudCredentialId: cred.id }), later(lag, () => a.deleteCred('dev', cred.id))])
-          : await Promise.all([a.deleteCred('dev', cred.id), later(lag, () => a.putEnv('dev', env.id, { cloudCredentialId: cred.id }))]).then(
-              ([d, p]) => [p, d],
-            )
+          : await Promise.all([
+              a.deleteCred('dev', cred.id),
+              later(lag, () => a.putEnv('dev', env.id, { cloudCredentialId: cred.id })),
+            ]).then(([d, p]) => [p, d])
       const stored = await environments.findOne({ _id: env.id })
       const credentialExists = (await a.getCred('dev', cred.id)).status === 200
       outcomes.add(`PUT ${put.status} / DELETE ${del.status}`)
@@ -157,7 +159,10 @@ t.test('concurrent writes', async (t) => {
           ? await Promise.all([create(), later(lag, () => a.deleteCred('dev', cred.id))])
           : await Promise.all([a.deleteCred('dev', cred.id), later(lag, create)]).then(([d, c]) => [c, d])
       outcomes.add(`POST ${created.status} / DELETE ${del.status}`)
-      t.notOk(created.status === 201 && del.status === 204, `round ${round}: not both acknowledged (POST ${created.status}, DELETE ${del.status})`)
+      t.notOk(
+        created.status === 201 && del.status === 204,
+        `round ${round}: not both acknowledged (POST ${created.status}, DELETE ${del.status})`,
+      )
       if (created.status === 201) t.equal(del.body?.error?.code, 'CREDENTIAL_IN_USE', `round ${round}`)
       else t.same(fieldsOf(created.body), ['cloudCredentialId'], `round ${round}: ${created.raw}`)
     }
@@ -253,9 +258,10 @@ t.test('concurrent writes', async (t) => {
       const [put, del] =
         round % 2
           ? await Promise.all([a.putEnv('dev', env.id, { cloudCredentialId: cred.id }), later(lag, () => b.deleteCred('dev', cred.id))])
-          : await Promise.all([b.deleteCred('dev', cred.id), later(lag, () => a.putEnv('dev', env.id, { cloudCredentialId: cred.id }))]).then(
-              ([d, p]) => [p, d],
-            )
+          : await Promise.all([
+              b.deleteCred('dev', cred.id),
+              later(lag, () => a.putEnv('dev', env.id, { cloudCredentialId: cred.id })),
+            ]).then(([d, p]) => [p, d])
       outcomes.add(`PUT ${put.status} / DELETE ${del.status}`)
       const stored = await environments.findOne({ _id: env.id })
       t.notOk(put.status === 200 && del.status === 204, `round ${round}: not both acknowledged`)
@@ -263,7 +269,11 @@ t.test('concurrent writes', async (t) => {
       if (put.status === 200) t.equal(stored?.cloudCredentialId, cred.id, `round ${round}: the acknowledged assignment is stored`)
       else t.notOk(stored?.cloudCredentialId, `round ${round}: the refused assignment is not stored`)
       if (del.status === 400) t.equal(del.body.error.code, 'CREDENTIAL_IN_USE')
-      t.equal((await a.getCred('dev', cred.id)).status, del.status === 204 ? 404 : 200, `round ${round}: the credential is there unless deleted`)
+      t.equal(
+        (await a.getCred('dev', cred.id)).status,
+        del.status === 204 ? 404 : 200,
+        `round ${round}: the credential is there unless deleted`,
+      )
       const raw = await credentials.findOne({ _id: cred.id })
       t.notOk(raw && 'deleting' in raw, `round ${round}: no deletion mark left behind`)
     }
@@ -289,7 +299,11 @@ t.test('KeyedMutex', async (t) => {
   t.ok(order('b1 end') < order('a1 end'), 'another key does not wait')
 
   t.equal(await mutex.run('a', () => mutex.run('a', async () => 'inner')), 'inner', 're-entrant for its holder')
-  await t.rejects(mutex.run('a', async () => Promise.reject(new Error('boom'))), /boom/, 'an error is passed on')
+  await t.rejects(
+    mutex.run('a', async () => Promise.reject(new Error('boom'))),
+    /boom/,
+    'an error is passed on',
+  )
   t.equal(await mutex.run('a', async () => 'after'), 'after', 'and releases the key')
   t.notOk(mutex.busy('a') || mutex.busy('b'), 'nothing left queued')
 })

@@ -46,14 +46,32 @@ t.test('environments', async (t) => {
       ['domain of 253 characters', { domain: `${[label(63), label(63), label(63), label(58)].join('.')}.io` }],
       ['unknown service key is stored', { services: { quantum: { enabled: true, qubits: 8, mode: 'fast', zones: ['a', 'b'] } } }],
       ['catalog services', { services: { eks: { enabled: true, nodeCount: 3 }, rds: { enabled: false } } }],
-      ['helm chart with YAML values', { helmCharts: { 'argo-cd': { enabled: true, customValues: true, values: 'server:\n  replicas: 2\n' } } }],
+      [
+        'helm chart with YAML values',
+        { helmCharts: { 'argo-cd': { enabled: true, customValues: true, values: 'server:\n  replicas: 2\n' } } },
+      ],
       ['helm chart with empty values', { helmCharts: { headlamp: { enabled: false, customValues: false, values: '' } } }],
-      ['terraform backend', { terraformBackend: { bucket: 'acme-tf-state', key: 'state/aws.tfstate', useLockfile: true, region: 'eu-west-1' } }],
-      ['git repository', { gitRepository: { url: 'https://git.example.com/acme/infra.git', branch: 'main', branches: ['main', 'release/1.0'] } }],
+      [
+        'terraform backend',
+        { terraformBackend: { bucket: 'acme-tf-state', key: 'state/aws.tfstate', useLockfile: true, region: 'eu-west-1' } },
+      ],
+      [
+        'git repository',
+        { gitRepository: { url: 'https://git.example.com/acme/infra.git', branch: 'main', branches: ['main', 'release/1.0'] } },
+      ],
       ['git repository with deploy key', { gitRepository: { url: 'https://git.example.com/acme/infra.git', deployKey: DEPLOY_KEY } }],
-      ['git repository with an access token as deploy key', { gitRepository: { url: 'https://git.example.com/acme/infra.git', deployKey: 'glpat-AbCdEf0123456789_xyz-' } }],
-      ['access token of 4096 characters', { gitRepository: { url: 'https://git.example.com/acme/infra.git', deployKey: 't'.repeat(4096) } }],
-      ['git url over http to a PUSH_ALLOWED_HOSTS host', { gitRepository: { url: 'http://git.internal.test/acme/infra.git', deployKey: 'token-123' } }],
+      [
+        'git repository with an access token as deploy key',
+        { gitRepository: { url: 'https://git.example.com/acme/infra.git', deployKey: 'glpat-AbCdEf0123456789_xyz-' } },
+      ],
+      [
+        'access token of 4096 characters',
+        { gitRepository: { url: 'https://git.example.com/acme/infra.git', deployKey: 't'.repeat(4096) } },
+      ],
+      [
+        'git url over http to a PUSH_ALLOWED_HOSTS host',
+        { gitRepository: { url: 'http://git.internal.test/acme/infra.git', deployKey: 'token-123' } },
+      ],
       ['own credential of the same provider', { cloudCredentialId: devCred }],
       ['own azure credential for an azure environment', { provider: 'azure', cloudCredentialId: devAzure }],
     ]
@@ -116,19 +134,39 @@ t.test('environments', async (t) => {
       ['service field that is an object', { services: { eks: { enabled: true, nested: { a: 1 } } } }, 'services.eks.nested'],
       ['service key with a dollar', { services: { $where: { enabled: true } } }, 'services'],
       ['service key with a dot', { services: { 'a.b': { enabled: true } } }, 'services'],
-      ['helm values that are not YAML', { helmCharts: { argo: { enabled: true, customValues: true, values: 'a: [1, 2' } } }, 'helmCharts.argo.values'],
+      [
+        'helm values that are not YAML',
+        { helmCharts: { argo: { enabled: true, customValues: true, values: 'a: [1, 2' } } },
+        'helmCharts.argo.values',
+      ],
       ['helm values not a string', { helmCharts: { argo: { enabled: true, values: { a: 1 } } } }, 'helmCharts.argo.values'],
       ['helm chart without enabled', { helmCharts: { argo: { values: '' } } }, 'helmCharts.argo.enabled'],
       ['terraform bucket with uppercase letters', { terraformBackend: { bucket: 'Acme-State' } }, 'terraformBackend.bucket'],
       ['terraform useLockfile not a boolean', { terraformBackend: { useLockfile: 'sometimes' } }, 'terraformBackend.useLockfile'],
-      ['git url over http to a host PUSH_ALLOWED_HOSTS does not name', { gitRepository: { url: 'http://git.example.com/acme/infra.git' } }, 'gitRepository.url'],
+      [
+        'git url over http to a host PUSH_ALLOWED_HOSTS does not name',
+        { gitRepository: { url: 'http://git.example.com/acme/infra.git' } },
+        'gitRepository.url',
+      ],
       ['git url over ssh', { gitRepository: { url: 'git@git.example.com:acme/infra.git' } }, 'gitRepository.url'],
       ['git repository without url', { gitRepository: { branch: 'main' } }, 'gitRepository.url'],
       ['git branch with ..', { gitRepository: { url: 'https://git.example.com/a.git', branch: 'a..b' } }, 'gitRepository.branch'],
-      ['deploy key with whitespace (neither a PEM key nor a token)', { gitRepository: { url: 'https://git.example.com/a.git', deployKey: 'top-secret-not-a-key and more' } }, 'gitRepository.deployKey'],
+      [
+        'deploy key with whitespace (neither a PEM key nor a token)',
+        { gitRepository: { url: 'https://git.example.com/a.git', deployKey: 'top-secret-not-a-key and more' } },
+        'gitRepository.deployKey',
+      ],
       ['empty deploy key', { gitRepository: { url: 'https://git.example.com/a.git', deployKey: '' } }, 'gitRepository.deployKey'],
-      ['access token over 4096 characters', { gitRepository: { url: 'https://git.example.com/a.git', deployKey: 'top-secret-not-a-key' + 't'.repeat(4096) } }, 'gitRepository.deployKey'],
-      ['git url carrying credentials', { gitRepository: { url: 'https://user:top-secret-not-a-key@git.example.com/a.git' } }, 'gitRepository.url'],
+      [
+        'access token over 4096 characters',
+        { gitRepository: { url: 'https://git.example.com/a.git', deployKey: 'top-secret-not-a-key' + 't'.repeat(4096) } },
+        'gitRepository.deployKey',
+      ],
+      [
+        'git url carrying credentials',
+        { gitRepository: { url: 'https://user:top-secret-not-a-key@git.example.com/a.git' } },
+        'gitRepository.url',
+      ],
       ['malformed credential id', { cloudCredentialId: 'abc' }, 'cloudCredentialId'],
       ['unknown credential id', { cloudCredentialId: '00000000-0000-4000-8000-000000000000' }, 'cloudCredentialId'],
       ["another user's credential", { cloudCredentialId: otherCred }, 'cloudCredentialId'],
@@ -164,7 +202,10 @@ t.test('environments', async (t) => {
     t.equal(env.domain, '', 'no domain reads as ""')
     t.same(env.services, {})
     t.same(env.helmCharts, {})
-    const raw = await ctx.db.client.db().collection('environments').findOne({ _id: env.id as never })
+    const raw = await ctx.db.client
+      .db()
+      .collection('environments')
+      .findOne({ _id: env.id as never })
     t.notOk(raw && 'configuration' in raw, 'not stored either')
     t.same((await a.getEnv('dev', env.id)).body.data, env, 'GET returns what POST returned')
   })
@@ -241,10 +282,25 @@ t.test('environments', async (t) => {
 
     res = await put({ gitRepository: { branch: 'develop' }, helmCharts: { argo: { values: 'a: 2' }, headlamp: { enabled: false } } })
     env = res.body.data
-    t.same(env.gitRepository, { url: 'https://git.example.com/a.git', branch: 'develop', hasDeployKey: true }, 'key kept across a repository edit')
-    t.same(env.helmCharts, { argo: { enabled: true, customValues: false, values: 'a: 2' }, headlamp: { enabled: false, customValues: false, values: '' } })
+    t.same(
+      env.gitRepository,
+      { url: 'https://git.example.com/a.git', branch: 'develop', hasDeployKey: true },
+      'key kept across a repository edit',
+    )
+    t.same(env.helmCharts, {
+      argo: { enabled: true, customValues: false, values: 'a: 2' },
+      headlamp: { enabled: false, customValues: false, values: '' },
+    })
 
-    res = await put({ name: 'patched', globalPrefix: 'acme', provider: 'aws', configuration: { x: 1 }, status: 'running', id: 'x', hasDeployKey: false })
+    res = await put({
+      name: 'patched',
+      globalPrefix: 'acme',
+      provider: 'aws',
+      configuration: { x: 1 },
+      status: 'running',
+      id: 'x',
+      hasDeployKey: false,
+    })
     t.equal(res.status, 200, 'the same immutable values are accepted; extras dropped')
     t.equal(res.body.data.status, 'pending')
     t.equal(res.body.data.id, created.id)
@@ -256,13 +312,22 @@ t.test('environments', async (t) => {
     t.notMatch(res.raw, /PRIVATE KEY/)
     res = await put({ gitRepository: null })
     t.notOk('gitRepository' in res.body.data, 'null removes the repository and its key')
-    const raw = await ctx.db.client.db().collection('environments').findOne({ _id: created.id as never })
+    const raw = await ctx.db.client
+      .db()
+      .collection('environments')
+      .findOne({ _id: created.id as never })
     t.notOk(raw?.deployKey, 'the encrypted key is gone from the record')
   })
 
   t.test('update: invalid patches are 400 and change nothing', async (t) => {
     const created = (
-      await a.createEnv('dev', { ...base, name: 'guarded', domain: 'example.com', services: { eks: { enabled: true } }, cloudCredentialId: devCred })
+      await a.createEnv('dev', {
+        ...base,
+        name: 'guarded',
+        domain: 'example.com',
+        services: { eks: { enabled: true } },
+        cloudCredentialId: devCred,
+      })
     ).body.data
     const bad: Array<[string, unknown, string]> = [
       ['a different name', { name: 'renamed' }, 'name'],
@@ -275,8 +340,16 @@ t.test('environments', async (t) => {
       ['broken chart YAML', { helmCharts: { argo: { enabled: true, values: '{' } } }, 'helmCharts.argo.values'],
       ["another user's credential", { cloudCredentialId: otherCred }, 'cloudCredentialId'],
       ['a provider the credential does not match', { provider: 'azure' }, 'cloudCredentialId'],
-      ['an invalid deploy key', { gitRepository: { url: 'https://git.example.com/a.git', deployKey: 'top-secret-not-a-key with spaces' } }, 'gitRepository.deployKey'],
-      ['an http:// URL to a host PUSH_ALLOWED_HOSTS does not name', { gitRepository: { url: 'http://git.example.com/a.git' } }, 'gitRepository.url'],
+      [
+        'an invalid deploy key',
+        { gitRepository: { url: 'https://git.example.com/a.git', deployKey: 'top-secret-not-a-key with spaces' } },
+        'gitRepository.deployKey',
+      ],
+      [
+        'an http:// URL to a host PUSH_ALLOWED_HOSTS does not name',
+        { gitRepository: { url: 'http://git.example.com/a.git' } },
+        'gitRepository.url',
+      ],
     ]
     for (const [name, patch, field] of bad) {
       const res = await a.putEnv('dev', created.id, patch)
@@ -303,8 +376,16 @@ t.test('environments', async (t) => {
     let res = await b.listEnvs('dev')
     t.equal(res.status, 200)
     t.same(res.body.pagination, { page: 1, limit: 20, total: 5, totalPages: 1 })
-    t.same(res.body.data.map((e: { name: string }) => e.name), [...names].reverse(), 'default: newest first')
-    t.same(Object.keys(res.body.data[0]).sort(), ['createdAt', 'id', 'name', 'provider', 'region', 'status', 'updatedAt'], 'summary fields only')
+    t.same(
+      res.body.data.map((e: { name: string }) => e.name),
+      [...names].reverse(),
+      'default: newest first',
+    )
+    t.same(
+      Object.keys(res.body.data[0]).sort(),
+      ['createdAt', 'id', 'name', 'provider', 'region', 'status', 'updatedAt'],
+      'summary fields only',
+    )
 
     const sorted = [...names].sort()
     const cases: Array<[string, string[]]> = [
@@ -324,7 +405,11 @@ t.test('environments', async (t) => {
     for (const [query, expected] of cases) {
       res = await b.listEnvs('dev', query)
       t.equal(res.status, 200, query)
-      t.same(res.body.data.map((e: { name: string }) => e.name), expected, query)
+      t.same(
+        res.body.data.map((e: { name: string }) => e.name),
+        expected,
+        query,
+      )
       t.equal(res.body.pagination.total, expected.length, `${query}: total`)
     }
 
@@ -355,7 +440,11 @@ t.test('environments', async (t) => {
     }
 
     res = await b.listEnvs('other')
-    t.same(res.body.data.map((e: { name: string }) => e.name), ['not-yours'], 'each user sees only their own')
+    t.same(
+      res.body.data.map((e: { name: string }) => e.name),
+      ['not-yours'],
+      'each user sees only their own',
+    )
     t.equal((await b.listEnvs('admin')).body.pagination.total, 0, 'admins too see only their own')
   })
 })

@@ -1,7 +1,11 @@
 // Request helpers shared by the environment and cloud-credential tests.
 import type { TestApp, TestUser } from '../harness/app.ts'
 
-export const AWS_KEY = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', region: 'eu-west-1' }
+export const AWS_KEY = {
+  accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  region: 'eu-west-1',
+}
 
 export const DEPLOY_KEY = [
   '-----BEGIN OPENSSH PRIVATE KEY-----',

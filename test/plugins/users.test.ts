@@ -8,7 +8,12 @@ t.test('me and preferences', async (t) => {
   const me = await app.inject({ method: 'GET', url: '/api/users/me', headers: auth('dev') })
   t.equal(me.statusCode, 200)
   const user = me.json().data
-  t.match(user, { username: 'dev', email: 'dev@example.com', identityProviderId: '7d1c3f0e-2a4b-4c5d-8e9f-000000000001', preferences: { theme: 'system', defaultProvider: 'aws' } })
+  t.match(user, {
+    username: 'dev',
+    email: 'dev@example.com',
+    identityProviderId: '7d1c3f0e-2a4b-4c5d-8e9f-000000000001',
+    preferences: { theme: 'system', defaultProvider: 'aws' },
+  })
   t.equal(await db.client.db().collection('users').countDocuments({ identityProviderId: user.identityProviderId }), 1, 'stored once')
 
   const put = await app.inject({ method: 'PUT', url: '/api/users/me', headers: auth('dev'), payload: { preferences: { theme: 'dark' } } })
@@ -16,7 +21,12 @@ t.test('me and preferences', async (t) => {
   t.same(put.json().data.preferences, { theme: 'dark', defaultProvider: 'aws' }, 'a partial update keeps the other preference')
   t.ok(Date.parse(put.json().data.updatedAt) >= Date.parse(user.updatedAt))
 
-  const prefs = await app.inject({ method: 'PUT', url: '/api/users/me/preferences', headers: auth('dev'), payload: { defaultProvider: 'gcp' } })
+  const prefs = await app.inject({
+    method: 'PUT',
+    url: '/api/users/me/preferences',
+    headers: auth('dev'),
+    payload: { defaultProvider: 'gcp' },
+  })
   t.equal(prefs.statusCode, 200)
   t.same(prefs.json().data, { theme: 'dark', defaultProvider: 'gcp' })
   const read = await app.inject({ method: 'GET', url: '/api/users/me/preferences', headers: auth('dev') })
@@ -31,13 +41,25 @@ t.test('me and preferences', async (t) => {
     const bad = await app.inject({ method: 'PUT', url: '/api/users/me/preferences', headers: auth('dev'), payload })
     t.equal(bad.statusCode, 400, JSON.stringify(payload))
     t.equal(bad.json().error.code, 'VALIDATION_ERROR')
-    t.ok(bad.json().error.details.some((d: { field: string }) => d.field === field), `details name ${field}: ${bad.body}`)
+    t.ok(
+      bad.json().error.details.some((d: { field: string }) => d.field === field),
+      `details name ${field}: ${bad.body}`,
+    )
     if (field === 'theme') t.equal(bad.json().error.details[0].message, 'must be one of: light, dark, system')
   }
-  const extra = await app.inject({ method: 'PUT', url: '/api/users/me/preferences', headers: auth('dev'), payload: { theme: 'dark', colour: 'red' } })
+  const extra = await app.inject({
+    method: 'PUT',
+    url: '/api/users/me/preferences',
+    headers: auth('dev'),
+    payload: { theme: 'dark', colour: 'red' },
+  })
   t.equal(extra.statusCode, 200, 'unknown fields are ignored')
   t.same(extra.json().data, { theme: 'dark', defaultProvider: 'gcp' })
-  t.same((await app.inject({ method: 'GET', url: '/api/users/me/preferences', headers: auth('dev') })).json().data, { theme: 'dark', defaultProvider: 'gcp' }, 'bad input lost nothing')
+  t.same(
+    (await app.inject({ method: 'GET', url: '/api/users/me/preferences', headers: auth('dev') })).json().data,
+    { theme: 'dark', defaultProvider: 'gcp' },
+    'bad input lost nothing',
+  )
 
   // The record follows the identity provider's claims.
   const renamed = issuer.sign({ sub: user.identityProviderId, preferred_username: 'dev2', email: 'dev2@example.com' })

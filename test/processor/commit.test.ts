@@ -12,7 +12,14 @@ import { readTree } from '@ies/processor-lib'
 import { templatesCommit, workingTreeId } from '@ies/processor-lib/commit'
 
 const run = promisify(execFile)
-const ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e.invalid', GIT_CONFIG_NOSYSTEM: '1' }
+const ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@e.invalid',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@e.invalid',
+  GIT_CONFIG_NOSYSTEM: '1',
+}
 
 t.test('a templates directory inside a larger repository', async (t) => {
   const repo = await mkdtemp(join(tmpdir(), 'ies-commit-'))
@@ -34,7 +41,11 @@ t.test('a templates directory inside a larger repository', async (t) => {
 
   t.equal(await templatesCommit(templates), c1, 'the commit that added the directory')
   t.equal(await templatesCommit(repo), c1, 'the repository itself: HEAD')
-  t.equal(workingTreeId((await readTree(templates)).inputs), await git('rev-parse', 'HEAD:templates'), 'the working tree id is git\'s tree id')
+  t.equal(
+    workingTreeId((await readTree(templates)).inputs),
+    await git('rev-parse', 'HEAD:templates'),
+    "the working tree id is git's tree id",
+  )
 
   await writeFile(join(repo, 'server/app.ts'), 'export const x = 1\n')
   const c2 = await commit('server only')

@@ -14,10 +14,7 @@ t.test('a file whose processing throws is refused with READ_FAILED', async (t) =
     name: 'shop',
   }
   const result = processFiles(
-    [
-      input('a.tfvars', '# @param region\nregion = "eu-west-1"\n'),
-      input('b.tfvars', '# @param name\nname = "demo"\n'),
-    ],
+    [input('a.tfvars', '# @param region\nregion = "eu-west-1"\n'), input('b.tfvars', '# @param name\nname = "demo"\n')],
     config,
   )
   t.equal(result.ok, false)

@@ -1,36 +1,37 @@
 // The generation gate: each failure category, and a clean tree passing.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import t from 'tap';
-import { runGate } from '@ies/processor-lib';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import t from 'tap'
+import { runGate } from '@ies/processor-lib'
 
 async function tree(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'ies-gate-'));
+  const dir = await mkdtemp(join(tmpdir(), 'ies-gate-'))
   for (const [p, c] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, p)), { recursive: true });
-    await writeFile(join(dir, p), c);
+    await mkdir(dirname(join(dir, p)), { recursive: true })
+    await writeFile(join(dir, p), c)
   }
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  return dir;
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  return dir
 }
 
-const config = { name: 'acme', region: 'eu-west-1', domain: '', services: { eks: { enabled: false } } };
+const config = { name: 'acme', region: 'eu-west-1', domain: '', services: { eks: { enabled: false } } }
 const clean = {
   'terraform/variables.tf': 'variable "name" {\n  type = string\n}\n',
-  'terraform/main.tf': 'locals {\n  # @param region\n  region = "us-east-1"\n}\n\n# @section services.eks.enabled begin\nmodule "eks" {\n  source = "./eks"\n  name   = var.name\n  region = local.region\n}\n# @section services.eks.enabled end\n',
+  'terraform/main.tf':
+    'locals {\n  # @param region\n  region = "us-east-1"\n}\n\n# @section services.eks.enabled begin\nmodule "eks" {\n  source = "./eks"\n  name   = var.name\n  region = local.region\n}\n# @section services.eks.enabled end\n',
   'terraform/terraform.tfvars': '# @param name | displayName=Name\nname = "demo"\n',
   'values/app.yaml': '# @param domain\nhost: example.com\n',
   'chart/Chart.yaml': 'name: x\n',
   'chart/templates/deploy.yaml': '{{- if .Values.x }}\nkind: {{ .Values.kind }}\n{{- end }}\n',
   'data.json': '{"a": 1}\n',
-};
+}
 
 t.test('a clean tree passes', async (t) => {
-  const gate = await runGate({ templatesDir: await tree(clean), config });
-  t.same(gate.findings, []);
-  t.ok(gate.ok);
-});
+  const gate = await runGate({ templatesDir: await tree(clean), config })
+  t.same(gate.findings, [])
+  t.ok(gate.ok)
+})
 
 const cases: [string, Record<string, string>, string, string[]?][] = [
   ['unresolved parameter', { 'a.tf': '# @param services.eks.size\nsize = 1\n' }, 'UNRESOLVED_PARAM'],
@@ -44,18 +45,21 @@ const cases: [string, Record<string, string>, string, string[]?][] = [
   ['YAML that does not parse', { 'a.yaml': 'a: [1, 2\n' }, 'YAML_PARSE'],
   ['JSON that does not parse', { 'a.json': '{"a": }\n' }, 'JSON_PARSE'],
   ['expected file absent', { 'a.tf': 'x = 1\n' }, 'MISSING_OUTPUT', ['.github/workflows/deploy.yml']],
-];
+]
 
 for (const [name, files, code, expected] of cases) {
   t.test(name, async (t) => {
-    const gate = await runGate({ templatesDir: await tree(files), config, expectedFiles: expected });
-    t.notOk(gate.ok);
-    t.ok(gate.findings.some((f) => f.code === code), `${code} reported: ${JSON.stringify(gate.findings)}`);
-  });
+    const gate = await runGate({ templatesDir: await tree(files), config, expectedFiles: expected })
+    t.notOk(gate.ok)
+    t.ok(
+      gate.findings.some((f) => f.code === code),
+      `${code} reported: ${JSON.stringify(gate.findings)}`,
+    )
+  })
 }
 
 t.test('a substituted value that breaks fmt alignment of trailing comments is caught', async (t) => {
-  const files = { 'a.tfvars': '# @param name\nname   = "ab" # c1\nregion = "cd" # c2\n' };
-  const gate = await runGate({ templatesDir: await tree(files), config: { name: 'a-much-longer-name' } });
-  t.ok(gate.findings.some((f) => f.code === 'FORMAT'));
-});
+  const files = { 'a.tfvars': '# @param name\nname   = "ab" # c1\nregion = "cd" # c2\n' }
+  const gate = await runGate({ templatesDir: await tree(files), config: { name: 'a-much-longer-name' } })
+  t.ok(gate.findings.some((f) => f.code === 'FORMAT'))
+})

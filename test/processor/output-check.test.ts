@@ -26,10 +26,14 @@ t.test('outputFindings: absent, unexpected and repeated paths, and the count', a
     ['.', '2 files in the output for 1 expected'],
     ['stray.tf', 'in the output but not expected'],
   ])
-  t.same(check(['a.tf', 'b.tf'], ['a.tf', 'c.tf']), [
-    ['b.tf', 'expected in the output but absent'],
-    ['c.tf', 'in the output but not expected'],
-  ], 'same count, other names')
+  t.same(
+    check(['a.tf', 'b.tf'], ['a.tf', 'c.tf']),
+    [
+      ['b.tf', 'expected in the output but absent'],
+      ['c.tf', 'in the output but not expected'],
+    ],
+    'same count, other names',
+  )
 })
 
 t.test('checkArchive: a zip short of the expected files is a generation error', async (t) => {
@@ -48,8 +52,14 @@ t.test('checkArchive: a zip short of the expected files is a generation error', 
       ],
     },
   })
-  const err = (await checkArchive(zip, ['terraform/main.tf', 'terraform/terraform.tfvars', 'terraform/backend.tf']).catch((e: unknown) => e)) as { details: { findings: unknown[] } }
+  const err = (await checkArchive(zip, ['terraform/main.tf', 'terraform/terraform.tfvars', 'terraform/backend.tf']).catch(
+    (e: unknown) => e,
+  )) as { details: { findings: unknown[] } }
   t.equal(err.details.findings.length, 2, 'exactly those two findings')
-  await t.rejects(checkArchive(zip, ['terraform/main.tf']), { code: 'GENERATION_FAILED', details: { refused: ['terraform/terraform.tfvars'] } }, 'an extra entry too')
+  await t.rejects(
+    checkArchive(zip, ['terraform/main.tf']),
+    { code: 'GENERATION_FAILED', details: { refused: ['terraform/terraform.tfvars'] } },
+    'an extra entry too',
+  )
   await t.rejects(checkArchive(Buffer.from('not a zip'), ['a.tf']), { code: 'GENERATION_FAILED', message: /cannot be read/ })
 })

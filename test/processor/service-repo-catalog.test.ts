@@ -18,9 +18,20 @@ import { logLines } from '../harness/log-lines.ts'
 const run = promisify(execFile)
 const TOKEN = 'svc-token-repo-catalog-3c9e1f'
 const PASSWORD = 'repo-pass-canary-94d0b7'
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e.invalid', GIT_CONFIG_NOSYSTEM: '1' }
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@e.invalid',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@e.invalid',
+  GIT_CONFIG_NOSYSTEM: '1',
+}
 const TFVARS = '# @module services.eks | displayName=EKS\n# @param name | displayName=Name\nname = "demo"\n'
-const TEMPLATES = { 'terraform/terraform.tfvars': TFVARS, 'terraform/main.tf': 'x = 1\n', 'sub/terraform/terraform.tfvars': '# @param region\nregion = "x"\n' }
+const TEMPLATES = {
+  'terraform/terraform.tfvars': TFVARS,
+  'terraform/main.tf': 'x = 1\n',
+  'sub/terraform/terraform.tfvars': '# @param region\nregion = "x"\n',
+}
 const config = { name: 'acme', services: {} }
 const basic = (u: string, p: string) => 'Basic ' + Buffer.from(`${u}:${p}`).toString('base64')
 
@@ -52,7 +63,7 @@ t.test('GET /catalog of a templates repository', async (t) => {
   const head = async () => (await git.git('templates', ['rev-parse', 'main'])).trim()
 
   let firstEtag = ''
-  await t.test('the catalog at main\'s commit, the commit POST /process-git-download generates from', async (t) => {
+  await t.test("the catalog at main's commit, the commit POST /process-git-download generates from", async (t) => {
     const res = await catalog({ url: repoUrl })
     t.equal(res.status, 200, res.text)
     const doc = res.json() as Catalog
@@ -67,7 +78,7 @@ t.test('GET /catalog of a templates repository', async (t) => {
       body: JSON.stringify({ url: repoUrl, username: 'ies', password: PASSWORD, config }),
     })
     t.equal(gen.status, 200)
-    t.equal(gen.headers.get('x-templates-commit'), doc.commit, 'X-Templates-Commit is the catalog\'s ETag')
+    t.equal(gen.headers.get('x-templates-commit'), doc.commit, "X-Templates-Commit is the catalog's ETag")
     firstEtag = res.etag!
   })
 
@@ -83,7 +94,10 @@ t.test('GET /catalog of a templates repository', async (t) => {
     t.equal(fetches(), before.fetches, 'nothing fetched')
     t.equal(lsRefs(), before.lsRefs + 2, 'one ref listing per request')
     const authorized = proxy.calls.filter((c) => c.authorization)
-    t.ok(authorized.length > 0 && authorized.every((c) => c.authorization === basic('ies', PASSWORD)), 'the caller\'s credentials reach the git host')
+    t.ok(
+      authorized.length > 0 && authorized.every((c) => c.authorization === basic('ies', PASSWORD)),
+      "the caller's credentials reach the git host",
+    )
   })
 
   await t.test('a new commit on main: the next request gets it (one clone), and 304 no more for the old ETag', async (t) => {
@@ -108,7 +122,7 @@ t.test('GET /catalog of a templates repository', async (t) => {
     const sub = await catalog({ url: repoUrl, subdir: 'sub' })
     t.equal(sub.status, 200)
     t.same(Object.keys(sub.json().global.fields), ['region'])
-    t.equal(sub.etag, `"${await head()}"`, 'the repository\'s commit, as X-Templates-Commit')
+    t.equal(sub.etag, `"${await head()}"`, "the repository's commit, as X-Templates-Commit")
     const unknown = await catalog({ url: repoUrl, provider: 'azure' })
     t.equal(unknown.status, 400)
     t.equal(unknown.json().error.code, 'UNKNOWN_PROVIDER')
@@ -124,7 +138,10 @@ t.test('GET /catalog of a templates repository', async (t) => {
     ] as const) {
       const h: Record<string, string> = { ...headers }
       const res = await (h['x-templates-authorization'] === ''
-        ? fetch(`${base}/catalog?url=${encodeURIComponent(repoUrl)}`, { headers: { 'x-service-token': TOKEN } }).then(async (r) => ({ status: r.status, text: await r.text() }))
+        ? fetch(`${base}/catalog?url=${encodeURIComponent(repoUrl)}`, { headers: { 'x-service-token': TOKEN } }).then(async (r) => ({
+            status: r.status,
+            text: await r.text(),
+          }))
         : catalog({ url: repoUrl }, h))
       bodies.push(res.text)
       t.equal(res.status, 400, name)
@@ -159,16 +176,30 @@ t.test('GET /catalog of a templates repository', async (t) => {
       t.equal(res.status, 400, name)
       t.equal(res.json().error.code, 'BAD_REQUEST', name)
     }
-    const noToken = await fetch(`${base}/catalog?url=${encodeURIComponent(repoUrl)}`, { headers: { 'x-templates-authorization': basic('ies', PASSWORD) } })
+    const noToken = await fetch(`${base}/catalog?url=${encodeURIComponent(repoUrl)}`, {
+      headers: { 'x-templates-authorization': basic('ies', PASSWORD) },
+    })
     t.equal(noToken.status, 401, 'the service token is required')
   })
 
   await t.test('the password is in no response, log line or logged URL', async (t) => {
-    t.ok(logged.some((l) => l.includes('/catalog?url=')), 'requests were logged')
-    t.ok(logged.some((l) => l.includes(encodeURIComponent('http://[redacted]@'))), 'the URL that carried credentials was logged without them')
+    t.ok(
+      logged.some((l) => l.includes('/catalog?url=')),
+      'requests were logged',
+    )
+    t.ok(
+      logged.some((l) => l.includes(encodeURIComponent('http://[redacted]@'))),
+      'the URL that carried credentials was logged without them',
+    )
     for (const secret of [PASSWORD, encodeURIComponent(PASSWORD), TOKEN]) {
-      t.notOk(bodies.some((b) => b.includes(secret)), `no response holds ${secret.slice(0, 10)}…`)
-      t.notOk(logged.some((l) => l.includes(secret)), `no log line holds ${secret.slice(0, 10)}…`)
+      t.notOk(
+        bodies.some((b) => b.includes(secret)),
+        `no response holds ${secret.slice(0, 10)}…`,
+      )
+      t.notOk(
+        logged.some((l) => l.includes(secret)),
+        `no log line holds ${secret.slice(0, 10)}…`,
+      )
     }
   })
 })
@@ -176,6 +207,9 @@ t.test('GET /catalog of a templates repository', async (t) => {
 t.test('loggableUrl drops a user and password from URL-valued query parameters only', async (t) => {
   t.equal(loggableUrl('/catalog'), '/catalog')
   t.equal(loggableUrl('/catalog?url=http%3A%2F%2Fh%2Fr.git&branch=main'), '/catalog?url=http%3A%2F%2Fh%2Fr.git&branch=main')
-  t.equal(loggableUrl(`/catalog?url=${encodeURIComponent('https://u:p@h/r.git')}`), `/catalog?url=${encodeURIComponent('https://[redacted]@h/r.git')}`)
+  t.equal(
+    loggableUrl(`/catalog?url=${encodeURIComponent('https://u:p@h/r.git')}`),
+    `/catalog?url=${encodeURIComponent('https://[redacted]@h/r.git')}`,
+  )
   t.equal(loggableUrl('/catalog?url=https://u:p@h/r.git&x=1'), `/catalog?url=${encodeURIComponent('https://[redacted]@h/r.git')}&x=1`)
 })

@@ -49,7 +49,8 @@ export class Canaries {
 
   /** Every occurrence of every canary in `content` (text, bytes, or any value, scanned as JSON). */
   scan(where: string, content: unknown): CanaryHit[] {
-    const text = typeof content === 'string' ? content : Buffer.isBuffer(content) ? content.toString('latin1') : JSON.stringify(content) ?? ''
+    const text =
+      typeof content === 'string' ? content : Buffer.isBuffer(content) ? content.toString('latin1') : (JSON.stringify(content) ?? '')
     const hits: CanaryHit[] = []
     for (const [label, value] of this.#values) {
       const forms: [CanaryHit['form'], string[]][] = [

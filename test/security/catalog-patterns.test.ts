@@ -16,7 +16,12 @@ const VALUE = 'a'.repeat(40) + '!'
 /** Runs an ES module snippet with tsx; returns its stdout, or null when it did not finish in time. */
 function runWithDeadline(source: string, deadlineMs: number): { out: string | null; ms: number } {
   const started = Date.now()
-  const res = spawnSync(process.execPath, ['--import=tsx', '--input-type=module', '-e', source], { cwd: ROOT, encoding: 'utf8', timeout: deadlineMs, killSignal: 'SIGKILL' })
+  const res = spawnSync(process.execPath, ['--import=tsx', '--input-type=module', '-e', source], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: deadlineMs,
+    killSignal: 'SIGKILL',
+  })
   return { out: res.status === 0 ? res.stdout.trim() : null, ms: Date.now() - started }
 }
 
@@ -54,8 +59,12 @@ t.test('client: the wizard validates a field with the pattern without stalling',
   )
   t.ok(out !== null, `validateField finished (${ms} ms)`)
   const res = JSON.parse(out ?? '{}')
-  t.equal(res.message, null, 'only that field\'s validation is dropped: the value is accepted')
+  t.equal(res.message, null, "only that field's validation is dropped: the value is accepted")
   t.equal(res.hasPattern, false, 'the pattern is not kept')
   t.ok(res.ms < 50, `validateField answered at once (${res.ms} ms)`)
-  t.match(res.warnings, [/services\.evil\.name: pattern .* could freeze the page .*; this field is not validated/], 'the wizard is told why')
+  t.match(
+    res.warnings,
+    [/services\.evil\.name: pattern .* could freeze the page .*; this field is not validated/],
+    'the wizard is told why',
+  )
 })

@@ -37,7 +37,14 @@ export function loopbackOnly(): LoopbackGuard {
     // net.connect() passes its normalized arguments as one array.
     const list = Array.isArray(args[0]) ? (args[0] as unknown[]) : args
     const first = list[0] as { host?: string; path?: string } | number | string
-    const host = typeof first === 'object' && first !== null ? (first.path ? undefined : (first.host ?? 'localhost')) : typeof first === 'number' ? ((list[1] as string) ?? 'localhost') : undefined
+    const host =
+      typeof first === 'object' && first !== null
+        ? first.path
+          ? undefined
+          : (first.host ?? 'localhost')
+        : typeof first === 'number'
+          ? ((list[1] as string) ?? 'localhost')
+          : undefined
     if (host !== undefined && net.isIP(host) && !LOOPBACK.test(host)) {
       refused.push(host)
       process.nextTick(() => this.destroy(Object.assign(new Error(`connect to ${host} blocked: loopback only`), { code: 'ECONNREFUSED' })))

@@ -22,12 +22,23 @@ t.test('processor service: hostile input', async (t) => {
   }
   const outside = await mkdtemp(join(tmpdir(), 'ies-sec-outside-'))
   t.teardown(() => rm(outside, { recursive: true, force: true }))
-  const app = await buildProcessorService({ token: TOKEN, templatesRoot: root, catalogDir: join(root, 'aws'), maxFiles: 50, maxArchiveBytes: 1 * MiB, maxTreeBytes: 4 * MiB })
+  const app = await buildProcessorService({
+    token: TOKEN,
+    templatesRoot: root,
+    catalogDir: join(root, 'aws'),
+    maxFiles: 50,
+    maxArchiveBytes: 1 * MiB,
+    maxTreeBytes: 4 * MiB,
+  })
   const base = await app.listen({ port: 0, host: '127.0.0.1' })
   t.teardown(() => app.close())
 
   const post = (path: string, body: unknown, headers: Record<string, string> = { 'x-service-token': TOKEN }) =>
-    fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) })
+    fetch(base + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    })
   const upload = (archive: Buffer) => post('/process-upload', { archive: archive.toString('base64'), config })
   const good = await zipTree(Object.entries(templates).map(([path, content]) => ({ path, content, mode: 0o644 })))
   t.equal((await upload(good)).status, 200, 'a plain archive is processed (the cases below are refusals, not a broken route)')
@@ -70,8 +81,17 @@ t.test('processor service: hostile input', async (t) => {
       ['drive letter', hostileZip([{ name: 'C:/evil.tf', data: 'x = 1\n' }])],
       ['NUL in a name', hostileZip([{ name: 'ok.tf\0../../evil', data: 'x = 1\n' }])],
       ['traversal after a folder', hostileZip([{ name: 'terraform/../../../evil.tf', data: 'x\n' }])],
-      ['.git folder (hooks)', hostileZip([{ name: '.git/hooks/post-checkout', data: '#!/bin/sh\ntouch /tmp/pwned\n', unixMode: 0o100755 }])],
-      ['symbolic link to a folder, then a file through it', hostileZip([{ name: 'out', data: outside, unixMode: 0o120777 }, { name: 'out/evil.tf', data: 'x\n' }])],
+      [
+        '.git folder (hooks)',
+        hostileZip([{ name: '.git/hooks/post-checkout', data: '#!/bin/sh\ntouch /tmp/pwned\n', unixMode: 0o100755 }]),
+      ],
+      [
+        'symbolic link to a folder, then a file through it',
+        hostileZip([
+          { name: 'out', data: outside, unixMode: 0o120777 },
+          { name: 'out/evil.tf', data: 'x\n' },
+        ]),
+      ],
       ['symbolic link to a file', hostileZip([{ name: 'terraform/terraform.tfvars', data: '/etc/passwd', unixMode: 0o120777 }])],
       ['hard-link-like special file (FIFO)', hostileZip([{ name: 'fifo', data: '', unixMode: 0o010644 }])],
       ['character device', hostileZip([{ name: 'dev', data: '', unixMode: 0o020644 }])],
@@ -90,7 +110,11 @@ t.test('processor service: hostile input', async (t) => {
     const cases: [string, Buffer, number[]][] = [
       ['one 64 MiB entry, deflated to a few KiB', hostileZip([{ name: 'bomb.tf', data: zeros, deflate: true }]), [413]],
       ['the same entry declaring 10 bytes', hostileZip([{ name: 'bomb.tf', data: zeros, deflate: true, declaredSize: 10 }]), [400, 413]],
-      ['many small entries adding up', hostileZip(Array.from({ length: 40 }, (_, i) => ({ name: `f${i}.tf`, data: Buffer.alloc(MiB), deflate: true }))), [413]],
+      [
+        'many small entries adding up',
+        hostileZip(Array.from({ length: 40 }, (_, i) => ({ name: `f${i}.tf`, data: Buffer.alloc(MiB), deflate: true }))),
+        [413],
+      ],
       ['more entries than allowed', hostileZip(Array.from({ length: 500 }, (_, i) => ({ name: `f${i}.tf`, data: 'x' }))), [413]],
     ]
     for (const [name, archive, statuses] of cases) {
@@ -119,7 +143,11 @@ t.test('processor service: hostile input', async (t) => {
       t.ok(nested.status === 200 || (nested.status >= 400 && nested.status < 500), `JSON nested ${depth} deep: ${nested.status}`)
       t.ok(Date.now() - started < 5000, `answered in ${Date.now() - started} ms`)
     }
-    const wrongType = await fetch(base + '/process', { method: 'POST', headers: { 'x-service-token': TOKEN, 'content-type': 'text/plain' }, body: 'templates=aws' })
+    const wrongType = await fetch(base + '/process', {
+      method: 'POST',
+      headers: { 'x-service-token': TOKEN, 'content-type': 'text/plain' },
+      body: 'templates=aws',
+    })
     t.equal(wrongType.status, 400, 'wrong content type: 400')
   })
 })

@@ -87,8 +87,14 @@ if (!command) {
       maxExamples: MAX_EXAMPLES,
       maxTimeSeconds: 900,
       operations: [
-        { name: /^(GET|PUT) \/api\/environments\/\{id\}$|^POST \/api\/environments\/\{id\}\/(generate|push)$/, ids: { id: [environment.id] } },
-        { name: /^(GET|PUT) \/api\/cloud-credentials\/\{id\}|^POST \/api\/cloud-credentials\/\{id\}\/validate$/, ids: { id: [credential.id] } },
+        {
+          name: /^(GET|PUT) \/api\/environments\/\{id\}$|^POST \/api\/environments\/\{id\}\/(generate|push)$/,
+          ids: { id: [environment.id] },
+        },
+        {
+          name: /^(GET|PUT) \/api\/cloud-credentials\/\{id\}|^POST \/api\/cloud-credentials\/\{id\}\/validate$/,
+          ids: { id: [credential.id] },
+        },
         { name: /^GET \/api\/jobs\//, ids: { jobId: [job.id] } },
       ],
     })
@@ -102,6 +108,9 @@ if (!command) {
     )
     t.same(summary.failed, [], 'no operation failed a check')
     if (summary.toolErrors.length) t.comment(`schemathesis runtime errors (its own, not the API's): ${summary.toolErrors.join(', ')}`)
-    t.ok(result.exitCode === 0 || (summary.failed.length === 0 && summary.toolErrors.length > 0), `schemathesis exits 0, or 1 only for its own runtime errors (exit ${result.exitCode})`)
+    t.ok(
+      result.exitCode === 0 || (summary.failed.length === 0 && summary.toolErrors.length > 0),
+      `schemathesis exits 0, or 1 only for its own runtime errors (exit ${result.exitCode})`,
+    )
   })
 }

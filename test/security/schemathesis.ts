@@ -74,20 +74,33 @@ export async function runSchemathesis(command: string[], run: SchemathesisRun): 
   await writeFile(configPath, configFile(run.operations))
   const args = [
     ...command.slice(1),
-    '--config-file', configPath,
-    'run', docPath,
-    '--url', run.baseUrl,
-    '--header', `Authorization: Bearer ${run.token}`,
-    '--checks', CHECKS.join(','),
-    '--max-examples', String(run.maxExamples),
-    '--workers', '4',
-    '--request-timeout', '20',
-    '--suppress-health-check', 'all',
-    '--report', 'junit',
-    '--report-junit-path', junitPath,
-    '--output-sanitize', 'true',
+    '--config-file',
+    configPath,
+    'run',
+    docPath,
+    '--url',
+    run.baseUrl,
+    '--header',
+    `Authorization: Bearer ${run.token}`,
+    '--checks',
+    CHECKS.join(','),
+    '--max-examples',
+    String(run.maxExamples),
+    '--workers',
+    '4',
+    '--request-timeout',
+    '20',
+    '--suppress-health-check',
+    'all',
+    '--report',
+    'junit',
+    '--report-junit-path',
+    junitPath,
+    '--output-sanitize',
+    'true',
     '--no-color',
-    '--generation-database', 'none',
+    '--generation-database',
+    'none',
     ...(run.seed !== undefined ? ['--seed', String(run.seed)] : []),
   ]
   const child = spawn(command[0], args, { cwd: dir, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } })
@@ -111,7 +124,10 @@ export function junitSummary(junit: string): { operations: string[]; failed: str
   const failed: string[] = []
   const toolErrors: string[] = []
   for (const match of junit.matchAll(/<testcase\b[^>]*\bname="([^"]+)"[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g)) {
-    const name = match[1].replace(/&amp;/g, '&').replace(/&#x27;|&apos;/g, "'").replace(/&quot;/g, '"')
+    const name = match[1]
+      .replace(/&amp;/g, '&')
+      .replace(/&#x27;|&apos;/g, "'")
+      .replace(/&quot;/g, '"')
     operations.push(name)
     if (match[3] && /<failure\b/.test(match[3])) failed.push(name)
     else if (match[3] && /<error\b/.test(match[3])) toolErrors.push(name)

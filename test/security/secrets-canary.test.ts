@@ -61,45 +61,78 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
   const gcpKey = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString()
   secrets.plant('gcp private key', gcpKey.split('\n')[5])
-  const aws = (await call('POST', '/api/cloud-credentials', {
-    name: 'aws-main',
-    provider: 'aws',
-    credentials: {
-      accessKeyId: secrets.make('accesskeyid', { prefix: 'AKIA', case: 'upper' }),
-      secretAccessKey: secrets.make('awssecret'),
-      sessionToken: secrets.make('sessiontoken'),
-      region: 'eu-central-1',
-    },
-  })).json().data
-  const azure = (await call('POST', '/api/cloud-credentials', {
-    name: 'azure-main',
-    provider: 'azure',
-    credentials: { subscriptionId: '0b6e2f1a-1111-4222-8333-444455556666', tenantId: 'contoso.onmicrosoft.com', clientId: '1c2d3e4f-1111-4222-8333-444455556666', clientSecret: secrets.make('azuresecret') },
-  })).json().data
-  const gcp = (await call('POST', '/api/cloud-credentials', {
-    name: 'gcp-main',
-    provider: 'gcp',
-    credentials: {
-      projectId: 'acme-project',
-      serviceAccountKey: { type: 'service_account', project_id: 'acme-project', private_key: gcpKey, client_email: 'ies@acme-project.iam.gserviceaccount.com', private_key_id: secrets.make('privatekeyid') },
-    },
-  })).json().data
+  const aws = (
+    await call('POST', '/api/cloud-credentials', {
+      name: 'aws-main',
+      provider: 'aws',
+      credentials: {
+        accessKeyId: secrets.make('accesskeyid', { prefix: 'AKIA', case: 'upper' }),
+        secretAccessKey: secrets.make('awssecret'),
+        sessionToken: secrets.make('sessiontoken'),
+        region: 'eu-central-1',
+      },
+    })
+  ).json().data
+  const azure = (
+    await call('POST', '/api/cloud-credentials', {
+      name: 'azure-main',
+      provider: 'azure',
+      credentials: {
+        subscriptionId: '0b6e2f1a-1111-4222-8333-444455556666',
+        tenantId: 'contoso.onmicrosoft.com',
+        clientId: '1c2d3e4f-1111-4222-8333-444455556666',
+        clientSecret: secrets.make('azuresecret'),
+      },
+    })
+  ).json().data
+  const gcp = (
+    await call('POST', '/api/cloud-credentials', {
+      name: 'gcp-main',
+      provider: 'gcp',
+      credentials: {
+        projectId: 'acme-project',
+        serviceAccountKey: {
+          type: 'service_account',
+          project_id: 'acme-project',
+          private_key: gcpKey,
+          client_email: 'ies@acme-project.iam.gserviceaccount.com',
+          private_key_id: secrets.make('privatekeyid'),
+        },
+      },
+    })
+  ).json().data
   t.ok(aws?.id && azure?.id && gcp?.id, 'credentials of aws, azure and gcp created')
 
   const envName = visible.make('envname', { prefix: 'v', case: 'lower', maxLength: 40 })
-  const env = (await call('POST', '/api/environments', environmentBody({
-    name: envName,
-    cloudCredentialId: aws.id,
-    gitRepository: { url: 'https://git.example.com/acme/shop.git', branch: 'main', deployKey: pem('OPENSSH PRIVATE KEY', secrets.make('deploykey2')) },
-  }))).json().data
+  const env = (
+    await call(
+      'POST',
+      '/api/environments',
+      environmentBody({
+        name: envName,
+        cloudCredentialId: aws.id,
+        gitRepository: {
+          url: 'https://git.example.com/acme/shop.git',
+          branch: 'main',
+          deployKey: pem('OPENSSH PRIVATE KEY', secrets.make('deploykey2')),
+        },
+      }),
+    )
+  ).json().data
   t.ok(env?.id, 'environment with a deploy key created')
 
   // Pushes to the loopback Git server (http, allow-listed) use an environment stored directly, as the API takes https:// only.
   const devId = env && (await app.mongo.db.collection('environments').findOne({ _id: env.id }))?.userId
   const repo = environmentRepository(app)
-  const pushEnv = await repo.create(devId, { ...environmentBody({ name: 'push-ok' }), gitRepository: { url: await git.createRepo('ok', { 'README.md': 'x\n' }), branch: 'main', deployKey } } as never)
+  const pushEnv = await repo.create(devId, {
+    ...environmentBody({ name: 'push-ok' }),
+    gitRepository: { url: await git.createRepo('ok', { 'README.md': 'x\n' }), branch: 'main', deployKey },
+  } as never)
   const wrongKey = secrets.make('wrongkey')
-  const failEnv = await repo.create(devId, { ...environmentBody({ name: 'push-refused' }), gitRepository: { url: git.url('ok'), branch: 'main', deployKey: wrongKey } } as never)
+  const failEnv = await repo.create(devId, {
+    ...environmentBody({ name: 'push-refused' }),
+    gitRepository: { url: git.url('ok'), branch: 'main', deployKey: wrongKey },
+  } as never)
 
   // Every operation of the document, with inputs that reach its handler.
   const doc = (await call('GET', '/api/openapi.json')).json()
@@ -111,24 +144,60 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
     'PUT /api/users/me/preferences': () => call('PUT', '/api/users/me/preferences', { defaultProvider: 'aws' }),
     'GET /api/users/': () => call('GET', '/api/users/', undefined, { authorization: `Bearer ${auth('admin').authorization.slice(7)}` }),
     'GET /api/cloud-credentials/': () => call('GET', '/api/cloud-credentials/'),
-    'POST /api/cloud-credentials/': () => call('POST', '/api/cloud-credentials/', { name: 'bad', provider: 'aws', credentials: { accessKeyId: 'lower', secretAccessKey: secrets.value('awssecret') } }),
-    'GET /api/cloud-credentials/{id}': async () => { for (const c of [aws, azure, gcp]) await call('GET', `/api/cloud-credentials/${c.id}`) },
-    'PUT /api/cloud-credentials/{id}': () => call('PUT', `/api/cloud-credentials/${azure.id}`, { name: 'azure-renamed', credentials: { subscriptionId: 'not-a-guid', tenantId: 'x', clientId: 'y', clientSecret: secrets.value('azuresecret') } }),
+    'POST /api/cloud-credentials/': () =>
+      call('POST', '/api/cloud-credentials/', {
+        name: 'bad',
+        provider: 'aws',
+        credentials: { accessKeyId: 'lower', secretAccessKey: secrets.value('awssecret') },
+      }),
+    'GET /api/cloud-credentials/{id}': async () => {
+      for (const c of [aws, azure, gcp]) await call('GET', `/api/cloud-credentials/${c.id}`)
+    },
+    'PUT /api/cloud-credentials/{id}': () =>
+      call('PUT', `/api/cloud-credentials/${azure.id}`, {
+        name: 'azure-renamed',
+        credentials: { subscriptionId: 'not-a-guid', tenantId: 'x', clientId: 'y', clientSecret: secrets.value('azuresecret') },
+      }),
     'DELETE /api/cloud-credentials/{id}': () => call('DELETE', `/api/cloud-credentials/${aws.id}`), // in use: 400 CREDENTIAL_IN_USE
     'PUT /api/cloud-credentials/{id}/default': () => call('PUT', `/api/cloud-credentials/${aws.id}/default`, {}),
-    'POST /api/cloud-credentials/{id}/validate': async () => { for (const c of [aws, azure, gcp]) await call('POST', `/api/cloud-credentials/${c.id}/validate`) },
+    'POST /api/cloud-credentials/{id}/validate': async () => {
+      for (const c of [aws, azure, gcp]) await call('POST', `/api/cloud-credentials/${c.id}/validate`)
+    },
     'GET /api/environments/': () => call('GET', '/api/environments/'),
-    'POST /api/environments/': () => call('POST', '/api/environments/', environmentBody({ name: 'bad-key', gitRepository: { url: 'https://git.example.com/a.git', deployKey: `not a key ${secrets.value('deploykey2')}` } })),
+    'POST /api/environments/': () =>
+      call(
+        'POST',
+        '/api/environments/',
+        environmentBody({
+          name: 'bad-key',
+          gitRepository: { url: 'https://git.example.com/a.git', deployKey: `not a key ${secrets.value('deploykey2')}` },
+        }),
+      ),
     'GET /api/environments/{id}': () => call('GET', `/api/environments/${env.id}`),
-    'PUT /api/environments/{id}': () => call('PUT', `/api/environments/${env.id}`, { domain: 'shop.example.org', gitRepository: { branch: 'dev' } }),
+    'PUT /api/environments/{id}': () =>
+      call('PUT', `/api/environments/${env.id}`, { domain: 'shop.example.org', gitRepository: { branch: 'dev' } }),
     'DELETE /api/environments/{id}': async () => {
-      const doomed = (await call('POST', '/api/environments', environmentBody({ name: 'doomed', gitRepository: { url: 'https://git.example.com/d.git', deployKey: pem('OPENSSH PRIVATE KEY', secrets.value('deploykey')) } }))).json().data
+      const doomed = (
+        await call(
+          'POST',
+          '/api/environments',
+          environmentBody({
+            name: 'doomed',
+            gitRepository: { url: 'https://git.example.com/d.git', deployKey: pem('OPENSSH PRIVATE KEY', secrets.value('deploykey')) },
+          }),
+        )
+      ).json().data
       await call('DELETE', `/api/environments/${doomed.id}`)
     },
     'POST /api/environments/{id}/generate': async () => {
-      const sync = await call('POST', `/api/environments/${env.id}/generate?wait=true`, { format: 'terraform', options: { includeBackend: true, includeChart: true, includeGitops: true } })
+      const sync = await call('POST', `/api/environments/${env.id}/generate?wait=true`, {
+        format: 'terraform',
+        options: { includeBackend: true, includeChart: true, includeGitops: true },
+      })
       t.equal(sync.status, 200, 'synchronous generation answers with the files')
-      const queued = (await call('POST', `/api/environments/${env.id}/generate`, { format: 'helm', options: { includeChart: true } })).json().data
+      const queued = (
+        await call('POST', `/api/environments/${env.id}/generate`, { format: 'helm', options: { includeChart: true } })
+      ).json().data
       await waitForJob(url, auth('dev'), queued.id)
       generated.push(sync.json().data.jobId, queued.id)
     },
@@ -138,7 +207,9 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
         pushed.push((await waitForJob(url, auth('dev'), job.id)).id)
       }
     },
-    'GET /api/jobs/{jobId}': async () => { for (const id of [...generated, ...pushed]) await call('GET', `/api/jobs/${id}`) },
+    'GET /api/jobs/{jobId}': async () => {
+      for (const id of [...generated, ...pushed]) await call('GET', `/api/jobs/${id}`)
+    },
     'GET /api/jobs/{jobId}/download': async () => {
       for (const id of generated) {
         const res = await call('GET', `/api/jobs/${id}/download`)
@@ -149,26 +220,39 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
         }
       }
     },
-    'POST /api/ai/chat': () => call('POST', '/api/ai/chat', {
-      messages: [{ role: 'user', content: 'What is missing for a working stack?' }],
-      environmentId: env.id,
-      draft: { name: envName, services: { eks: { enabled: true } }, credentials: { secretAccessKey: secrets.value('awssecret') } },
-    }),
+    'POST /api/ai/chat': () =>
+      call('POST', '/api/ai/chat', {
+        messages: [{ role: 'user', content: 'What is missing for a working stack?' }],
+        environmentId: env.id,
+        draft: { name: envName, services: { eks: { enabled: true } }, credentials: { secretAccessKey: secrets.value('awssecret') } },
+      }),
     'GET /api/catalog/': () => call('GET', '/api/catalog/'),
     // S3 answers through the echoing upstream: whatever AWS says back must not carry the keys.
     'POST /api/environments/terraform-backend/create': () =>
-      call('POST', '/api/environments/terraform-backend/create', { cloudCredentialId: aws.id, bucket: 'acme-tf-state', environmentId: env.id }),
+      call('POST', '/api/environments/terraform-backend/create', {
+        cloudCredentialId: aws.id,
+        bucket: 'acme-tf-state',
+        environmentId: env.id,
+      }),
   }
   const generated: string[] = []
   const pushed: string[] = []
   const operations = operationsOf(doc).map((op) => op.name)
-  t.same(operations.filter((name) => !plan[name]), [], 'every operation of the document is exercised')
+  t.same(
+    operations.filter((name) => !plan[name]),
+    [],
+    'every operation of the document is exercised',
+  )
   // Order matters only for jobs: generate and push before the job routes.
   const order = [...operations].sort((a, b) => Number(a.includes('/api/jobs/')) - Number(b.includes('/api/jobs/')))
   for (const name of order) if (plan[name]) await plan[name]()
 
   const jobs = await Promise.all(pushed.map(async (id) => (await call('GET', `/api/jobs/${id}`)).json().data))
-  t.match(jobs.map((j) => j.status), ['succeeded', 'failed'], 'one push succeeded, one failed with an error')
+  t.match(
+    jobs.map((j) => j.status),
+    ['succeeded', 'failed'],
+    'one push succeeded, one failed with an error',
+  )
   t.ok(jobs[1]?.error?.message, 'the failed push has an error message (scanned with the body)')
 
   // The pushed commit, every file and message of the repository.
@@ -191,11 +275,22 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
   })
 
   // The scans can see: the visible canaries show up in every channel.
-  for (const [canary, channel] of [['envname', 'GET /api/environments/'], ['envname', 'archive of job'], ['envname', 'database environments'], ['logprobe', 'log line']]) {
-    t.ok(shown.hits.some((h) => h.canary === canary && h.where.startsWith(channel)), `the scanner finds the visible canary ${canary} in ${channel}`)
+  for (const [canary, channel] of [
+    ['envname', 'GET /api/environments/'],
+    ['envname', 'archive of job'],
+    ['envname', 'database environments'],
+    ['logprobe', 'log line'],
+  ]) {
+    t.ok(
+      shown.hits.some((h) => h.canary === canary && h.where.startsWith(channel)),
+      `the scanner finds the visible canary ${canary} in ${channel}`,
+    )
   }
   t.ok(lines.length > 50, `log lines captured at trace level (${lines.length})`)
-  t.ok(echo.received.some((r) => r.includes(secrets.value('azuresecret'))), 'the hostile upstream did receive a secret (and echoed it back)')
+  t.ok(
+    echo.received.some((r) => r.includes(secrets.value('azuresecret'))),
+    'the hostile upstream did receive a secret (and echoed it back)',
+  )
   t.ok(history.includes('terraform/main.tf'), 'the pushed repository was scanned')
 
   t.equal(bodies.hits.length, 0, `no secret canary anywhere (${bodies.scanned.length} places scanned):\n${bodies.report()}`)

@@ -65,39 +65,62 @@ t.test('tenant isolation', async (t) => {
   const credential = await create('/api/cloud-credentials', {
     name: canaries.make('credname', { prefix: 'cred', case: 'lower' }),
     provider: 'aws',
-    credentials: { accessKeyId: canaries.make('accesskey', { prefix: 'AKIA', case: 'upper' }), secretAccessKey: canaries.make('secret'), region: 'eu-central-1' },
+    credentials: {
+      accessKeyId: canaries.make('accesskey', { prefix: 'AKIA', case: 'upper' }),
+      secretAccessKey: canaries.make('secret'),
+      region: 'eu-central-1',
+    },
   })
   const environment = await create(
     '/api/environments',
     environmentBody({
       name: canaries.make('envname', { prefix: 'e', case: 'lower', maxLength: 50 }),
       cloudCredentialId: credential.id,
-      gitRepository: { url: `${upstream.url.replace('http:', 'https:')}/${canaries.make('repo', { prefix: 'r' })}.git`, branch: 'main', deployKey: DEPLOY_KEY(canaries.make('deploykey')) },
+      gitRepository: {
+        url: `${upstream.url.replace('http:', 'https:')}/${canaries.make('repo', { prefix: 'r' })}.git`,
+        branch: 'main',
+        deployKey: DEPLOY_KEY(canaries.make('deploykey')),
+      },
     }),
   )
   const dev = { ...auth('dev') }
-  const generateJob = await create(`/api/environments/${environment.id}/generate`, { format: 'terraform', options: { includeBackend: true } })
+  const generateJob = await create(`/api/environments/${environment.id}/generate`, {
+    format: 'terraform',
+    options: { includeBackend: true },
+  })
   t.equal((await waitForJob(url, dev, generateJob.id)).status, 'succeeded', 'dev has a generation job with an archive')
   const pushJob = await create(`/api/environments/${environment.id}/push`, {})
   await waitForJob(url, dev, pushJob.id) // fails (the loopback endpoint speaks no TLS); its id is what matters
-  const ids: Record<IdKind, string> = { environment: environment.id, credential: credential.id, generateJob: generateJob.id, pushJob: pushJob.id }
+  const ids: Record<IdKind, string> = {
+    environment: environment.id,
+    credential: credential.id,
+    generateJob: generateJob.id,
+    pushJob: pushJob.id,
+  }
   const devUserId = ((await (await send('dev', 'GET', '/api/users/me')).json()) as any).data.id as string
 
   // other's own environment and credential, for the ids-in-bodies cases.
-  const otherEnv = await (await send('other', 'POST', '/api/environments', environmentBody({ name: 'other-env' }))).json() as any
+  const otherEnv = (await (await send('other', 'POST', '/api/environments', environmentBody({ name: 'other-env' }))).json()) as any
   t.ok(otherEnv.data?.id, 'other has an environment of its own')
 
   const doc = await (await send('dev', 'GET', '/api/openapi.json')).json()
   const withIds = operationsOf(doc).filter((op: Operation) => op.pathParams.length > 0)
   t.ok(withIds.length >= Object.keys(MATRIX).length, `the document has ${withIds.length} operations with ids`)
-  t.same(withIds.map((op) => op.name).filter((name) => !MATRIX[name]), [], 'every operation with an id is in the matrix')
+  t.same(
+    withIds.map((op) => op.name).filter((name) => !MATRIX[name]),
+    [],
+    'every operation with an id is in the matrix',
+  )
 
   const before = await ownedSnapshot(app.mongo.db, devUserId)
   t.ok(before.documents > 0, `dev's records are in the snapshot (${before.documents} documents)`)
   const scan = new CanaryScan(canaries)
   // The scanner sees dev's canaries where they belong: dev's own reads.
   scan.add('canary check: dev reads its environment', await (await send('dev', 'GET', `/api/environments/${environment.id}`)).text())
-  t.ok(scan.hits.some((h) => h.canary === 'envname'), 'the scanner finds a planted canary')
+  t.ok(
+    scan.hits.some((h) => h.canary === 'envname'),
+    'the scanner finds a planted canary',
+  )
   scan.hits.length = 0
 
   for (const op of withIds) {
@@ -113,7 +136,11 @@ t.test('tenant isolation', async (t) => {
       scan.add(`${op.name} (${kind}) as other`, body)
       const absent = randomUUID()
       const control = await send('other', op.method, op.path.replace(/\{[^}]+\}/, absent), entry.body)
-      t.equal(shapeOf(body, id), shapeOf(await control.text(), absent), `${op.name} (${kind}): same answer as for an id that does not exist`)
+      t.equal(
+        shapeOf(body, id),
+        shapeOf(await control.text(), absent),
+        `${op.name} (${kind}): same answer as for an id that does not exist`,
+      )
     }
   }
 
@@ -123,15 +150,42 @@ t.test('tenant isolation', async (t) => {
     t.ok(status.includes(res.status), `${name}: ${res.status} (${body.slice(0, 160)})`)
     scan.add(`${name} as other`, body)
   }
-  await refused('POST /api/environments with dev\'s cloudCredentialId', await send('other', 'POST', '/api/environments', environmentBody({ name: 'borrow-cred', cloudCredentialId: credential.id })), [400, 404])
-  await refused('PUT other\'s environment with dev\'s cloudCredentialId', await send('other', 'PUT', `/api/environments/${otherEnv.data.id}`, { cloudCredentialId: credential.id }), [400, 404])
-  await refused('POST push of other\'s environment with dev\'s generationJobId', await send('other', 'POST', `/api/environments/${otherEnv.data.id}/push`, { generationJobId: generateJob.id }), [400, 404])
-  await refused('POST /api/ai/chat about dev\'s environment', await send('other', 'POST', '/api/ai/chat', { messages: [{ role: 'user', content: 'What is configured?' }], environmentId: environment.id }), [400, 404])
-  await refused('POST terraform-backend/create with dev\'s cloudCredentialId', await send('other', 'POST', '/api/environments/terraform-backend/create', { cloudCredentialId: credential.id, bucket: 'other-state' }), [400, 404])
+  await refused(
+    "POST /api/environments with dev's cloudCredentialId",
+    await send('other', 'POST', '/api/environments', environmentBody({ name: 'borrow-cred', cloudCredentialId: credential.id })),
+    [400, 404],
+  )
+  await refused(
+    "PUT other's environment with dev's cloudCredentialId",
+    await send('other', 'PUT', `/api/environments/${otherEnv.data.id}`, { cloudCredentialId: credential.id }),
+    [400, 404],
+  )
+  await refused(
+    "POST push of other's environment with dev's generationJobId",
+    await send('other', 'POST', `/api/environments/${otherEnv.data.id}/push`, { generationJobId: generateJob.id }),
+    [400, 404],
+  )
+  await refused(
+    "POST /api/ai/chat about dev's environment",
+    await send('other', 'POST', '/api/ai/chat', {
+      messages: [{ role: 'user', content: 'What is configured?' }],
+      environmentId: environment.id,
+    }),
+    [400, 404],
+  )
+  await refused(
+    "POST terraform-backend/create with dev's cloudCredentialId",
+    await send('other', 'POST', '/api/environments/terraform-backend/create', { cloudCredentialId: credential.id, bucket: 'other-state' }),
+    [400, 404],
+  )
   const list = await send('other', 'GET', '/api/environments?limit=100')
   scan.add('GET /api/environments as other', await list.text())
   scan.add('GET /api/cloud-credentials as other', await (await send('other', 'GET', '/api/cloud-credentials')).text())
-  t.equal(((await (await send('other', 'GET', '/api/environments?limit=100')).json()) as any).data.length, 1, 'other lists only its own environment')
+  t.equal(
+    ((await (await send('other', 'GET', '/api/environments?limit=100')).json()) as any).data.length,
+    1,
+    'other lists only its own environment',
+  )
   t.equal(((await (await send('other', 'GET', '/api/cloud-credentials')).json()) as any).data.length, 0, 'other lists no credential')
 
   t.equal(scan.hits.length, 0, `nothing of dev's in other's answers:\n${scan.report()}`)

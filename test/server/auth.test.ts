@@ -28,7 +28,11 @@ t.test('missing, malformed and forged tokens', async (t) => {
     ['alg none', `Bearer ${issuer.sign({}, { header: { alg: 'none' }, signature: 'none' })}`, 'UNAUTHORIZED'],
     ['HMAC keyed with the public key', `Bearer ${hmacWithPublicKey}`, 'UNAUTHORIZED'],
     ['wrong issuer', `Bearer ${issuer.sign({ iss: 'http://127.0.0.1:1/realms/evil' })}`, 'UNAUTHORIZED'],
-    ['signed by another key with the served kid', `Bearer ${issuer.sign({}, { key: { ...generateSigningKey(), kid: issuer.current.kid } })}`, 'UNAUTHORIZED'],
+    [
+      'signed by another key with the served kid',
+      `Bearer ${issuer.sign({}, { key: { ...generateSigningKey(), kid: issuer.current.kid } })}`,
+      'UNAUTHORIZED',
+    ],
     ['tampered payload', `Bearer ${h}.${b64url(JSON.stringify({ ...payload, realm_access: { roles: ['admin'] } }))}.${s}`, 'UNAUTHORIZED'],
     ['not yet valid', `Bearer ${issuer.sign({ nbf: now + 600 })}`, 'UNAUTHORIZED'],
     ['no subject', `Bearer ${issuer.sign({ sub: undefined })}`, 'UNAUTHORIZED'],
@@ -75,28 +79,52 @@ t.test('every /api route requires a token', async (t) => {
 
 t.test('an unknown kid refetches the JWKS once; rotated keys are accepted', async (t) => {
   const { app, issuer } = await startTestApp(t)
-  const first = await app.inject({ method: 'GET', url: '/api/users/me', headers: { authorization: `Bearer ${issuer.sign({ sub: 'a0000000-0000-4000-8000-000000000001', preferred_username: 'rot' })}` } })
+  const first = await app.inject({
+    method: 'GET',
+    url: '/api/users/me',
+    headers: { authorization: `Bearer ${issuer.sign({ sub: 'a0000000-0000-4000-8000-000000000001', preferred_username: 'rot' })}` },
+  })
   t.equal(first.statusCode, 200)
   const fetchesBefore = issuer.fetches
 
   issuer.rotate()
-  const rotated = await app.inject({ method: 'GET', url: '/api/users/me', headers: { authorization: `Bearer ${issuer.sign({ sub: 'a0000000-0000-4000-8000-000000000001', preferred_username: 'rot' })}` } })
+  const rotated = await app.inject({
+    method: 'GET',
+    url: '/api/users/me',
+    headers: { authorization: `Bearer ${issuer.sign({ sub: 'a0000000-0000-4000-8000-000000000001', preferred_username: 'rot' })}` },
+  })
   t.equal(rotated.statusCode, 200, 'a token signed with the new key is accepted')
   t.equal(issuer.fetches, fetchesBefore + 1, 'the JWKS was fetched once for the new kid')
 
   const stranger = generateSigningKey()
-  const unknown = await app.inject({ method: 'GET', url: '/api/users/me', headers: { authorization: `Bearer ${issuer.sign({}, { key: stranger })}` } })
+  const unknown = await app.inject({
+    method: 'GET',
+    url: '/api/users/me',
+    headers: { authorization: `Bearer ${issuer.sign({}, { key: stranger })}` },
+  })
   t.equal(unknown.statusCode, 401, 'a kid the provider does not serve is refused')
   t.equal(unknown.json().error.code, 'UNAUTHORIZED')
 })
 
 t.test('audience check, when configured', async (t) => {
   const { app, issuer } = await startTestApp(t, { AUTH_AUDIENCE: 'ies-api' })
-  const wrong = await app.inject({ method: 'GET', url: '/api/users/me', headers: { authorization: `Bearer ${issuer.sign({ aud: 'account', azp: 'other-client' })}` } })
+  const wrong = await app.inject({
+    method: 'GET',
+    url: '/api/users/me',
+    headers: { authorization: `Bearer ${issuer.sign({ aud: 'account', azp: 'other-client' })}` },
+  })
   t.equal(wrong.statusCode, 401, 'wrong audience refused')
-  const byAud = await app.inject({ method: 'GET', url: '/api/users/me', headers: { authorization: `Bearer ${issuer.sign({ aud: ['account', 'ies-api'] })}` } })
+  const byAud = await app.inject({
+    method: 'GET',
+    url: '/api/users/me',
+    headers: { authorization: `Bearer ${issuer.sign({ aud: ['account', 'ies-api'] })}` },
+  })
   t.equal(byAud.statusCode, 200, 'audience in aud')
-  const byAzp = await app.inject({ method: 'GET', url: '/api/users/me', headers: { authorization: `Bearer ${issuer.sign({ aud: 'account', azp: 'ies-api' })}` } })
+  const byAzp = await app.inject({
+    method: 'GET',
+    url: '/api/users/me',
+    headers: { authorization: `Bearer ${issuer.sign({ aud: 'account', azp: 'ies-api' })}` },
+  })
   t.equal(byAzp.statusCode, 200, 'audience as azp')
 })
 
@@ -109,9 +137,16 @@ t.test('admin routes: realm role admin or client role environment-admin', async 
   t.equal((await list(auth('admin').authorization)).statusCode, 200)
   const realmAdmin = issuer.sign({ sub: 'b0000000-0000-4000-8000-000000000001', realm_access: { roles: ['admin'] } })
   t.equal((await list(`Bearer ${realmAdmin}`)).statusCode, 200, 'realm role admin')
-  const clientAdmin = issuer.sign({ sub: 'b0000000-0000-4000-8000-000000000002', realm_access: { roles: ['user'] }, resource_access: { 'ies-app': { roles: ['environment-admin'] } } })
+  const clientAdmin = issuer.sign({
+    sub: 'b0000000-0000-4000-8000-000000000002',
+    realm_access: { roles: ['user'] },
+    resource_access: { 'ies-app': { roles: ['environment-admin'] } },
+  })
   t.equal((await list(`Bearer ${clientAdmin}`)).statusCode, 200, 'client role environment-admin')
-  const otherClient = issuer.sign({ sub: 'b0000000-0000-4000-8000-000000000003', resource_access: { 'another-app': { roles: ['environment-admin'] } } })
+  const otherClient = issuer.sign({
+    sub: 'b0000000-0000-4000-8000-000000000003',
+    resource_access: { 'another-app': { roles: ['environment-admin'] } },
+  })
   t.equal((await list(`Bearer ${otherClient}`)).statusCode, 403, 'the role on another client does not count')
 })
 
@@ -129,7 +164,11 @@ t.test('claims of the wrong type: refused, or granting nothing', async (t) => {
     t.equal(res.json().error.code, 'UNAUTHORIZED', name)
   }
   // A roles claim that is a string is no list of roles: "not-admin" contains "admin" as text only.
-  const stringRoles = issuer.sign({ sub: 'c0000000-0000-4000-8000-000000000001', realm_access: { roles: 'not-admin' }, resource_access: { 'ies-app': { roles: 'no-environment-admin' } } })
+  const stringRoles = issuer.sign({
+    sub: 'c0000000-0000-4000-8000-000000000001',
+    realm_access: { roles: 'not-admin' },
+    resource_access: { 'ies-app': { roles: 'no-environment-admin' } },
+  })
   t.equal((await get('/api/users', stringRoles)).statusCode, 403, 'string roles grant nothing')
   t.equal((await get('/api/users/me', stringRoles)).statusCode, 200, 'the token is otherwise fine')
 })

@@ -21,7 +21,11 @@ t.test('envelope and request id', async (t) => {
   t.equal(echoed.json().meta.requestId, mine, 'a client UUID is used')
   t.equal(echoed.headers['x-request-id'], mine)
 
-  const replaced = await app.inject({ method: 'GET', url: '/api/users/me', headers: { ...auth('dev'), 'x-request-id': 'not a uuid <script>' } })
+  const replaced = await app.inject({
+    method: 'GET',
+    url: '/api/users/me',
+    headers: { ...auth('dev'), 'x-request-id': 'not a uuid <script>' },
+  })
   t.not(replaced.json().meta.requestId, 'not a uuid <script>')
   t.match(replaced.json().meta.requestId, UUID, 'a non-UUID request id is replaced')
 
@@ -32,7 +36,14 @@ t.test('envelope and request id', async (t) => {
 
 t.test('unmounted paths are 404 NOT_FOUND in the envelope', async (t) => {
   const { app, auth } = await startTestApp(t)
-  for (const url of ['/api/credentials', '/api/environments/' + randomUUID() + '/export', '/health/ready', '/api', '/api/nope', '/realms/nope']) {
+  for (const url of [
+    '/api/credentials',
+    '/api/environments/' + randomUUID() + '/export',
+    '/health/ready',
+    '/api',
+    '/api/nope',
+    '/realms/nope',
+  ]) {
     const res = await app.inject({ method: 'GET', url, headers: auth('dev') })
     t.equal(res.statusCode, 404, url)
     t.equal(res.json().error.code, 'NOT_FOUND', url)
@@ -57,16 +68,32 @@ t.test('body errors: malformed JSON, wrong content type, validation details, ove
   t.equal(wrongType.statusCode, 400)
   t.equal(wrongType.json().error.code, 'VALIDATION_ERROR')
 
-  const invalid = await app.inject({ method: 'PUT', url: '/api/users/me', headers, payload: { preferences: { theme: 'pink', defaultProvider: 'mars' } } })
+  const invalid = await app.inject({
+    method: 'PUT',
+    url: '/api/users/me',
+    headers,
+    payload: { preferences: { theme: 'pink', defaultProvider: 'mars' } },
+  })
   t.equal(invalid.statusCode, 400)
-  const fields = invalid.json().error.details.map((d: { field: string }) => d.field).sort()
+  const fields = invalid
+    .json()
+    .error.details.map((d: { field: string }) => d.field)
+    .sort()
   t.same(fields, ['preferences.defaultProvider', 'preferences.theme'], 'details name every dotted field')
 
   const missing = await app.inject({ method: 'PUT', url: '/api/users/me', headers, payload: {} })
   t.equal(missing.statusCode, 400)
-  t.same(missing.json().error.details.map((d: { field: string }) => d.field), ['preferences'])
+  t.same(
+    missing.json().error.details.map((d: { field: string }) => d.field),
+    ['preferences'],
+  )
 
-  const big = await app.inject({ method: 'PUT', url: '/api/users/me', headers, payload: JSON.stringify({ preferences: { theme: 'x'.repeat(5000) } }) })
+  const big = await app.inject({
+    method: 'PUT',
+    url: '/api/users/me',
+    headers,
+    payload: JSON.stringify({ preferences: { theme: 'x'.repeat(5000) } }),
+  })
   t.equal(big.statusCode, 413)
   t.equal(big.json().error.code, 'PAYLOAD_TOO_LARGE')
 
@@ -110,6 +137,10 @@ t.test("requests Node's HTTP parser refuses are answered in the envelope", async
     const answer = await raw(request)
     t.match(answer, new RegExp(`^HTTP/1.1 ${status} `), `${name}: ${status}`)
     const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))
-    t.match(body, { error: { code: 'BAD_REQUEST', message: String }, meta: { requestId: UUID, timestamp: String } }, `${name}: in the envelope`)
+    t.match(
+      body,
+      { error: { code: 'BAD_REQUEST', message: String }, meta: { requestId: UUID, timestamp: String } },
+      `${name}: in the envelope`,
+    )
   }
 })

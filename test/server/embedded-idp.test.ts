@@ -14,8 +14,7 @@ t.test('tokens from the embedded provider authenticate API calls', async (t) => 
   const app = await startServer(config, { logger: false })
   t.teardown(() => app.close())
   const address = { authUrl: config.publicUrl, realm: config.auth.realm }
-  const api = (token: string, path: string) =>
-    fetch(`${config.publicUrl}/api${path}`, { headers: { authorization: `Bearer ${token}` } })
+  const api = (token: string, path: string) => fetch(`${config.publicUrl}/api${path}`, { headers: { authorization: `Bearer ${token}` } })
 
   const dev = await getUserToken({ ...address, clientId: config.auth.appClientId, username: 'dev', password: config.auth.devUserPassword })
   t.equal(dev.expires_in, 300)
@@ -24,7 +23,12 @@ t.test('tokens from the embedded provider authenticate API calls', async (t) => 
   t.match((await me.json()).data, { username: 'dev', identityProviderId: '5f0c8a7e-3b1d-4e2a-9c4f-1a2b3c4d5e01' })
   t.equal((await api(dev.access_token, '/users')).status, 403, 'dev is not an admin')
 
-  const admin = await getUserToken({ ...address, clientId: config.auth.appClientId, username: 'admin', password: config.auth.devAdminPassword })
+  const admin = await getUserToken({
+    ...address,
+    clientId: config.auth.appClientId,
+    username: 'admin',
+    password: config.auth.devAdminPassword,
+  })
   t.equal((await api(admin.access_token, '/users')).status, 200, 'admin lists users')
 
   const cli = await getClientCredentialsToken({ ...address, clientId: config.auth.cliClientId, clientSecret: config.auth.cliClientSecret })

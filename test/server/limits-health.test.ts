@@ -13,7 +13,10 @@ t.test('per-IP limit: headers, 429 in the envelope, health exempt', async (t) =>
   const after = Math.ceil(Date.now() / 1000)
   const reset = Number(first.headers['x-ratelimit-reset'])
   // The window starts while the first request is handled: its end is 60 s after a moment in [before, after].
-  t.ok(reset >= before + 60 && reset <= after + 61, `reset is a Unix timestamp in seconds (${reset}; request between ${before} and ${after})`)
+  t.ok(
+    reset >= before + 60 && reset <= after + 61,
+    `reset is a Unix timestamp in seconds (${reset}; request between ${before} and ${after})`,
+  )
 
   await app.inject({ method: 'GET', url: '/api/users/me', headers: auth('dev') })
   // Unauthenticated requests count against the IP too.

@@ -17,9 +17,17 @@ t.test('closing does not wait for a request in flight longer than the shutdown g
   // Jobs are not processed here, so a long poll on a queued job would wait its full minute.
   const { app, url, auth } = await startTestApp(t, { JOBS_PROCESS: 'false', JOBS_WAIT_TIMEOUT_MS: '60000' })
   const headers = { ...auth('dev'), 'content-type': 'application/json' }
-  const created = await fetch(`${url}/api/environments`, { method: 'POST', headers, body: JSON.stringify(environmentBody({ name: 'closing' })) })
+  const created = await fetch(`${url}/api/environments`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(environmentBody({ name: 'closing' })),
+  })
   const envId = ((await created.json()) as { data: { id: string } }).data.id
-  const queued = await fetch(`${url}/api/environments/${envId}/generate`, { method: 'POST', headers, body: JSON.stringify({ format: 'terraform' }) })
+  const queued = await fetch(`${url}/api/environments/${envId}/generate`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ format: 'terraform' }),
+  })
   t.equal(queued.status, 202)
   const jobId = ((await queued.json()) as { data: { id: string } }).data.id
   const poll = fetch(`${url}/api/jobs/${jobId}?wait=true`, { headers: auth('dev') }).then(

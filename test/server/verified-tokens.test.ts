@@ -37,5 +37,8 @@ t.test('bounded: the oldest entry makes room', async (t) => {
   const cache = new VerifiedTokens<number>({ max: 3, ttlMs: 60_000, now: c.now })
   for (let i = 0; i < 5; i++) cache.set(`token-${i}`, i, c.ms / 1000 + 600)
   t.equal(cache.size, 3)
-  t.same([0, 1, 2, 3, 4].map((i) => cache.get(`token-${i}`)), [undefined, undefined, 2, 3, 4])
+  t.same(
+    [0, 1, 2, 3, 4].map((i) => cache.get(`token-${i}`)),
+    [undefined, undefined, 2, 3, 4],
+  )
 })

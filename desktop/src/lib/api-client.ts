@@ -93,7 +93,13 @@ export function createApiClient(opts: ApiClientOptions) {
   const doFetch = opts.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args))
   const base = opts.baseUrl.replace(/\/+$/, '')
 
-  async function raw(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, init: Pick<RequestInit, 'cache'> = {}): Promise<Response> {
+  async function raw(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    init: Pick<RequestInit, 'cache'> = {},
+  ): Promise<Response> {
     const token = await opts.getToken()
     const h: Record<string, string> = { accept: 'application/json', ...headers }
     if (token) h.authorization = `Bearer ${token}`
@@ -163,7 +169,8 @@ export function createApiClient(opts: ApiClientOptions) {
     push: (id: string, body: Record<string, unknown> = {}) => json<Job>('POST', `/environments/${enc(id)}/push`, body),
     job: (id: string) => json<Job>('GET', `/jobs/${enc(id)}`),
     /** The generated archive. */
-    download: async (jobId: string): Promise<Blob> => (await raw('GET', `/jobs/${enc(jobId)}/download`, undefined, { accept: '*/*' })).blob(),
+    download: async (jobId: string): Promise<Blob> =>
+      (await raw('GET', `/jobs/${enc(jobId)}/download`, undefined, { accept: '*/*' })).blob(),
 
     /**
      * The catalog, revalidated with the ETag the client holds (catalog-cache.ts). The browser's own

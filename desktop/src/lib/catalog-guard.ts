@@ -37,7 +37,8 @@ function compareFields(prefix: string, live: Record<string, any>, stat: Record<s
       continue
     }
     for (const attr of COMPARED_FIELD_ATTRIBUTES) {
-      if (!strictEqual(live[key]?.[attr], stat[key]?.[attr])) out.push({ path: `${path}.${attr}`, live: live[key]?.[attr], static: stat[key]?.[attr] })
+      if (!strictEqual(live[key]?.[attr], stat[key]?.[attr]))
+        out.push({ path: `${path}.${attr}`, live: live[key]?.[attr], static: stat[key]?.[attr] })
     }
   }
 }
@@ -45,7 +46,8 @@ function compareFields(prefix: string, live: Record<string, any>, stat: Record<s
 /** Every difference between the two documents on the compared attributes. */
 export function compareCatalogs(live: any, stat: any): GuardDifference[] {
   const out: GuardDifference[] = []
-  if (!strictEqual(live?.schemaVersion, stat?.schemaVersion)) out.push({ path: 'schemaVersion', live: live?.schemaVersion, static: stat?.schemaVersion })
+  if (!strictEqual(live?.schemaVersion, stat?.schemaVersion))
+    out.push({ path: 'schemaVersion', live: live?.schemaVersion, static: stat?.schemaVersion })
   if (!strictEqual(live?.commit, stat?.commit)) out.push({ path: 'commit', live: live?.commit, static: stat?.commit })
   compareFields('global.fields', live?.global?.fields ?? {}, stat?.global?.fields ?? {}, out)
   const ls = live?.services ?? {}

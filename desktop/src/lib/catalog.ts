@@ -2,7 +2,15 @@
 // Pure functions: the same code runs in the renderer and in the Node tests.
 // The document's attributes are strings as the decorators wrote them; catalog-attributes.ts reads
 // them (unknown type -> text, "3" -> 3, "true" -> true, available "false" hides).
-import { availableProblem, isHidden, isOptionList, readDefault, widgetOf, type CatalogOption, type FieldType } from './catalog-attributes.ts'
+import {
+  availableProblem,
+  isHidden,
+  isOptionList,
+  readDefault,
+  widgetOf,
+  type CatalogOption,
+  type FieldType,
+} from './catalog-attributes.ts'
 import { PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, checkPatternSafety } from './pattern-safety.ts'
 
 export const SUPPORTED_SCHEMA_VERSION = 1

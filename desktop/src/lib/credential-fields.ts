@@ -28,7 +28,14 @@ export const CREDENTIAL_FIELDS: Record<CredentialProvider, CredentialFieldSpec[]
   ],
   gcp: [
     { key: 'projectId', label: 'Project ID', required: true, secret: false, kind: 'text' },
-    { key: 'serviceAccountKey', label: 'Service-account key (JSON)', required: true, secret: true, kind: 'json', help: 'Paste the JSON key file of the service account.' },
+    {
+      key: 'serviceAccountKey',
+      label: 'Service-account key (JSON)',
+      required: true,
+      secret: true,
+      kind: 'json',
+      help: 'Paste the JSON key file of the service account.',
+    },
   ],
 }
 

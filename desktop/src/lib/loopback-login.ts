@@ -43,7 +43,11 @@ export async function loginWithLoopback(cfg: OidcClientConfig, opts: LoopbackLog
           ok = false
         }
         res.writeHead(ok ? 200 : 400, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
-        res.end(ok ? page('Signed in to IES', 'You can close this window and return to the app.') : page('Sign-in failed', 'Return to the app and try again.'))
+        res.end(
+          ok
+            ? page('Signed in to IES', 'You can close this window and return to the app.')
+            : page('Sign-in failed', 'Return to the app and try again.'),
+        )
         resolve(full)
       })
     })

@@ -30,7 +30,13 @@ export const SCOPE = 'openid profile email'
 
 export function endpoints(cfg: OidcClientConfig) {
   const base = `${cfg.authUrl.replace(/\/+$/, '')}/realms/${encodeURIComponent(cfg.realm)}/protocol/openid-connect`
-  return { authorize: `${base}/auth`, token: `${base}/token`, logout: `${base}/logout`, userinfo: `${base}/userinfo`, certs: `${base}/certs` }
+  return {
+    authorize: `${base}/auth`,
+    token: `${base}/token`,
+    logout: `${base}/logout`,
+    userinfo: `${base}/userinfo`,
+    certs: `${base}/certs`,
+  }
 }
 
 function base64url(bytes: Uint8Array): string {
@@ -78,13 +84,19 @@ export function codeFromCallback(callbackUrl: string, pending: Pick<PendingLogin
   const params = new URL(callbackUrl).searchParams
   const error = params.get('error')
   if (error) throw new OidcError(error, params.get('error_description') ?? error)
-  if (params.get('state') !== pending.state) throw new OidcError('invalid_state', 'The login response does not belong to this login attempt')
+  if (params.get('state') !== pending.state)
+    throw new OidcError('invalid_state', 'The login response does not belong to this login attempt')
   const code = params.get('code')
   if (!code) throw new OidcError('invalid_request', 'The login response has no authorization code')
   return code
 }
 
-async function tokenRequest(cfg: OidcClientConfig, form: Record<string, string>, fetchImpl: typeof fetch, now: () => number): Promise<TokenSet> {
+async function tokenRequest(
+  cfg: OidcClientConfig,
+  form: Record<string, string>,
+  fetchImpl: typeof fetch,
+  now: () => number,
+): Promise<TokenSet> {
   const res = await fetchImpl(endpoints(cfg).token, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
@@ -114,7 +126,12 @@ const depsOf = (d: FlowDeps) => ({ fetch: d.fetch ?? ((...a: Parameters<typeof f
 /** Exchange the code with the verifier (grant_type=authorization_code). */
 export function exchangeCode(cfg: OidcClientConfig, code: string, pending: PendingLogin, deps: FlowDeps = {}): Promise<TokenSet> {
   const d = depsOf(deps)
-  return tokenRequest(cfg, { grant_type: 'authorization_code', code, redirect_uri: pending.redirectUri, code_verifier: pending.verifier }, d.fetch, d.now)
+  return tokenRequest(
+    cfg,
+    { grant_type: 'authorization_code', code, redirect_uri: pending.redirectUri, code_verifier: pending.verifier },
+    d.fetch,
+    d.now,
+  )
 }
 
 export function refreshTokens(cfg: OidcClientConfig, refreshToken: string, deps: FlowDeps = {}): Promise<TokenSet> {

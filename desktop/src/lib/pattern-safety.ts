@@ -76,9 +76,29 @@ function intersect(a: Ranges, b: Ranges): Ranges {
 }
 const one = (c: number): Ranges => [[c, c]]
 const DIGIT: Ranges = [[0x30, 0x39]]
-const WORD: Ranges = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]]
-const SPACE: Ranges = normalize([[0x09, 0x0d], [0x20, 0x20], [0xa0, 0xa0], [0x1680, 0x1680], [0x2000, 0x200a], [0x2028, 0x2029], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000], [0xfeff, 0xfeff]])
-const DOT: Ranges = complement([[0x0a, 0x0a], [0x0d, 0x0d], [0x2028, 0x2029]])
+const WORD: Ranges = [
+  [0x30, 0x39],
+  [0x41, 0x5a],
+  [0x5f, 0x5f],
+  [0x61, 0x7a],
+]
+const SPACE: Ranges = normalize([
+  [0x09, 0x0d],
+  [0x20, 0x20],
+  [0xa0, 0xa0],
+  [0x1680, 0x1680],
+  [0x2000, 0x200a],
+  [0x2028, 0x2029],
+  [0x202f, 0x202f],
+  [0x205f, 0x205f],
+  [0x3000, 0x3000],
+  [0xfeff, 0xfeff],
+])
+const DOT: Ranges = complement([
+  [0x0a, 0x0a],
+  [0x0d, 0x0d],
+  [0x2028, 0x2029],
+])
 
 /** A recursive-descent parser for the JavaScript pattern syntax (no flags), close enough to analyse. */
 class Parser {
@@ -169,17 +189,28 @@ class Parser {
     if (c === undefined) throw new Unsupported('trailing backslash')
     const set = (r: Ranges): Node | Ranges => (inClass ? r : { k: 'chr', set: r })
     switch (c) {
-      case 'd': return set(DIGIT)
-      case 'D': return set(complement(DIGIT))
-      case 'w': return set(WORD)
-      case 'W': return set(complement(WORD))
-      case 's': return set(SPACE)
-      case 'S': return set(complement(SPACE))
-      case 'n': return set(one(0x0a))
-      case 'r': return set(one(0x0d))
-      case 't': return set(one(0x09))
-      case 'v': return set(one(0x0b))
-      case 'f': return set(one(0x0c))
+      case 'd':
+        return set(DIGIT)
+      case 'D':
+        return set(complement(DIGIT))
+      case 'w':
+        return set(WORD)
+      case 'W':
+        return set(complement(WORD))
+      case 's':
+        return set(SPACE)
+      case 'S':
+        return set(complement(SPACE))
+      case 'n':
+        return set(one(0x0a))
+      case 'r':
+        return set(one(0x0d))
+      case 't':
+        return set(one(0x09))
+      case 'v':
+        return set(one(0x0b))
+      case 'f':
+        return set(one(0x0c))
       case 'b':
         return inClass ? one(0x08) : EMPTY
       case 'B':
@@ -370,13 +401,18 @@ function analyse(a: Automaton, work: { left: number }): string | null {
     }
     return out
   }
-  const comp = components(n * n, pairEdges, Array.from({ length: n }, (_, p) => p * n + p))
+  const comp = components(
+    n * n,
+    pairEdges,
+    Array.from({ length: n }, (_, p) => p * n + p),
+  )
   const diagonalComps = new Set<number>()
   for (let p = 0; p < n; p++) diagonalComps.add(comp[p * n + p])
   for (let p = 0; p < n; p++) {
     for (let q = 0; q < n; q++) {
       const c = comp[p * n + q]
-      if (p !== q && c !== -1 && diagonalComps.has(c)) return 'exponential backtracking: a repeated part can match the same text in more than one way'
+      if (p !== q && c !== -1 && diagonalComps.has(c))
+        return 'exponential backtracking: a repeated part can match the same text in more than one way'
     }
     for (const [t, ways] of a.follow[p]) {
       // (p, p) -> (t, t) along two different edges, on a cycle of the product (same component, or a self-loop)
@@ -393,7 +429,7 @@ function analyse(a: Automaton, work: { left: number }): string | null {
   const reach = (from: number) => {
     const seen = new Set([from])
     const todo = [from]
-    while (todo.length) for (const t of a.follow[todo.pop()!].keys()) if (!seen.has(t)) seen.add(t), todo.push(t)
+    while (todo.length) for (const t of a.follow[todo.pop()!].keys()) if (!seen.has(t)) (seen.add(t), todo.push(t))
     return seen
   }
   const before = new Map<number, number[]>() // q -> every p with p ≺ q
@@ -459,7 +495,11 @@ export function checkPatternSafety(source: string): PatternSafety {
       verdict = reason ? { safe: false, reason } : { safe: true }
     } catch (e) {
       if (e instanceof OverBudget) verdict = { safe: false, reason: 'too complex to check' }
-      else if (e instanceof Unsupported) verdict = { safe: false, reason: e.message.includes('back-reference') ? 'back-references cannot be checked' : `cannot be checked: ${e.message}` }
+      else if (e instanceof Unsupported)
+        verdict = {
+          safe: false,
+          reason: e.message.includes('back-reference') ? 'back-references cannot be checked' : `cannot be checked: ${e.message}`,
+        }
       else throw e
     }
   }

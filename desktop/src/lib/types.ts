@@ -72,8 +72,7 @@ export interface CloudCredential {
 }
 
 export type CredentialValidation =
-  | { valid: true; identity: { arn?: string; accountId?: string; [k: string]: unknown } }
-  | { valid: false; error: string }
+  { valid: true; identity: { arn?: string; accountId?: string; [k: string]: unknown } } | { valid: false; error: string }
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
 

@@ -113,7 +113,8 @@ export function toUpdatePatch(v: WizardValues): Record<string, unknown> {
 export function reviewOf(v: WizardValues, editing: boolean): Record<string, unknown> {
   const body: Record<string, any> = editing ? { name: v.name, globalPrefix: v.globalPrefix, ...toUpdatePatch(v) } : toCreateRequest(v)
   if (body.gitRepository?.deployKey) body.gitRepository = { ...body.gitRepository, deployKey: '(new key, write-only)' }
-  else if (body.gitRepository && v.gitRepository.hasDeployKey) body.gitRepository = { ...body.gitRepository, deployKey: '(stored, unchanged)' }
+  else if (body.gitRepository && v.gitRepository.hasDeployKey)
+    body.gitRepository = { ...body.gitRepository, deployKey: '(stored, unchanged)' }
   return body
 }
 

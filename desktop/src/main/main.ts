@@ -22,7 +22,8 @@ const SCHEME = 'app'
 const ORIGIN = `${SCHEME}://ies`
 
 /** Everything from the app itself; no network from the page (API calls go through the bridge). */
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'none'"
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'none'"
 
 protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }])
 
@@ -34,7 +35,15 @@ async function readSettingsFile(): Promise<Record<string, unknown>> {
   }
 }
 
-const MIME: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.map': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png' }
+const MIME: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+}
 
 async function main() {
   await app.whenReady()
@@ -60,7 +69,9 @@ async function main() {
     const file = path.resolve(RENDERER_DIR, `.${pathname === '/' ? '/index.html' : decodeURIComponent(pathname)}`)
     if (!file.startsWith(RENDERER_DIR + path.sep)) return new Response('Not found', { status: 404 })
     try {
-      return new Response(await readFile(file), { headers: { ...headers, 'content-type': MIME[path.extname(file)] ?? 'application/octet-stream' } })
+      return new Response(await readFile(file), {
+        headers: { ...headers, 'content-type': MIME[path.extname(file)] ?? 'application/octet-stream' },
+      })
     } catch {
       return new Response('Not found', { status: 404 })
     }
@@ -73,7 +84,9 @@ async function main() {
     return sessionInfo()
   })
   ipcMain.handle(C.logout, () => session.logout())
-  ipcMain.handle(C.request, (_event, req: BridgeRequest) => proxyApiRequest(settings.apiUrl, req, () => session.accessToken(), net.fetch as typeof fetch))
+  ipcMain.handle(C.request, (_event, req: BridgeRequest) =>
+    proxyApiRequest(settings.apiUrl, req, () => session.accessToken(), net.fetch as typeof fetch),
+  )
   ipcMain.handle(C.saveFile, async (event, name: string, data: Uint8Array) => {
     const win = BrowserWindow.fromWebContents(event.sender)
     const options = { defaultPath: path.basename(name) }

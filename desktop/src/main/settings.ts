@@ -6,7 +6,10 @@ import { readClientEnv, type ClientEnv, type EnvScriptValues } from '../lib/env.
 
 export const DEFAULT_SERVER = 'http://127.0.0.1:3000'
 
-export function desktopSettings(env: Record<string, string | undefined>, file: Partial<Record<keyof EnvScriptValues, unknown>> = {}): ClientEnv {
+export function desktopSettings(
+  env: Record<string, string | undefined>,
+  file: Partial<Record<keyof EnvScriptValues, unknown>> = {},
+): ClientEnv {
   const server = (env.IES_SERVER_URL ?? (file as Record<string, unknown>).SERVER_URL ?? DEFAULT_SERVER) as string
   return readClientEnv(
     {
@@ -22,5 +25,11 @@ export function desktopSettings(env: Record<string, string | undefined>, file: P
 }
 
 export function envScriptValuesOf(env: ClientEnv): EnvScriptValues {
-  return { API_URL: env.apiUrl, AUTH_URL: env.authUrl, AUTH_REALM: env.realm, AUTH_CLIENT_ID: env.clientId, USE_RUNTIME_CATALOG: env.useRuntimeCatalog }
+  return {
+    API_URL: env.apiUrl,
+    AUTH_URL: env.authUrl,
+    AUTH_REALM: env.realm,
+    AUTH_CLIENT_ID: env.clientId,
+    USE_RUNTIME_CATALOG: env.useRuntimeCatalog,
+  }
 }

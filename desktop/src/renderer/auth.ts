@@ -2,7 +2,15 @@
 // page, tokens in sessionStorage (gone with the tab). In Electron: the main process does the
 // loopback login and keeps the refresh token with safeStorage; the renderer asks it for tokens
 // through the preload bridge (window.ies).
-import { beginLogin, claimsOf, codeFromCallback, exchangeCode, type OidcClientConfig, type PendingLogin, type TokenSet } from '../lib/oidc.ts'
+import {
+  beginLogin,
+  claimsOf,
+  codeFromCallback,
+  exchangeCode,
+  type OidcClientConfig,
+  type PendingLogin,
+  type TokenSet,
+} from '../lib/oidc.ts'
 import { TokenSession } from '../lib/token-session.ts'
 import type { DesktopBridge } from '../shared/bridge.ts'
 

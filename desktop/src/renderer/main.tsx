@@ -11,14 +11,20 @@ import { AppProvider, applyTheme } from './app-context.tsx'
 import { Login } from './screens/Login.tsx'
 import { Spinner } from './components/ui.tsx'
 
-const env = readClientEnv((window as unknown as Record<string, unknown>)[ENV_GLOBAL], location.origin.startsWith('http') ? location.origin : 'http://127.0.0.1:3000')
+const env = readClientEnv(
+  (window as unknown as Record<string, unknown>)[ENV_GLOBAL],
+  location.origin.startsWith('http') ? location.origin : 'http://127.0.0.1:3000',
+)
 applyTheme('system')
 
 function Root() {
   const [state, setState] = useState<'starting' | 'signed-out' | 'signed-in'>('starting')
   const [error, setError] = useState<string | null>(null)
   const auth: Auth = useMemo(
-    () => (window.ies ? desktopAuth(window.ies) : browserAuth({ authUrl: env.authUrl, realm: env.realm, clientId: env.clientId }, () => setState('signed-out'))),
+    () =>
+      window.ies
+        ? desktopAuth(window.ies)
+        : browserAuth({ authUrl: env.authUrl, realm: env.realm, clientId: env.clientId }, () => setState('signed-out')),
     [],
   )
   const api = useMemo(

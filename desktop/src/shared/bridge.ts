@@ -48,9 +48,18 @@ export function bridgeFetch(bridge: DesktopBridge): typeof fetch {
   return (async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const headers: Record<string, string> = {}
     new Headers(init.headers).forEach((v, k) => (headers[k] = v))
-    const res = await bridge.request({ url: String(input), method: init.method ?? 'GET', headers, body: typeof init.body === 'string' ? init.body : undefined })
+    const res = await bridge.request({
+      url: String(input),
+      method: init.method ?? 'GET',
+      headers,
+      body: typeof init.body === 'string' ? init.body : undefined,
+    })
     const nullBody = res.status === 204 || res.status === 304
-    return new Response(nullBody ? null : new Uint8Array(res.body).buffer, { status: res.status, statusText: res.statusText, headers: res.headers })
+    return new Response(nullBody ? null : new Uint8Array(res.body).buffer, {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    })
   }) as typeof fetch
 }
 

@@ -2,34 +2,34 @@
 
 export interface ServiceConfig {
   /** PROCESSOR_SERVICE_TOKEN: required; the value callers send in X-Service-Token. */
-  token: string;
+  token: string
   /** PORT (default 8000) and HOST (default 127.0.0.1; set 0.0.0.0 in a container). */
-  port: number;
-  host: string;
+  port: number
+  host: string
   /** PROCESSOR_TEMPLATES_ROOT (default ./templates): POST /process only reads folders inside it. */
-  templatesRoot: string;
+  templatesRoot: string
   /** PROCESSOR_CATALOG_DIR (default: the templates root): the tree GET /catalog extracts from. */
-  catalogDir: string;
+  catalogDir: string
   /** TRIM_DECORATOR_ATTRS=1: strip decorator attribute tails in every output. */
-  trimDecoratorAttrs: boolean;
+  trimDecoratorAttrs: boolean
   /** PROCESSOR_MAX_ARCHIVE_BYTES (default 20 MiB): largest uploaded zip. */
-  maxArchiveBytes: number;
+  maxArchiveBytes: number
   /** PROCESSOR_MAX_FILES (default 2000): most files in an uploaded or cloned tree. */
-  maxFiles: number;
+  maxFiles: number
   /** PROCESSOR_MAX_TREE_BYTES (default 100 MiB): most uncompressed bytes of an uploaded tree. */
-  maxTreeBytes: number;
+  maxTreeBytes: number
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer`);
-  return n;
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer`)
+  return n
 }
 
 export function readServiceConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
-  const templatesRoot = env.PROCESSOR_TEMPLATES_ROOT || 'templates';
+  const templatesRoot = env.PROCESSOR_TEMPLATES_ROOT || 'templates'
   return {
     token: env.PROCESSOR_SERVICE_TOKEN ?? '',
     port: int(env, 'PORT', 8000),
@@ -40,5 +40,5 @@ export function readServiceConfig(env: NodeJS.ProcessEnv = process.env): Service
     maxArchiveBytes: int(env, 'PROCESSOR_MAX_ARCHIVE_BYTES', 20 * 1024 * 1024),
     maxFiles: int(env, 'PROCESSOR_MAX_FILES', 2000),
     maxTreeBytes: int(env, 'PROCESSOR_MAX_TREE_BYTES', 100 * 1024 * 1024),
-  };
+  }
 }

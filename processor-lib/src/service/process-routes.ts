@@ -1,17 +1,17 @@
 /** POST /process, /process-upload and /process-git-download: one processing path, three tree sources. */
-import { realpath } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
-import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { finding, ProcessorError, type Finding } from '../findings.ts';
-import { cloneRepository } from '../git.ts';
-import { templatesCommit } from '../commit.ts';
-import { checkArchive, processFiles, readTree, type InputFile, type ProcessResult } from '../tree.ts';
-import { unzipToFiles, zipTree } from '../zip.ts';
-import type { ResolvedServiceOptions } from './app.ts';
-import { generationFailed } from './errors.ts';
+import { realpath } from 'node:fs/promises'
+import { isAbsolute, relative, resolve } from 'node:path'
+import { Type, type Static } from '@sinclair/typebox'
+import type { FastifyPluginAsync, FastifyReply } from 'fastify'
+import { finding, ProcessorError, type Finding } from '../findings.ts'
+import { cloneRepository } from '../git.ts'
+import { templatesCommit } from '../commit.ts'
+import { checkArchive, processFiles, readTree, type InputFile, type ProcessResult } from '../tree.ts'
+import { unzipToFiles, zipTree } from '../zip.ts'
+import type { ResolvedServiceOptions } from './app.ts'
+import { generationFailed } from './errors.ts'
 
-const Config = Type.Object({}, { additionalProperties: true, description: 'the transform of the environment' });
+const Config = Type.Object({}, { additionalProperties: true, description: 'the transform of the environment' })
 const Common = {
   config: Config,
   trimDecoratorAttrs: Type.Optional(Type.Boolean()),
@@ -22,9 +22,9 @@ const Common = {
     }),
   ),
   format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('zip')])),
-};
-const ProcessBody = Type.Object({ templates: Type.String({ minLength: 1, maxLength: 1024 }), ...Common }, { additionalProperties: false });
-const UploadBody = Type.Object({ archive: Type.String({ minLength: 1 }), ...Common }, { additionalProperties: false });
+}
+const ProcessBody = Type.Object({ templates: Type.String({ minLength: 1, maxLength: 1024 }), ...Common }, { additionalProperties: false })
+const UploadBody = Type.Object({ archive: Type.String({ minLength: 1 }), ...Common }, { additionalProperties: false })
 const GitBody = Type.Object(
   {
     url: Type.String({ minLength: 1, maxLength: 2048 }),
@@ -35,7 +35,7 @@ const GitBody = Type.Object(
     ...Common,
   },
   { additionalProperties: false },
-);
+)
 
 /**
  * Success bodies. JSON: `{ fileCount, files: [{ path, content, encoding }], findings }` with
@@ -49,14 +49,17 @@ async function respond(
   format: 'json' | 'zip',
   extraHeaders: Record<string, string> = {},
 ): Promise<FastifyReply> {
-  if (!result.ok) throw generationFailed(result.findings, result.refused);
-  for (const [k, v] of Object.entries(extraHeaders)) reply.header(k, v);
-  reply.header('X-Processor-File-Count', String(result.files.length));
-  reply.header('X-Processor-Findings', String(result.findings.length));
+  if (!result.ok) throw generationFailed(result.findings, result.refused)
+  for (const [k, v] of Object.entries(extraHeaders)) reply.header(k, v)
+  reply.header('X-Processor-File-Count', String(result.files.length))
+  reply.header('X-Processor-Findings', String(result.findings.length))
   if (format === 'zip') {
-    const zip = await zipTree(result.files);
-    await checkArchive(zip, result.files.map((f) => f.path));
-    return reply.type('application/zip').header('Content-Disposition', 'attachment; filename="generated.zip"').send(zip);
+    const zip = await zipTree(result.files)
+    await checkArchive(
+      zip,
+      result.files.map((f) => f.path),
+    )
+    return reply.type('application/zip').header('Content-Disposition', 'attachment; filename="generated.zip"').send(zip)
   }
   return reply.send({
     fileCount: result.files.length,
@@ -66,91 +69,96 @@ async function respond(
         : { path: f.path, content: f.content.toString('base64'), encoding: 'base64' },
     ),
     findings: result.findings,
-  });
+  })
 }
 
 function withUnsupported(result: ProcessResult, unsupported: string[]): ProcessResult {
-  if (unsupported.length === 0) return result;
-  const extra: Finding[] = unsupported.map((p) => finding('UNSUPPORTED_ENTRY', 'error', p, 0, null, 'not a regular file'));
-  return { ...result, ok: false, files: [], findings: [...result.findings, ...extra], refused: [...result.refused, ...unsupported] };
+  if (unsupported.length === 0) return result
+  const extra: Finding[] = unsupported.map((p) => finding('UNSUPPORTED_ENTRY', 'error', p, 0, null, 'not a regular file'))
+  return { ...result, ok: false, files: [], findings: [...result.findings, ...extra], refused: [...result.refused, ...unsupported] }
 }
 
 /** The inputs under the requested prefixes (all without `include`). */
 function included(inputs: InputFile[], include: readonly string[] | undefined): InputFile[] {
-  if (!include) return inputs;
-  return inputs.filter((f) => include.some((prefix) => f.path.startsWith(prefix)));
+  if (!include) return inputs
+  return inputs.filter((f) => include.some((prefix) => f.path.startsWith(prefix)))
 }
 
 function checkFileCount(inputs: readonly InputFile[], max: number): void {
-  if (inputs.length > max) throw new ProcessorError(413, 'TREE_TOO_LARGE', `the tree holds ${inputs.length} files; the limit is ${max}`);
+  if (inputs.length > max) throw new ProcessorError(413, 'TREE_TOO_LARGE', `the tree holds ${inputs.length} files; the limit is ${max}`)
 }
 
 /** Resolve a requested templates folder inside the configured root (no `..`, no link escaping it). */
 async function folderInsideRoot(root: string | undefined, requested: string): Promise<string> {
-  if (!root) throw new ProcessorError(503, 'NOT_CONFIGURED', 'no templates root is configured for POST /process');
+  if (!root) throw new ProcessorError(503, 'NOT_CONFIGURED', 'no templates root is configured for POST /process')
   if (isAbsolute(requested) || requested.split(/[\\/]/).includes('..')) {
-    throw new ProcessorError(400, 'BAD_REQUEST', 'templates must be a relative folder inside the templates root', [{ field: '/templates', message: 'outside the root' }]);
+    throw new ProcessorError(400, 'BAD_REQUEST', 'templates must be a relative folder inside the templates root', [
+      { field: '/templates', message: 'outside the root' },
+    ])
   }
-  let realRoot: string;
-  let real: string;
+  let realRoot: string
+  let real: string
   try {
-    realRoot = await realpath(root);
+    realRoot = await realpath(root)
   } catch {
-    throw new ProcessorError(503, 'NOT_CONFIGURED', 'the templates root does not exist');
+    throw new ProcessorError(503, 'NOT_CONFIGURED', 'the templates root does not exist')
   }
   try {
-    real = await realpath(resolve(realRoot, requested));
+    real = await realpath(resolve(realRoot, requested))
   } catch {
-    throw new ProcessorError(400, 'TEMPLATES_NOT_FOUND', `templates folder not found: ${requested}`);
+    throw new ProcessorError(400, 'TEMPLATES_NOT_FOUND', `templates folder not found: ${requested}`)
   }
-  const rel = relative(realRoot, real);
+  const rel = relative(realRoot, real)
   if (rel.startsWith('..') || isAbsolute(rel)) {
-    throw new ProcessorError(400, 'BAD_REQUEST', 'templates resolves outside the templates root');
+    throw new ProcessorError(400, 'BAD_REQUEST', 'templates resolves outside the templates root')
   }
-  return real;
+  return real
 }
 
 export const processRoutes: FastifyPluginAsync<ResolvedServiceOptions> = async (app, opts) => {
-  const trim = (asked?: boolean) => asked ?? opts.trimDecoratorAttrs;
+  const trim = (asked?: boolean) => asked ?? opts.trimDecoratorAttrs
 
   app.post('/process', { schema: { body: ProcessBody } }, async (request, reply) => {
-    const body = request.body as Static<typeof ProcessBody>;
-    const dir = await folderInsideRoot(opts.templatesRoot, body.templates);
-    const { inputs, unsupported } = await readTree(dir);
-    checkFileCount(inputs, opts.maxFiles);
-    const result = withUnsupported(processFiles(included(inputs, body.include), body.config, { trimDecoratorAttrs: trim(body.trimDecoratorAttrs) }), unsupported);
-    return respond(reply, result, body.format ?? 'json', { 'X-Templates-Commit': await templatesCommit(dir, inputs) });
-  });
+    const body = request.body as Static<typeof ProcessBody>
+    const dir = await folderInsideRoot(opts.templatesRoot, body.templates)
+    const { inputs, unsupported } = await readTree(dir)
+    checkFileCount(inputs, opts.maxFiles)
+    const result = withUnsupported(
+      processFiles(included(inputs, body.include), body.config, { trimDecoratorAttrs: trim(body.trimDecoratorAttrs) }),
+      unsupported,
+    )
+    return respond(reply, result, body.format ?? 'json', { 'X-Templates-Commit': await templatesCommit(dir, inputs) })
+  })
 
-  const uploadLimit = Math.ceil((opts.maxArchiveBytes * 4) / 3) + 1024 * 1024;
+  const uploadLimit = Math.ceil((opts.maxArchiveBytes * 4) / 3) + 1024 * 1024
   app.post('/process-upload', { schema: { body: UploadBody }, bodyLimit: uploadLimit }, async (request, reply) => {
-    const body = request.body as Static<typeof UploadBody>;
+    const body = request.body as Static<typeof UploadBody>
     if (!/^[A-Za-z0-9+/\r\n]*={0,2}\s*$/.test(body.archive)) {
-      throw new ProcessorError(400, 'BAD_REQUEST', 'archive must be a base64-encoded zip', [{ field: '/archive', message: 'not base64' }]);
+      throw new ProcessorError(400, 'BAD_REQUEST', 'archive must be a base64-encoded zip', [{ field: '/archive', message: 'not base64' }])
     }
-    const zip = Buffer.from(body.archive, 'base64');
+    const zip = Buffer.from(body.archive, 'base64')
     if (zip.length > opts.maxArchiveBytes) {
-      throw new ProcessorError(413, 'ARCHIVE_TOO_LARGE', `the archive is ${zip.length} bytes; the limit is ${opts.maxArchiveBytes}`);
+      throw new ProcessorError(413, 'ARCHIVE_TOO_LARGE', `the archive is ${zip.length} bytes; the limit is ${opts.maxArchiveBytes}`)
     }
-    const inputs = await unzipToFiles(zip, { maxFiles: opts.maxFiles, maxBytes: opts.maxTreeBytes });
-    const result = processFiles(included(inputs, body.include), body.config, { trimDecoratorAttrs: trim(body.trimDecoratorAttrs) });
-    return respond(reply, result, body.format ?? 'json');
-  });
+    const inputs = await unzipToFiles(zip, { maxFiles: opts.maxFiles, maxBytes: opts.maxTreeBytes })
+    const result = processFiles(included(inputs, body.include), body.config, { trimDecoratorAttrs: trim(body.trimDecoratorAttrs) })
+    return respond(reply, result, body.format ?? 'json')
+  })
 
   app.post('/process-git-download', { schema: { body: GitBody } }, async (request, reply) => {
-    const body = request.body as Static<typeof GitBody>;
+    const body = request.body as Static<typeof GitBody>
     const clone = await cloneRepository({
       url: body.url,
       branch: body.branch,
       subdir: body.subdir,
       username: body.username,
       password: body.password,
-    });
-    checkFileCount(clone.inputs, opts.maxFiles);
+    })
+    checkFileCount(clone.inputs, opts.maxFiles)
     const result = withUnsupported(
       processFiles(included(clone.inputs, body.include), body.config, { trimDecoratorAttrs: trim(body.trimDecoratorAttrs) }),
       clone.unsupported,
-    );
-    return respond(reply, result, body.format ?? 'zip', { 'X-Templates-Commit': clone.commit });
-  });
-};
+    )
+    return respond(reply, result, body.format ?? 'zip', { 'X-Templates-Commit': clone.commit })
+  })
+}

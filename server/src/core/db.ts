@@ -91,7 +91,10 @@ export default fp<DatabaseOptions>(
     app.decorate('mongo', { client, db: client.db() })
     if (owned) {
       const stop = reconnectWhenMonitorStalls(client, (err) =>
-        app.log.warn({ err: err && { message: err.message } }, err ? 'database client reconnect failed' : 'database client reconnected after its monitor stalled'),
+        app.log.warn(
+          { err: err && { message: err.message } },
+          err ? 'database client reconnect failed' : 'database client reconnected after its monitor stalled',
+        ),
       )
       app.addHook('onClose', async () => {
         stop()

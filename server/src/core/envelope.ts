@@ -28,8 +28,7 @@ export const ErrorBody = Type.Object({
 
 export const Envelope = <T extends TSchema>(data: T) => Type.Object({ data, meta: Meta })
 
-export const ListEnvelope = <T extends TSchema>(item: T) =>
-  Type.Object({ data: Type.Array(item), meta: Meta, pagination: Pagination })
+export const ListEnvelope = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item), meta: Meta, pagination: Pagination })
 
 /** Query parameters shared by every paginated list. */
 export const PageQuery = {

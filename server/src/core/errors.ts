@@ -38,8 +38,7 @@ export const tokenExpired = () => new AppError(401, 'TOKEN_EXPIRED', 'Access tok
 export const forbidden = () => new AppError(403, 'FORBIDDEN', 'Insufficient permissions')
 export const notFound = (message = 'Resource not found') => new AppError(404, 'NOT_FOUND', message)
 export const conflict = (message: string) => new AppError(409, 'CONFLICT', message)
-export const unavailable = (message = 'Service temporarily unavailable') =>
-  new AppError(503, 'SERVICE_UNAVAILABLE', message)
+export const unavailable = (message = 'Service temporarily unavailable') => new AppError(503, 'SERVICE_UNAVAILABLE', message)
 
 /** Codes the spec leaves open (README, "Error codes"). */
 export const OPEN_CODES = {
@@ -51,12 +50,18 @@ export const OPEN_CODES = {
 function send(request: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string, details?: unknown) {
   const error: Record<string, unknown> = { code, message }
   if (details !== undefined) error.details = details
-  return reply.code(status).type('application/json').send({ error, meta: meta(request) })
+  return reply
+    .code(status)
+    .type('application/json')
+    .send({ error, meta: meta(request) })
 }
 
 /** `/credentials/accessKeyId` + missingProperty -> `credentials.accessKeyId`. */
 function fieldOf(item: { instancePath?: string; params?: Record<string, unknown> }, context?: string): string {
-  const parts = (item.instancePath ?? '').split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const parts = (item.instancePath ?? '')
+    .split('/')
+    .filter(Boolean)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
   const missing = item.params?.missingProperty ?? item.params?.additionalProperty
   if (typeof missing === 'string') parts.push(missing)
   if (parts.length === 0 && context && context !== 'body') return context
@@ -146,7 +151,9 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
         : [400, 'Bad Request', 'BAD_REQUEST', 'Malformed HTTP request']
   const body = JSON.stringify({ error: { code, message }, meta: { requestId: randomUUID(), timestamp: new Date().toISOString() } })
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`)
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`,
+    )
   }
   socket.destroy()
 }
@@ -189,5 +196,7 @@ export function registerErrorHandlers(app: FastifyInstance) {
     return send(request, reply, 500, OPEN_CODES.internal, 'Internal server error')
   })
 
-  app.setNotFoundHandler((request, reply) => send(request, reply, 404, 'NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`))
+  app.setNotFoundHandler((request, reply) =>
+    send(request, reply, 404, 'NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`),
+  )
 }

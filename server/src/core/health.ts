@@ -10,15 +10,11 @@ const Health = Type.Object({
 })
 
 export default async function health(app: FastifyInstance) {
-  app.get(
-    '/health',
-    { schema: { security: [], response: { 200: Envelope(Health), 503: ErrorBody } } },
-    async (request, reply) => {
-      if (await databaseReachable(app.mongo.db)) return ok(request, { status: 'ok', checks: { database: 'up' } })
-      return reply.code(503).send({
-        error: { code: 'SERVICE_UNAVAILABLE', message: 'The database is unreachable', details: { database: 'down' } },
-        meta: meta(request),
-      })
-    },
-  )
+  app.get('/health', { schema: { security: [], response: { 200: Envelope(Health), 503: ErrorBody } } }, async (request, reply) => {
+    if (await databaseReachable(app.mongo.db)) return ok(request, { status: 'ok', checks: { database: 'up' } })
+    return reply.code(503).send({
+      error: { code: 'SERVICE_UNAVAILABLE', message: 'The database is unreachable', details: { database: 'down' } },
+      meta: meta(request),
+    })
+  })
 }

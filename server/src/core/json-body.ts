@@ -20,7 +20,8 @@ export function jsonDepth(text: string, limit = Infinity): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (inString) {
-      if (c === 92) i++ // backslash: skip the escaped character
+      if (c === 92)
+        i++ // backslash: skip the escaped character
       else if (c === 34) inString = false
     } else if (c === 34) inString = true
     else if (c === 123 || c === 91) {
@@ -47,7 +48,13 @@ export function registerJsonBodyParser(app: FastifyInstance) {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const charset = CHARSET.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase()
     if (charset && charset !== 'utf-8' && charset !== 'utf8') {
-      return done(validationError([{ field: '(content-type)', message: 'must be application/json in UTF-8' }], `Unsupported charset ${charset}; send UTF-8 JSON`), undefined)
+      return done(
+        validationError(
+          [{ field: '(content-type)', message: 'must be application/json in UTF-8' }],
+          `Unsupported charset ${charset}; send UTF-8 JSON`,
+        ),
+        undefined,
+      )
     }
     let text: string
     try {
@@ -56,12 +63,24 @@ export function registerJsonBodyParser(app: FastifyInstance) {
       return done(validationError([{ field: '(body)', message: 'must be UTF-8' }], 'Request body is not valid UTF-8'), undefined)
     }
     if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
-      return done(validationError([{ field: '(body)', message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` }], 'Request body is nested too deeply'), undefined)
+      return done(
+        validationError(
+          [{ field: '(body)', message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` }],
+          'Request body is nested too deeply',
+        ),
+        undefined,
+      )
     }
     return parse(request, text, (err, value) => {
       // Fastify's parser says only "invalid"; JSON that JSON.parse accepts was refused for its keys.
       if ((err as { code?: string } | null)?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' && parsesAsJson(text)) {
-        return done(validationError([{ field: '(body)', message: 'must not contain the key __proto__ or constructor.prototype' }], 'Request body contains a forbidden key'), undefined)
+        return done(
+          validationError(
+            [{ field: '(body)', message: 'must not contain the key __proto__ or constructor.prototype' }],
+            'Request body contains a forbidden key',
+          ),
+          undefined,
+        )
       }
       done(err, value)
     })

@@ -92,10 +92,7 @@ export class UsersRepository {
     } else {
       id = existing._id
       if (existing.username !== identity.username || existing.email !== identity.email) {
-        await this.collection.updateOne(
-          { _id: id },
-          { $set: { username: identity.username, email: identity.email, updatedAt: now } },
-        )
+        await this.collection.updateOne({ _id: id }, { $set: { username: identity.username, email: identity.email, updatedAt: now } })
       }
     }
     if (this.known.size > 10_000) this.known.clear()

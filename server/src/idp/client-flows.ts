@@ -39,7 +39,10 @@ export function realmUrl({ authUrl, realm }: RealmAddress): string {
   return `${authUrl.replace(/\/+$/, '')}/realms/${encodeURIComponent(realm)}`
 }
 
-export function endpoint(address: RealmAddress, name: 'auth' | 'token' | 'auth/device' | 'token/introspect' | 'logout' | 'certs' | 'userinfo'): string {
+export function endpoint(
+  address: RealmAddress,
+  name: 'auth' | 'token' | 'auth/device' | 'token/introspect' | 'logout' | 'certs' | 'userinfo',
+): string {
   return `${realmUrl(address)}/protocol/openid-connect/${name}`
 }
 
@@ -184,7 +187,8 @@ export async function browse(startUrl: string, credentials: Credentials, stopAt:
     if (!form) return { page: { url: request.url, status: response.status, html } }
     const { values, isLogin } = submitValues(form, credentials)
     if (isLogin) {
-      if (submittedLogin) throw new OAuthError(response.status, 'login_failed', 'the login form was shown again (wrong username or password?)')
+      if (submittedLogin)
+        throw new OAuthError(response.status, 'login_failed', 'the login form was shown again (wrong username or password?)')
       submittedLogin = true
     }
     request = { url: new URL(form.action ?? request.url, request.url).href, method: 'POST', body: values }
@@ -323,9 +327,13 @@ export async function approveDevice(device: DeviceAuthorization, credentials: Cr
 export async function introspect(
   opts: RealmAddress & { clientId: string; clientSecret: string; token: string },
 ): Promise<Record<string, unknown>> {
-  return postForm(endpoint(opts, 'token/introspect'), { token: opts.token }, {
-    authorization: basicAuthorization(opts.clientId, opts.clientSecret),
-  })
+  return postForm(
+    endpoint(opts, 'token/introspect'),
+    { token: opts.token },
+    {
+      authorization: basicAuthorization(opts.clientId, opts.clientSecret),
+    },
+  )
 }
 
 export async function logout(opts: RealmAddress & { clientId: string; refreshToken: string; clientSecret?: string }): Promise<void> {

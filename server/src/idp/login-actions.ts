@@ -52,7 +52,10 @@ export function registerLoginActions(app: FastifyInstance, idp: EmbeddedIdentity
   }
 
   const page = (reply: FastifyReply, uid: string, clientId: string, status = 200, username?: string, error?: string) =>
-    reply.code(status).type('text/html').send(loginPage({ action: actionOf(uid), realm, clientId, username, error }))
+    reply
+      .code(status)
+      .type('text/html')
+      .send(loginPage({ action: actionOf(uid), realm, clientId, username, error }))
 
   app.get<{ Params: { uid: string } }>(`${mountPath}${OIDC_PATHS.loginActions}/:uid`, async (request, reply) => {
     const found = await details(request, reply, request.params.uid)

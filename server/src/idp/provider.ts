@@ -204,7 +204,10 @@ export function createProvider({ options: o, keys, store, cookieKeys }: Provider
           }
           const user = findUser(token.accountId)
           if (!user) throw new Error('access token for an unknown account')
-          Object.assign(jwt.payload, userAccessTokenClaims(o, user, { azp: String(token.clientId), sid: token.sessionUid, scope: token.scope }))
+          Object.assign(
+            jwt.payload,
+            userAccessTokenClaims(o, user, { azp: String(token.clientId), sid: token.sessionUid, scope: token.scope }),
+          )
         },
       },
     },

@@ -21,7 +21,10 @@ export function backendFile(input: ProcessorInput): string {
     '# Locking is S3-native (use_lockfile); there is no lock table.',
   ]
   if (!backend.bucket) {
-    lines.push('# No state bucket is stored for this environment: pass it at init time with', '#   terraform init -backend-config="bucket=<state bucket>"')
+    lines.push(
+      '# No state bucket is stored for this environment: pass it at init time with',
+      '#   terraform init -backend-config="bucket=<state bucket>"',
+    )
   }
   lines.push('terraform {', '  backend "s3" {', ...settings.map(([k, v]) => `    ${k.padEnd(width)} = ${v}`), '  }', '}', '')
   return lines.join('\n')

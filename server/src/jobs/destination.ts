@@ -38,7 +38,7 @@ export function isInternalAddress(address: string): boolean {
 /** The URL's problem as a sentence for a 400, before any network access; null when its form is acceptable. */
 export function urlProblem(url: string, allowedHosts: readonly string[]): string | null {
   if (/^[\w.-]+@[\w.-]+:/.test(url) || /^(ssh|git\+ssh|ssh\+git|git):\/\//i.test(url)) {
-    return 'SSH and git:// URLs are not supported: pushes use HTTPS with the deploy key as the credential; give the repository\'s https:// URL'
+    return "SSH and git:// URLs are not supported: pushes use HTTPS with the deploy key as the credential; give the repository's https:// URL"
   }
   let parsed: URL
   try {
@@ -65,5 +65,8 @@ export async function checkDestination(url: string, allowedHosts: readonly strin
   const addresses = net.isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true }).catch(() => [])).map((a) => a.address)
   if (addresses.length === 0) throw new DestinationError(`host ${host} does not resolve`)
   const internal = addresses.find((a) => isInternalAddress(a) && !allowedHosts.includes(a))
-  if (internal) throw new DestinationError(`host ${host} is on a loopback, private or link-local address (${internal}); allow it with PUSH_ALLOWED_HOSTS`)
+  if (internal)
+    throw new DestinationError(
+      `host ${host} is on a loopback, private or link-local address (${internal}); allow it with PUSH_ALLOWED_HOSTS`,
+    )
 }

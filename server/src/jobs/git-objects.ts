@@ -83,7 +83,10 @@ interface Dir {
 }
 
 /** Write blobs and trees for the files; the root tree's oid. */
-export async function writeFilesTree(gitdir: string, files: readonly { path: string; content: string | Buffer; mode: number }[]): Promise<string> {
+export async function writeFilesTree(
+  gitdir: string,
+  files: readonly { path: string; content: string | Buffer; mode: number }[],
+): Promise<string> {
   const root: Dir = { files: new Map(), dirs: new Map() }
   for (const f of files) {
     const parts = f.path.split('/')
@@ -93,7 +96,10 @@ export async function writeFilesTree(gitdir: string, files: readonly { path: str
       if (!next) dir.dirs.set(part, (next = { files: new Map(), dirs: new Map() }))
       dir = next
     }
-    dir.files.set(parts[parts.length - 1], { content: typeof f.content === 'string' ? Buffer.from(f.content, 'utf8') : f.content, mode: f.mode })
+    dir.files.set(parts[parts.length - 1], {
+      content: typeof f.content === 'string' ? Buffer.from(f.content, 'utf8') : f.content,
+      mode: f.mode,
+    })
   }
   const write = async (dir: Dir): Promise<string> => {
     const entries: git.TreeEntry[] = []

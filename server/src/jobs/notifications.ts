@@ -2,7 +2,13 @@
 // Without REDIS_URL, the in-process channel (the replica that queued the job runs it); with
 // REDIS_URL, Redis publish/subscribe, so every replica hears of every new job and the first to
 // lock it runs it.
-import { BaseNotificationChannel, InMemoryNotificationChannel, type JobNotification, type NotificationChannel, type NotificationHandler } from 'agenda'
+import {
+  BaseNotificationChannel,
+  InMemoryNotificationChannel,
+  type JobNotification,
+  type NotificationChannel,
+  type NotificationHandler,
+} from 'agenda'
 import { Redis } from 'ioredis'
 import { coalescedPerJobName } from './coalesce.ts'
 

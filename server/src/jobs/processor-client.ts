@@ -64,7 +64,12 @@ export function remoteProcessor(opts: RemoteProcessorOptions): TemplateProcessor
     async process(input, prefixes) {
       const common = { config: input, include: [...prefixes], format: 'zip' as const }
       const body = repo
-        ? { url: repo.url, branch: TEMPLATES_BRANCH, ...(repo.username !== undefined && { username: repo.username, password: repo.password ?? '' }), ...common }
+        ? {
+            url: repo.url,
+            branch: TEMPLATES_BRANCH,
+            ...(repo.username !== undefined && { username: repo.username, password: repo.password ?? '' }),
+            ...common,
+          }
         : { templates: '.', ...common }
       let res: Response
       try {
@@ -76,27 +81,37 @@ export function remoteProcessor(opts: RemoteProcessorOptions): TemplateProcessor
         })
       } catch (err) {
         const e = err as Error & { cause?: { code?: string; message?: string } }
-        const reason = e.name === 'TimeoutError' ? `no answer within ${opts.timeoutMs} ms` : (e.cause?.code ?? e.cause?.message ?? e.message)
+        const reason =
+          e.name === 'TimeoutError' ? `no answer within ${opts.timeoutMs} ms` : (e.cause?.code ?? e.cause?.message ?? e.message)
         throw new GenerationError('PROCESSOR_UNAVAILABLE', clean(`The template processor at ${where} cannot be reached: ${reason}`))
       }
       let zip: Buffer
       try {
         zip = Buffer.from(await res.arrayBuffer())
       } catch (err) {
-        throw new GenerationError('PROCESSOR_UNAVAILABLE', clean(`The template processor at ${where} broke off its answer: ${(err as Error).message}`))
+        throw new GenerationError(
+          'PROCESSOR_UNAVAILABLE',
+          clean(`The template processor at ${where} broke off its answer: ${(err as Error).message}`),
+        )
       }
       if (res.status !== 200) throw failure(res.status, zip)
 
       const commit = res.headers.get('x-templates-commit')
       const declared = Number(res.headers.get('x-processor-file-count'))
       if (!commit || !Number.isInteger(declared)) {
-        throw new GenerationError('PROCESSOR_FAILED', `The template processor at ${where} answered without its templates commit or file count`)
+        throw new GenerationError(
+          'PROCESSOR_FAILED',
+          `The template processor at ${where} answered without its templates commit or file count`,
+        )
       }
       let files: TreeFile[]
       try {
         files = await unzipToFiles(zip, UNZIP_LIMITS)
       } catch (err) {
-        throw new GenerationError('PROCESSOR_FAILED', clean(`The template processor at ${where} sent an unreadable archive: ${(err as Error).message}`))
+        throw new GenerationError(
+          'PROCESSOR_FAILED',
+          clean(`The template processor at ${where} sent an unreadable archive: ${(err as Error).message}`),
+        )
       }
       if (files.length !== declared) {
         throw new GenerationError('GENERATION_FAILED', `the processor's archive holds ${files.length} files; it produced ${declared}`, [
@@ -127,16 +142,26 @@ export function remoteProcessor(opts: RemoteProcessorOptions): TemplateProcessor
       return new GenerationError('GENERATION_FAILED', message ?? 'the template processor could not generate the files')
     }
     if (status === 401) {
-      return new GenerationError('PROCESSOR_UNAUTHORIZED', `The template processor at ${where} refused the service token (PROCESSOR_SERVICE_TOKEN)`)
+      return new GenerationError(
+        'PROCESSOR_UNAUTHORIZED',
+        `The template processor at ${where} refused the service token (PROCESSOR_SERVICE_TOKEN)`,
+      )
     }
     if (!code && (status === 502 || status === 503 || status === 504)) {
       return new GenerationError('PROCESSOR_UNAVAILABLE', `The template processor at ${where} is unavailable (HTTP ${status})`)
     }
     if (status >= 500) {
-      return new GenerationError('PROCESSOR_FAILED', `The template processor at ${where} failed (HTTP ${status}${message ? `: ${message}` : ''})`)
+      return new GenerationError(
+        'PROCESSOR_FAILED',
+        `The template processor at ${where} failed (HTTP ${status}${message ? `: ${message}` : ''})`,
+      )
     }
     const details = error?.details === undefined ? undefined : redactDeep(error.details, secrets)
-    return new GenerationError(code ?? 'PROCESSOR_REFUSED', `The template processor refused the generation: ${message ?? `HTTP ${status}`}`, details)
+    return new GenerationError(
+      code ?? 'PROCESSOR_REFUSED',
+      `The template processor refused the generation: ${message ?? `HTTP ${status}`}`,
+      details,
+    )
   }
 }
 
@@ -144,7 +169,12 @@ export function remoteProcessor(opts: RemoteProcessorOptions): TemplateProcessor
 export function templateProcessorFor(config: Config, templates: TemplatesSource): TemplateProcessor {
   const { processorUrl, processorToken } = config.catalog
   if (processorUrl && processorToken) {
-    return remoteProcessor({ url: processorUrl, token: processorToken, templatesRepo: config.templates.repo, timeoutMs: config.generation.processorTimeoutMs })
+    return remoteProcessor({
+      url: processorUrl,
+      token: processorToken,
+      templatesRepo: config.templates.repo,
+      timeoutMs: config.generation.processorTimeoutMs,
+    })
   }
   return inProcessProcessor(templates, { trimDecoratorAttrs: config.generation.trimDecoratorAttrs })
 }

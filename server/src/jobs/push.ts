@@ -55,16 +55,18 @@ export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
     })
     const ref = `refs/heads/${req.branch}`
     await git.writeRef({ fs, gitdir, ref, value: commit, force: true })
-    const result = await remote(git.push({
-      fs,
-      http,
-      gitdir,
-      url: req.url,
-      ref,
-      remoteRef: ref,
-      onAuth: () => ({ username: req.auth.username, password: req.auth.password }),
-      onAuthFailure: () => ({ cancel: true }),
-    }))
+    const result = await remote(
+      git.push({
+        fs,
+        http,
+        gitdir,
+        url: req.url,
+        ref,
+        remoteRef: ref,
+        onAuth: () => ({ username: req.auth.username, password: req.auth.password }),
+        onAuthFailure: () => ({ cancel: true }),
+      }),
+    )
     if (!result.ok) throw new JobFailure('GIT_PUSH_REJECTED', `The Git server refused the push to ${req.branch}: ${refusalOf(result)}`)
     return { commit, changed: true }
   } finally {
@@ -153,23 +155,45 @@ export function remoteFailure(err: unknown, url: string, branch: string): JobFai
   if (code === 'UserCanceledError') {
     // Our onAuth always answers; the cancel is onAuthFailure's, after the server answered the
     // credentials with 401 (or Azure DevOps' 203 sign-in page) again.
-    const refused = new Error('the Git server answered the credentials sent with HTTP 401 (or 203); isomorphic-git stopped (onAuthFailure: cancel)', cause)
-    return new JobFailure('GIT_UNAUTHORIZED', `The Git server at ${where} refused the credentials: the deploy key must be an access token valid for this repository`, undefined, { cause: refused })
+    const refused = new Error(
+      'the Git server answered the credentials sent with HTTP 401 (or 203); isomorphic-git stopped (onAuthFailure: cancel)',
+      cause,
+    )
+    return new JobFailure(
+      'GIT_UNAUTHORIZED',
+      `The Git server at ${where} refused the credentials: the deploy key must be an access token valid for this repository`,
+      undefined,
+      { cause: refused },
+    )
   }
   if (code === 'HttpError') {
     const data = (err as { data?: { statusCode?: number; statusMessage?: string } }).data ?? {}
     const status = `HTTP ${data.statusCode ?? '?'}${data.statusMessage ? ` ${data.statusMessage}` : ''}`
     if (data.statusCode === 401 || data.statusCode === 403) {
-      return new JobFailure('GIT_UNAUTHORIZED', `The Git server at ${where} refused the credentials (${status}): the deploy key must be an access token with write access to this repository`, undefined, cause)
+      return new JobFailure(
+        'GIT_UNAUTHORIZED',
+        `The Git server at ${where} refused the credentials (${status}): the deploy key must be an access token with write access to this repository`,
+        undefined,
+        cause,
+      )
     }
     if (data.statusCode === 404) {
-      return new JobFailure('GIT_REPOSITORY_NOT_FOUND', `The Git server at ${where} has no repository ${pathOf(url)} (${status}), or the deploy key may not see it`, undefined, cause)
+      return new JobFailure(
+        'GIT_REPOSITORY_NOT_FOUND',
+        `The Git server at ${where} has no repository ${pathOf(url)} (${status}), or the deploy key may not see it`,
+        undefined,
+        cause,
+      )
     }
     return new JobFailure('GIT_FAILED', `The Git server at ${where} answered ${status}`, undefined, cause)
   }
   if (code === 'GitPushError' || code === 'PushRejectedError') {
     const e = err as { data?: { result?: Parameters<typeof refusalOf>[0]; reason?: string } }
-    const reason = e.data?.result ? refusalOf(e.data.result) : e.data?.reason === 'not-fast-forward' ? 'the branch moved on meanwhile (not a fast-forward); push again' : (e.data?.reason ?? 'rejected')
+    const reason = e.data?.result
+      ? refusalOf(e.data.result)
+      : e.data?.reason === 'not-fast-forward'
+        ? 'the branch moved on meanwhile (not a fast-forward); push again'
+        : (e.data?.reason ?? 'rejected')
     return new JobFailure('GIT_PUSH_REJECTED', `The Git server refused the push to ${branch}: ${reason}`, undefined, cause)
   }
   return undefined

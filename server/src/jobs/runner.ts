@@ -18,7 +18,15 @@ import { credentialSecrets, jobErrorOf, JobFailure } from './errors.ts'
 import { archiveOf, generate, type Generated, type TemplateProcessor } from './generation.ts'
 import { notificationChannel, type WakeableChannel } from './notifications.ts'
 import { pushFiles } from './push.ts'
-import { JobStore, type GenerateParams, type GenerateResult, type JobRecord, type JobType, type PushParams, type PushResult } from './store.ts'
+import {
+  JobStore,
+  type GenerateParams,
+  type GenerateResult,
+  type JobRecord,
+  type JobType,
+  type PushParams,
+  type PushResult,
+} from './store.ts'
 import { processorInput, type ProcessorInput } from './transform.ts'
 
 export interface EnvironmentAccess {
@@ -78,7 +86,11 @@ export class JobRunner {
     const definition = { concurrency: jobs.concurrency, lockLimit: jobs.concurrency, lockLifetime: jobs.lockLifetimeMs }
     // After Agenda has released the job's slot (its bookkeeping follows the event synchronously).
     this.agenda.on('complete', (job: Job) => setImmediate(() => this.channel?.wake(job.attrs.name)))
-    this.agenda.define<{ jobId: string }>('generate', (job) => this.run(job, (record, touch) => this.runGenerate(record, touch)), definition)
+    this.agenda.define<{ jobId: string }>(
+      'generate',
+      (job) => this.run(job, (record, touch) => this.runGenerate(record, touch)),
+      definition,
+    )
     this.agenda.define<{ jobId: string }>('push', (job) => this.run(job, (record, touch) => this.runPush(record, touch)), definition)
   }
 
@@ -162,7 +174,9 @@ export class JobRunner {
    * the handler then finds no document, which it ignores.
    */
   private async dispatched(job: Job): Promise<void> {
-    await this.agenda.cancel({ id: job.attrs._id }).catch((err: Error) => this.opts.log.warn({ err: { message: err.message } }, 'could not remove a finished job from the queue'))
+    await this.agenda
+      .cancel({ id: job.attrs._id })
+      .catch((err: Error) => this.opts.log.warn({ err: { message: err.message } }, 'could not remove a finished job from the queue'))
   }
 
   private async environmentOf(record: JobRecord): Promise<EnvironmentRecord> {
@@ -230,7 +244,13 @@ export class JobRunner {
   /** The files of an earlier successful generation of the same environment, read back from its archive. */
   private async filesOfGeneration(record: JobRecord, generationJobId: string): Promise<{ files: TreeFile[]; templatesCommit: string }> {
     const generation = await this.store.get(record.userId, generationJobId)
-    if (!generation || generation.type !== 'generate' || generation.environmentId !== record.environmentId || generation.status !== 'succeeded' || !generation.archiveId) {
+    if (
+      !generation ||
+      generation.type !== 'generate' ||
+      generation.environmentId !== record.environmentId ||
+      generation.status !== 'succeeded' ||
+      !generation.archiveId
+    ) {
       throw new JobFailure('GENERATION_NOT_USABLE', 'The given generation job is not a successful generation of this environment')
     }
     const inputs = await unzipToFiles(await this.archives.read(generation.archiveId as ArchiveId), UNZIP_LIMITS)

@@ -153,7 +153,11 @@ export class JobStore {
   }
 
   /** Finished: the result (and archive), with the processor input the job used, in one write. */
-  async succeed(id: string, result: JobRecord['result'], extra: { archiveId?: unknown; processorInput?: ProcessorInput } = {}): Promise<void> {
+  async succeed(
+    id: string,
+    result: JobRecord['result'],
+    extra: { archiveId?: unknown; processorInput?: ProcessorInput } = {},
+  ): Promise<void> {
     const $set: Partial<JobRecord> = { status: 'succeeded', result, finishedAt: new Date() }
     if (extra.archiveId !== undefined) $set.archiveId = extra.archiveId
     if (extra.processorInput !== undefined) $set.processorInput = extra.processorInput

@@ -82,10 +82,12 @@ export function repositorySource(url: string, cacheDir: string): TemplatesSource
   let queued: Promise<Templates> | undefined
 
   const refresh = async (): Promise<Templates> => {
-    ready ??= mkdir(gitdir, { recursive: true }).then(() => initBare(gitdir)).catch((err) => {
-      ready = undefined
-      throw err
-    })
+    ready ??= mkdir(gitdir, { recursive: true })
+      .then(() => initBare(gitdir))
+      .catch((err) => {
+        ready = undefined
+        throw err
+      })
     await ready
     const commit = await fetchBranch({ gitdir, url, branch: TEMPLATES_BRANCH })
     if (!commit) throw new Error(`the templates repository has no branch ${TEMPLATES_BRANCH}`)
@@ -102,11 +104,13 @@ export function repositorySource(url: string, cacheDir: string): TemplatesSource
         running = refresh().finally(() => (running = undefined))
         return running
       }
-      queued ??= running.catch(() => undefined).then(() => {
-        queued = undefined
-        running = refresh().finally(() => (running = undefined))
-        return running
-      })
+      queued ??= running
+        .catch(() => undefined)
+        .then(() => {
+          queued = undefined
+          running = refresh().finally(() => (running = undefined))
+          return running
+        })
       return queued
     },
   }

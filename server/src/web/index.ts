@@ -88,7 +88,8 @@ export default async function webUi(app: FastifyInstance) {
     },
   })
 
-  const sendIndex = (reply: FastifyReply) => secure(reply).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml)
+  const sendIndex = (reply: FastifyReply) =>
+    secure(reply).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml)
   app.get('/', { schema: { hide: true } }, async (_request, reply) => sendIndex(reply))
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     const pathname = request.url.split('?')[0]

@@ -157,7 +157,11 @@ export function AssistantPanel({ draft, onApply, callApi, environmentId, title =
         )}
       </div>
       <div className="assistant-log" ref={logRef} role="log" aria-live="polite" aria-busy={busy} tabIndex={0} aria-label="Conversation">
-        {turns.length === 0 && <p className="help">Ask about a service or a field, or let the assistant check your draft. Suggestions change nothing until you apply them.</p>}
+        {turns.length === 0 && (
+          <p className="help">
+            Ask about a service or a field, or let the assistant check your draft. Suggestions change nothing until you apply them.
+          </p>
+        )}
         {turns.map((turn, i) => (
           <div key={i} className={`assistant-turn assistant-${turn.role}`}>
             <p className="assistant-role">{turn.role === 'user' ? 'You' : 'Assistant'}</p>
@@ -172,7 +176,13 @@ export function AssistantPanel({ draft, onApply, callApi, environmentId, title =
                         <code>{s.path}</code> = <code>{show(s.value)}</code>
                         {s.reason && <p className="help">{s.reason}</p>}
                       </div>
-                      <button type="button" className="btn small" onClick={() => apply(i, s)} disabled={done} aria-label={`Apply ${s.path} = ${show(s.value)}`}>
+                      <button
+                        type="button"
+                        className="btn small"
+                        onClick={() => apply(i, s)}
+                        disabled={done}
+                        aria-label={`Apply ${s.path} = ${show(s.value)}`}
+                      >
                         {done ? 'Applied' : 'Apply'}
                       </button>
                     </li>

@@ -5,7 +5,6 @@ import { shortCommit } from '../../lib/catalog.ts'
 import type { LoadedCatalog } from '../../lib/catalog-source.ts'
 import { Notice } from './ui.tsx'
 
-
 /** One line for the page header: where the wizard's choices come from. */
 export function CatalogSourceLine({ loaded }: { loaded: LoadedCatalog }) {
   const { commit } = loaded.catalog
@@ -33,7 +32,8 @@ export function CatalogNotices({ loaded }: { loaded: LoadedCatalog }) {
       )}
       {loaded.stale && (
         <Notice kind="warn" title="The catalog may be out of date" testId="catalog-stale">
-          The server could not reach the template processor and served the catalog it had cached. Services or fields added to the templates since then are not offered yet; reopen the wizard later to check.
+          The server could not reach the template processor and served the catalog it had cached. Services or fields added to the templates
+          since then are not offered yet; reopen the wizard later to check.
         </Notice>
       )}
       {loaded.catalog.warnings.length > 0 && (

@@ -3,7 +3,13 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react'
 import { ApiError } from '../../lib/api-client.ts'
 
-export function Field(props: { label: string; help?: ReactNode; error?: string | null; required?: boolean; children: (id: string, describedBy: string | undefined) => ReactNode }) {
+export function Field(props: {
+  label: string
+  help?: ReactNode
+  error?: string | null
+  required?: boolean
+  children: (id: string, describedBy: string | undefined) => ReactNode
+}) {
   const id = useId()
   const helpId = props.help ? `${id}-help` : undefined
   const errId = props.error ? `${id}-err` : undefined
@@ -12,7 +18,11 @@ export function Field(props: { label: string; help?: ReactNode; error?: string |
     <div className="field">
       <label htmlFor={id}>
         {props.label}
-        {props.required && <span className="required" aria-hidden="true">*</span>}
+        {props.required && (
+          <span className="required" aria-hidden="true">
+            *
+          </span>
+        )}
       </label>
       {props.children(id, describedBy)}
       {props.error && (
@@ -124,7 +134,14 @@ export function SelectField<T extends string | number | boolean>(p: {
   )
 }
 
-export function Toggle(p: { label: string; checked: boolean; onChange: (v: boolean) => void; help?: ReactNode; disabled?: boolean; hideLabel?: boolean }) {
+export function Toggle(p: {
+  label: string
+  checked: boolean
+  onChange: (v: boolean) => void
+  help?: ReactNode
+  disabled?: boolean
+  hideLabel?: boolean
+}) {
   const id = useId()
   return (
     <div className="field">
@@ -205,7 +222,15 @@ export function EmptyState(p: { title: string; children?: ReactNode; action?: Re
 }
 
 /** A modal confirmation: focus moves into it, Escape cancels, Tab stays inside. */
-export function ConfirmDialog(p: { title: string; children: ReactNode; confirmLabel: string; danger?: boolean; busy?: boolean; onConfirm: () => void; onCancel: () => void }) {
+export function ConfirmDialog(p: {
+  title: string
+  children: ReactNode
+  confirmLabel: string
+  danger?: boolean
+  busy?: boolean
+  onConfirm: () => void
+  onCancel: () => void
+}) {
   const ref = useRef<HTMLDivElement>(null)
   const titleId = useId()
   useEffect(() => {
@@ -262,6 +287,7 @@ export function PageHead(p: { title: string; subtitle?: ReactNode; crumbs?: Reac
   )
 }
 
-export const formatDate = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—')
+export const formatDate = (iso: string | undefined) =>
+  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—'
 
 export const PROVIDER_LABELS: Record<string, string> = { aws: 'AWS', azure: 'Azure', gcp: 'Google Cloud', onpremise: 'On-premises' }

@@ -7,4 +7,4 @@ window.__IES_ENV__ = {
   AUTH_REALM: 'ies',
   AUTH_CLIENT_ID: 'ies-app',
   USE_RUNTIME_CATALOG: true,
-};
+}

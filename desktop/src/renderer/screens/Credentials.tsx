@@ -5,7 +5,20 @@ import { useApp } from '../app-context.tsx'
 import { ApiError } from '../../lib/api-client.ts'
 import { CREDENTIAL_FIELDS, credentialsFromForm } from '../../lib/credential-fields.ts'
 import { CREDENTIAL_PROVIDERS, type CloudCredential, type CredentialProvider, type CredentialValidation } from '../../lib/types.ts'
-import { Badge, ConfirmDialog, EmptyState, ErrorNotice, Notice, PageHead, PROVIDER_LABELS, SelectField, Spinner, TextArea, TextField, formatDate } from '../components/ui.tsx'
+import {
+  Badge,
+  ConfirmDialog,
+  EmptyState,
+  ErrorNotice,
+  Notice,
+  PageHead,
+  PROVIDER_LABELS,
+  SelectField,
+  Spinner,
+  TextArea,
+  TextField,
+  formatDate,
+} from '../components/ui.tsx'
 
 export function Credentials() {
   const { api, toast } = useApp()
@@ -166,7 +179,12 @@ export function Credentials() {
                               Set default
                             </button>
                           )}
-                          <button type="button" className="btn small danger" onClick={() => (setBlocked(null), setDeleting(c))} aria-label={`Delete ${c.name}`}>
+                          <button
+                            type="button"
+                            className="btn small danger"
+                            onClick={() => (setBlocked(null), setDeleting(c))}
+                            aria-label={`Delete ${c.name}`}
+                          >
                             Delete
                           </button>
                         </div>
@@ -180,7 +198,13 @@ export function Credentials() {
         )}
       </div>
       {deleting && (
-        <ConfirmDialog title={`Delete ${deleting.name}?`} confirmLabel="Delete credential" danger onConfirm={remove} onCancel={() => setDeleting(null)}>
+        <ConfirmDialog
+          title={`Delete ${deleting.name}?`}
+          confirmLabel="Delete credential"
+          danger
+          onConfirm={remove}
+          onCancel={() => setDeleting(null)}
+        >
           <p>Environments that use this credential keep it until you assign another one; deleting is refused while any does.</p>
         </ConfirmDialog>
       )}
@@ -191,7 +215,9 @@ export function Credentials() {
 function NewCredential(p: { onCancel: () => void; onCreated: (c: CloudCredential) => void }) {
   const { api, preferences } = useApp()
   const [name, setName] = useState('')
-  const initial = (CREDENTIAL_PROVIDERS as readonly string[]).includes(preferences.defaultProvider) ? (preferences.defaultProvider as CredentialProvider) : 'aws'
+  const initial = (CREDENTIAL_PROVIDERS as readonly string[]).includes(preferences.defaultProvider)
+    ? (preferences.defaultProvider as CredentialProvider)
+    : 'aws'
   const [provider, setProvider] = useState<CredentialProvider>(initial)
   const [form, setForm] = useState<Record<string, string>>({})
   const [errors, setErrors] = useState<Record<string, string>>({})
@@ -220,7 +246,14 @@ function NewCredential(p: { onCancel: () => void; onCreated: (c: CloudCredential
     <form className="card" onSubmit={save} aria-labelledby="new-credential-title" noValidate>
       <h2 id="new-credential-title">New cloud credential</h2>
       <div className="grid-2">
-        <TextField label="Name" required value={name} onChange={setName} error={errors.name} help="How you will recognise it, e.g. production-account." />
+        <TextField
+          label="Name"
+          required
+          value={name}
+          onChange={setName}
+          error={errors.name}
+          help="How you will recognise it, e.g. production-account."
+        />
         <SelectField
           label="Provider"
           required
@@ -232,7 +265,14 @@ function NewCredential(p: { onCancel: () => void; onCreated: (c: CloudCredential
         {CREDENTIAL_FIELDS[provider].map((f) =>
           f.kind === 'json' ? (
             <div className="span-all" key={`${provider}.${f.key}`}>
-              <TextArea label={f.label} required={f.required} value={form[f.key] ?? ''} onChange={(v) => setForm({ ...form, [f.key]: v })} help={f.help} error={errors[`credentials.${f.key}`]} />
+              <TextArea
+                label={f.label}
+                required={f.required}
+                value={form[f.key] ?? ''}
+                onChange={(v) => setForm({ ...form, [f.key]: v })}
+                help={f.help}
+                error={errors[`credentials.${f.key}`]}
+              />
             </div>
           ) : (
             <TextField

@@ -7,8 +7,25 @@ import { href, navigate } from '../router.ts'
 import { useJob } from '../job-watch.ts'
 import { saveBlob } from '../download.ts'
 import { exportConfiguration, exportFileName, type ExportFormat } from '../../lib/export-config.ts'
-import { archiveFilename, GENERATE_FORMATS, type CloudCredential, type Environment, type GenerateFormat, type Job } from '../../lib/types.ts'
-import { Badge, ConfirmDialog, ErrorNotice, PageHead, PROVIDER_LABELS, SelectField, Spinner, Toggle, formatDate } from '../components/ui.tsx'
+import {
+  archiveFilename,
+  GENERATE_FORMATS,
+  type CloudCredential,
+  type Environment,
+  type GenerateFormat,
+  type Job,
+} from '../../lib/types.ts'
+import {
+  Badge,
+  ConfirmDialog,
+  ErrorNotice,
+  PageHead,
+  PROVIDER_LABELS,
+  SelectField,
+  Spinner,
+  Toggle,
+  formatDate,
+} from '../components/ui.tsx'
 import { JobProgress } from '../components/JobProgress.tsx'
 import { PushPanel } from './PushPanel.tsx'
 
@@ -79,14 +96,23 @@ export function EnvironmentDetail({ id }: { id: string }) {
             <dt>Region</dt>
             <dd className="mono">{env.region}</dd>
             <dt>Domain</dt>
-            <dd>{env.domain ? <span className="mono">{env.domain}</span> : <span className="muted">None (no host-based ingresses)</span>}</dd>
+            <dd>
+              {env.domain ? <span className="mono">{env.domain}</span> : <span className="muted">None (no host-based ingresses)</span>}
+            </dd>
             <dt>State backend</dt>
-            <dd>{env.terraformBackend?.bucket ? <span className="mono">s3://{env.terraformBackend.bucket}</span> : <span className="muted">Local state</span>}</dd>
+            <dd>
+              {env.terraformBackend?.bucket ? (
+                <span className="mono">s3://{env.terraformBackend.bucket}</span>
+              ) : (
+                <span className="muted">Local state</span>
+              )}
+            </dd>
             <dt>Git repository</dt>
             <dd>
               {env.gitRepository?.url ? (
                 <>
-                  <span className="mono">{env.gitRepository.url}</span> <span className="muted">({env.gitRepository.branch ?? 'main'})</span>
+                  <span className="mono">{env.gitRepository.url}</span>{' '}
+                  <span className="muted">({env.gitRepository.branch ?? 'main'})</span>
                   <br />
                   <span className="muted small">{env.gitRepository.hasDeployKey ? 'Deploy key stored' : 'No deploy key'}</span>
                 </>
@@ -95,7 +121,13 @@ export function EnvironmentDetail({ id }: { id: string }) {
               )}
             </dd>
             <dt>Cloud credential</dt>
-            <dd>{env.cloudCredentialId ? (credential?.name ?? <span className="mono">{env.cloudCredentialId}</span>) : <span className="muted">None</span>}</dd>
+            <dd>
+              {env.cloudCredentialId ? (
+                (credential?.name ?? <span className="mono">{env.cloudCredentialId}</span>)
+              ) : (
+                <span className="muted">None</span>
+              )}
+            </dd>
             <dt>Created</dt>
             <dd>{formatDate(env.createdAt)}</dd>
           </dl>
@@ -129,7 +161,14 @@ export function EnvironmentDetail({ id }: { id: string }) {
       <PushPanel env={env} />
       <ExportPanel env={env} />
       {confirming && (
-        <ConfirmDialog title={`Delete ${env.name}?`} confirmLabel="Delete environment" danger busy={deleting} onConfirm={remove} onCancel={() => setConfirming(false)}>
+        <ConfirmDialog
+          title={`Delete ${env.name}?`}
+          confirmLabel="Delete environment"
+          danger
+          busy={deleting}
+          onConfirm={remove}
+          onCancel={() => setConfirming(false)}
+        >
           <p>The stored configuration is removed. Repositories already generated or pushed are not touched.</p>
         </ConfirmDialog>
       )}
@@ -168,13 +207,36 @@ function GeneratePanel({ env }: { env: Environment }) {
   return (
     <section className="card" aria-labelledby="generate-title">
       <h2 id="generate-title">Generate</h2>
-      <p className="muted">Produce the infrastructure-as-code repository from this configuration. The templates' working defaults fill everything you left untouched.</p>
+      <p className="muted">
+        Produce the infrastructure-as-code repository from this configuration. The templates' working defaults fill everything you left
+        untouched.
+      </p>
       <div className="grid-2">
-        <SelectField label="Format" value={format} options={GENERATE_FORMATS.map((f) => ({ value: f, label: { terraform: 'Terraform', helm: 'Helm values', argocd: 'Argo CD' }[f] }))} onChange={setFormat} />
+        <SelectField
+          label="Format"
+          value={format}
+          options={GENERATE_FORMATS.map((f) => ({
+            value: f,
+            label: { terraform: 'Terraform', helm: 'Helm values', argocd: 'Argo CD' }[f],
+          }))}
+          onChange={setFormat}
+        />
         <div className="stack">
-          <Toggle label="Include the state backend" checked={options.includeBackend} onChange={(includeBackend) => setOptions({ ...options, includeBackend })} />
-          <Toggle label="Include chart values files" checked={options.includeChart} onChange={(includeChart) => setOptions({ ...options, includeChart })} />
-          <Toggle label="Include GitOps application definitions" checked={options.includeGitops} onChange={(includeGitops) => setOptions({ ...options, includeGitops })} />
+          <Toggle
+            label="Include the state backend"
+            checked={options.includeBackend}
+            onChange={(includeBackend) => setOptions({ ...options, includeBackend })}
+          />
+          <Toggle
+            label="Include chart values files"
+            checked={options.includeChart}
+            onChange={(includeChart) => setOptions({ ...options, includeChart })}
+          />
+          <Toggle
+            label="Include GitOps application definitions"
+            checked={options.includeGitops}
+            onChange={(includeGitops) => setOptions({ ...options, includeGitops })}
+          />
         </div>
       </div>
       <div className="row gap-top">
@@ -204,8 +266,25 @@ function ExportPanel({ env }: { env: Environment }) {
           Export
         </h2>
         <div className="spacer" />
-        <SelectField label="Export format" value={format} options={[{ value: 'yaml', label: 'YAML' }, { value: 'json', label: 'JSON' }]} onChange={setFormat} />
-        <button type="button" className="btn" onClick={() => saveBlob(exportFileName(env.name, format), new Blob([text], { type: format === 'json' ? 'application/json' : 'application/yaml' }))}>
+        <SelectField
+          label="Export format"
+          value={format}
+          options={[
+            { value: 'yaml', label: 'YAML' },
+            { value: 'json', label: 'JSON' },
+          ]}
+          onChange={setFormat}
+        />
+        <button
+          type="button"
+          className="btn"
+          onClick={() =>
+            saveBlob(
+              exportFileName(env.name, format),
+              new Blob([text], { type: format === 'json' ? 'application/json' : 'application/yaml' }),
+            )
+          }
+        >
           Download export
         </button>
       </div>

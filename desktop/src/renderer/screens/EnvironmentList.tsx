@@ -23,10 +23,13 @@ export function EnvironmentList() {
   useEffect(() => {
     let live = true
     setLoading(true)
-    api.listEnvironments(query).then(
-      (r) => live && (setResult(r), setError(null)),
-      (e) => live && setError(e),
-    ).finally(() => live && setLoading(false))
+    api
+      .listEnvironments(query)
+      .then(
+        (r) => live && (setResult(r), setError(null)),
+        (e) => live && setError(e),
+      )
+      .finally(() => live && setLoading(false))
     return () => {
       live = false
     }
@@ -52,7 +55,10 @@ export function EnvironmentList() {
           <SelectField
             label="Provider"
             value={query.provider ?? ''}
-            options={[{ value: '', label: 'All providers' }, ...['aws', 'azure', 'gcp'].map((v) => ({ value: v, label: PROVIDER_LABELS[v] }))]}
+            options={[
+              { value: '', label: 'All providers' },
+              ...['aws', 'azure', 'gcp'].map((v) => ({ value: v, label: PROVIDER_LABELS[v] })),
+            ]}
             onChange={(v) => set({ provider: v || undefined })}
           />
           <SelectField
@@ -83,7 +89,8 @@ export function EnvironmentList() {
               </a>
             }
           >
-            An environment holds a provider, region, domain and the services you want. The wizard builds its choices from the service catalog.
+            An environment holds a provider, region, domain and the services you want. The wizard builds its choices from the service
+            catalog.
           </EmptyState>
         )}
         {result && result.data.length === 0 && filtered && <EmptyState title="No environment matches these filters" />}
@@ -127,10 +134,20 @@ export function EnvironmentList() {
               {p.total} environment{p.total === 1 ? '' : 's'} · page {p.page} of {Math.max(1, p.totalPages)}
             </span>
             <span className="row">
-              <button type="button" className="btn small" disabled={p.page <= 1} onClick={() => setQuery((q) => ({ ...q, page: p.page - 1 }))}>
+              <button
+                type="button"
+                className="btn small"
+                disabled={p.page <= 1}
+                onClick={() => setQuery((q) => ({ ...q, page: p.page - 1 }))}
+              >
                 Previous
               </button>
-              <button type="button" className="btn small" disabled={p.page >= p.totalPages} onClick={() => setQuery((q) => ({ ...q, page: p.page + 1 }))}>
+              <button
+                type="button"
+                className="btn small"
+                disabled={p.page >= p.totalPages}
+                onClick={() => setQuery((q) => ({ ...q, page: p.page + 1 }))}
+              >
                 Next
               </button>
             </span>

@@ -25,8 +25,14 @@ export function Login(p: { onLogin: () => Promise<void>; error?: string | null; 
           </span>
           <span>Infrastructure Environment Service</span>
         </div>
-        <p className="muted">Design environments from the service catalog, generate their infrastructure code and push it to your repository.</p>
-        {error && <Notice kind="error" title="Sign-in failed">{error}</Notice>}
+        <p className="muted">
+          Design environments from the service catalog, generate their infrastructure code and push it to your repository.
+        </p>
+        {error && (
+          <Notice kind="error" title="Sign-in failed">
+            {error}
+          </Notice>
+        )}
         <button type="button" className="btn primary" onClick={go} disabled={busy} autoFocus>
           {busy && <Spinner />} Sign in
         </button>

@@ -45,8 +45,8 @@ export function PushPanel({ env }: { env: Environment }) {
       <h2 id="push-title">Push</h2>
       {repo?.url ? (
         <p className="muted">
-          Generate the full repository and push it as one commit to <span className="mono">{repo.url}</span> on branch <span className="mono">{branch}</span>. The
-          deploy key stays on the server.
+          Generate the full repository and push it as one commit to <span className="mono">{repo.url}</span> on branch{' '}
+          <span className="mono">{branch}</span>. The deploy key stays on the server.
         </p>
       ) : null}
       {missing && (

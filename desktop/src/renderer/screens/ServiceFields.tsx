@@ -6,7 +6,13 @@ import { shortCommit, validateField } from '../../lib/catalog.ts'
 import type { ServicesConfig } from '../../lib/types.ts'
 import { SelectField, TextField, Toggle } from '../components/ui.tsx'
 
-export function FieldWidget(p: { field: WizardField; value: unknown; onChange: (v: unknown) => void; serverError?: string; readOnly?: boolean }) {
+export function FieldWidget(p: {
+  field: WizardField
+  value: unknown
+  onChange: (v: unknown) => void
+  serverError?: string
+  readOnly?: boolean
+}) {
   const { field } = p
   const error = validateField(field, p.value) ?? p.serverError ?? null
   const help = field.description
@@ -14,7 +20,17 @@ export function FieldWidget(p: { field: WizardField; value: unknown; onChange: (
     case 'toggle':
       return <Toggle label={field.label} checked={p.value === true} onChange={p.onChange} help={help} disabled={p.readOnly} />
     case 'dropdown':
-      return <SelectField label={field.label} value={p.value as string} options={field.options ?? []} onChange={p.onChange} help={help} error={error} disabled={p.readOnly} />
+      return (
+        <SelectField
+          label={field.label}
+          value={p.value as string}
+          options={field.options ?? []}
+          onChange={p.onChange}
+          help={help}
+          error={error}
+          disabled={p.readOnly}
+        />
+      )
     case 'number':
       return (
         <TextField
@@ -28,11 +44,25 @@ export function FieldWidget(p: { field: WizardField; value: unknown; onChange: (
         />
       )
     default:
-      return <TextField label={field.label} value={p.value === null || p.value === undefined ? '' : String(p.value)} onChange={p.onChange} help={help} error={error} readOnly={p.readOnly} />
+      return (
+        <TextField
+          label={field.label}
+          value={p.value === null || p.value === undefined ? '' : String(p.value)}
+          onChange={p.onChange}
+          help={help}
+          error={error}
+          readOnly={p.readOnly}
+        />
+      )
   }
 }
 
-function ServiceCard(p: { service: WizardService; values: Record<string, unknown>; onChange: (field: string, v: unknown) => void; serverErrors: Record<string, string> }) {
+function ServiceCard(p: {
+  service: WizardService
+  values: Record<string, unknown>
+  onChange: (field: string, v: unknown) => void
+  serverErrors: Record<string, string>
+}) {
   const { service, values } = p
   const enabled = values.enabled === true
   return (
@@ -51,7 +81,13 @@ function ServiceCard(p: { service: WizardService; values: Record<string, unknown
       {enabled && service.fields.length > 0 && (
         <div className="service-body">
           {service.fields.map((f) => (
-            <FieldWidget key={f.key} field={f} value={values[f.key]} onChange={(v) => p.onChange(f.key, v)} serverError={p.serverErrors[`services.${service.key}.${f.key}`]} />
+            <FieldWidget
+              key={f.key}
+              field={f}
+              value={values[f.key]}
+              onChange={(v) => p.onChange(f.key, v)}
+              serverError={p.serverErrors[`services.${service.key}.${f.key}`]}
+            />
           ))}
         </div>
       )}
@@ -59,19 +95,38 @@ function ServiceCard(p: { service: WizardService; values: Record<string, unknown
   )
 }
 
-export function ServicesStep(p: { catalog: PreparedCatalog; services: ServicesConfig; onChange: (services: ServicesConfig) => void; serverErrors: Record<string, string> }) {
-  const change = (service: string, field: string, value: unknown) => p.onChange({ ...p.services, [service]: { ...p.services[service], [field]: value } })
+export function ServicesStep(p: {
+  catalog: PreparedCatalog
+  services: ServicesConfig
+  onChange: (services: ServicesConfig) => void
+  serverErrors: Record<string, string>
+}) {
+  const change = (service: string, field: string, value: unknown) =>
+    p.onChange({ ...p.services, [service]: { ...p.services[service], [field]: value } })
   const enabledCount = p.catalog.services.filter((s) => p.services[s.key]?.enabled === true).length
   return (
     <div>
       <p className="muted">
-        {p.catalog.services.length} services from the catalog{p.catalog.commit ? <> (templates <code>{shortCommit(p.catalog.commit)}</code>)</> : null}; {enabledCount} enabled. Each setting starts at the template's working default.
+        {p.catalog.services.length} services from the catalog
+        {p.catalog.commit ? (
+          <>
+            {' '}
+            (templates <code>{shortCommit(p.catalog.commit)}</code>)
+          </>
+        ) : null}
+        ; {enabledCount} enabled. Each setting starts at the template's working default.
       </p>
       {p.catalog.groups.map((g) => (
         <div className="category" key={g.category} role="group" aria-label={g.category}>
           <h3>{g.category}</h3>
           {g.services.map((s) => (
-            <ServiceCard key={s.key} service={s} values={p.services[s.key] ?? {}} onChange={(f, v) => change(s.key, f, v)} serverErrors={p.serverErrors} />
+            <ServiceCard
+              key={s.key}
+              service={s}
+              values={p.services[s.key] ?? {}}
+              onChange={(f, v) => change(s.key, f, v)}
+              serverErrors={p.serverErrors}
+            />
           ))}
         </div>
       ))}

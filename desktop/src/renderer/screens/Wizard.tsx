@@ -21,7 +21,18 @@ import {
   WIZARD_STEPS,
   type WizardValues,
 } from '../../lib/wizard-values.ts'
-import { ErrorNotice, Notice, PageHead, PROVIDER_LABELS, SelectField, Spinner, TextArea, TextField, Toggle, formatDate } from '../components/ui.tsx'
+import {
+  ErrorNotice,
+  Notice,
+  PageHead,
+  PROVIDER_LABELS,
+  SelectField,
+  Spinner,
+  TextArea,
+  TextField,
+  Toggle,
+  formatDate,
+} from '../components/ui.tsx'
 import { ServicesStep } from './ServiceFields.tsx'
 import { CatalogNotices, CatalogSourceLine } from '../components/CatalogNotices.tsx'
 import { AssistantPanel, type AssistantChatReply, type SuggestionValue } from '../components/AssistantPanel.tsx'
@@ -51,7 +62,13 @@ export function Wizard({ id }: { id: string | null }) {
       const catalog = await app.catalog()
       const env = editing ? await api.getEnvironment(id) : null
       if (!live) return
-      let v = env ? valuesFromEnvironment(env) : emptyValues({ provider: app.preferences.defaultProvider, globalPrefix: String(catalog.catalog.global.globalPrefix?.default ?? ''), region: String(catalog.catalog.global.region?.default ?? '') })
+      let v = env
+        ? valuesFromEnvironment(env)
+        : emptyValues({
+            provider: app.preferences.defaultProvider,
+            globalPrefix: String(catalog.catalog.global.globalPrefix?.default ?? ''),
+            region: String(catalog.catalog.global.region?.default ?? ''),
+          })
       const draft = loadDraft<WizardValues>(localStorage, key)
       if (draft) {
         v = draft.values
@@ -81,7 +98,8 @@ export function Wizard({ id }: { id: string | null }) {
     if (!values || !loaded) return out
     for (const k of ['name', 'globalPrefix', 'region', 'domain'] as const) {
       const f = loaded.catalog.global[k]
-      if (f?.pattern && values[k] !== '' && !f.pattern.test(values[k])) out[k] = `Does not match the templates' rule ${f.pattern.source.slice(4, -2)}`
+      if (f?.pattern && values[k] !== '' && !f.pattern.test(values[k]))
+        out[k] = `Does not match the templates' rule ${f.pattern.source.slice(4, -2)}`
     }
     return out
   }, [values, loaded])
@@ -186,7 +204,11 @@ export function Wizard({ id }: { id: string | null }) {
       />
       <CatalogNotices loaded={loaded} />
       {draftInfo && (
-        <Notice kind={draftInfo.changes.some((c) => c.kind.endsWith('vanished') || c.kind === 'field-changed') ? 'warn' : 'info'} title={`Draft restored (saved ${formatDate(draftInfo.savedAt)})`} testId="draft-notice">
+        <Notice
+          kind={draftInfo.changes.some((c) => c.kind.endsWith('vanished') || c.kind === 'field-changed') ? 'warn' : 'info'}
+          title={`Draft restored (saved ${formatDate(draftInfo.savedAt)})`}
+          testId="draft-notice"
+        >
           {draftInfo.changes.length > 0 ? (
             <>
               The catalog changed since this draft was saved:
@@ -232,7 +254,9 @@ export function Wizard({ id }: { id: string | null }) {
                 value={values.name}
                 readOnly={editing}
                 onChange={(name) => (set({ name }), setTouched((t) => ({ ...t, name: true })))}
-                help={editing ? 'Immutable after creation.' : globalHelp('name', 'Lowercase letters, digits and hyphens; 3 to 50 characters.')}
+                help={
+                  editing ? 'Immutable after creation.' : globalHelp('name', 'Lowercase letters, digits and hyphens; 3 to 50 characters.')
+                }
                 error={fieldError('name')}
               />
               <TextField
@@ -250,7 +274,11 @@ export function Wizard({ id }: { id: string | null }) {
                 value={values.provider}
                 options={PROVIDERS.map((p) => ({ value: p, label: PROVIDER_LABELS[p] }))}
                 onChange={(provider) => set({ provider, cloudCredentialId: '' })}
-                help={values.provider === 'aws' ? 'The catalog describes AWS.' : 'Only AWS generates a working stack; other providers are stored only.'}
+                help={
+                  values.provider === 'aws'
+                    ? 'The catalog describes AWS.'
+                    : 'Only AWS generates a working stack; other providers are stored only.'
+                }
                 error={serverErrors.provider}
               />
               <TextField
@@ -271,7 +299,14 @@ export function Wizard({ id }: { id: string | null }) {
               />
             </div>
           )}
-          {step === 1 && <ServicesStep catalog={loaded.catalog} services={values.services} onChange={(services) => set({ services })} serverErrors={serverErrors} />}
+          {step === 1 && (
+            <ServicesStep
+              catalog={loaded.catalog}
+              services={values.services}
+              onChange={(services) => set({ services })}
+              serverErrors={serverErrors}
+            />
+          )}
           {step === 2 && <BackendStep values={values} set={set} serverErrors={serverErrors} />}
           {step === 3 && (
             <div className="grid-2">
@@ -281,7 +316,10 @@ export function Wizard({ id }: { id: string | null }) {
                 placeholder="https://git.example.com/team/infrastructure.git"
                 onChange={(url) => set({ gitRepository: { ...values.gitRepository, url } })}
                 help="HTTPS address of the repository the generated code is pushed to. Optional."
-                error={serverErrors['gitRepository.url'] ?? (values.gitRepository.url && !/^https:\/\//.test(values.gitRepository.url) ? 'Must start with https://' : null)}
+                error={
+                  serverErrors['gitRepository.url'] ??
+                  (values.gitRepository.url && !/^https:\/\//.test(values.gitRepository.url) ? 'Must start with https://' : null)
+                }
               />
               <TextField
                 label="Branch"
@@ -293,19 +331,28 @@ export function Wizard({ id }: { id: string | null }) {
                 <TextArea
                   label="Deploy key or access token (write-only)"
                   value={values.gitRepository.deployKey}
-                  placeholder={values.gitRepository.hasDeployKey ? 'A key is stored. Paste a new one to replace it.' : 'An access token with push rights to this repository'}
+                  placeholder={
+                    values.gitRepository.hasDeployKey
+                      ? 'A key is stored. Paste a new one to replace it.'
+                      : 'An access token with push rights to this repository'
+                  }
                   onChange={(deployKey) => set({ gitRepository: { ...values.gitRepository, deployKey } })}
                   help="Stored encrypted and never shown again. Pushes go over HTTPS with this token as the password; an SSH private key cannot authenticate them."
                   error={serverErrors['gitRepository.deployKey']}
                 />
-                {values.gitRepository.hasDeployKey && !values.gitRepository.deployKey && <p className="help">A deploy key is stored for this environment.</p>}
+                {values.gitRepository.hasDeployKey && !values.gitRepository.deployKey && (
+                  <p className="help">A deploy key is stored for this environment.</p>
+                )}
               </div>
             </div>
           )}
           {step === 4 && <CredentialStep values={values} set={set} serverError={serverErrors.cloudCredentialId} />}
           {step === 5 && (
             <div>
-              <p className="muted">The configuration that will be {editing ? 'saved' : 'created'}. Services that stay disabled are kept with their defaults and generate nothing.</p>
+              <p className="muted">
+                The configuration that will be {editing ? 'saved' : 'created'}. Services that stay disabled are kept with their defaults and
+                generate nothing.
+              </p>
               <pre className="code" aria-label="Resulting configuration" data-testid="review">
                 {stringify(reviewOf(values, editing))}
               </pre>
@@ -346,7 +393,15 @@ export function Wizard({ id }: { id: string | null }) {
 
 const BUCKET = compilePattern('[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]')!
 
-function BackendStep({ values, set, serverErrors }: { values: WizardValues; set: (p: Partial<WizardValues>) => void; serverErrors: Record<string, string> }) {
+function BackendStep({
+  values,
+  set,
+  serverErrors,
+}: {
+  values: WizardValues
+  set: (p: Partial<WizardValues>) => void
+  serverErrors: Record<string, string>
+}) {
   const { api } = useApp()
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>(null)
@@ -368,7 +423,10 @@ function BackendStep({ values, set, serverErrors }: { values: WizardValues; set:
       })) as Record<string, any>
       const out = (res?.terraformBackend ?? res) as Record<string, any>
       setTb({ bucket: out.bucket ?? tb.bucket, key: out.key ?? tb.key, region: out.region ?? tb.region })
-      set({ backendMode: 'existing', terraformBackend: { ...tb, bucket: out.bucket ?? tb.bucket, key: out.key ?? tb.key, region: out.region ?? tb.region } })
+      set({
+        backendMode: 'existing',
+        terraformBackend: { ...tb, bucket: out.bucket ?? tb.bucket, key: out.key ?? tb.key, region: out.region ?? tb.region },
+      })
       setCreated(out.bucket ?? null)
     } catch (e) {
       setError(e)
@@ -380,17 +438,25 @@ function BackendStep({ values, set, serverErrors }: { values: WizardValues; set:
   const modes = [
     { value: 'none', label: 'No remote state', help: 'Terraform keeps its state locally. Fine for a trial.' },
     { value: 'existing', label: 'Use an existing bucket', help: 'An S3 bucket you already have; locking uses the bucket itself.' },
-    { value: 'create', label: 'Create one for me', help: 'IES creates a bucket with versioning and encryption, using the selected cloud credential.' },
+    {
+      value: 'create',
+      label: 'Create one for me',
+      help: 'IES creates a bucket with versioning and encryption, using the selected cloud credential.',
+    },
   ] as const
   return (
     <div className="stack">
       <fieldset className="plain grid-3">
-        <legend className="field-label">
-          Where Terraform keeps its state
-        </legend>
+        <legend className="field-label">Where Terraform keeps its state</legend>
         {modes.map((m) => (
           <label className="choice" key={m.value}>
-            <input type="radio" name="backend-mode" value={m.value} checked={values.backendMode === m.value} onChange={() => set({ backendMode: m.value })} />
+            <input
+              type="radio"
+              name="backend-mode"
+              value={m.value}
+              checked={values.backendMode === m.value}
+              onChange={() => set({ backendMode: m.value })}
+            />
             <span>
               <strong>{m.label}</strong>
               <br />
@@ -406,11 +472,32 @@ function BackendStep({ values, set, serverErrors }: { values: WizardValues; set:
             value={tb.bucket}
             onChange={(bucket) => setTb({ bucket })}
             placeholder={values.backendMode === 'create' ? 'Leave empty to let IES choose' : 'my-terraform-state'}
-            error={serverErrors['terraformBackend.bucket'] ?? (tb.bucket && !BUCKET.test(tb.bucket) ? 'Lowercase letters, digits, dots and hyphens; 3 to 63 characters' : null)}
+            error={
+              serverErrors['terraformBackend.bucket'] ??
+              (tb.bucket && !BUCKET.test(tb.bucket) ? 'Lowercase letters, digits, dots and hyphens; 3 to 63 characters' : null)
+            }
           />
-          <TextField label="Bucket region" value={tb.region} placeholder={values.region} onChange={(region) => setTb({ region })} error={serverErrors['terraformBackend.region']} />
-          <TextField label="State key" value={tb.key} placeholder="Scoped per environment by default" onChange={(key) => setTb({ key })} help="Left empty, the state key is env/<environment id>/aws.tfstate." error={serverErrors['terraformBackend.key']} />
-          <Toggle label="Native state locking" checked={tb.useLockfile} onChange={(useLockfile) => setTb({ useLockfile })} help="The generated backend always locks with the bucket itself (no lock table)." />
+          <TextField
+            label="Bucket region"
+            value={tb.region}
+            placeholder={values.region}
+            onChange={(region) => setTb({ region })}
+            error={serverErrors['terraformBackend.region']}
+          />
+          <TextField
+            label="State key"
+            value={tb.key}
+            placeholder="Scoped per environment by default"
+            onChange={(key) => setTb({ key })}
+            help="Left empty, the state key is env/<environment id>/aws.tfstate."
+            error={serverErrors['terraformBackend.key']}
+          />
+          <Toggle
+            label="Native state locking"
+            checked={tb.useLockfile}
+            onChange={(useLockfile) => setTb({ useLockfile })}
+            help="The generated backend always locks with the bucket itself (no lock table)."
+          />
         </div>
       )}
       {values.backendMode === 'create' && (
@@ -418,35 +505,48 @@ function BackendStep({ values, set, serverErrors }: { values: WizardValues; set:
           <button type="button" className="btn primary" disabled={busy} onClick={createOne}>
             {busy && <Spinner />} Create the state bucket
           </button>
-          {!values.cloudCredentialId && <span className="muted small">Tip: choose a cloud credential first (step 5); the bucket is created with it.</span>}
+          {!values.cloudCredentialId && (
+            <span className="muted small">Tip: choose a cloud credential first (step 5); the bucket is created with it.</span>
+          )}
         </div>
       )}
-      {created && <Notice kind="ok" title="State bucket created">{created}</Notice>}
+      {created && (
+        <Notice kind="ok" title="State bucket created">
+          {created}
+        </Notice>
+      )}
       <ErrorNotice error={error} what="Creating the state bucket" />
     </div>
   )
 }
 
-function CredentialStep({ values, set, serverError }: { values: WizardValues; set: (p: Partial<WizardValues>) => void; serverError?: string }) {
+function CredentialStep({
+  values,
+  set,
+  serverError,
+}: {
+  values: WizardValues
+  set: (p: Partial<WizardValues>) => void
+  serverError?: string
+}) {
   const { api } = useApp()
   const [list, setList] = useState<CloudCredential[] | null>(null)
   const [error, setError] = useState<unknown>(null)
   useEffect(() => {
-    api.listCredentials().then(
-      (r) => {
-        setList(r.data)
-        const def = r.data.find((c) => c.isDefault && c.provider === values.provider)
-        if (!values.cloudCredentialId && def) set({ cloudCredentialId: def.id })
-      },
-      setError,
-    )
+    api.listCredentials().then((r) => {
+      setList(r.data)
+      const def = r.data.find((c) => c.isDefault && c.provider === values.provider)
+      if (!values.cloudCredentialId && def) set({ cloudCredentialId: def.id })
+    }, setError)
   }, [api])
   if (error) return <ErrorNotice error={error} what="Loading cloud credentials" />
   if (!list) return <Spinner label="Loading cloud credentials" />
   const matching = list.filter((c) => c.provider === values.provider)
   return (
     <div className="stack">
-      <p className="muted">The credential generation and the state bucket use. Only credentials for {PROVIDER_LABELS[values.provider]} are offered.</p>
+      <p className="muted">
+        The credential generation and the state bucket use. Only credentials for {PROVIDER_LABELS[values.provider]} are offered.
+      </p>
       <fieldset className="plain stack">
         <legend className="visually-hidden">Cloud credential</legend>
         <label className="choice">
@@ -459,7 +559,12 @@ function CredentialStep({ values, set, serverError }: { values: WizardValues; se
         </label>
         {matching.map((c) => (
           <label className="choice" key={c.id}>
-            <input type="radio" name="credential" checked={values.cloudCredentialId === c.id} onChange={() => set({ cloudCredentialId: c.id })} />
+            <input
+              type="radio"
+              name="credential"
+              checked={values.cloudCredentialId === c.id}
+              onChange={() => set({ cloudCredentialId: c.id })}
+            />
             <span>
               <strong>{c.name}</strong> {c.isDefault && <span className="badge default">default</span>}
               <br />
