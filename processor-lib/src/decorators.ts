@@ -58,7 +58,7 @@ export function parseDecoratorLine(line: string, index: number, lang: Language):
   }
   const path = h[1]
   let after = h[2]
-  let head = prefix + path
+  const head = prefix + path
   const dec: Decorator = { kind, index, indent, path, tail: '', head }
   if (kind === 'section') {
     const e = /^\s+(begin|end)\b/.exec(after)

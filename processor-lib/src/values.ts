@@ -55,7 +55,7 @@ export function splitValue(rest: string, lang: Language): ValueParts {
     }
     if (c === "'" && id !== 'hcl') {
       // YAML: a quote opens a string only at the start of a scalar / flow item.
-      if (id === 'shell' || i === start || /[\s\[{,]/.test(rest[i - 1])) quote = c
+      if (id === 'shell' || i === start || /[\s[{,]/.test(rest[i - 1])) quote = c
       continue
     }
     if (c === '#') {
@@ -159,9 +159,10 @@ const YAML_11_WORDS = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|tru
 /** True when the string can be written as a plain YAML scalar and reads back as the same string (YAML 1.1 and 1.2). */
 export function yamlPlainSafe(s: string): boolean {
   if (s === '' || s.trim() !== s) return false
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (/[\u0000-\u001f\u007f\u0085\u2028\u2029\ufeff]/.test(s)) return false
-  if (/^[-?:,\[\]{}#&*!|>'"%@`]/.test(s) && !/^-\S/.test(s)) return false
-  if (/: |:$| #|[\[\]{},]/.test(s)) return false
+  if (/^[-?:,[\]{}#&*!|>'"%@`]/.test(s) && !/^-\S/.test(s)) return false
+  if (/: |:$| #|[[\]{},]/.test(s)) return false
   if (YAML_11_WORDS.test(s)) return false
   if (/^[-+.\d]/.test(s) && /^[-+]?(?:[\d_:.]+(?:e[-+]?\d+)?|\.(?:inf|nan)|0x[\da-f_]+|0o?[0-7_]+|0b[01_]+)$/i.test(s)) return false
   if (/^\d{4}-\d\d?-\d\d?/.test(s)) return false // YAML 1.1 timestamps
@@ -239,7 +240,7 @@ export function parseLiteral(text: string, lang: LanguageId): unknown {
     if (t === 'true' || t === 'false') return t === 'true'
     if (t === 'null') return null
     if (/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(t)) return Number(t)
-    if (/^["\[{]/.test(t)) {
+    if (/^["[{]/.test(t)) {
       try {
         return JSON.parse(t.replace(/\$\$\{/g, '${').replace(/%%\{/g, '%{'))
       } catch {

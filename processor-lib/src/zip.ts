@@ -46,7 +46,6 @@ export interface UnzipLimits {
 }
 
 const S_IFMT = 0o170000
-const S_IFLNK = 0o120000
 const S_IFREG = 0o100000
 
 /**

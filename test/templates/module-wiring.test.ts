@@ -220,7 +220,7 @@ t.test('the checker catches broken wiring (in a copy of the tree)', async (t) =>
     {
       name: 'a required variable not passed',
       file: 'main.tf',
-      from: /\n  kafka_version\s+= var\.msk_kafka_version/,
+      from: /\n {2}kafka_version\s+= var\.msk_kafka_version/,
       to: '',
       expect: /main\.tf module "msk": required variable kafka_version of modules\/msk is not passed/,
     },

@@ -429,7 +429,12 @@ function analyse(a: Automaton, work: { left: number }): string | null {
   const reach = (from: number) => {
     const seen = new Set([from])
     const todo = [from]
-    while (todo.length) for (const t of a.follow[todo.pop()!].keys()) if (!seen.has(t)) (seen.add(t), todo.push(t))
+    while (todo.length)
+      for (const t of a.follow[todo.pop()!].keys())
+        if (!seen.has(t)) {
+          seen.add(t)
+          todo.push(t)
+        }
     return seen
   }
   const before = new Map<number, number[]>() // q -> every p with p ≺ q

@@ -4,7 +4,7 @@
 // is answered from the verified-token cache (verified-tokens.ts) until it expires, at most a minute.
 import { createPublicKey, type JsonWebKey as Jwk } from 'node:crypto'
 import fp from 'fastify-plugin'
-import fastifyJwt from '@fastify/jwt'
+import fastifyJwt, { type JwtHeader, type TokenOrHeader } from '@fastify/jwt'
 import buildGetJwks from 'get-jwks'
 import type { FastifyRequest } from 'fastify'
 import { forbidden, tokenExpired, unauthorized } from './errors.ts'
@@ -95,10 +95,12 @@ export default fp<AuthOptions>(
 
     await app.register(fastifyJwt, {
       decode: { complete: true },
-      secret: async (_request: FastifyRequest, token: any) => {
-        const kid = token?.header?.kid
-        const alg = token?.header?.alg
-        const iss = token?.payload?.iss
+      secret: async (_request: FastifyRequest, tokenOrHeader: TokenOrHeader) => {
+        // decode.complete: @fastify/jwt passes the whole decoded token, header and payload.
+        const token = tokenOrHeader as { header?: JwtHeader; payload?: { iss?: unknown } }
+        const kid = token.header?.kid
+        const alg = token.header?.alg
+        const iss = token.payload?.iss
         if (typeof kid !== 'string' || typeof alg !== 'string' || iss !== opts.issuer) throw unauthorized()
         if (!(ALLOWED_ALGORITHMS as readonly string[]).includes(alg)) throw unauthorized()
         // get-jwks caches the JWK but converts it to PEM on every call; convert each JWK once
@@ -139,7 +141,8 @@ export default fp<AuthOptions>(
       let claims: Claims
       try {
         claims = (await request.jwtVerify()) as Claims
-      } catch (err: any) {
+      } catch (caught) {
+        const err = caught as { code?: string; statusCode?: number; name?: string } | undefined
         if (err?.code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED') throw tokenExpired()
         if (err?.statusCode === 503 || err?.name === 'AbortError') {
           request.log.warn('identity provider keys unreachable')

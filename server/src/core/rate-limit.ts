@@ -32,10 +32,11 @@ interface Outcome {
 const REMAINING = Symbol('rateLimitRemaining')
 
 function report(request: FastifyRequest, reply: FastifyReply, outcome: Outcome) {
-  const shown = (request as any)[REMAINING] as number | undefined
+  const marked = request as FastifyRequest & { [REMAINING]?: number }
+  const shown = marked[REMAINING]
   // The first limit writes the headers; a later one rewrites them only if it has fewer left.
   if (shown === undefined || outcome.remaining < shown || outcome.isExceeded) {
-    ;(request as any)[REMAINING] = outcome.remaining
+    marked[REMAINING] = outcome.remaining
     reply.header('X-RateLimit-Limit', outcome.max)
     reply.header('X-RateLimit-Remaining', outcome.remaining)
     reply.header('X-RateLimit-Reset', Math.ceil((Date.now() + outcome.ttl) / 1000))
