@@ -57,13 +57,55 @@ export async function newPage(context: BrowserContext): Promise<{ page: Page; pr
   return { page, problems }
 }
 
+/** The renderer's session storage entry for an access token (what its own login stores). */
+export function sessionTokens(token: string): string {
+  const exp = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).exp as number
+  return JSON.stringify({ accessToken: token, refreshToken: null, idToken: null, expiresAt: exp * 1000, refreshExpiresAt: null })
+}
+
 /** A browser context already signed in as `token`'s user (the renderer's own session storage shape). */
 export async function signedInContext(browser: Browser, token: string): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true })
-  const exp = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).exp as number
-  const tokens = { accessToken: token, refreshToken: null, idToken: null, expiresAt: exp * 1000, refreshExpiresAt: null }
-  await context.addInitScript((value) => sessionStorage.setItem('ies.tokens', value), JSON.stringify(tokens))
+  await context.addInitScript((value) => sessionStorage.setItem('ies.tokens', value), sessionTokens(token))
   return context
+}
+
+/**
+ * Everything the page's origin keeps in the browser, as text: localStorage, sessionStorage, every
+ * IndexedDB database's records, the Cache Storage entries, and the context's cookies.
+ */
+export async function browserStorageDump(page: Page): Promise<string> {
+  const inPage = await page.evaluate(async () => {
+    const parts: string[] = []
+    for (const store of [localStorage, sessionStorage]) {
+      for (let i = 0; i < store.length; i++) parts.push(`${store.key(i)}=${store.getItem(store.key(i)!)}`)
+    }
+    for (const info of await indexedDB.databases()) {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open(info.name!)
+        req.onsuccess = () => resolve(req.result)
+        req.onerror = () => reject(req.error)
+      })
+      for (const name of [...db.objectStoreNames]) {
+        const all = await new Promise<unknown[]>((resolve, reject) => {
+          const req = db.transaction(name).objectStore(name).getAll()
+          req.onsuccess = () => resolve(req.result)
+          req.onerror = () => reject(req.error)
+        })
+        parts.push(`idb:${info.name}/${name}=${JSON.stringify(all)}`)
+      }
+      db.close()
+    }
+    if ('caches' in self) {
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name)
+        for (const req of await cache.keys()) parts.push(`cache:${req.url}=${await (await cache.match(req))!.text()}`)
+      }
+    }
+    return parts.join('\n')
+  })
+  const cookies = (await page.context().cookies()).map((c) => `cookie:${c.name}=${c.value}`).join('\n')
+  return `${inPage}\n${cookies}`
 }
 
 export async function screenshot(page: Page, name: string) {

@@ -87,6 +87,7 @@ t.test('PKCE login by redirect, then logout', async (t) => {
   await page.getByText('No cloud credentials yet').waitFor()
 
   await page.getByRole('button', { name: 'Sign out' }).click()
+  await page.getByRole('alertdialog', { name: 'Sign out?' }).getByRole('button', { name: 'Sign out' }).click()
   await page.getByRole('button', { name: 'Sign in' }).waitFor()
   t.equal(await page.evaluate(() => sessionStorage.getItem('ies.tokens')), null, 'tokens are forgotten')
   t.same(problems.errors, [])

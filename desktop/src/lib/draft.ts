@@ -1,6 +1,9 @@
 // Wizard drafts (client consumption: a draft is saved with the catalog's commit). A draft keeps a
 // small fingerprint of the catalog it was made under, so reopening it under another commit can say
-// which services and fields changed or vanished.
+// which services and fields changed or vanished. Drafts belong to the signed-in user: the key holds
+// the token's subject, so the next person on the same browser never sees them, and sign-out can
+// remove them all. Drafts never hold a secret: the caller passes values without them
+// (wizard-values.ts `draftValuesOf`).
 import type { PreparedCatalog, WizardField } from './catalog.ts'
 
 export interface FieldFingerprint {
@@ -18,6 +21,8 @@ export interface Draft<V = unknown> {
   fingerprint: CatalogFingerprint
   values: V
   step?: number
+  /** What was typed but not kept (secrets), by label. */
+  leftOut?: string[]
 }
 
 export interface KeyValueStorage {
@@ -26,7 +31,42 @@ export interface KeyValueStorage {
   removeItem(key: string): void
 }
 
-export const draftKey = (environmentId: string | null) => `ies.wizardDraft.${environmentId ?? 'new'}`
+/** A storage whose keys can be listed (localStorage's shape), for removing a user's drafts. */
+export interface ListableStorage extends KeyValueStorage {
+  readonly length: number
+  key(index: number): string | null
+}
+
+const DRAFT_PREFIX = 'ies.wizardDraft:'
+/** Drafts of earlier versions, kept under keys without a user (`ies.wizardDraft.new`). */
+const UNOWNED_DRAFT_PREFIX = 'ies.wizardDraft.'
+
+/** The draft of one wizard (a new environment, or the edit of `environmentId`) of one user (`subject`, the token's `sub`). */
+export const draftKey = (subject: string, environmentId: string | null) =>
+  `${DRAFT_PREFIX}${encodeURIComponent(subject)}:${environmentId === null ? 'new' : encodeURIComponent(environmentId)}`
+
+function keysOf(storage: ListableStorage): string[] {
+  const keys: string[] = []
+  for (let i = 0; i < storage.length; i++) {
+    const k = storage.key(i)
+    if (k !== null) keys.push(k)
+  }
+  return keys
+}
+
+/** Remove every draft of `subject` (sign-out, when the user asks); answers how many were removed. */
+export function clearDrafts(storage: ListableStorage, subject: string): number {
+  const mine = keysOf(storage).filter((k) => k.startsWith(`${DRAFT_PREFIX}${encodeURIComponent(subject)}:`))
+  for (const k of mine) storage.removeItem(k)
+  return mine.length
+}
+
+/** Remove drafts no user owns (saved before drafts were per user; they may hold a deploy key in plain text). */
+export function removeUnownedDrafts(storage: ListableStorage): number {
+  const unowned = keysOf(storage).filter((k) => k.startsWith(UNOWNED_DRAFT_PREFIX))
+  for (const k of unowned) storage.removeItem(k)
+  return unowned.length
+}
 
 function fieldPrint(f: WizardField): FieldFingerprint {
   return { type: f.type, default: f.default ?? null, pattern: f.pattern ? f.pattern.source : null, options: f.options ?? null }
@@ -41,10 +81,27 @@ export function fingerprintOf(catalog: PreparedCatalog): CatalogFingerprint {
   return out
 }
 
-export function saveDraft<V>(storage: KeyValueStorage, key: string, catalog: PreparedCatalog, values: V, step?: number, now = new Date()) {
-  const draft: Draft<V> = { commit: catalog.commit, savedAt: now.toISOString(), fingerprint: fingerprintOf(catalog), values }
-  if (step !== undefined) draft.step = step
-  storage.setItem(key, JSON.stringify(draft))
+export interface SaveDraftOptions {
+  step?: number
+  /** Labels of what the user typed but the draft does not keep (secrets), told when the draft is reopened. */
+  leftOut?: string[]
+  now?: Date
+}
+
+export function saveDraft<V>(storage: KeyValueStorage, key: string, catalog: PreparedCatalog, values: V, opts: SaveDraftOptions = {}) {
+  const draft: Draft<V> = {
+    commit: catalog.commit,
+    savedAt: (opts.now ?? new Date()).toISOString(),
+    fingerprint: fingerprintOf(catalog),
+    values,
+  }
+  if (opts.step !== undefined) draft.step = opts.step
+  if (opts.leftOut?.length) draft.leftOut = opts.leftOut
+  try {
+    storage.setItem(key, JSON.stringify(draft))
+  } catch {
+    // A full storage costs only the draft.
+  }
 }
 
 export function loadDraft<V>(storage: KeyValueStorage, key: string): Draft<V> | null {

@@ -118,6 +118,16 @@ export function reviewOf(v: WizardValues, editing: boolean): Record<string, unkn
   return body
 }
 
+/**
+ * The values a draft may keep: everything but secrets. The deploy key is write-only and is never
+ * written to browser storage; `leftOut` names it when the user had typed one, so the reopened draft
+ * can ask for it again.
+ */
+export function draftValuesOf(v: WizardValues): { values: WizardValues; leftOut: string[] } {
+  if (!v.gitRepository.deployKey) return { values: v, leftOut: [] }
+  return { values: { ...v, gitRepository: { ...v.gitRepository, deployKey: '' } }, leftOut: ['deploy key'] }
+}
+
 /** The wizard step that holds a field the server named (`services.rds.instanceClass` -> Services). */
 export function stepOfField(field: string): number {
   const head = field.split('.')[0]

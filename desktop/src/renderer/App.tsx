@@ -1,4 +1,5 @@
 // The shell: navigation, the signed-in user, and the screen for the current route.
+import { useState } from 'react'
 import { useApp } from './app-context.tsx'
 import { href, useRoute, type Route } from './router.ts'
 import { EnvironmentList } from './screens/EnvironmentList.tsx'
@@ -6,6 +7,7 @@ import { EnvironmentDetail } from './screens/EnvironmentDetail.tsx'
 import { Wizard } from './screens/Wizard.tsx'
 import { Credentials } from './screens/Credentials.tsx'
 import { Preferences } from './screens/Preferences.tsx'
+import { ConfirmDialog } from './components/ui.tsx'
 
 function screen(route: Route) {
   switch (route.name) {
@@ -33,6 +35,7 @@ const SECTIONS = [
 export function App() {
   const route = useRoute()
   const { username, logout } = useApp()
+  const [signingOut, setSigningOut] = useState(false)
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -57,7 +60,7 @@ export function App() {
           <span>
             Signed in as <strong data-testid="username">{username}</strong>
           </span>
-          <button type="button" className="btn small" onClick={logout}>
+          <button type="button" className="btn small" onClick={() => setSigningOut(true)}>
             Sign out
           </button>
         </div>
@@ -65,6 +68,21 @@ export function App() {
       <main className="main" id="main" tabIndex={-1}>
         {screen(route)}
       </main>
+      {signingOut && <SignOutDialog onCancel={() => setSigningOut(false)} onConfirm={(clearDrafts) => logout({ clearDrafts })} />}
     </div>
+  )
+}
+
+/** Sign-out asks what to forget on this device: the user's wizard drafts (they hold no secret, but may describe infrastructure). */
+function SignOutDialog(p: { onCancel: () => void; onConfirm: (clearDrafts: boolean) => void }) {
+  const [clearDrafts, setClearDrafts] = useState(false)
+  return (
+    <ConfirmDialog title="Sign out?" confirmLabel="Sign out" onConfirm={() => p.onConfirm(clearDrafts)} onCancel={p.onCancel}>
+      <p>Your session ends on this device. Wizard drafts are kept for you only; nobody else signing in here sees them.</p>
+      <label className="choice">
+        <input type="checkbox" checked={clearDrafts} onChange={(e) => setClearDrafts(e.target.checked)} />
+        <span>Also delete my unsaved wizard drafts from this browser</span>
+      </label>
+    </ConfirmDialog>
   )
 }

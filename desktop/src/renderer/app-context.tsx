@@ -12,11 +12,13 @@ export interface AppContextValue {
   api: ApiClient
   env: ClientEnv
   username: string
+  /** The signed-in user's subject (`sub`): drafts are kept under it. */
+  subject: string
   preferences: Preferences
   setPreferences: (p: Preferences) => void
   catalog: () => Promise<LoadedCatalog>
   toast: (message: string) => void
-  logout: () => void
+  logout: (opts?: { clearDrafts?: boolean }) => void
 }
 
 const Ctx = createContext<AppContextValue | null>(null)
@@ -31,7 +33,14 @@ export function applyTheme(theme: Theme) {
   document.documentElement.dataset.theme = theme
 }
 
-export function AppProvider(props: { api: ApiClient; env: ClientEnv; username: string; logout: () => void; children: ReactNode }) {
+export function AppProvider(props: {
+  api: ApiClient
+  env: ClientEnv
+  username: string
+  subject: string
+  logout: AppContextValue['logout']
+  children: ReactNode
+}) {
   const { api, env } = props
   const [preferences, setPrefs] = useState<Preferences>({ theme: 'system', defaultProvider: 'aws' })
   const [toastText, setToastText] = useState<string | null>(null)
@@ -63,7 +72,17 @@ export function AppProvider(props: { api: ApiClient; env: ClientEnv; username: s
     setTimeout(() => setToastText((t) => (t === message ? null : t)), 3500)
   }, [])
 
-  const value: AppContextValue = { api, env, username: props.username, preferences, setPreferences, catalog, toast, logout: props.logout }
+  const value: AppContextValue = {
+    api,
+    env,
+    username: props.username,
+    subject: props.subject,
+    preferences,
+    setPreferences,
+    catalog,
+    toast,
+    logout: props.logout,
+  }
   return (
     <Ctx.Provider value={value}>
       {props.children}

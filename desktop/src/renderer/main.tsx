@@ -10,12 +10,15 @@ import { App } from './App.tsx'
 import { AppProvider, applyTheme } from './app-context.tsx'
 import { Login } from './screens/Login.tsx'
 import { Spinner } from './components/ui.tsx'
+import { clearDrafts, removeUnownedDrafts } from '../lib/draft.ts'
 
 const env = readClientEnv(
   (window as unknown as Record<string, unknown>)[ENV_GLOBAL],
   location.origin.startsWith('http') ? location.origin : 'http://127.0.0.1:3000',
 )
 applyTheme('system')
+// Drafts saved before they were per user cannot be given to anyone (and may hold a deploy key).
+removeUnownedDrafts(localStorage)
 
 function Root() {
   const [state, setState] = useState<'starting' | 'signed-out' | 'signed-in'>('starting')
@@ -57,8 +60,13 @@ function Root() {
   }
   const claims = auth.claims()
   const username = String(claims.preferred_username ?? claims.email ?? 'you')
+  const subject = String(claims.sub ?? username)
+  const logout = (opts: { clearDrafts?: boolean } = {}) => {
+    if (opts.clearDrafts) clearDrafts(localStorage, subject)
+    auth.logout().finally(() => setState('signed-out'))
+  }
   return (
-    <AppProvider api={api} env={env} username={username} logout={() => auth.logout().finally(() => setState('signed-out'))}>
+    <AppProvider api={api} env={env} username={username} subject={subject} logout={logout}>
       <App />
     </AppProvider>
   )

@@ -241,7 +241,7 @@ export function ConfirmDialog(p: {
   const onKey = (e: React.KeyboardEvent) => {
     if (e.key === 'Escape') p.onCancel()
     if (e.key === 'Tab') {
-      const items = [...(ref.current?.querySelectorAll<HTMLElement>('button:not([disabled])') ?? [])]
+      const items = [...(ref.current?.querySelectorAll<HTMLElement>('button:not([disabled]), input:not([disabled])') ?? [])]
       const i = items.indexOf(document.activeElement as HTMLElement)
       if (e.shiftKey && i <= 0) {
         e.preventDefault()

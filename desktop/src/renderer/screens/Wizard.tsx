@@ -13,6 +13,7 @@ import { applySuggestion as applyToValues } from '../../lib/apply-suggestion.ts'
 import { PROVIDERS, type CloudCredential, type Environment } from '../../lib/types.ts'
 import {
   emptyValues,
+  draftValuesOf,
   reviewOf,
   stepOfField,
   toCreateRequest,
@@ -49,12 +50,12 @@ export function Wizard({ id }: { id: string | null }) {
   const [submitError, setSubmitError] = useState<unknown>(null)
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({})
   const [busy, setBusy] = useState(false)
-  const [draftInfo, setDraftInfo] = useState<{ savedAt: string; changes: CatalogChange[] } | null>(null)
+  const [draftInfo, setDraftInfo] = useState<{ savedAt: string; changes: CatalogChange[]; leftOut: string[] } | null>(null)
   const [touched, setTouched] = useState<Record<string, boolean>>({})
   const heading = useRef<HTMLHeadingElement>(null)
   const assistantToggle = useRef<HTMLButtonElement>(null)
   const [assistantOpen, setAssistantOpen] = useState(false)
-  const key = draftKey(id)
+  const key = draftKey(app.subject, id)
 
   useEffect(() => {
     let live = true
@@ -71,8 +72,8 @@ export function Wizard({ id }: { id: string | null }) {
           })
       const draft = loadDraft<WizardValues>(localStorage, key)
       if (draft) {
-        v = draft.values
-        setDraftInfo({ savedAt: draft.savedAt, changes: diffDraft(draft, catalog.catalog) })
+        v = draftValuesOf(draft.values).values
+        setDraftInfo({ savedAt: draft.savedAt, changes: diffDraft(draft, catalog.catalog), leftOut: draft.leftOut ?? [] })
         if (typeof draft.step === 'number') setStep(draft.step)
       }
       // Rule 1: the services start empty (or as stored) and are filled in place from the catalog.
@@ -87,7 +88,10 @@ export function Wizard({ id }: { id: string | null }) {
   }, [api, id])
 
   useEffect(() => {
-    if (values && loaded) saveDraft(localStorage, key, loaded.catalog, values, step)
+    if (!values || !loaded) return
+    // Never a secret in browser storage: the draft keeps everything but the deploy key.
+    const kept = draftValuesOf(values)
+    saveDraft(localStorage, key, loaded.catalog, kept.values, { step, leftOut: kept.leftOut })
   }, [values, step, loaded, key])
 
   useEffect(() => heading.current?.focus(), [step])
@@ -221,6 +225,9 @@ export function Wizard({ id }: { id: string | null }) {
           ) : (
             'You are continuing where you left off.'
           )}{' '}
+          {draftInfo.leftOut.length > 0 && (
+            <>Drafts never keep secrets: enter the {draftInfo.leftOut.join(' and ')} again (step Git repository). </>
+          )}
           <button type="button" className="btn link" onClick={discardDraft}>
             Discard the draft
           </button>
