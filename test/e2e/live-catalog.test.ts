@@ -100,7 +100,10 @@ t.test('the wizard is built from the live catalog, revalidated with its ETag, st
   )
   t.equal(await eks.getByLabel('Node capacity type').locator('option:checked').textContent(), 'On-demand')
   await screenshot(page, '14-wizard-live-catalog')
-  const draft = await page.evaluate(() => JSON.parse(localStorage.getItem('ies.wizardDraft.new') ?? 'null'))
+  const draft = await page.evaluate(() => {
+    const key = Object.keys(localStorage).find((k) => k.startsWith('ies.wizardDraft:') && k.endsWith(':new'))
+    return JSON.parse((key && localStorage.getItem(key)) ?? 'null')
+  })
   t.equal(draft?.commit, commit, 'the draft is saved with the live catalog commit')
   t.equal(draft?.values.services.eks.teamNote, 'platform-team')
 

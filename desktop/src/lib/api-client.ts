@@ -25,8 +25,14 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details?: unknown,
+    /** For a 429: when the server accepts requests again. */
+    readonly retryAt: Date | null = null,
   ) {
     super(message)
+  }
+
+  get isRateLimited(): boolean {
+    return this.status === 429
   }
 
   /** `details` as `{field: message}` (first message per field). */
@@ -52,7 +58,31 @@ export interface ApiClientOptions {
   getToken: () => Promise<string | null>
   /** Called on 401 so the app can send the user to the login. */
   onUnauthorized?: () => void
+  /** Called on 429 with the time the server accepts requests again. */
+  onRateLimited?: (retryAt: Date) => void
   fetch?: typeof fetch
+  now?: () => number
+}
+
+/**
+ * When a rate-limited client may try again: `Retry-After` (seconds or an HTTP date), else
+ * `X-RateLimit-Reset` (a Unix timestamp), else a minute from now.
+ */
+export function retryTimeOf(headers: Headers, now = Date.now()): Date {
+  const after = headers.get('retry-after')?.trim()
+  if (after && /^\d+$/.test(after)) return new Date(now + Number(after) * 1000)
+  if (after && !Number.isNaN(Date.parse(after))) return new Date(Date.parse(after))
+  const reset = headers.get('x-ratelimit-reset')?.trim()
+  if (reset && /^\d+$/.test(reset)) return new Date(Number(reset) * 1000)
+  return new Date(now + 60_000)
+}
+
+/** "Too many requests" in words: when the user can try again. */
+export function rateLimitMessage(retryAt: Date, now = Date.now()): string {
+  const seconds = Math.max(1, Math.ceil((retryAt.getTime() - now) / 1000))
+  const wait = seconds < 90 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minutes`
+  const at = retryAt.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })
+  return `The server is limiting requests from this address. You can try again at ${at} (in ${wait}); everything already on screen stays usable.`
 }
 
 export interface ListResult<T> {
@@ -92,6 +122,10 @@ function query(params: object): string {
 export function createApiClient(opts: ApiClientOptions) {
   const doFetch = opts.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args))
   const base = opts.baseUrl.replace(/\/+$/, '')
+  const now = opts.now ?? Date.now
+  // After a 429 the client holds its requests until the server accepts them again: each one would
+  // only be refused and push the window further.
+  let limitedUntil: Date | null = null
 
   async function raw(
     method: string,
@@ -100,6 +134,9 @@ export function createApiClient(opts: ApiClientOptions) {
     headers: Record<string, string> = {},
     init: Pick<RequestInit, 'cache'> = {},
   ): Promise<Response> {
+    if (limitedUntil && limitedUntil.getTime() > now()) {
+      throw new ApiError(429, 'RATE_LIMITED', rateLimitMessage(limitedUntil, now()), undefined, limitedUntil)
+    }
     const token = await opts.getToken()
     const h: Record<string, string> = { accept: 'application/json', ...headers }
     if (token) h.authorization = `Bearer ${token}`
@@ -111,6 +148,12 @@ export function createApiClient(opts: ApiClientOptions) {
       throw new ApiError(0, 'NETWORK_ERROR', `The server could not be reached (${(err as Error).message})`)
     }
     if (res.status === 401) opts.onUnauthorized?.()
+    if (res.status === 429) {
+      limitedUntil = retryTimeOf(res.headers, now())
+      opts.onRateLimited?.(limitedUntil)
+      const e = await errorOf(res)
+      throw new ApiError(429, e.code, rateLimitMessage(limitedUntil, now()), e.details, limitedUntil)
+    }
     if (res.status >= 400) throw await errorOf(res)
     return res
   }
@@ -167,7 +210,8 @@ export function createApiClient(opts: ApiClientOptions) {
     /** POST /ai/chat: the configuration assistant (the body and reply are the assistant panel's). */
     aiChat: <T>(request: object) => json<T>('POST', '/ai/chat', request),
     push: (id: string, body: Record<string, unknown> = {}) => json<Job>('POST', `/environments/${enc(id)}/push`, body),
-    job: (id: string) => json<Job>('GET', `/jobs/${enc(id)}`),
+    /** A job; with `wait`, the server answers once it has finished (or after its long-poll timeout). */
+    job: (id: string, opts: { wait?: boolean } = {}) => json<Job>('GET', `/jobs/${enc(id)}${opts.wait ? '?wait=true' : ''}`),
     /** The generated archive. */
     download: async (jobId: string): Promise<Blob> =>
       (await raw('GET', `/jobs/${enc(jobId)}/download`, undefined, { accept: '*/*' })).blob(),

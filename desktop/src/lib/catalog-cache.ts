@@ -1,7 +1,8 @@
 // The client's copy of the live catalog, kept between sessions so that every load is a conditional
 // request: `If-None-Match` with the copy's ETag (the templates commit). A 304 reuses the copy, a
 // 200 replaces it. `Warning: 110` (the backend served its own cached copy because the template
-// processor was unreachable) is passed on in both cases.
+// processor was unreachable) is passed on in both cases. When the request fails (rate limited,
+// network), the held copy is used and flagged stale.
 import type { CatalogResponse } from './api-client.ts'
 import type { KeyValueStorage } from './draft.ts'
 
@@ -19,6 +20,8 @@ export interface FetchedCatalog {
   etag: string | null
   /** True when the server answered 304 and the client's own copy was used. */
   revalidated: boolean
+  /** Why the client's copy was used without asking the server (rate limited, unreachable). */
+  unchecked?: string
 }
 
 export function readCachedCatalog(storage: KeyValueStorage): CachedCatalog | null {
@@ -42,7 +45,17 @@ function writeCachedCatalog(storage: KeyValueStorage, copy: CachedCatalog) {
 export function revalidatingCatalogFetch(request: (etag: string | null) => Promise<CatalogResponse>, storage: KeyValueStorage) {
   return async (): Promise<FetchedCatalog> => {
     const held = readCachedCatalog(storage)
-    let res = await request(held?.etag ?? null)
+    let res: CatalogResponse
+    try {
+      res = await request(held?.etag ?? null)
+    } catch (error) {
+      // Rate limited or unreachable: the copy the client holds is better than the built-in catalog.
+      if (held) {
+        const unchecked = error instanceof Error ? error.message : String(error)
+        return { document: held.document, stale: false, etag: held.etag, revalidated: false, unchecked }
+      }
+      throw error
+    }
     if (res.status === 304) {
       if (held) return { document: held.document, stale: res.stale, etag: res.etag ?? held.etag, revalidated: true }
       // A 304 without a copy to reuse (the copy vanished meanwhile): ask for the document itself.

@@ -12,11 +12,13 @@ export interface LoadedCatalog {
   notice?: string
   /** The backend served its cached copy (`Warning: 110`). */
   stale?: boolean
+  /** The copy kept in this browser was used without asking the server, and why (e.g. rate limited). */
+  unchecked?: string
 }
 
 export interface LoadCatalogOptions {
   useRuntimeCatalog: boolean
-  fetchCatalog: () => Promise<{ document?: unknown; stale?: boolean }>
+  fetchCatalog: () => Promise<{ document?: unknown; stale?: boolean; unchecked?: string }>
   staticCatalog: unknown
   log?: (message: string, error?: unknown) => void
 }
@@ -39,9 +41,10 @@ export async function loadCatalog(opts: LoadCatalogOptions): Promise<LoadedCatal
   const fromStatic = () => prepare(opts.staticCatalog)
   if (!opts.useRuntimeCatalog) return { catalog: fromStatic(), source: 'static' }
   try {
-    const { document, stale } = await opts.fetchCatalog()
+    const { document, stale, unchecked } = await opts.fetchCatalog()
     const loaded: LoadedCatalog = { catalog: prepare(document), source: 'runtime' }
     if (stale) loaded.stale = true
+    if (unchecked) loaded.unchecked = unchecked
     return loaded
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)

@@ -5,7 +5,7 @@ import type { ApiClient } from '../lib/api-client.ts'
 import type { ClientEnv } from '../lib/env.ts'
 import { loadCatalog, type LoadedCatalog } from '../lib/catalog-source.ts'
 import { revalidatingCatalogFetch } from '../lib/catalog-cache.ts'
-import type { Preferences, Theme } from '../lib/types.ts'
+import type { CloudCredential, Environment, Preferences, Theme } from '../lib/types.ts'
 import staticCatalog from '../catalog/static-catalog.json' with { type: 'json' }
 
 export interface AppContextValue {
@@ -17,6 +17,12 @@ export interface AppContextValue {
   preferences: Preferences
   setPreferences: (p: Preferences) => void
   catalog: () => Promise<LoadedCatalog>
+  /** The user's cloud credentials, fetched once per session and kept current by the screens that change them. */
+  credentials: () => Promise<CloudCredential[]>
+  setCredentials: (list: CloudCredential[]) => void
+  /** An environment the app just received (created, saved): the next screen that shows it takes it instead of fetching it. */
+  rememberEnvironment: (env: Environment) => void
+  takeEnvironment: (id: string) => Environment | null
   toast: (message: string) => void
   logout: (opts?: { clearDrafts?: boolean }) => void
 }
@@ -45,6 +51,8 @@ export function AppProvider(props: {
   const [preferences, setPrefs] = useState<Preferences>({ theme: 'system', defaultProvider: 'aws' })
   const [toastText, setToastText] = useState<string | null>(null)
   const loadedRef = useRef<Promise<LoadedCatalog> | null>(null)
+  const credentialsRef = useRef<Promise<CloudCredential[]> | null>(null)
+  const environmentsRef = useRef(new Map<string, Environment>())
 
   useEffect(() => {
     api.preferences().then(setPreferences, () => {})
@@ -67,6 +75,25 @@ export function AppProvider(props: {
     return loadedRef.current
   }, [api, env.useRuntimeCatalog])
 
+  const credentials = useCallback(() => {
+    if (!credentialsRef.current) {
+      const loading = api.listCredentials().then((r) => r.data)
+      credentialsRef.current = loading
+      // A failure is not kept: the next screen asks again.
+      loading.catch(() => credentialsRef.current === loading && (credentialsRef.current = null))
+    }
+    return credentialsRef.current
+  }, [api])
+  const setCredentials = useCallback((list: CloudCredential[]) => {
+    credentialsRef.current = Promise.resolve(list)
+  }, [])
+  const rememberEnvironment = useCallback((e: Environment) => void environmentsRef.current.set(e.id, e), [])
+  const takeEnvironment = useCallback((id: string) => {
+    const e = environmentsRef.current.get(id) ?? null
+    environmentsRef.current.delete(id)
+    return e
+  }, [])
+
   const toast = useCallback((message: string) => {
     setToastText(message)
     setTimeout(() => setToastText((t) => (t === message ? null : t)), 3500)
@@ -80,6 +107,10 @@ export function AppProvider(props: {
     preferences,
     setPreferences,
     catalog,
+    credentials,
+    setCredentials,
+    rememberEnvironment,
+    takeEnvironment,
     toast,
     logout: props.logout,
   }

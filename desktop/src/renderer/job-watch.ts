@@ -1,15 +1,16 @@
-// Watching a generation or push job: poll GET /jobs/:id until it ends, keeping a small log of the
-// states it went through (the task log a user can follow).
+// Watching a generation or push job by long polling (lib/job-follow.ts), with a small log of the
+// states it went through.
 import { useEffect, useRef, useState } from 'react'
 import type { ApiClient } from '../lib/api-client.ts'
 import type { Job } from '../lib/types.ts'
+import { followJob } from '../lib/job-follow.ts'
 
 export interface JobLogEntry {
   at: string
   text: string
 }
 
-export function useJob(api: ApiClient, initial: Job | null, intervalMs = 800) {
+export function useJob(api: ApiClient, initial: Job | null) {
   const [job, setJob] = useState<Job | null>(initial)
   const [log, setLog] = useState<JobLogEntry[]>([])
   const [error, setError] = useState<unknown>(null)
@@ -23,25 +24,14 @@ export function useJob(api: ApiClient, initial: Job | null, intervalMs = 800) {
     if (!initial) return
     let live = true
     const note = (j: Job) => {
+      setJob(j)
       if (j.status !== last.current) {
         last.current = j.status
         setLog((l) => [...l, { at: new Date().toLocaleTimeString(), text: `Job ${j.status}` }])
       }
     }
     note(initial)
-    const tick = async () => {
-      if (!live) return
-      try {
-        const j = await api.job(initial.id)
-        if (!live) return
-        setJob(j)
-        note(j)
-        if (j.status === 'queued' || j.status === 'running') setTimeout(tick, intervalMs)
-      } catch (e) {
-        if (live) setError(e)
-      }
-    }
-    if (initial.status === 'queued' || initial.status === 'running') setTimeout(tick, intervalMs)
+    followJob(api, initial, note, () => live).catch((e) => live && setError(e))
     return () => {
       live = false
     }

@@ -9,7 +9,7 @@ import { bridgeFetch } from '../shared/bridge.ts'
 import { App } from './App.tsx'
 import { AppProvider, applyTheme } from './app-context.tsx'
 import { Login } from './screens/Login.tsx'
-import { Spinner } from './components/ui.tsx'
+import { RateLimitBanner, Spinner } from './components/ui.tsx'
 import { clearDrafts, removeUnownedDrafts } from '../lib/draft.ts'
 
 const env = readClientEnv(
@@ -23,6 +23,7 @@ removeUnownedDrafts(localStorage)
 function Root() {
   const [state, setState] = useState<'starting' | 'signed-out' | 'signed-in'>('starting')
   const [error, setError] = useState<string | null>(null)
+  const [limitedUntil, setLimitedUntil] = useState<Date | null>(null)
   const auth: Auth = useMemo(
     () =>
       window.ies
@@ -36,6 +37,7 @@ function Root() {
         baseUrl: env.apiUrl,
         getToken: () => auth.accessToken(),
         onUnauthorized: () => setState('signed-out'),
+        onRateLimited: setLimitedUntil,
         ...(window.ies ? { fetch: bridgeFetch(window.ies) } : {}),
       }),
     [auth],
@@ -67,6 +69,7 @@ function Root() {
   }
   return (
     <AppProvider api={api} env={env} username={username} subject={subject} logout={logout}>
+      <RateLimitBanner until={limitedUntil} onOver={() => setLimitedUntil(null)} />
       <App />
     </AppProvider>
   )

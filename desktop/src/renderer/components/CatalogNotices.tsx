@@ -17,7 +17,7 @@ export function CatalogSourceLine({ loaded }: { loaded: LoadedCatalog }) {
           from templates <code title={commit}>{shortCommit(commit)}</code>
         </>
       )}
-      {loaded.stale && ' (may be out of date)'}
+      {(loaded.stale || loaded.unchecked) && ' (may be out of date)'}
     </span>
   )
 }
@@ -34,6 +34,12 @@ export function CatalogNotices({ loaded }: { loaded: LoadedCatalog }) {
         <Notice kind="warn" title="The catalog may be out of date" testId="catalog-stale">
           The server could not reach the template processor and served the catalog it had cached. Services or fields added to the templates
           since then are not offered yet; reopen the wizard later to check.
+        </Notice>
+      )}
+      {loaded.unchecked && (
+        <Notice kind="warn" title="Using the catalog kept in this browser" testId="catalog-unchecked">
+          The server could not be asked whether it changed: {loaded.unchecked} The wizard works with this copy; reopen it later to check for
+          changes.
         </Notice>
       )}
       {loaded.catalog.warnings.length > 0 && (

@@ -1,7 +1,7 @@
 // The renderer's building blocks: every control has a label, help text under it and the error the
 // client or the server named for it.
-import { useEffect, useId, useRef, type ReactNode } from 'react'
-import { ApiError } from '../../lib/api-client.ts'
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
+import { ApiError, rateLimitMessage } from '../../lib/api-client.ts'
 
 export function Field(props: {
   label: string
@@ -176,6 +176,29 @@ export function Notice(p: { kind: 'info' | 'warn' | 'error' | 'ok'; title?: stri
   )
 }
 
+/**
+ * Shown while the server refuses requests (429): when the user can try again, counting down, and
+ * gone when the time has come. Everything on screen stays as it was.
+ */
+export function RateLimitBanner({ until, onOver }: { until: Date | null; onOver: () => void }) {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    if (!until) return
+    setNow(Date.now())
+    const timer = setInterval(() => {
+      setNow(Date.now())
+      if (Date.now() >= until.getTime()) onOver()
+    }, 1000)
+    return () => clearInterval(timer)
+  }, [until])
+  if (!until || now >= until.getTime()) return null
+  return (
+    <div className="rate-limit-banner" role="alert" data-testid="rate-limited">
+      <strong>Too many requests.</strong> {rateLimitMessage(until, now)}
+    </div>
+  )
+}
+
 /** An API failure as a notice; a missing route (404 from the router) says the server does not offer it yet. */
 export function ErrorNotice({ error, what }: { error: unknown; what: string }) {
   if (!error) return null
@@ -187,6 +210,13 @@ export function ErrorNotice({ error, what }: { error: unknown; what: string }) {
     )
   }
   const message = error instanceof Error ? error.message : String(error)
+  if (error instanceof ApiError && error.isRateLimited) {
+    return (
+      <Notice kind="warn" title={`${what} has to wait`}>
+        {message}
+      </Notice>
+    )
+  }
   return (
     <Notice kind="error" title={`${what} failed`}>
       {message}

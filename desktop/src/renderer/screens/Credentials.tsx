@@ -21,8 +21,8 @@ import {
 } from '../components/ui.tsx'
 
 export function Credentials() {
-  const { api, toast } = useApp()
-  const [list, setList] = useState<CloudCredential[] | null>(null)
+  const { api, toast, credentials, setCredentials } = useApp()
+  const [list, setListState] = useState<CloudCredential[] | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [adding, setAdding] = useState(false)
   const [results, setResults] = useState<Record<string, CredentialValidation | 'checking'>>({})
@@ -30,10 +30,12 @@ export function Credentials() {
   const [deleting, setDeleting] = useState<CloudCredential | null>(null)
   const [blocked, setBlocked] = useState<{ name: string; environments: string[] } | null>(null)
 
-  const reload = () => api.listCredentials().then((r) => (setList(r.data), setError(null)), setError)
+  // One request per session for the list; every change below is applied locally (the server's
+  // answer to the change is the truth), so no action costs a second request for the list.
+  const setList = (next: CloudCredential[]) => (setCredentials(next), setListState(next))
   useEffect(() => {
-    reload()
-  }, [api])
+    credentials().then((l) => (setListState(l), setError(null)), setError)
+  }, [credentials])
 
   async function validate(c: CloudCredential) {
     setResults((r) => ({ ...r, [c.id]: 'checking' }))
@@ -53,7 +55,7 @@ export function Credentials() {
     try {
       await api.setDefaultCredential(c.id)
       toast(`${c.name} is now the default ${PROVIDER_LABELS[c.provider]} credential`)
-      reload()
+      setList(list!.map((x) => (x.provider === c.provider ? { ...x, isDefault: x.id === c.id } : x)))
     } catch (e) {
       setRowError({ id: c.id, error: e })
     }
@@ -65,7 +67,7 @@ export function Credentials() {
       await api.deleteCredential(c.id)
       toast(`Deleted ${c.name}`)
       setDeleting(null)
-      reload()
+      setList(list!.filter((x) => x.id !== c.id))
     } catch (e) {
       setDeleting(null)
       if (e instanceof ApiError && e.code === 'CREDENTIAL_IN_USE') {
@@ -94,7 +96,7 @@ export function Credentials() {
           onCreated={(c) => {
             setAdding(false)
             toast(`Added ${c.name}`)
-            reload()
+            setList([...(list ?? []).map((x) => (c.isDefault && x.provider === c.provider ? { ...x, isDefault: false } : x)), c])
           }}
         />
       )}

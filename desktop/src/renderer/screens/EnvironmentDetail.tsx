@@ -30,8 +30,8 @@ import { JobProgress } from '../components/JobProgress.tsx'
 import { PushPanel } from './PushPanel.tsx'
 
 export function EnvironmentDetail({ id }: { id: string }) {
-  const { api, toast } = useApp()
-  const [env, setEnv] = useState<Environment | null>(null)
+  const { api, toast, takeEnvironment, credentials } = useApp()
+  const [env, setEnv] = useState<Environment | null>(() => takeEnvironment(id))
   const [credential, setCredential] = useState<CloudCredential | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [confirming, setConfirming] = useState(false)
@@ -39,11 +39,18 @@ export function EnvironmentDetail({ id }: { id: string }) {
   const [deleteError, setDeleteError] = useState<unknown>(null)
 
   useEffect(() => {
-    api.getEnvironment(id).then(setEnv, setError)
+    // The wizard hands over the environment it just saved; otherwise one request.
+    if (!env) api.getEnvironment(id).then(setEnv, setError)
   }, [api, id])
   useEffect(() => {
-    if (env?.cloudCredentialId) api.getCredential(env.cloudCredentialId).then(setCredential, () => setCredential(null))
-  }, [api, env?.cloudCredentialId])
+    // The name of its credential from the session's list (no request per credential).
+    const cid = env?.cloudCredentialId
+    if (cid)
+      credentials().then(
+        (list) => setCredential(list.find((c) => c.id === cid) ?? null),
+        () => setCredential(null),
+      )
+  }, [credentials, env?.cloudCredentialId])
 
   if (error) return <ErrorNotice error={error} what="Loading the environment" />
   if (!env) return <Spinner label="Loading the environment" />

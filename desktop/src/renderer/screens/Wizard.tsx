@@ -133,6 +133,7 @@ export function Wizard({ id }: { id: string | null }) {
     try {
       const saved = editing ? await api.updateEnvironment(id, toUpdatePatch(v) as never) : await api.createEnvironment(toCreateRequest(v))
       localStorage.removeItem(key)
+      app.rememberEnvironment(saved)
       app.toast(editing ? `Saved ${saved.name}` : `Created ${saved.name}`)
       navigate(href.environment(saved.id))
     } catch (e) {
@@ -536,16 +537,16 @@ function CredentialStep({
   set: (p: Partial<WizardValues>) => void
   serverError?: string
 }) {
-  const { api } = useApp()
+  const { credentials } = useApp()
   const [list, setList] = useState<CloudCredential[] | null>(null)
   const [error, setError] = useState<unknown>(null)
   useEffect(() => {
-    api.listCredentials().then((r) => {
-      setList(r.data)
-      const def = r.data.find((c) => c.isDefault && c.provider === values.provider)
+    credentials().then((data) => {
+      setList(data)
+      const def = data.find((c) => c.isDefault && c.provider === values.provider)
       if (!values.cloudCredentialId && def) set({ cloudCredentialId: def.id })
     }, setError)
-  }, [api])
+  }, [credentials])
   if (error) return <ErrorNotice error={error} what="Loading cloud credentials" />
   if (!list) return <Spinner label="Loading cloud credentials" />
   const matching = list.filter((c) => c.provider === values.provider)
