@@ -13,6 +13,18 @@ import type {
   Preferences,
   User,
 } from './types.ts'
+import type { EnvironmentUpgrade, PushStrategy } from './push-lifecycle.ts'
+
+export interface PushRequest {
+  /** Preview: the job computes the changes and writes nothing. */
+  dryRun?: boolean
+  strategy?: PushStrategy
+}
+
+export interface UpgradeStarted {
+  jobs: { environmentId: string; jobId: string }[]
+  skipped: { environmentId: string; reason: string }[]
+}
 
 export interface FieldError {
   field: string
@@ -209,7 +221,11 @@ export function createApiClient(opts: ApiClientOptions) {
     generate: (id: string, req: GenerateRequest) => json<Job>('POST', `/environments/${enc(id)}/generate`, req),
     /** POST /ai/chat: the configuration assistant (the body and reply are the assistant panel's). */
     aiChat: <T>(request: object) => json<T>('POST', '/ai/chat', request),
-    push: (id: string, body: Record<string, unknown> = {}) => json<Job>('POST', `/environments/${enc(id)}/push`, body),
+    push: (id: string, body: PushRequest = {}) => json<Job>('POST', `/environments/${enc(id)}/push`, body),
+    /** The caller's pushed environments that are behind (templates or configuration). */
+    upgrades: () => json<EnvironmentUpgrade[]>('GET', '/environments/upgrades'),
+    /** One push job per environment that is behind (or per id given). */
+    upgrade: (body: { ids?: string[] } & PushRequest) => json<UpgradeStarted>('POST', '/environments/upgrade', body),
     /** A job; with `wait`, the server answers once it has finished (or after its long-poll timeout). */
     job: (id: string, opts: { wait?: boolean } = {}) => json<Job>('GET', `/jobs/${enc(id)}${opts.wait ? '?wait=true' : ''}`),
     /** The generated archive. */

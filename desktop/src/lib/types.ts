@@ -1,4 +1,5 @@
 // The API's resources as the client sees them (spec "Resources and their fields").
+import type { Behind, LastPush } from './push-lifecycle.ts'
 
 export const PROVIDERS = ['aws', 'azure', 'gcp', 'onpremise'] as const
 export type Provider = (typeof PROVIDERS)[number]
@@ -46,6 +47,10 @@ export interface Environment extends EnvironmentSummary {
   terraformBackend?: TerraformBackend
   gitRepository?: GitRepository
   cloudCredentialId?: string | null
+  /** The last push (null before the first one); absent on servers without the lifecycle routes. */
+  lastPush?: LastPush | null
+  /** Whether the templates or the configuration changed since the last push. */
+  behind?: Behind
 }
 
 /** What the wizard sends: every field of an environment a user can set. */
@@ -87,7 +92,7 @@ export interface Job {
   id: string
   type: string
   status: JobStatus
-  error?: { message: string; details?: JobFinding[] }
+  error?: { code?: string; message: string; details?: JobFinding[] }
   result?: Record<string, unknown>
   [extra: string]: unknown
 }

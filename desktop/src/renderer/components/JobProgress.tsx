@@ -4,7 +4,7 @@ import type { Job } from '../../lib/types.ts'
 import type { JobLogEntry } from '../job-watch.ts'
 import { Badge, Notice } from './ui.tsx'
 
-export function JobProgress({ job, log, what }: { job: Job; log: JobLogEntry[]; what: string }) {
+export function JobProgress({ job, log, what, showFailure = true }: { job: Job; log: JobLogEntry[]; what: string; showFailure?: boolean }) {
   const active = job.status === 'queued' || job.status === 'running'
   return (
     <div className="stack job-progress" aria-live="polite">
@@ -24,7 +24,7 @@ export function JobProgress({ job, log, what }: { job: Job; log: JobLogEntry[]; 
           </li>
         ))}
       </ol>
-      {job.status === 'failed' && (
+      {job.status === 'failed' && showFailure && (
         <Notice kind="error" title={`${what} failed`} testId="job-failed">
           {job.error?.message ?? 'The job failed.'}
           {job.error?.details && job.error.details.length > 0 && (

@@ -165,7 +165,7 @@ export function EnvironmentDetail({ id }: { id: string }) {
         </div>
       </div>
       <GeneratePanel env={env} />
-      <PushPanel env={env} />
+      <PushPanel env={env} onPushed={() => api.getEnvironment(id).then(setEnv, () => {})} />
       <ExportPanel env={env} />
       {confirming && (
         <ConfirmDialog

@@ -4,6 +4,8 @@ import { useApp } from '../app-context.tsx'
 import { href } from '../router.ts'
 import type { EnvironmentQuery, ListResult } from '../../lib/api-client.ts'
 import { STATUSES, type EnvironmentSummary } from '../../lib/types.ts'
+import type { EnvironmentUpgrade } from '../../lib/push-lifecycle.ts'
+import { UpgradeAll } from '../components/UpgradeAll.tsx'
 import { Badge, EmptyState, ErrorNotice, PageHead, PROVIDER_LABELS, SelectField, Spinner, formatDate } from '../components/ui.tsx'
 
 const SORTS = [
@@ -19,6 +21,15 @@ export function EnvironmentList() {
   const [result, setResult] = useState<ListResult<EnvironmentSummary> | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [loading, setLoading] = useState(true)
+  const [behind, setBehind] = useState<EnvironmentUpgrade[]>([])
+
+  // Which pushed environments are behind (one request per visit). A server without the lifecycle
+  // routes simply shows no banner.
+  const loadBehind = () => api.upgrades().then(setBehind, () => setBehind([]))
+  useEffect(() => {
+    loadBehind()
+  }, [api])
+  const behindIds = new Set(behind.map((b) => b.id))
 
   useEffect(() => {
     let live = true
@@ -50,6 +61,7 @@ export function EnvironmentList() {
           </a>
         }
       />
+      {behind.length > 0 && <UpgradeAll key={behind.map((b) => b.id).join()} behind={behind} onUpdated={loadBehind} />}
       <div className="card">
         <div className="toolbar" role="search" aria-label="Filter environments">
           <SelectField
@@ -118,7 +130,12 @@ export function EnvironmentList() {
                     </td>
                     <td className="mono">{e.region}</td>
                     <td>
-                      <Badge kind={e.status}>{e.status}</Badge>
+                      <Badge kind={e.status}>{e.status}</Badge>{' '}
+                      {behindIds.has(e.id) && (
+                        <Badge kind="behind">
+                          <span title="Pushed before the latest templates or configuration changes">behind</span>
+                        </Badge>
+                      )}
                     </td>
                     <td>{formatDate(e.createdAt)}</td>
                     <td>{formatDate(e.updatedAt)}</td>

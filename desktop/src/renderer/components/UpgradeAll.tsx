@@ -1,0 +1,124 @@
+// Every environment that is behind, previewed and updated in one go: a dry run of each (one job per
+// environment, followed by long polling), the changes per environment, then "Update all": one push
+// job each; a conflict ends only its own environment's push and is shown with its files.
+import { useState } from 'react'
+import { useApp } from '../app-context.tsx'
+import { href } from '../router.ts'
+import { followJob } from '../../lib/job-follow.ts'
+import { behindReasons, pushOutcome, type EnvironmentUpgrade, type PushOutcome } from '../../lib/push-lifecycle.ts'
+import { describeCounts } from '../../lib/change-tree.ts'
+import type { Job } from '../../lib/types.ts'
+import { ChangePreview } from './ChangePreview.tsx'
+import { ConflictView } from './ConflictView.tsx'
+import { GitRef } from './GitRef.tsx'
+import { ErrorNotice, Notice, Spinner } from './ui.tsx'
+
+type Row = { state: 'running' } | { state: 'done'; outcome: PushOutcome } | { state: 'skipped'; reason: string }
+
+export function UpgradeAll({ behind, onUpdated }: { behind: EnvironmentUpgrade[]; onUpdated: () => void }) {
+  const { api } = useApp()
+  const [phase, setPhase] = useState<'idle' | 'previewing' | 'previewed' | 'updating' | 'updated'>('idle')
+  const [rows, setRows] = useState<Record<string, Row>>({})
+  const [error, setError] = useState<unknown>(null)
+  const ids = behind.map((e) => e.id)
+
+  async function run(dryRun: boolean) {
+    setPhase(dryRun ? 'previewing' : 'updating')
+    setError(null)
+    try {
+      const started = await api.upgrade({ ids, ...(dryRun ? { dryRun: true } : { strategy: 'merge' }) })
+      const next: Record<string, Row> = {}
+      for (const s of started.skipped) next[s.environmentId] = { state: 'skipped', reason: s.reason }
+      for (const j of started.jobs) next[j.environmentId] = { state: 'running' }
+      setRows(next)
+      await Promise.all(
+        started.jobs.map(async ({ environmentId, jobId }) => {
+          const queued = { id: jobId, type: 'push', status: 'queued' } as Job
+          let row: Row
+          try {
+            row = { state: 'done', outcome: pushOutcome(await followJob(api, queued))! }
+          } catch (e) {
+            row = { state: 'done', outcome: { kind: 'failed', message: e instanceof Error ? e.message : String(e) } }
+          }
+          setRows((r) => ({ ...r, [environmentId]: row }))
+        }),
+      )
+      setPhase(dryRun ? 'previewed' : 'updated')
+    } catch (e) {
+      setError(e)
+      setPhase(dryRun ? 'idle' : 'previewed')
+    }
+  }
+
+  const busy = phase === 'previewing' || phase === 'updating'
+  const names = behind.map((e) => e.name)
+  return (
+    <Notice kind="warn" title={`${behind.length} environment${behind.length === 1 ? ' is' : 's are'} behind`} testId="upgrades">
+      <p>
+        {names.join(', ')} {behind.length === 1 ? 'was' : 'were'} pushed before the latest templates or configuration changes. Preview what
+        an update would change in each repository, then update them all; files and edits of your own are kept.
+      </p>
+      <div className="row">
+        {(phase === 'idle' || phase === 'previewing') && (
+          <button type="button" className="btn primary" disabled={busy} onClick={() => run(true)}>
+            {phase === 'previewing' && <Spinner />} Preview and update all
+          </button>
+        )}
+        {(phase === 'previewed' || phase === 'updating') && (
+          <button type="button" className="btn primary" disabled={busy} onClick={() => run(false)}>
+            {phase === 'updating' && <Spinner />} Update all {behind.length}
+          </button>
+        )}
+        {phase === 'updated' && (
+          <button type="button" className="btn" onClick={onUpdated}>
+            Done
+          </button>
+        )}
+      </div>
+      <ErrorNotice error={error} what={phase === 'updating' ? 'Updating' : 'Previewing'} />
+      {Object.keys(rows).length > 0 && (
+        <ul className="upgrade-list" aria-label="Environments to update">
+          {behind.map((e) => (
+            <UpgradeRow key={e.id} env={e} row={rows[e.id]} />
+          ))}
+        </ul>
+      )}
+    </Notice>
+  )
+}
+
+function UpgradeRow({ env, row }: { env: EnvironmentUpgrade; row: Row | undefined }) {
+  const o = row?.state === 'done' ? row.outcome : null
+  return (
+    <li data-upgrade={env.name}>
+      <a href={href.environment(env.id)}>
+        <strong>{env.name}</strong>
+      </a>{' '}
+      <span className="muted small">{behindReasons(env.behind, env.lastPush).join(' ')}</span>
+      <div aria-live="polite">
+        {!row && <span className="muted">Not started.</span>}
+        {row?.state === 'running' && <Spinner label={`Working on ${env.name}`} />}
+        {row?.state === 'skipped' && <span data-testid="upgrade-outcome">Skipped: {row.reason}</span>}
+        {o?.kind === 'preview' && (
+          <details>
+            <summary data-testid="upgrade-outcome">{describeCounts(o.changes)}</summary>
+            <ChangePreview changes={o.changes} />
+          </details>
+        )}
+        {o?.kind === 'pushed' && (
+          <span data-testid="upgrade-outcome">
+            {o.changed ? 'Updated: commit ' : 'Already up to date at '}
+            <GitRef commit={o.commit} /> on <span className="mono">{o.branch}</span>.
+          </span>
+        )}
+        {o?.kind === 'conflict' && (
+          <details>
+            <summary data-testid="upgrade-outcome">Conflict: not pushed, the branch is untouched.</summary>
+            <ConflictView conflicts={o.conflicts} />
+          </details>
+        )}
+        {o?.kind === 'failed' && <span data-testid="upgrade-outcome">Failed: {o.message}</span>}
+      </div>
+    </li>
+  )
+}
