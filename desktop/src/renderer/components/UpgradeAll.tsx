@@ -52,8 +52,13 @@ export function UpgradeAll({ behind, onUpdated }: { behind: EnvironmentUpgrade[]
 
   const busy = phase === 'previewing' || phase === 'updating'
   const names = behind.map((e) => e.name)
+  const outcomes = Object.values(rows).flatMap((r) => (r.state === 'done' ? [r.outcome.kind] : []))
+  const title =
+    phase === 'updated'
+      ? `Update finished: ${outcomes.filter((k) => k === 'pushed').length} updated, ${outcomes.filter((k) => k === 'conflict').length} in conflict, ${outcomes.filter((k) => k === 'failed').length} failed`
+      : `${behind.length} environment${behind.length === 1 ? ' is' : 's are'} behind`
   return (
-    <Notice kind="warn" title={`${behind.length} environment${behind.length === 1 ? ' is' : 's are'} behind`} testId="upgrades">
+    <Notice kind={phase === 'updated' ? 'info' : 'warn'} title={title} testId="upgrades">
       <p>
         {names.join(', ')} {behind.length === 1 ? 'was' : 'were'} pushed before the latest templates or configuration changes. Preview what
         an update would change in each repository, then update them all; files and edits of your own are kept.

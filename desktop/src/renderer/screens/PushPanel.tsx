@@ -127,7 +127,17 @@ export function PushPanel({ env, onPushed }: { env: Environment; onPushed?: () =
           )}
         </Notice>
       )}
-      {outcome?.kind === 'conflict' && <ConflictView conflicts={outcome.conflicts} />}
+      {outcome?.kind === 'conflict' && (
+        <>
+          <ConflictView conflicts={outcome.conflicts} />
+          <div className="row">
+            <button type="button" className="btn" disabled={running} onClick={() => start({ strategy: 'branch' })}>
+              Push to a new branch instead
+            </button>
+            <span className="muted small">The new branch holds the merge with conflict markers, ready for a pull request.</span>
+          </div>
+        </>
+      )}
     </section>
   )
 }
