@@ -2,6 +2,7 @@
 // Pure functions: the same code runs in the renderer and in the Node tests.
 // The document's attributes are strings as the decorators wrote them; catalog-attributes.ts reads
 // them (unknown type -> text, "3" -> 3, "true" -> true, available "false" hides).
+import { patternMessage } from './pattern-message.ts'
 import {
   availableProblem,
   isHidden,
@@ -28,6 +29,8 @@ export interface CatalogField {
   /** `"false"` (as the extractor writes it) or `false` hides the field. */
   available?: unknown
   category?: string
+  /** A sentence shown when the value does not match `pattern` (optional; else the pattern is explained). */
+  message?: string
 }
 
 export interface CatalogService {
@@ -59,6 +62,10 @@ export interface WizardField {
    * stall the page (catastrophic backtracking, `pattern-safety.ts`), which is treated the same way.
    */
   pattern?: RegExp
+  /** The pattern as the catalog wrote it: shown only as a detail under a message in words. */
+  rule?: string
+  /** The catalog's own message for a value that does not match. */
+  message?: string
   default: unknown
 }
 
@@ -129,6 +136,7 @@ function prepareField(key: string, raw: CatalogField, where: string, warnings: s
   if (widget.unknown) warnings.push(`${where}: unknown type ${JSON.stringify(raw.type)} is shown as a text field`)
   const field: WizardField = { key, label: raw.displayName || key, type: widget.type, default: null }
   if (raw.description) field.description = raw.description
+  if (typeof raw.message === 'string' && raw.message.trim()) field.message = raw.message.trim()
   if (field.type === 'dropdown') {
     if (isOptionList(raw.options)) field.options = raw.options
     else {
@@ -141,8 +149,10 @@ function prepareField(key: string, raw: CatalogField, where: string, warnings: s
   else warnings.push(`${where}: ${read.problem}; the field starts empty`)
   if (typeof raw.pattern === 'string' && raw.pattern !== '') {
     const checked = checkPattern(raw.pattern)
-    if ('re' in checked) field.pattern = checked.re
-    else warnings.push(`${where}: pattern "${raw.pattern}" ${checked.problem}; this field is not validated`)
+    if ('re' in checked) {
+      field.pattern = checked.re
+      field.rule = raw.pattern
+    } else warnings.push(`${where}: pattern "${raw.pattern}" ${checked.problem}; this field is not validated`)
   }
   return field
 }
@@ -242,7 +252,7 @@ export function validateField(field: WizardField, value: unknown): string | null
   // Bounded input: even a safe pattern is only ever run on at most VALUE_MAX_LENGTH characters.
   if (field.pattern && typeof text === 'string' && text.length > VALUE_MAX_LENGTH) return `Must be at most ${VALUE_MAX_LENGTH} characters`
   if (field.pattern && typeof text === 'string' && text !== '' && !field.pattern.test(text)) {
-    return `Must match ${field.pattern.source.slice(4, -2)}`
+    return patternMessage(field, field.rule ?? field.pattern.source)
   }
   return null
 }

@@ -7,6 +7,8 @@ export function Field(props: {
   label: string
   help?: ReactNode
   error?: string | null
+  /** The exact rule behind the error (a pattern), shown only on request. */
+  errorDetail?: string
   required?: boolean
   children: (id: string, describedBy: string | undefined) => ReactNode
 }) {
@@ -30,6 +32,12 @@ export function Field(props: {
           {props.error}
         </p>
       )}
+      {props.error && props.errorDetail && (
+        <details className="error-detail">
+          <summary>The exact rule</summary>
+          <code>{props.errorDetail}</code>
+        </details>
+      )}
       {props.help && (
         <p className="help" id={helpId}>
           {props.help}
@@ -45,6 +53,7 @@ type InputProps = {
   onChange: (v: string) => void
   help?: ReactNode
   error?: string | null
+  errorDetail?: string
   required?: boolean
   readOnly?: boolean
   type?: string
@@ -55,7 +64,7 @@ type InputProps = {
 
 export function TextField(p: InputProps) {
   return (
-    <Field label={p.label} help={p.help} error={p.error} required={p.required}>
+    <Field label={p.label} help={p.help} error={p.error} errorDetail={p.errorDetail} required={p.required}>
       {(id, describedBy) => (
         <input
           id={id}

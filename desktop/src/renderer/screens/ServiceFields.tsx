@@ -14,7 +14,10 @@ export function FieldWidget(p: {
   readOnly?: boolean
 }) {
   const { field } = p
-  const error = validateField(field, p.value) ?? p.serverError ?? null
+  const clientError = validateField(field, p.value)
+  const error = clientError ?? p.serverError ?? null
+  // The pattern itself only as a detail under the message in words.
+  const errorDetail = clientError && field.rule && field.type !== 'dropdown' ? field.rule : undefined
   const help = field.description
   switch (field.type) {
     case 'toggle':
@@ -40,6 +43,7 @@ export function FieldWidget(p: {
           onChange={(text) => p.onChange(text === '' ? null : Number.isNaN(Number(text)) ? text : Number(text))}
           help={help}
           error={error}
+          errorDetail={errorDetail}
           readOnly={p.readOnly}
         />
       )
@@ -51,6 +55,7 @@ export function FieldWidget(p: {
           onChange={p.onChange}
           help={help}
           error={error}
+          errorDetail={errorDetail}
           readOnly={p.readOnly}
         />
       )

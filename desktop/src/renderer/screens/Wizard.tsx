@@ -5,7 +5,7 @@ import { stringify } from 'yaml'
 import { useApp } from '../app-context.tsx'
 import { href, navigate } from '../router.ts'
 import { ApiError } from '../../lib/api-client.ts'
-import { compilePattern, fillServices, validateServices } from '../../lib/catalog.ts'
+import { compilePattern, fillServices, validateField, validateServices } from '../../lib/catalog.ts'
 import type { LoadedCatalog } from '../../lib/catalog-source.ts'
 import { describeChange, diffDraft, draftKey, loadDraft, saveDraft, type CatalogChange } from '../../lib/draft.ts'
 import { checkBasics } from '../../lib/environment-rules.ts'
@@ -102,8 +102,8 @@ export function Wizard({ id }: { id: string | null }) {
     if (!values || !loaded) return out
     for (const k of ['name', 'globalPrefix', 'region', 'domain'] as const) {
       const f = loaded.catalog.global[k]
-      if (f?.pattern && values[k] !== '' && !f.pattern.test(values[k]))
-        out[k] = `Does not match the templates' rule ${f.pattern.source.slice(4, -2)}`
+      const message = f && values[k] !== '' ? validateField(f, values[k]) : null
+      if (message) out[k] = message
     }
     return out
   }, [values, loaded])
@@ -113,6 +113,12 @@ export function Wizard({ id }: { id: string | null }) {
   if (!values || !loaded) return <Spinner label="Loading the wizard" />
 
   const set = (patch: Partial<WizardValues>) => setValues((v) => ({ ...v!, ...patch }))
+  const clearServerError = (field: string) =>
+    setServerErrors((e) => {
+      if (!(field in e)) return e
+      const { [field]: _gone, ...rest } = e
+      return rest
+    })
   const fieldError = (field: string) => {
     const client = field in basicsErrors ? basicsErrors[field] : catalogGlobalErrors[field]
     return (touched[field] || step > 0 ? client : null) ?? serverErrors[field] ?? null
@@ -121,6 +127,8 @@ export function Wizard({ id }: { id: string | null }) {
     (i === 0 && Object.keys({ ...basicsErrors, ...catalogGlobalErrors }).length > 0) ||
     (i === 1 && Object.keys(serviceErrors).length > 0) ||
     Object.keys(serverErrors).some((f) => stepOfField(f) === i)
+  /** The catalog's pattern behind a basics error in words, as a detail. */
+  const ruleDetail = (k: string) => (fieldError(k) && fieldError(k) === catalogGlobalErrors[k] ? loaded.catalog.global[k]?.rule : undefined)
   const globalHelp = (k: string, fallback: string) => loaded.catalog.global[k]?.description ?? fallback
 
   async function submit() {
@@ -140,6 +148,9 @@ export function Wizard({ id }: { id: string | null }) {
       setSubmitError(e)
       if (e instanceof ApiError) {
         const fe = e.fieldErrors
+        // A duplicate name (409) belongs at the name field, in words.
+        if (e.code === 'CONFLICT' && !editing && !fe.name)
+          fe.name = `You already have an environment named "${v.name}". Choose another name.`
         setServerErrors(fe)
         const first = Object.keys(fe)[0]
         if (first) setStep(stepOfField(first))
@@ -261,11 +272,12 @@ export function Wizard({ id }: { id: string | null }) {
                 required
                 value={values.name}
                 readOnly={editing}
-                onChange={(name) => (set({ name }), setTouched((t) => ({ ...t, name: true })))}
+                onChange={(name) => (set({ name }), setTouched((t) => ({ ...t, name: true })), clearServerError('name'))}
                 help={
                   editing ? 'Immutable after creation.' : globalHelp('name', 'Lowercase letters, digits and hyphens; 3 to 50 characters.')
                 }
                 error={fieldError('name')}
+                errorDetail={ruleDetail('name')}
               />
               <TextField
                 label={loaded.catalog.global.globalPrefix?.label ?? 'Global prefix'}
@@ -275,6 +287,7 @@ export function Wizard({ id }: { id: string | null }) {
                 onChange={(globalPrefix) => (set({ globalPrefix }), setTouched((t) => ({ ...t, globalPrefix: true })))}
                 help={editing ? 'Immutable after creation.' : globalHelp('globalPrefix', 'Prefixes every resource name.')}
                 error={fieldError('globalPrefix')}
+                errorDetail={ruleDetail('globalPrefix')}
               />
               <SelectField
                 label="Provider"
@@ -296,6 +309,7 @@ export function Wizard({ id }: { id: string | null }) {
                 onChange={(region) => (set({ region }), setTouched((t) => ({ ...t, region: true })))}
                 help={globalHelp('region', 'Lowercase letters, digits and hyphens.')}
                 error={fieldError('region')}
+                errorDetail={ruleDetail('region')}
               />
               <TextField
                 label={loaded.catalog.global.domain?.label ?? 'Domain'}
@@ -304,6 +318,7 @@ export function Wizard({ id }: { id: string | null }) {
                 onChange={(domain) => (set({ domain }), setTouched((t) => ({ ...t, domain: true })))}
                 help={globalHelp('domain', 'Optional. Without a domain no host-based ingresses are generated.')}
                 error={fieldError('domain')}
+                errorDetail={ruleDetail('domain')}
               />
             </div>
           )}
