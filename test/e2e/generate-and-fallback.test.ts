@@ -41,7 +41,7 @@ t.test('catalog unreachable: fallback notice, the wizard still creates; then gen
   const panel = page.locator('section[aria-labelledby="generate-title"]')
   await panel.getByLabel('Format').selectOption({ label: 'Terraform' })
   await panel.getByRole('button', { name: 'Generate' }).click()
-  const done = panel.getByRole('button', { name: 'Download archive' })
+  const done = panel.getByRole('button', { name: /^Download / })
   const failed = page.getByTestId('job-failed')
   await Promise.race([done.waitFor({ timeout: 120_000 }), failed.waitFor({ timeout: 120_000 })])
   await screenshot(page, '13-generate')

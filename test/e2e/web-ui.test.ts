@@ -92,7 +92,8 @@ t.test('web UI: credentials, wizard, detail, edit, export, delete, preferences',
   t.equal(await storage.inputValue(), '20', 'a catalog default fills the field')
   await storage.fill('0')
   await rds.getByText('Enter a whole number of 1 or more.').waitFor()
-  t.equal(await rds.getByText(/\[1-9\]/).count(), 0, 'no regular expression in the message')
+  t.notMatch(await rds.locator('p.error').first().textContent(), /[[\]^$]/, 'no regular expression in the message')
+  t.notOk(await rds.getByText('^[1-9][0-9]*$').isVisible(), 'the rule is a detail, closed')
   await rds.getByText('The exact rule').click()
   await rds.getByText('^[1-9][0-9]*$').waitFor()
   await storage.fill('50')
@@ -112,6 +113,15 @@ t.test('web UI: credentials, wizard, detail, edit, export, delete, preferences',
   await page.getByLabel(/sandbox/).waitFor()
   t.ok(await page.getByLabel(/sandbox/).isChecked(), 'the default credential is preselected')
   await page.getByRole('button', { name: 'Next: Review' }).click()
+  // a readable summary with the catalog's labels; the YAML only on request
+  const summary = page.getByTestId('review-summary')
+  const rdsSummary = await summary.locator('[data-summary-service="rds"]').textContent()
+  t.match(rdsSummary, /RDS PostgreSQL/)
+  t.match(rdsSummary, /Storage \(GiB\)50/, 'a label, and the value the user chose')
+  t.notMatch(rdsSummary, /allocatedStorage/, 'no keys')
+  t.match(await summary.textContent(), /deploy key: a new key \(write-only/)
+  t.equal(await page.getByTestId('review').count(), 0, 'no YAML until asked')
+  await page.getByRole('button', { name: 'Show as YAML' }).click()
   const review = await page.getByTestId('review').textContent()
   t.match(review, /name: e2e-shop/)
   t.match(review, /allocatedStorage: 50/)
@@ -123,6 +133,9 @@ t.test('web UI: credentials, wizard, detail, edit, export, delete, preferences',
   // --- detail
   await page.getByRole('heading', { name: 'e2e-shop', exact: true }).waitFor()
   await page.getByText('Deploy key stored').waitFor()
+  const detailServices = await page.getByTestId('detail-services').textContent()
+  t.match(detailServices, /RDS PostgreSQL.*Storage \(GiB\)50/, 'the detail page shows catalog labels')
+  t.notMatch(detailServices, /allocatedStorage/)
   await page.getByText('sandbox').first().waitFor()
   const exported = await page.getByTestId('export').textContent()
   t.match(exported, /name: e2e-shop/)
@@ -146,6 +159,11 @@ t.test('web UI: credentials, wizard, detail, edit, export, delete, preferences',
   t.ok((await page.getByLabel('Global prefix').getAttribute('readonly')) !== null, 'global prefix is read-only when editing')
   await page.getByLabel('Domain').fill('')
   await page.getByRole('button', { name: 'Review' }).click()
+  t.same(
+    await page.getByTestId('review-changes').locator('li').allTextContents(),
+    ['Domain: shop.example.com → —'],
+    'the edit says what changes',
+  )
   await page.getByRole('button', { name: 'Save changes' }).click()
   await page.getByRole('heading', { name: 'e2e-shop', exact: true }).waitFor()
   await page.getByText('None (no host-based ingresses)').waitFor()

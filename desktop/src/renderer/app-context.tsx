@@ -4,7 +4,8 @@ import { createContext, useCallback, useContext, useEffect, useRef, useState, ty
 import type { ApiClient } from '../lib/api-client.ts'
 import type { ClientEnv } from '../lib/env.ts'
 import { loadCatalog, type LoadedCatalog } from '../lib/catalog-source.ts'
-import { revalidatingCatalogFetch } from '../lib/catalog-cache.ts'
+import { readCachedCatalog, revalidatingCatalogFetch } from '../lib/catalog-cache.ts'
+import { prepareCatalog, type PreparedCatalog } from '../lib/catalog.ts'
 import type { CloudCredential, Environment, Preferences, Theme } from '../lib/types.ts'
 import staticCatalog from '../catalog/static-catalog.json' with { type: 'json' }
 
@@ -17,6 +18,8 @@ export interface AppContextValue {
   preferences: Preferences
   setPreferences: (p: Preferences) => void
   catalog: () => Promise<LoadedCatalog>
+  /** The catalog at hand without a request (for labels): the last one loaded, the copy kept in the browser, or the built-in one. */
+  keptCatalog: () => PreparedCatalog
   /** The user's cloud credentials, fetched once per session and kept current by the screens that change them. */
   credentials: () => Promise<CloudCredential[]>
   setCredentials: (list: CloudCredential[]) => void
@@ -51,6 +54,7 @@ export function AppProvider(props: {
   const [preferences, setPrefs] = useState<Preferences>({ theme: 'system', defaultProvider: 'aws' })
   const [toastText, setToastText] = useState<string | null>(null)
   const loadedRef = useRef<Promise<LoadedCatalog> | null>(null)
+  const lastCatalog = useRef<PreparedCatalog | null>(null)
   const credentialsRef = useRef<Promise<CloudCredential[]> | null>(null)
   const environmentsRef = useRef(new Map<string, Environment>())
 
@@ -68,12 +72,26 @@ export function AppProvider(props: {
       useRuntimeCatalog: env.useRuntimeCatalog,
       staticCatalog,
       fetchCatalog: revalidatingCatalogFetch((etag) => api.catalog(etag), localStorage),
-    }).finally(() => {
-      // Revalidate on the next wizard opening (a cheap 304 when nothing changed).
-      setTimeout(() => (loadedRef.current = null), 0)
     })
+      .then((loaded) => ((lastCatalog.current = loaded.catalog), loaded))
+      .finally(() => {
+        // Revalidate on the next wizard opening (a cheap 304 when nothing changed).
+        setTimeout(() => (loadedRef.current = null), 0)
+      })
     return loadedRef.current
   }, [api, env.useRuntimeCatalog])
+
+  const keptCatalog = useCallback(() => {
+    if (!lastCatalog.current) {
+      try {
+        const held = env.useRuntimeCatalog ? readCachedCatalog(localStorage) : null
+        lastCatalog.current = prepareCatalog(held?.document ?? staticCatalog)
+      } catch {
+        lastCatalog.current = prepareCatalog(staticCatalog)
+      }
+    }
+    return lastCatalog.current
+  }, [env.useRuntimeCatalog])
 
   const credentials = useCallback(() => {
     if (!credentialsRef.current) {
@@ -107,6 +125,7 @@ export function AppProvider(props: {
     preferences,
     setPreferences,
     catalog,
+    keptCatalog,
     credentials,
     setCredentials,
     rememberEnvironment,

@@ -27,10 +27,13 @@ import {
   formatDate,
 } from '../components/ui.tsx'
 import { JobProgress } from '../components/JobProgress.tsx'
+import { enabledServices } from '../../lib/config-summary.ts'
+import { differsFromForm, FORMAT_LABELS, generationSummary, optionEffects, type OptionKey } from '../../lib/generate-options.ts'
+import { shortCommit } from '../../lib/catalog.ts'
 import { PushPanel } from './PushPanel.tsx'
 
 export function EnvironmentDetail({ id }: { id: string }) {
-  const { api, toast, takeEnvironment, credentials } = useApp()
+  const { api, toast, takeEnvironment, credentials, keptCatalog } = useApp()
   const [env, setEnv] = useState<Environment | null>(() => takeEnvironment(id))
   const [credential, setCredential] = useState<CloudCredential | null>(null)
   const [error, setError] = useState<unknown>(null)
@@ -55,7 +58,8 @@ export function EnvironmentDetail({ id }: { id: string }) {
   if (error) return <ErrorNotice error={error} what="Loading the environment" />
   if (!env) return <Spinner label="Loading the environment" />
 
-  const enabled = Object.entries(env.services ?? {}).filter(([, v]) => v?.enabled === true)
+  // The catalog's labels (and option labels) for the stored values, from the catalog at hand: no request.
+  const enabled = enabledServices(env.services ?? {}, keptCatalog())
 
   async function remove() {
     setDeleting(true)
@@ -144,19 +148,20 @@ export function EnvironmentDetail({ id }: { id: string }) {
           {enabled.length === 0 ? (
             <p className="muted">No service is enabled. Edit the environment to choose services from the catalog.</p>
           ) : (
-            <ul className="service-summary">
-              {enabled.map(([key, v]) => (
-                <li key={key}>
-                  <strong className="mono">{key}</strong>
+            <ul className="service-summary" data-testid="detail-services">
+              {enabled.map((s) => (
+                <li key={s.key}>
+                  <strong>{s.label}</strong>
                   <dl>
-                    {Object.entries(v)
-                      .filter(([k]) => k !== 'enabled')
-                      .map(([k, x]) => (
-                        <div key={k}>
-                          <dt>{k}</dt>
-                          <dd className="mono">{typeof x === 'string' ? x : JSON.stringify(x)}</dd>
-                        </div>
-                      ))}
+                    {s.fields.map((f) => (
+                      <div key={f.key} title={`${s.key}.${f.key}`}>
+                        <dt>{f.label}</dt>
+                        <dd>
+                          {f.value}
+                          {f.isDefault && <span className="muted small"> (default)</span>}
+                        </dd>
+                      </div>
+                    ))}
                   </dl>
                 </li>
               ))}
@@ -183,6 +188,12 @@ export function EnvironmentDetail({ id }: { id: string }) {
   )
 }
 
+const OPTION_LABELS: Record<OptionKey, string> = {
+  includeBackend: 'Include the state backend',
+  includeChart: 'Include chart values files',
+  includeGitops: 'Include GitOps application definitions',
+}
+
 function GeneratePanel({ env }: { env: Environment }) {
   const { api } = useApp()
   const [format, setFormat] = useState<GenerateFormat>('terraform')
@@ -191,6 +202,7 @@ function GeneratePanel({ env }: { env: Environment }) {
   const [error, setError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
   const { job, log, error: pollError } = useJob(api, started)
+  const effects = optionEffects(format, options)
 
   async function start() {
     setBusy(true)
@@ -203,14 +215,15 @@ function GeneratePanel({ env }: { env: Environment }) {
       setBusy(false)
     }
   }
-  async function download() {
+  async function download(of: Job) {
     try {
-      await saveBlob(archiveFilename(job!) ?? `${env.name}-${format}.zip`, await api.download(job!.id))
+      await saveBlob(archiveFilename(of) ?? `${env.name}-${format}.zip`, await api.download(of.id))
     } catch (e) {
       setError(e)
     }
   }
   const running = job?.status === 'queued' || job?.status === 'running'
+  const summary = job ? generationSummary(job) : null
   return (
     <section className="card" aria-labelledby="generate-title">
       <h2 id="generate-title">Generate</h2>
@@ -222,43 +235,54 @@ function GeneratePanel({ env }: { env: Environment }) {
         <SelectField
           label="Format"
           value={format}
-          options={GENERATE_FORMATS.map((f) => ({
-            value: f,
-            label: { terraform: 'Terraform', helm: 'Helm values', argocd: 'Argo CD' }[f],
-          }))}
+          options={GENERATE_FORMATS.map((f) => ({ value: f, label: FORMAT_LABELS[f] }))}
           onChange={setFormat}
         />
         <div className="stack">
-          <Toggle
-            label="Include the state backend"
-            checked={options.includeBackend}
-            onChange={(includeBackend) => setOptions({ ...options, includeBackend })}
-          />
-          <Toggle
-            label="Include chart values files"
-            checked={options.includeChart}
-            onChange={(includeChart) => setOptions({ ...options, includeChart })}
-          />
-          <Toggle
-            label="Include GitOps application definitions"
-            checked={options.includeGitops}
-            onChange={(includeGitops) => setOptions({ ...options, includeGitops })}
-          />
+          {(Object.keys(OPTION_LABELS) as OptionKey[]).map((k) => (
+            <Toggle
+              key={k}
+              label={OPTION_LABELS[k]}
+              checked={effects[k].note ? effects[k].effective : options[k]}
+              disabled={!!effects[k].note}
+              help={effects[k].note}
+              onChange={(v) => setOptions({ ...options, [k]: v })}
+            />
+          ))}
         </div>
       </div>
       <div className="row gap-top">
         <button type="button" className="btn primary" disabled={busy || running} onClick={start}>
           {(busy || running) && <Spinner />} Generate
         </button>
-        {job?.status === 'succeeded' && (
-          <button type="button" className="btn" onClick={download}>
-            Download archive
-          </button>
-        )}
       </div>
       <ErrorNotice error={error} what="Generation" />
       <ErrorNotice error={pollError} what="Following the job" />
       {job && <JobProgress job={job} log={log} what="Generation" />}
+      {job && summary && (
+        <div className="generation-result" data-testid="generation-result">
+          <p>
+            <strong>{summary.format}</strong>
+            {summary.fileCount !== null && <> · {summary.fileCount} files</>}
+            {summary.size && <> · {summary.size}</>}
+            {summary.templatesCommit && (
+              <>
+                {' '}
+                · templates <code title={summary.templatesCommit}>{shortCommit(summary.templatesCommit)}</code>
+              </>
+            )}
+            {summary.warnings > 0 && <> · {summary.warnings} processor warnings</>}
+          </p>
+          {differsFromForm(job, format, options) && (
+            <p className="muted small" data-testid="archive-differs">
+              This archive is the {summary.format} generation above; the form now asks for something else. Generate again for it.
+            </p>
+          )}
+          <button type="button" className="btn" onClick={() => download(job)}>
+            Download {summary.filename ?? 'archive'}
+          </button>
+        </div>
+      )}
     </section>
   )
 }

@@ -1,7 +1,6 @@
 // The environment wizard (create and edit): basics, services from the catalog, state backend, Git
 // repository, cloud credential, review. Drafts are kept locally with the catalog's commit.
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { stringify } from 'yaml'
 import { useApp } from '../app-context.tsx'
 import { href, navigate } from '../router.ts'
 import { ApiError } from '../../lib/api-client.ts'
@@ -14,7 +13,6 @@ import { PROVIDERS, type CloudCredential, type Environment } from '../../lib/typ
 import {
   emptyValues,
   draftValuesOf,
-  reviewOf,
   stepOfField,
   toCreateRequest,
   toUpdatePatch,
@@ -36,6 +34,7 @@ import {
 } from '../components/ui.tsx'
 import { ServicesStep } from './ServiceFields.tsx'
 import { CatalogNotices, CatalogSourceLine } from '../components/CatalogNotices.tsx'
+import { ReviewSummary } from '../components/ReviewSummary.tsx'
 import { AssistantPanel, type AssistantChatReply, type SuggestionValue } from '../components/AssistantPanel.tsx'
 
 export function Wizard({ id }: { id: string | null }) {
@@ -371,15 +370,12 @@ export function Wizard({ id }: { id: string | null }) {
           )}
           {step === 4 && <CredentialStep values={values} set={set} serverError={serverErrors.cloudCredentialId} />}
           {step === 5 && (
-            <div>
-              <p className="muted">
-                The configuration that will be {editing ? 'saved' : 'created'}. Services that stay disabled are kept with their defaults and
-                generate nothing.
-              </p>
-              <pre className="code" aria-label="Resulting configuration" data-testid="review">
-                {stringify(reviewOf(values, editing))}
-              </pre>
-            </div>
+            <ReviewSummary
+              values={values}
+              original={original ? originalValues(original, loaded.catalog) : null}
+              catalog={loaded.catalog}
+              editing={editing}
+            />
           )}
           <ErrorNotice error={submitError} what={editing ? 'Saving' : 'Creating the environment'} />
           <div className="wizard-foot">
@@ -412,6 +408,13 @@ export function Wizard({ id }: { id: string | null }) {
       </div>
     </>
   )
+}
+
+/** The stored environment as wizard values, filled from the catalog like the edited copy (for "what changes"). */
+function originalValues(env: Environment, catalog: LoadedCatalog['catalog']): WizardValues {
+  const v = valuesFromEnvironment(env)
+  fillServices(v.services, catalog)
+  return v
 }
 
 const BUCKET = compilePattern('[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]')!

@@ -1,0 +1,152 @@
+// The wizard's review (issue 18, item 5): what will be created or saved, readable, with the
+// catalog's labels; when editing, what changes first; the request as YAML only on request.
+import { useEffect, useState } from 'react'
+import { stringify } from 'yaml'
+import { useApp } from '../app-context.tsx'
+import type { PreparedCatalog } from '../../lib/catalog.ts'
+import { enabledServices, serviceChanges, settingChanges } from '../../lib/config-summary.ts'
+import { reviewOf, type WizardValues } from '../../lib/wizard-values.ts'
+import { PROVIDER_LABELS } from './ui.tsx'
+
+const SETTING_LABELS = {
+  provider: 'Provider',
+  region: 'Region',
+  domain: 'Domain',
+  bucket: 'State bucket',
+  gitUrl: 'Repository URL',
+  gitBranch: 'Branch',
+  cloudCredentialId: 'Cloud credential',
+}
+
+function settingsOf(v: WizardValues, credentialName: (id: string) => string) {
+  return {
+    provider: PROVIDER_LABELS[v.provider] ?? v.provider,
+    region: v.region,
+    domain: v.domain,
+    bucket: v.backendMode === 'none' ? '' : v.terraformBackend.bucket,
+    gitUrl: v.gitRepository.url,
+    gitBranch: v.gitRepository.url ? v.gitRepository.branch : '',
+    cloudCredentialId: v.cloudCredentialId ? credentialName(v.cloudCredentialId) : '',
+  }
+}
+
+export function ReviewSummary(p: { values: WizardValues; original: WizardValues | null; catalog: PreparedCatalog; editing: boolean }) {
+  const { credentials } = useApp()
+  const { values: v, catalog } = p
+  const [names, setNames] = useState<Record<string, string>>({})
+  const [yaml, setYaml] = useState(false)
+  useEffect(() => {
+    if (v.cloudCredentialId || p.original?.cloudCredentialId)
+      credentials().then(
+        (list) => setNames(Object.fromEntries(list.map((c) => [c.id, c.name]))),
+        () => {},
+      )
+  }, [credentials])
+  const credentialName = (id: string) => names[id] ?? id
+  const services = enabledServices(v.services, catalog)
+  const disabled = catalog.services.length - services.filter((s) => catalog.services.some((c) => c.key === s.key)).length
+  const changes = p.original
+    ? [
+        ...settingChanges(settingsOf(p.original, credentialName), settingsOf(v, credentialName), SETTING_LABELS),
+        ...serviceChanges(p.original.services, v.services, catalog),
+        ...(v.gitRepository.deployKey ? ['Replaces the deploy key'] : []),
+      ]
+    : null
+  const deployKey = v.gitRepository.deployKey
+    ? 'a new key (write-only: stored encrypted, never shown)'
+    : v.gitRepository.hasDeployKey
+      ? 'stored, unchanged'
+      : 'none'
+  return (
+    <div className="stack" data-testid="review-summary">
+      {changes && (
+        <section aria-labelledby="review-changes">
+          <h3 id="review-changes">What changes</h3>
+          {changes.length === 0 ? (
+            <p className="muted">Nothing changed yet.</p>
+          ) : (
+            <ul data-testid="review-changes">
+              {changes.map((c) => (
+                <li key={c}>{c}</li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+      <section aria-labelledby="review-basics">
+        <h3 id="review-basics">Basics</h3>
+        <dl className="props">
+          <dt>Name</dt>
+          <dd className="mono">{v.name}</dd>
+          <dt>Global prefix</dt>
+          <dd className="mono">{v.globalPrefix}</dd>
+          <dt>Provider</dt>
+          <dd>{PROVIDER_LABELS[v.provider] ?? v.provider}</dd>
+          <dt>Region</dt>
+          <dd className="mono">{v.region}</dd>
+          <dt>Domain</dt>
+          <dd>{v.domain || <span className="muted">None (no host-based ingresses)</span>}</dd>
+        </dl>
+      </section>
+      <section aria-labelledby="review-services">
+        <h3 id="review-services">
+          Services: {services.length} enabled{disabled > 0 ? `, ${disabled} stay off` : ''}
+        </h3>
+        {services.length === 0 && <p className="muted">No service is enabled; the repository holds only the basics.</p>}
+        <ul className="service-summary">
+          {services.map((s) => (
+            <li key={s.key} data-summary-service={s.key}>
+              <strong>{s.label}</strong>
+              <dl>
+                {s.fields.map((f) => (
+                  <div key={f.key} className={f.isDefault ? 'is-default' : undefined}>
+                    <dt>{f.label}</dt>
+                    <dd>
+                      {f.value}
+                      {f.isDefault && <span className="muted small"> (default)</span>}
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section aria-labelledby="review-delivery">
+        <h3 id="review-delivery">State, repository and credential</h3>
+        <dl className="props">
+          <dt>Terraform state</dt>
+          <dd>
+            {v.backendMode !== 'none' && v.terraformBackend.bucket ? (
+              <span className="mono">s3://{v.terraformBackend.bucket}</span>
+            ) : (
+              <span className="muted">Local state</span>
+            )}
+          </dd>
+          <dt>Git repository</dt>
+          <dd>
+            {v.gitRepository.url ? (
+              <>
+                <span className="mono">{v.gitRepository.url}</span> ({v.gitRepository.branch || 'main'}); deploy key: {deployKey}
+              </>
+            ) : (
+              <span className="muted">None</span>
+            )}
+          </dd>
+          <dt>Cloud credential</dt>
+          <dd>{v.cloudCredentialId ? credentialName(v.cloudCredentialId) : <span className="muted">None</span>}</dd>
+        </dl>
+      </section>
+      <div>
+        <button type="button" className="btn small" aria-expanded={yaml} onClick={() => setYaml(!yaml)}>
+          {yaml ? 'Hide the YAML' : 'Show as YAML'}
+        </button>
+      </div>
+      {yaml && (
+        <pre className="code" aria-label="Resulting configuration" data-testid="review">
+          {stringify(reviewOf(v, p.editing))}
+        </pre>
+      )}
+    </div>
+  )
+}
