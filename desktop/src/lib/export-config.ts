@@ -6,7 +6,19 @@ import type { Environment } from './types.ts'
 export type ExportFormat = 'json' | 'yaml'
 
 /** Fields of an environment that are never exported: credentials, secrets, and server bookkeeping. */
-const DROPPED = new Set(['id', 'status', 'createdAt', 'updatedAt', 'cloudCredentialId', 'credentials', 'userId', 'ownerId'])
+// `lastPush` and `behind` are the server's record of the repository, not configuration.
+const DROPPED = new Set([
+  'id',
+  'status',
+  'createdAt',
+  'updatedAt',
+  'cloudCredentialId',
+  'credentials',
+  'userId',
+  'ownerId',
+  'lastPush',
+  'behind',
+])
 const DROPPED_GIT = new Set(['deployKey', 'hasDeployKey', 'privateKey', 'password', 'token'])
 
 export function exportableConfiguration(env: Environment | Record<string, unknown>): Record<string, unknown> {

@@ -1,12 +1,25 @@
 // The preview of a push: the file tree of the change (added, modified, deleted, in conflict) and the
 // unified diff of the file chosen in it.
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { changeTree, describeCounts, diffLines, type ChangeNode, type FileChange } from '../../lib/change-tree.ts'
 import { Badge } from './ui.tsx'
 
 const KIND_LABEL: Record<FileChange['change'], string> = { added: 'added', modified: 'modified', deleted: 'deleted', conflict: 'conflict' }
 
-function TreeNode({ node, selected, onSelect }: { node: ChangeNode; selected: string | null; onSelect: (f: FileChange) => void }) {
+/** Files below a folder. */
+const countFiles = (n: ChangeNode): number => (n.file ? 1 : n.children.reduce((sum, c) => sum + countFiles(c), 0))
+
+function TreeNode({
+  node,
+  selected,
+  onSelect,
+  open,
+}: {
+  node: ChangeNode
+  selected: string | null
+  onSelect: (f: FileChange) => void
+  open: boolean
+}) {
   if (node.file) {
     const f = node.file
     return (
@@ -23,14 +36,20 @@ function TreeNode({ node, selected, onSelect }: { node: ChangeNode; selected: st
       </li>
     )
   }
+  // A long change starts folded, except the folder of the chosen file.
+  const holdsSelected = !!selected && selected.startsWith(`${node.path}/`)
   return (
     <li>
-      <span className="tree-folder mono">{node.name}/</span>
-      <ul>
-        {node.children.map((c) => (
-          <TreeNode key={c.path} node={c} selected={selected} onSelect={onSelect} />
-        ))}
-      </ul>
+      <details open={open || holdsSelected}>
+        <summary className="tree-folder mono">
+          {node.name}/ <span className="muted small">({countFiles(node)})</span>
+        </summary>
+        <ul>
+          {node.children.map((c) => (
+            <TreeNode key={c.path} node={c} selected={selected} onSelect={onSelect} open={open} />
+          ))}
+        </ul>
+      </details>
     </li>
   )
 }
@@ -58,18 +77,28 @@ export function DiffView({ file }: { file: FileChange }) {
   )
 }
 
-export function ChangePreview({ changes }: { changes: FileChange[] }) {
+/** Up to this many files the tree starts unfolded. */
+const UNFOLDED_UP_TO = 25
+
+export function ChangePreview({ changes, actions }: { changes: FileChange[]; actions?: ReactNode }) {
   const [selected, setSelected] = useState<FileChange | null>(changes.find((c) => c.change === 'conflict') ?? changes[0] ?? null)
   const tree = changeTree(changes)
   return (
     <div className="stack" data-testid="change-preview">
       <p data-testid="change-summary">{describeCounts(changes)}</p>
+      {actions}
       {changes.length > 0 && (
         <div className="change-preview">
           <nav aria-label="Changed files">
             <ul className="tree">
               {tree.children.map((c) => (
-                <TreeNode key={c.path} node={c} selected={selected?.path ?? null} onSelect={setSelected} />
+                <TreeNode
+                  key={c.path}
+                  node={c}
+                  selected={selected?.path ?? null}
+                  onSelect={setSelected}
+                  open={changes.length <= UNFOLDED_UP_TO}
+                />
               ))}
             </ul>
           </nav>

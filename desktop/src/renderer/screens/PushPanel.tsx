@@ -104,16 +104,20 @@ export function PushPanel({ env, onPushed }: { env: Environment; onPushed?: () =
           <h3>
             What a push to <span className="mono">{outcome.branch || branch}</span> would change
           </h3>
-          <ChangePreview changes={outcome.changes} />
-          <div className="row">
-            <button type="button" className="btn primary" disabled={running} onClick={() => start({ strategy: 'merge' })}>
-              Push
-            </button>
-            <button type="button" className="btn" disabled={running} onClick={() => start({ strategy: 'branch' })}>
-              Push to a new branch
-            </button>
-            <span className="muted small">A new branch leaves {branch} untouched; open a pull request from it.</span>
-          </div>
+          <ChangePreview
+            changes={outcome.changes}
+            actions={
+              <div className="row">
+                <button type="button" className="btn primary" disabled={running} onClick={() => start({ strategy: 'merge' })}>
+                  Push
+                </button>
+                <button type="button" className="btn" disabled={running} onClick={() => start({ strategy: 'branch' })}>
+                  Push to a new branch
+                </button>
+                <span className="muted small">A new branch leaves {branch} untouched; open a pull request from it.</span>
+              </div>
+            }
+          />
         </div>
       )}
       {outcome?.kind === 'pushed' && (
