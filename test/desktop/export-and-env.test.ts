@@ -39,6 +39,12 @@ t.test('the export omits credential fields and server bookkeeping', async (t) =>
     t.same(format === 'json' ? JSON.parse(text) : parse(text), config, `${format} round-trips`)
   }
   t.match(exportConfiguration(environment, 'yaml'), /multiAz: false/, 'YAML keeps booleans typed')
+  const pushed = {
+    ...environment,
+    lastPush: { jobId: 'j', commit: 'c', branch: 'main', templatesCommit: 't', pushedAt: '2026-01-01T00:00:00Z' },
+    behind: { templates: true, configuration: false },
+  }
+  t.same(exportableConfiguration(pushed), config, "the repository's push record is not configuration")
 })
 
 t.test('env.js: rendered by the server, read by the app', async (t) => {
