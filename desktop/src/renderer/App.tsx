@@ -7,7 +7,7 @@ import { EnvironmentDetail } from './screens/EnvironmentDetail.tsx'
 import { Wizard } from './screens/Wizard.tsx'
 import { Credentials } from './screens/Credentials.tsx'
 import { Preferences } from './screens/Preferences.tsx'
-import { ConfirmDialog } from './components/ui.tsx'
+import { ConfirmDialog, EmptyState, PageHead } from './components/ui.tsx'
 
 function screen(route: Route) {
   switch (route.name) {
@@ -23,6 +23,8 @@ function screen(route: Route) {
       return <Credentials />
     case 'preferences':
       return <Preferences />
+    case 'not-found':
+      return <NotFound path={route.path} />
   }
 }
 
@@ -84,5 +86,26 @@ function SignOutDialog(p: { onCancel: () => void; onConfirm: (clearDrafts: boole
         <span>Also delete my unsaved wizard drafts from this browser</span>
       </label>
     </ConfirmDialog>
+  )
+}
+
+/** An address the app does not know: say so, and offer the way back. */
+function NotFound({ path }: { path: string }) {
+  return (
+    <>
+      <PageHead title="Page not found" />
+      <div className="card" data-testid="not-found">
+        <EmptyState
+          title={`Nothing lives at ${path}`}
+          action={
+            <a className="btn primary" href={href.environments()}>
+              Go to your environments
+            </a>
+          }
+        >
+          The link may be old or mistyped.
+        </EmptyState>
+      </div>
+    </>
   )
 }

@@ -1,5 +1,5 @@
 // Start-up: read env.js, restore or finish the login, then render the app.
-import { StrictMode, useEffect, useMemo, useState } from 'react'
+import { StrictMode, useEffect, useMemo, useRef, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import './styles.css'
 import { ENV_GLOBAL, readClientEnv } from '../lib/env.ts'
@@ -24,11 +24,20 @@ function Root() {
   const [state, setState] = useState<'starting' | 'signed-out' | 'signed-in'>('starting')
   const [error, setError] = useState<string | null>(null)
   const [limitedUntil, setLimitedUntil] = useState<Date | null>(null)
+  // Why a signed-in session ended without the user signing out (shown on the sign-in screen).
+  const [ended, setEnded] = useState<string | null>(null)
+  const signingOut = useRef(false)
+  const endSession = (why: string) => {
+    if (!signingOut.current) setEnded(why)
+    setState('signed-out')
+  }
   const auth: Auth = useMemo(
     () =>
       window.ies
         ? desktopAuth(window.ies)
-        : browserAuth({ authUrl: env.authUrl, realm: env.realm, clientId: env.clientId }, () => setState('signed-out')),
+        : browserAuth({ authUrl: env.authUrl, realm: env.realm, clientId: env.clientId }, () =>
+            endSession('It could not be renewed: the identity provider refused the refresh or could not be reached.'),
+          ),
     [],
   )
   const api = useMemo(
@@ -36,7 +45,7 @@ function Root() {
       createApiClient({
         baseUrl: env.apiUrl,
         getToken: () => auth.accessToken(),
-        onUnauthorized: () => setState('signed-out'),
+        onUnauthorized: () => endSession('The server no longer accepts your sign-in (it expired or was revoked).'),
         onRateLimited: setLimitedUntil,
         ...(window.ies ? { fetch: bridgeFetch(window.ies) } : {}),
       }),
@@ -58,13 +67,26 @@ function Root() {
     )
   }
   if (state === 'signed-out') {
-    return <Login desktop={!!window.ies} error={error} onLogin={async () => (await auth.login(), window.ies && setState('signed-in'))} />
+    return (
+      <Login
+        desktop={!!window.ies}
+        error={error}
+        ended={ended}
+        onLogin={async () => {
+          signingOut.current = false
+          await auth.login()
+          if (window.ies) setState('signed-in')
+        }}
+      />
+    )
   }
   const claims = auth.claims()
   const username = String(claims.preferred_username ?? claims.email ?? 'you')
   const subject = String(claims.sub ?? username)
   const logout = (opts: { clearDrafts?: boolean } = {}) => {
     if (opts.clearDrafts) clearDrafts(localStorage, subject)
+    signingOut.current = true
+    setEnded(null)
     auth.logout().finally(() => setState('signed-out'))
   }
   return (

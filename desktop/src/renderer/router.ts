@@ -9,6 +9,7 @@ export type Route =
   | { name: 'edit-environment'; id: string }
   | { name: 'credentials' }
   | { name: 'preferences' }
+  | { name: 'not-found'; path: string }
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('?')[0].split('/').filter(Boolean).map(decodeURIComponent)
@@ -17,7 +18,8 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'environments' && parts[1]) return { name: 'environment', id: parts[1] }
   if (parts[0] === 'credentials') return { name: 'credentials' }
   if (parts[0] === 'preferences') return { name: 'preferences' }
-  return { name: 'environments' }
+  if (parts.length === 0 || (parts[0] === 'environments' && parts.length === 1)) return { name: 'environments' }
+  return { name: 'not-found', path: `/${parts.join('/')}` }
 }
 
 export const href = {

@@ -3,7 +3,7 @@
 import { useState } from 'react'
 import { Notice, Spinner } from '../components/ui.tsx'
 
-export function Login(p: { onLogin: () => Promise<void>; error?: string | null; desktop: boolean }) {
+export function Login(p: { onLogin: () => Promise<void>; error?: string | null; ended?: string | null; desktop: boolean }) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(p.error ?? null)
   async function go() {
@@ -28,6 +28,11 @@ export function Login(p: { onLogin: () => Promise<void>; error?: string | null; 
         <p className="muted">
           Design environments from the service catalog, generate their infrastructure code and push it to your repository.
         </p>
+        {p.ended && !error && (
+          <Notice kind="warn" title="Your session ended" testId="session-ended">
+            {p.ended} Sign in again to continue where you were.
+          </Notice>
+        )}
         {error && (
           <Notice kind="error" title="Sign-in failed">
             {error}

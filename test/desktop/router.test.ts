@@ -1,0 +1,14 @@
+// The hash routes, and an unknown address as "not found" instead of silently the environment list.
+import t from 'tap'
+import { parseRoute } from '../../desktop/src/renderer/router.ts'
+
+t.test('routes', async (t) => {
+  t.same(parseRoute(''), { name: 'environments' })
+  t.same(parseRoute('#/environments'), { name: 'environments' })
+  t.same(parseRoute('#/environments/new'), { name: 'new-environment' })
+  t.same(parseRoute('#/environments/abc'), { name: 'environment', id: 'abc' })
+  t.same(parseRoute('#/environments/abc/edit'), { name: 'edit-environment', id: 'abc' })
+  t.same(parseRoute('#/credentials'), { name: 'credentials' })
+  t.same(parseRoute('#/nowhere/at/all'), { name: 'not-found', path: '/nowhere/at/all' })
+  t.same(parseRoute('#/settings'), { name: 'not-found', path: '/settings' })
+})
