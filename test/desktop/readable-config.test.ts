@@ -32,6 +32,12 @@ t.test('enabled services with labels; values as their widgets show them', async 
   t.equal(displayValue(undefined, true), 'Yes')
   t.equal(displayValue(undefined, ''), '—')
   t.same(out[1].fields, [{ key: 'size', label: 'size', value: '3', isDefault: false }])
+  const maxSize = out[0].fields.find((f) => f.key === 'nodeMaxSize')!
+  t.same(
+    [maxSize.value, maxSize.isDefault],
+    [displayValue(field('nodeMaxSize'), field('nodeMaxSize').default), true],
+    "a value not held is the template's default",
+  )
 })
 
 t.test('what an edit changes, in words', async (t) => {

@@ -44,7 +44,11 @@ export function enabledServices(services: ServicesConfig, catalog: PreparedCatal
       label: s.label,
       fields: s.fields
         .filter((f) => f.key !== 'enabled')
-        .map((f) => ({ key: f.key, label: f.label, value: displayValue(f, values[f.key]), isDefault: same(values[f.key], f.default) })),
+        // A value the environment does not hold is generated with the template's default.
+        .map((f) => {
+          const value = values[f.key] ?? f.default
+          return { key: f.key, label: f.label, value: displayValue(f, value), isDefault: same(value, f.default) }
+        }),
     })
   }
   for (const [key, values] of Object.entries(services)) {
