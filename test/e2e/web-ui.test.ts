@@ -63,7 +63,9 @@ t.test('web UI: credentials, wizard, detail, edit, export, delete, preferences',
   await broken.waitFor()
   await broken.getByRole('button', { name: 'Validate' }).click()
   await broken.getByTestId('validation-result').waitFor()
-  t.match(await broken.getByTestId('validation-result').textContent(), /^invalid/)
+  // the provider cannot be reached: that is "could not check", not "invalid"
+  t.equal(await broken.getByTestId('validation-result').getAttribute('data-state'), 'unreachable')
+  t.match(await broken.getByTestId('validation-result').textContent(), /^could not check.*checked /)
   await row.getByRole('button', { name: 'Set default' }).click()
   await row.getByText('default', { exact: true }).waitFor()
   await screenshot(page, '03-credentials')
@@ -197,6 +199,31 @@ t.test('web UI: credentials, wizard, detail, edit, export, delete, preferences',
   await page.getByRole('button', { name: 'Delete' }).click()
   await dialog.getByRole('button', { name: 'Delete environment' }).click()
   await page.getByText('No environments yet').waitFor()
+
+  // --- a credential's stored values (masked), rename, and rotation of its secret
+  await nav('Cloud credentials').click()
+  await row.getByRole('button', { name: 'Edit sandbox' }).click()
+  const edit = page.getByTestId('edit-credential')
+  await edit.getByText('eu-west-1', { exact: true }).waitFor()
+  t.notMatch(await edit.textContent(), key.accessKeyId, 'the access key is masked')
+  await edit.getByLabel('Name').fill('sandbox-main')
+  await edit.getByLabel('New default region').fill('EU WEST')
+  await edit.getByRole('button', { name: 'Save' }).click()
+  await edit.getByText('Only lowercase letters, digits and hyphens').waitFor()
+  await edit.getByLabel('New access key ID').fill(key.accessKeyId)
+  await edit.getByLabel('New secret access key').fill(key.secretAccessKey)
+  await edit.getByLabel('New default region').fill('eu-central-1')
+  await edit.getByRole('button', { name: 'Save' }).click()
+  const renamed = page.locator('tr[data-credential="sandbox-main"]')
+  await renamed.waitFor()
+  await renamed.getByRole('button', { name: 'Validate' }).click()
+  await renamed.getByTestId('validation-result').waitFor()
+  t.equal(await renamed.getByTestId('validation-result').getAttribute('data-state'), 'valid', 'the rotated secret works')
+  const credentials = (await (await fetch(`${ies.url}/api/cloud-credentials`, { headers: ies.auth('dev') })).json()).data
+  t.ok(
+    credentials.some((c: { name: string }) => c.name === 'sandbox-main'),
+    'renamed on the server',
+  )
 
   // --- preferences: the theme applies at once and is stored
   await nav('Preferences').click()

@@ -214,6 +214,9 @@ export function createApiClient(opts: ApiClientOptions) {
     getCredential: (id: string) => json<CloudCredential>('GET', `/cloud-credentials/${enc(id)}`),
     createCredential: (input: { name: string; provider: CredentialProvider; credentials: Record<string, unknown> }) =>
       json<CloudCredential>('POST', '/cloud-credentials', input),
+    /** Rename, and with `credentials` replace the whole secret (rotate). */
+    updateCredential: (id: string, body: { name?: string; credentials?: Record<string, unknown> }) =>
+      json<CloudCredential>('PUT', `/cloud-credentials/${enc(id)}`, body),
     deleteCredential: (id: string) => json<void>('DELETE', `/cloud-credentials/${enc(id)}`),
     setDefaultCredential: (id: string) => json<unknown>('PUT', `/cloud-credentials/${enc(id)}/default`, {}),
     validateCredential: (id: string) => json<CredentialValidation>('POST', `/cloud-credentials/${enc(id)}/validate`),

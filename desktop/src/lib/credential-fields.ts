@@ -1,7 +1,8 @@
 // The credential input per provider (spec "Cloud credential"): which fields, which are secret
 // (write-only: typed once, never shown back), which are required, and how the form becomes the
 // request's `credentials` object.
-import type { CredentialProvider } from './types.ts'
+import type { CredentialProvider, CredentialValidation } from './types.ts'
+import { checkRegion } from './environment-rules.ts'
 
 export interface CredentialFieldSpec {
   key: string
@@ -57,7 +58,52 @@ export function credentialsFromForm(provider: CredentialProvider, form: Record<s
       } catch {
         errors[`credentials.${f.key}`] = 'must be the JSON key file (an object)'
       }
-    } else credentials[f.key] = raw
+    } else {
+      // A region is checked as an environment's region is (one rule).
+      const regionProblem = f.key === 'region' ? checkRegion(raw) : null
+      if (regionProblem) errors[`credentials.${f.key}`] = regionProblem
+      else credentials[f.key] = raw
+    }
   }
   return { credentials, errors }
+}
+
+/**
+ * The form of an edit (rename, rotate): the name alone when no credential field is filled (the
+ * stored secret stays), else the whole new secret (`PUT` replaces it), checked like a new one.
+ */
+export function credentialUpdateFromForm(provider: CredentialProvider, name: string, form: Record<string, string>) {
+  const errors: Record<string, string> = {}
+  if (!name.trim()) errors.name = 'is required'
+  const typed = CREDENTIAL_FIELDS[provider].some((f) => (form[f.key] ?? '').trim() !== '')
+  if (!typed) return { body: { name: name.trim() }, errors, rotates: false }
+  const built = credentialsFromForm(provider, form)
+  return { body: { name: name.trim(), credentials: built.credentials }, errors: { ...errors, ...built.errors }, rotates: true }
+}
+
+export interface CheckOutcome {
+  state: 'valid' | 'invalid' | 'unreachable'
+  /** In words, for the user. */
+  text: string
+  /** The provider's own message (shown as a detail). */
+  detail?: string
+}
+
+// Failures to reach the provider, not answers from it: the credential was not judged.
+const UNREACHABLE =
+  /getaddrinfo|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|socket hang up|fetch failed|timed? ?out|network/i
+
+/** A validation result as the user should read it: a network failure is "could not check", not "invalid". */
+export function checkOutcome(result: CredentialValidation): CheckOutcome {
+  if (result.valid) {
+    const who = String(result.identity?.arn ?? result.identity?.accountId ?? '')
+    return { state: 'valid', text: who ? `Valid: ${who}` : 'Valid' }
+  }
+  if (UNREACHABLE.test(result.error))
+    return {
+      state: 'unreachable',
+      text: 'Could not check: the provider could not be reached from the server. The credential may well be fine; try again later.',
+      detail: result.error,
+    }
+  return { state: 'invalid', text: `Invalid: ${result.error}` }
 }

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react'
 import { useApp } from '../app-context.tsx'
 import { ApiError } from '../../lib/api-client.ts'
-import { CREDENTIAL_FIELDS, credentialsFromForm } from '../../lib/credential-fields.ts'
+import { CREDENTIAL_FIELDS, checkOutcome, credentialUpdateFromForm, credentialsFromForm } from '../../lib/credential-fields.ts'
 import { CREDENTIAL_PROVIDERS, type CloudCredential, type CredentialProvider, type CredentialValidation } from '../../lib/types.ts'
 import {
   Badge,
@@ -20,12 +20,21 @@ import {
   formatDate,
 } from '../components/ui.tsx'
 
+interface Check {
+  result: CredentialValidation
+  at: Date
+}
+
+/** The last check of each credential, kept while the app runs (navigating away and back keeps it). */
+const lastChecks = new Map<string, Check>()
+
 export function Credentials() {
   const { api, toast, credentials, setCredentials } = useApp()
   const [list, setListState] = useState<CloudCredential[] | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [adding, setAdding] = useState(false)
-  const [results, setResults] = useState<Record<string, CredentialValidation | 'checking'>>({})
+  const [results, setResults] = useState<Record<string, Check | 'checking'>>(() => Object.fromEntries(lastChecks))
+  const [editing, setEditing] = useState<CloudCredential | null>(null)
   const [rowError, setRowError] = useState<{ id: string; error: unknown } | null>(null)
   const [deleting, setDeleting] = useState<CloudCredential | null>(null)
   const [blocked, setBlocked] = useState<{ name: string; environments: string[] } | null>(null)
@@ -40,8 +49,9 @@ export function Credentials() {
   async function validate(c: CloudCredential) {
     setResults((r) => ({ ...r, [c.id]: 'checking' }))
     try {
-      const result = await api.validateCredential(c.id)
-      setResults((r) => ({ ...r, [c.id]: result }))
+      const check = { result: await api.validateCredential(c.id), at: new Date() }
+      lastChecks.set(c.id, check)
+      setResults((r) => ({ ...r, [c.id]: check }))
     } catch (e) {
       setResults((r) => {
         const { [c.id]: _, ...rest } = r
@@ -84,7 +94,7 @@ export function Credentials() {
         subtitle="Stored encrypted. Secret values are never shown again after you save them."
         actions={
           !adding && (
-            <button type="button" className="btn primary" onClick={() => setAdding(true)}>
+            <button type="button" className="btn primary" onClick={() => (setEditing(null), setAdding(true))}>
               Add credential
             </button>
           )
@@ -97,6 +107,25 @@ export function Credentials() {
             setAdding(false)
             toast(`Added ${c.name}`)
             setList([...(list ?? []).map((x) => (c.isDefault && x.provider === c.provider ? { ...x, isDefault: false } : x)), c])
+          }}
+        />
+      )}
+      {editing && (
+        <EditCredential
+          key={editing.id}
+          credential={editing}
+          onCancel={() => setEditing(null)}
+          onSaved={(c, rotated) => {
+            setEditing(null)
+            toast(rotated ? `Saved ${c.name} with its new secret` : `Renamed to ${c.name}`)
+            if (rotated) {
+              lastChecks.delete(c.id)
+              setResults((r) => {
+                const { [c.id]: _old, ...rest } = r
+                return rest
+              })
+            }
+            setList(list!.map((x) => (x.id === c.id ? { ...x, ...c } : x)))
           }}
         />
       )}
@@ -158,23 +187,21 @@ export function Credentials() {
                       <td>{formatDate(c.createdAt)}</td>
                       <td aria-live="polite">
                         {r === 'checking' && <Spinner label="Checking" />}
-                        {r && r !== 'checking' && r.valid && (
-                          <span data-testid="validation-result">
-                            <Badge kind="valid">valid</Badge>{' '}
-                            <span className="small mono">{String(r.identity?.arn ?? r.identity?.accountId ?? '')}</span>
-                          </span>
-                        )}
-                        {r && r !== 'checking' && !r.valid && (
-                          <span data-testid="validation-result">
-                            <Badge kind="invalid">invalid</Badge> <span className="small">{r.error}</span>
-                          </span>
-                        )}
+                        {r && r !== 'checking' && <CheckResult check={r} />}
                         {rowError?.id === c.id && <ErrorNotice error={rowError.error} what="The action" />}
                       </td>
                       <td>
                         <div className="row">
                           <button type="button" className="btn small" onClick={() => validate(c)}>
                             Validate
+                          </button>
+                          <button
+                            type="button"
+                            className="btn small"
+                            onClick={() => (setAdding(false), setEditing(c))}
+                            aria-label={`Edit ${c.name}`}
+                          >
+                            Edit
                           </button>
                           {!c.isDefault && (
                             <button type="button" className="btn small" onClick={() => makeDefault(c)}>
@@ -295,6 +322,126 @@ function NewCredential(p: { onCancel: () => void; onCreated: (c: CloudCredential
       <div className="row gap-top">
         <button type="submit" className="btn primary" disabled={busy}>
           {busy && <Spinner />} Save credential
+        </button>
+        <button type="button" className="btn" onClick={p.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  )
+}
+
+function CheckResult({ check }: { check: Check }) {
+  const outcome = checkOutcome(check.result)
+  const badge = { valid: 'valid', invalid: 'invalid', unreachable: 'could not check' }[outcome.state]
+  return (
+    <span data-testid="validation-result" data-state={outcome.state}>
+      <Badge kind={outcome.state === 'unreachable' ? 'pending' : outcome.state}>{badge}</Badge>{' '}
+      <span className="small">{outcome.text.replace(/^(Valid|Invalid): ?/, '')}</span>{' '}
+      <span className="muted small">checked {check.at.toLocaleTimeString()}</span>
+      {outcome.detail && (
+        <details className="error-detail">
+          <summary>What the server saw</summary>
+          <code>{outcome.detail}</code>
+        </details>
+      )}
+    </span>
+  )
+}
+
+/** Rename a credential, or rotate it (replace its whole secret); the stored values are shown masked. */
+function EditCredential(p: { credential: CloudCredential; onCancel: () => void; onSaved: (c: CloudCredential, rotated: boolean) => void }) {
+  const { api } = useApp()
+  const c = p.credential
+  const [name, setName] = useState(c.name)
+  const [form, setForm] = useState<Record<string, string>>({})
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [error, setError] = useState<unknown>(null)
+  const [busy, setBusy] = useState(false)
+  const [metadata, setMetadata] = useState<Record<string, unknown> | null>(null)
+  useEffect(() => {
+    api.getCredential(c.id).then(
+      (full) => setMetadata(full.metadata ?? {}),
+      () => setMetadata({}),
+    )
+  }, [api, c.id])
+
+  async function save(e: React.FormEvent) {
+    e.preventDefault()
+    const { body, errors: local, rotates } = credentialUpdateFromForm(c.provider, name, form)
+    setErrors(local)
+    if (Object.keys(local).length) return
+    setBusy(true)
+    setError(null)
+    try {
+      const saved = await api.updateCredential(c.id, body)
+      p.onSaved({ ...c, ...saved }, rotates)
+    } catch (err) {
+      setError(err)
+      if (err instanceof ApiError) setErrors(err.fieldErrors)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form className="card" onSubmit={save} aria-labelledby="edit-credential-title" noValidate data-testid="edit-credential">
+      <h2 id="edit-credential-title">
+        {c.name} <Badge kind={c.provider}>{PROVIDER_LABELS[c.provider]}</Badge>
+      </h2>
+      <dl className="props" aria-label="Stored values">
+        {metadata === null ? (
+          <dd>
+            <Spinner label="Loading the stored values" />
+          </dd>
+        ) : (
+          Object.entries(metadata).map(([k, v]) => (
+            <div key={k} style={{ display: 'contents' }}>
+              <dt>{k}</dt>
+              <dd className="mono">{String(v)}</dd>
+            </div>
+          ))
+        )}
+        <dt>Added</dt>
+        <dd>{formatDate(c.createdAt)}</dd>
+      </dl>
+      <div className="grid-2 gap-top">
+        <TextField label="Name" required value={name} onChange={setName} error={errors.name} />
+      </div>
+      <p className="muted gap-top">
+        To rotate the secret, fill in the new values below: they replace the stored ones as a whole. Leave them all empty to keep the stored
+        secret.
+      </p>
+      <div className="grid-2">
+        {CREDENTIAL_FIELDS[c.provider].map((f) =>
+          f.kind === 'json' ? (
+            <div className="span-all" key={f.key}>
+              <TextArea
+                label={`New ${f.label.toLowerCase()}`}
+                value={form[f.key] ?? ''}
+                onChange={(v) => setForm({ ...form, [f.key]: v })}
+                help={f.help}
+                error={errors[`credentials.${f.key}`]}
+              />
+            </div>
+          ) : (
+            <TextField
+              key={f.key}
+              label={`New ${f.label.charAt(0).toLowerCase()}${f.label.slice(1)}`}
+              type={f.secret ? 'password' : 'text'}
+              autoComplete={f.secret ? 'new-password' : 'off'}
+              value={form[f.key] ?? ''}
+              onChange={(v) => setForm({ ...form, [f.key]: v })}
+              help={f.secret ? 'Write-only: stored encrypted, never shown again.' : f.help}
+              error={errors[`credentials.${f.key}`]}
+            />
+          ),
+        )}
+      </div>
+      <ErrorNotice error={error} what="Saving the credential" />
+      <div className="row gap-top">
+        <button type="submit" className="btn primary" disabled={busy}>
+          {busy && <Spinner />} Save
         </button>
         <button type="button" className="btn" onClick={p.onCancel}>
           Cancel
