@@ -11,4 +11,14 @@ t.test('routes', async (t) => {
   t.same(parseRoute('#/credentials'), { name: 'credentials' })
   t.same(parseRoute('#/nowhere/at/all'), { name: 'not-found', path: '/nowhere/at/all' })
   t.same(parseRoute('#/settings'), { name: 'not-found', path: '/settings' })
+  t.same(parseRoute('#/users'), { name: 'users' })
+})
+
+t.test('the admin rule: the realm role admin or the app role environment-admin', async (t) => {
+  const { isAdmin } = await import('../../desktop/src/lib/roles.ts')
+  t.ok(isAdmin({ realm_access: { roles: ['user', 'admin'] } }, 'ies-app'))
+  t.ok(isAdmin({ resource_access: { 'ies-app': { roles: ['environment-admin'] } } }, 'ies-app'))
+  t.notOk(isAdmin({ resource_access: { other: { roles: ['environment-admin'] } } }, 'ies-app'), "another client's role")
+  t.notOk(isAdmin({ realm_access: { roles: ['user'] } }, 'ies-app'))
+  t.notOk(isAdmin({}, 'ies-app'))
 })

@@ -200,6 +200,8 @@ export function createApiClient(opts: ApiClientOptions) {
   return {
     me: () => json<User>('GET', '/users/me'),
     preferences: () => json<Preferences>('GET', '/users/me/preferences'),
+    /** Admins only: every user, oldest first. */
+    listUsers: (q: { page?: number; limit?: number } = {}) => list<User & { createdAt: string }>(`/users${query(q)}`),
     savePreferences: (p: Partial<Preferences>) => json<Preferences>('PUT', '/users/me/preferences', p),
 
     listEnvironments: (q: EnvironmentQuery = {}) => list<EnvironmentSummary>(`/environments${query(q)}`),

@@ -7,6 +7,7 @@ import { EnvironmentDetail } from './screens/EnvironmentDetail.tsx'
 import { Wizard } from './screens/Wizard.tsx'
 import { Credentials } from './screens/Credentials.tsx'
 import { Preferences } from './screens/Preferences.tsx'
+import { Users } from './screens/Users.tsx'
 import { ConfirmDialog, EmptyState, PageHead } from './components/ui.tsx'
 
 function screen(route: Route) {
@@ -23,6 +24,8 @@ function screen(route: Route) {
       return <Credentials />
     case 'preferences':
       return <Preferences />
+    case 'users':
+      return <Users />
     case 'not-found':
       return <NotFound path={route.path} />
   }
@@ -34,9 +37,11 @@ const SECTIONS = [
   { label: 'Preferences', href: href.preferences(), active: (r: Route) => r.name === 'preferences' },
 ]
 
+const USERS_SECTION = { label: 'Users', href: href.users(), active: (r: Route) => r.name === 'users' }
+
 export function App() {
   const route = useRoute()
-  const { username, logout } = useApp()
+  const { username, logout, admin } = useApp()
   const [signingOut, setSigningOut] = useState(false)
   return (
     <div className="shell">
@@ -53,7 +58,7 @@ export function App() {
             <small>Infrastructure environments</small>
           </span>
         </div>
-        {SECTIONS.map((s) => (
+        {[...SECTIONS, ...(admin ? [USERS_SECTION] : [])].map((s) => (
           <a key={s.label} className="nav-link" href={s.href} aria-current={s.active(route) ? 'page' : undefined}>
             {s.label}
           </a>

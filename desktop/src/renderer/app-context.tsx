@@ -15,6 +15,8 @@ export interface AppContextValue {
   username: string
   /** The signed-in user's subject (`sub`): drafts are kept under it. */
   subject: string
+  /** The token carries an admin role (the users screen is offered). */
+  admin: boolean
   preferences: Preferences
   setPreferences: (p: Preferences) => void
   catalog: () => Promise<LoadedCatalog>
@@ -47,6 +49,7 @@ export function AppProvider(props: {
   env: ClientEnv
   username: string
   subject: string
+  admin?: boolean
   logout: AppContextValue['logout']
   children: ReactNode
 }) {
@@ -122,6 +125,7 @@ export function AppProvider(props: {
     env,
     username: props.username,
     subject: props.subject,
+    admin: props.admin === true,
     preferences,
     setPreferences,
     catalog,

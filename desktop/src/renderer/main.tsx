@@ -11,6 +11,7 @@ import { AppProvider, applyTheme } from './app-context.tsx'
 import { Login } from './screens/Login.tsx'
 import { RateLimitBanner, Spinner } from './components/ui.tsx'
 import { clearDrafts, removeUnownedDrafts } from '../lib/draft.ts'
+import { isAdmin } from '../lib/roles.ts'
 
 const env = readClientEnv(
   (window as unknown as Record<string, unknown>)[ENV_GLOBAL],
@@ -90,7 +91,7 @@ function Root() {
     auth.logout().finally(() => setState('signed-out'))
   }
   return (
-    <AppProvider api={api} env={env} username={username} subject={subject} logout={logout}>
+    <AppProvider api={api} env={env} username={username} subject={subject} admin={isAdmin(claims, env.clientId)} logout={logout}>
       <RateLimitBanner until={limitedUntil} onOver={() => setLimitedUntil(null)} />
       <App />
     </AppProvider>

@@ -9,6 +9,7 @@ export type Route =
   | { name: 'edit-environment'; id: string }
   | { name: 'credentials' }
   | { name: 'preferences' }
+  | { name: 'users' }
   | { name: 'not-found'; path: string }
 
 export function parseRoute(hash: string): Route {
@@ -18,6 +19,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'environments' && parts[1]) return { name: 'environment', id: parts[1] }
   if (parts[0] === 'credentials') return { name: 'credentials' }
   if (parts[0] === 'preferences') return { name: 'preferences' }
+  if (parts[0] === 'users' && parts.length === 1) return { name: 'users' }
   if (parts.length === 0 || (parts[0] === 'environments' && parts.length === 1)) return { name: 'environments' }
   return { name: 'not-found', path: `/${parts.join('/')}` }
 }
@@ -29,6 +31,7 @@ export const href = {
   editEnvironment: (id: string) => `#/environments/${encodeURIComponent(id)}/edit`,
   credentials: () => '#/credentials',
   preferences: () => '#/preferences',
+  users: () => '#/users',
 }
 
 export function navigate(to: string) {

@@ -1,0 +1,84 @@
+// Users (issue 18, item 10): for admins, every user the server knows, oldest first, paginated
+// (`GET /api/users`). Offered in the navigation only to a token with an admin role; the server
+// decides (a 403 is shown as such).
+import { useEffect, useState } from 'react'
+import { useApp } from '../app-context.tsx'
+import type { ListResult } from '../../lib/api-client.ts'
+import type { User } from '../../lib/types.ts'
+import { EmptyState, ErrorNotice, PageHead, PROVIDER_LABELS, Spinner, formatDate } from '../components/ui.tsx'
+
+const PAGE_SIZE = 20
+
+export function Users() {
+  const { api } = useApp()
+  const [page, setPage] = useState(1)
+  const [result, setResult] = useState<ListResult<User & { createdAt: string }> | null>(null)
+  const [error, setError] = useState<unknown>(null)
+
+  useEffect(() => {
+    let live = true
+    api.listUsers({ page, limit: PAGE_SIZE }).then(
+      (r) => live && (setResult(r), setError(null)),
+      (e) => live && setError(e),
+    )
+    return () => {
+      live = false
+    }
+  }, [api, page])
+
+  const p = result?.pagination
+  return (
+    <>
+      <PageHead
+        title="Users"
+        subtitle="Everyone who has signed in to this IES, oldest first. Accounts themselves live in the identity provider."
+      />
+      <div className="card">
+        <ErrorNotice error={error} what="Loading users" />
+        {!result && !error && <Spinner label="Loading users" />}
+        {result && result.data.length === 0 && <EmptyState title="No users yet" />}
+        {result && result.data.length > 0 && (
+          <div className="table-wrap">
+            <table className="table" aria-label="Users">
+              <thead>
+                <tr>
+                  <th scope="col">Username</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Default provider</th>
+                  <th scope="col">First sign-in</th>
+                </tr>
+              </thead>
+              <tbody>
+                {result.data.map((u) => (
+                  <tr key={u.id} data-user={u.username}>
+                    <td>
+                      <strong>{u.username}</strong>
+                    </td>
+                    <td>{u.email}</td>
+                    <td>{PROVIDER_LABELS[u.preferences?.defaultProvider] ?? u.preferences?.defaultProvider ?? '—'}</td>
+                    <td>{formatDate(u.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {p && p.totalPages > 1 && (
+          <nav className="pager" aria-label="Pagination">
+            <span>
+              {p.total} users · page {p.page} of {p.totalPages}
+            </span>
+            <span className="row">
+              <button type="button" className="btn small" disabled={p.page <= 1} onClick={() => setPage(p.page - 1)}>
+                Previous
+              </button>
+              <button type="button" className="btn small" disabled={p.page >= p.totalPages} onClick={() => setPage(p.page + 1)}>
+                Next
+              </button>
+            </span>
+          </nav>
+        )}
+      </div>
+    </>
+  )
+}
