@@ -27,6 +27,7 @@ module "eks" {
   subnet_ids             = local.private_subnet_ids
   kubernetes_version     = var.eks_kubernetes_version
   endpoint_public_access = var.eks_endpoint_public_access
+  public_access_cidrs    = compact(split(",", replace(var.eks_public_access_cidrs, " ", "")))
   node_instance_type     = var.eks_node_instance_type
   node_capacity_type     = var.eks_node_capacity_type
   node_min_size          = var.eks_node_min_size

@@ -68,6 +68,11 @@ output "elasticache_primary_endpoint" {
   description = "Valkey primary endpoint (TLS)."
   value       = module.elasticache.primary_endpoint_address
 }
+
+output "elasticache_auth_token_secret_arn" {
+  description = "Secrets Manager secret with the Valkey AUTH token (clients need it and TLS)."
+  value       = module.elasticache.auth_token_secret_arn
+}
 # @section services.elasticache.enabled end
 
 # @section services.msk.enabled begin

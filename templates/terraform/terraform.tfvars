@@ -65,8 +65,11 @@ eks_node_desired_size = 2
 # @param services.eks.nodeDiskSize | displayName=Node disk size (GiB) | description=Encrypted gp3 root volume of each node. | type=number | pattern=^[1-9][0-9]*$ | default=50
 eks_node_disk_size = 50
 
-# @param services.eks.endpointPublicAccess | displayName=Public API endpoint | description=Expose the Kubernetes API publicly; the private endpoint is always on. | type=toggle | default=true
-eks_endpoint_public_access = true
+# @param services.eks.endpointPublicAccess | displayName=Public API endpoint | description=Also expose the Kubernetes API on a public endpoint, reachable only from the CIDR blocks below; the private endpoint is always on. | type=toggle | default=false
+eks_endpoint_public_access = false
+
+# @param services.eks.publicAccessCidrs | displayName=Public API allowed CIDR blocks | description=Comma-separated IPv4 CIDR blocks allowed to reach the public API endpoint (for example 203.0.113.0/24); required when the public endpoint is on, 0.0.0.0/0 is refused. | type=text | pattern=^(([0-9]{1,3}[.]){3}[0-9]{1,3}/[0-9]{1,2}(,([0-9]{1,3}[.]){3}[0-9]{1,3}/[0-9]{1,2})*)?$ | default=
+eks_public_access_cidrs = ""
 
 # @section services.eks.enabled end
 

@@ -98,9 +98,15 @@ variable "eks_node_disk_size" {
 }
 
 variable "eks_endpoint_public_access" {
-  description = "EKS: Expose the Kubernetes API publicly; the private endpoint is always on."
+  description = "EKS: Also expose the Kubernetes API on a public endpoint, reachable only from the CIDR blocks below; the private endpoint is always on."
   type        = bool
-  default     = true
+  default     = false
+}
+
+variable "eks_public_access_cidrs" {
+  description = "EKS: Comma-separated IPv4 CIDR blocks allowed to reach the public API endpoint; required when the public endpoint is on, 0.0.0.0/0 is refused."
+  type        = string
+  default     = ""
 }
 
 variable "rds_engine_version" {

@@ -80,8 +80,10 @@ resource "aws_eks_cluster" "this" {
     subnet_ids              = var.subnet_ids
     security_group_ids      = [aws_security_group.cluster.id]
     endpoint_private_access = true
-    endpoint_public_access  = var.endpoint_public_access
-    public_access_cidrs     = var.endpoint_public_access ? var.public_access_cidrs : null
+    # Private by default: the API is reached from inside the VPC (or over a VPN / Direct
+    # Connect); a public endpoint is an explicit opt-in limited to named CIDR blocks.
+    endpoint_public_access = var.endpoint_public_access
+    public_access_cidrs    = var.endpoint_public_access ? var.public_access_cidrs : null
   }
 
   encryption_config {

@@ -42,6 +42,35 @@ moved {
   to   = module.access.aws_kms_key.this
 }
 
+# --- Authentication: an AUTH token kept in Secrets Manager --------------------
+# Secrets Manager generates the token once; the secret keeps it (later plans do not change
+# it) and the replication group requires it from every client, over TLS. Clients read the
+# secret (output elasticache_auth_token_secret_arn) with their own IAM permissions.
+
+data "aws_secretsmanager_random_password" "auth_token" {
+  password_length     = 64
+  exclude_punctuation = true
+}
+
+resource "aws_secretsmanager_secret" "auth_token" {
+  #checkov:skip=CKV2_AWS_57:Valkey AUTH rotation needs a rotation function that also updates the replication group; rotate by replacing the secret version (auth_token_update_strategy ROTATE keeps clients connected).
+  name_prefix             = "${local.identifier}-auth-token-"
+  description             = "AUTH token of the ${local.identifier} Valkey replication group"
+  kms_key_id              = module.access.kms_key_arn
+  recovery_window_in_days = 7
+
+  tags = var.tags
+}
+
+resource "aws_secretsmanager_secret_version" "auth_token" {
+  secret_id     = aws_secretsmanager_secret.auth_token.id
+  secret_string = data.aws_secretsmanager_random_password.auth_token.random_password
+
+  lifecycle {
+    ignore_changes = [secret_string]
+  }
+}
+
 resource "aws_cloudwatch_log_group" "slow_log" {
   name              = "/aws/elasticache/${local.identifier}/slow-log"
   retention_in_days = 30
@@ -68,6 +97,8 @@ resource "aws_elasticache_replication_group" "this" {
   kms_key_id                 = module.access.kms_key_arn
   transit_encryption_enabled = true
   transit_encryption_mode    = "required"
+  auth_token                 = aws_secretsmanager_secret_version.auth_token.secret_string
+  auth_token_update_strategy = "ROTATE"
 
   snapshot_retention_limit   = var.snapshot_retention_days
   snapshot_window            = "01:00-02:00"
