@@ -5,6 +5,11 @@ output "name_prefix" {
   value       = local.name_prefix
 }
 
+output "domain" {
+  description = "DNS domain of the environment (empty: none)."
+  value       = var.domain
+}
+
 # @section services.vpc.enabled begin
 output "vpc_id" {
   description = "ID of the VPC."

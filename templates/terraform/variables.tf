@@ -1,5 +1,6 @@
-# Root variables. Their defaults equal the working defaults in terraform.tfvars, so a
-# service whose tfvars block is commented out (disabled) still leaves a valid root module.
+# Root variables. Their defaults equal the working defaults in terraform.tfvars. A service's
+# variables are gated like its module and its tfvars block: a disabled service leaves no
+# declaration that nothing reads (tflint's terraform_unused_declarations stays quiet).
 
 variable "name" {
   description = "Name of the environment; part of every resource name."
@@ -25,6 +26,7 @@ variable "domain" {
   default     = ""
 }
 
+# @section services.vpc.enabled begin
 variable "vpc_cidr" {
   description = "VPC: IPv4 range of the VPC; subnets are carved from it as /20 blocks."
   type        = string
@@ -55,6 +57,9 @@ variable "vpc_flow_log_retention_days" {
   default     = 30
 }
 
+# @section services.vpc.enabled end
+
+# @section services.eks.enabled begin
 variable "eks_kubernetes_version" {
   description = "EKS: Minor version of the control plane and nodes."
   type        = string
@@ -109,6 +114,9 @@ variable "eks_public_access_cidrs" {
   default     = ""
 }
 
+# @section services.eks.enabled end
+
+# @section services.rds.enabled begin
 variable "rds_engine_version" {
   description = "RDS PostgreSQL: Engine version (major.minor)."
   type        = string
@@ -151,6 +159,9 @@ variable "rds_deletion_protection" {
   default     = true
 }
 
+# @section services.rds.enabled end
+
+# @section services.aurora.enabled begin
 variable "aurora_engine_version" {
   description = "Aurora PostgreSQL: Aurora PostgreSQL version."
   type        = string
@@ -187,6 +198,9 @@ variable "aurora_deletion_protection" {
   default     = true
 }
 
+# @section services.aurora.enabled end
+
+# @section services.elasticache.enabled begin
 variable "elasticache_engine_version" {
   description = "ElastiCache (Valkey): Engine version."
   type        = string
@@ -211,6 +225,9 @@ variable "elasticache_snapshot_retention_days" {
   default     = 5
 }
 
+# @section services.elasticache.enabled end
+
+# @section services.msk.enabled begin
 variable "msk_kafka_version" {
   description = "MSK (Kafka): Apache Kafka version."
   type        = string
@@ -235,6 +252,9 @@ variable "msk_ebs_volume_size" {
   default     = 100
 }
 
+# @section services.msk.enabled end
+
+# @section services.opensearch.enabled begin
 variable "opensearch_engine_version" {
   description = "OpenSearch: OpenSearch version."
   type        = string
@@ -259,6 +279,9 @@ variable "opensearch_ebs_volume_size" {
   default     = 20
 }
 
+# @section services.opensearch.enabled end
+
+# @section services.s3.enabled begin
 variable "s3_bucket_suffix" {
   description = "S3: Bucket name is <prefix>-<name>-<suffix>-<account id>."
   type        = string
@@ -289,6 +312,9 @@ variable "s3_force_destroy" {
   default     = false
 }
 
+# @section services.s3.enabled end
+
+# @section services.sns.enabled begin
 variable "sns_topic_name" {
   description = "SNS: Last part of the topic name."
   type        = string
@@ -307,6 +333,9 @@ variable "sns_alert_email" {
   default     = ""
 }
 
+# @section services.sns.enabled end
+
+# @section services.sqs.enabled begin
 variable "sqs_queue_name" {
   description = "SQS: Last part of the queue name."
   type        = string
@@ -337,6 +366,9 @@ variable "sqs_max_receive_count" {
   default     = 5
 }
 
+# @section services.sqs.enabled end
+
+# @section services.lambda.enabled begin
 variable "lambda_runtime" {
   description = "Lambda: Node.js runtime."
   type        = string
@@ -373,6 +405,9 @@ variable "lambda_tracing_mode" {
   default     = "Active"
 }
 
+# @section services.lambda.enabled end
+
+# @section services.cloudfront.enabled begin
 variable "cloudfront_price_class" {
   description = "CloudFront: Which edge locations serve the content."
   type        = string
@@ -391,6 +426,9 @@ variable "cloudfront_default_root_object" {
   default     = "index.html"
 }
 
+# @section services.cloudfront.enabled end
+
+# @section services.ecr.enabled begin
 variable "ecr_repository_names" {
   description = "ECR: Comma-separated repository names."
   type        = string
@@ -415,6 +453,9 @@ variable "ecr_keep_last_images" {
   default     = 30
 }
 
+# @section services.ecr.enabled end
+
+# @section services.route53.enabled begin
 variable "route53_wildcard_certificate" {
   description = "Route53: Issue a DNS-validated certificate for the domain and *.domain."
   type        = bool
@@ -427,6 +468,9 @@ variable "route53_force_destroy" {
   default     = false
 }
 
+# @section services.route53.enabled end
+
+# @section services.waf.enabled begin
 variable "waf_rate_limit" {
   description = "WAF: Requests per client IP in five minutes before it is blocked."
   type        = number
@@ -438,3 +482,5 @@ variable "waf_managed_rules_mode" {
   type        = string
   default     = "block"
 }
+
+# @section services.waf.enabled end
