@@ -216,10 +216,18 @@ module "ecr" {
 module "route53" {
   source = "./modules/route53"
 
+  # Query logs are delivered to CloudWatch Logs in us-east-1, and DNSSEC keys live there.
+  providers = {
+    aws           = aws
+    aws.us_east_1 = aws.us_east_1
+  }
+
   name_prefix          = local.name_prefix
   domain               = var.domain
   wildcard_certificate = var.route53_wildcard_certificate
   force_destroy        = var.route53_force_destroy
+  query_logging        = var.route53_query_logging
+  dnssec               = var.route53_dnssec
   tags                 = local.tags
 }
 # @section services.route53.enabled end

@@ -151,6 +151,11 @@ output "route53_certificate_arn" {
   description = "Wildcard certificate for ingress load balancers."
   value       = module.route53.certificate_arn
 }
+
+output "route53_dnssec_ds_record" {
+  description = "DS record to add at the registrar when DNSSEC signing is on (null otherwise)."
+  value       = module.route53.dnssec_ds_record
+}
 # @section services.route53.enabled end
 
 # @section services.waf.enabled begin

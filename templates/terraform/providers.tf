@@ -7,7 +7,7 @@ provider "aws" {
 }
 
 # CloudFront certificates and CLOUDFRONT-scope web ACLs must be created in us-east-1. Only
-# the cloudfront and waf services use it, so it is unused when both are disabled.
+# the cloudfront, waf and route53 services use it, so it is unused when all are disabled.
 # tflint-ignore: terraform_unused_declarations
 provider "aws" {
   alias  = "us_east_1"

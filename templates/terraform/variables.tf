@@ -52,18 +52,18 @@ variable "vpc_enable_flow_logs" {
 }
 
 variable "vpc_flow_log_retention_days" {
-  description = "VPC: Days flow logs are kept."
+  description = "VPC: Days flow logs are kept (KMS-encrypted); a year or more is what audits expect."
   type        = number
-  default     = 30
+  default     = 365
 }
 
 # @section services.vpc.enabled end
 
 # @section services.eks.enabled begin
 variable "eks_kubernetes_version" {
-  description = "EKS: Minor version of the control plane and nodes."
+  description = "EKS: Minor version of the control plane and nodes; versions past AWS standard support (14 months) cost about six times more per cluster hour."
   type        = string
-  default     = "1.32"
+  default     = "1.35"
 }
 
 variable "eks_node_instance_type" {
@@ -118,9 +118,9 @@ variable "eks_public_access_cidrs" {
 
 # @section services.rds.enabled begin
 variable "rds_engine_version" {
-  description = "RDS PostgreSQL: Engine version (major.minor)."
+  description = "RDS PostgreSQL: Major version; RDS picks its current minor version and applies later minors in the maintenance window."
   type        = string
-  default     = "16.6"
+  default     = "17"
 }
 
 variable "rds_instance_class" {
@@ -163,9 +163,9 @@ variable "rds_deletion_protection" {
 
 # @section services.aurora.enabled begin
 variable "aurora_engine_version" {
-  description = "Aurora PostgreSQL: Aurora PostgreSQL version."
+  description = "Aurora PostgreSQL: Aurora PostgreSQL major version; Aurora picks its current minor version and applies later minors in the maintenance window."
   type        = string
-  default     = "16.6"
+  default     = "17"
 }
 
 variable "aurora_instance_count" {
@@ -229,9 +229,9 @@ variable "elasticache_snapshot_retention_days" {
 
 # @section services.msk.enabled begin
 variable "msk_kafka_version" {
-  description = "MSK (Kafka): Apache Kafka version."
+  description = "MSK (Kafka): Apache Kafka version; the .x versions take MSK's patch releases automatically."
   type        = string
-  default     = "3.6.0"
+  default     = "3.9.x"
 }
 
 variable "msk_broker_instance_type" {
@@ -394,9 +394,9 @@ variable "lambda_timeout" {
 }
 
 variable "lambda_log_retention_days" {
-  description = "Lambda: Days the function logs are kept."
+  description = "Lambda: Days the function logs are kept (KMS-encrypted); a year or more is what audits expect."
   type        = number
-  default     = 14
+  default     = 365
 }
 
 variable "lambda_tracing_mode" {
@@ -460,6 +460,18 @@ variable "route53_wildcard_certificate" {
   description = "Route53: Issue a DNS-validated certificate for the domain and *.domain."
   type        = bool
   default     = true
+}
+
+variable "route53_query_logging" {
+  description = "Route53: Log the queries resolvers send to the zone (CloudWatch Logs in us-east-1, KMS-encrypted, kept a year)."
+  type        = bool
+  default     = true
+}
+
+variable "route53_dnssec" {
+  description = "Route53: Sign the zone; then add the DS record (output route53_dnssec_ds_record) at the registrar. Remove it there before turning signing off."
+  type        = bool
+  default     = false
 }
 
 variable "route53_force_destroy" {

@@ -6,10 +6,18 @@ data "aws_partition" "current" {}
 
 # --- Encryption of Kubernetes secrets ---------------------------------------
 
+module "key_policy" {
+  source = "../kms-key-policy"
+
+  allow_cloudwatch_logs = true
+}
+
+# Also encrypts the control plane log group.
 resource "aws_kms_key" "eks" {
   description             = "Envelope encryption of Kubernetes secrets for ${local.cluster_name}"
   deletion_window_in_days = 30
   enable_key_rotation     = true
+  policy                  = module.key_policy.json
 
   tags = var.tags
 }
@@ -48,6 +56,7 @@ resource "aws_cloudwatch_log_group" "cluster" {
   # EKS writes to this exact name; creating it first sets the retention.
   name              = "/aws/eks/${local.cluster_name}/cluster"
   retention_in_days = var.log_retention_days
+  kms_key_id        = aws_kms_key.eks.arn
 
   tags = var.tags
 }

@@ -76,9 +76,9 @@ variable "node_disk_size" {
 }
 
 variable "log_retention_days" {
-  description = "Retention of the control plane log group, in days."
+  description = "Retention of the control plane log group, in days (a year by default)."
   type        = number
-  default     = 30
+  default     = 365
 }
 
 variable "tags" {

@@ -73,7 +73,8 @@ resource "aws_secretsmanager_secret_version" "auth_token" {
 
 resource "aws_cloudwatch_log_group" "slow_log" {
   name              = "/aws/elasticache/${local.identifier}/slow-log"
-  retention_in_days = 30
+  retention_in_days = var.log_retention_days
+  kms_key_id        = module.access.kms_key_arn
 
   tags = var.tags
 }
