@@ -9,9 +9,9 @@
  * `--templates` scans another template tree (for example an older checkout) for comparison.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractCatalog, processTree, writeTree, type Catalog } from '@ies/processor-lib';
 import { backendFile, BACKEND_FILE } from '../../server/src/jobs/backend-file.ts';
@@ -63,7 +63,7 @@ export interface CheckovCheck {
   reason?: string;
 }
 export interface CheckovResult {
-  passed: number;
+  passed: CheckovCheck[];
   failed: CheckovCheck[];
   skipped: CheckovCheck[];
 }
@@ -77,8 +77,10 @@ interface RawCheck {
 }
 
 /**
- * checkov over a tree's terraform/ folder. Only resources reached from the root module are
- * reported (a disabled service's module call is commented out, so its resources are not deployed).
+ * checkov over a tree's terraform/ folder. checkov evaluates the resources reached from the
+ * root module (`module.<service>.…`, with the tree's values) and, on its own, every module
+ * folder no module block calls (a disabled service's, without values): both are reported,
+ * {@link deployed} keeps the first.
  */
 export async function checkov(terraformDir: string): Promise<CheckovResult> {
   const r = await run(tools.checkov, ['-d', terraformDir, '--framework', 'terraform', '-o', 'json', '--skip-download']);
@@ -89,7 +91,7 @@ export async function checkov(terraformDir: string): Promise<CheckovResult> {
     throw new Error(`checkov gave no JSON (exit ${r.code}): ${r.stderr.slice(-2000)}`);
   }
   const reports = (Array.isArray(parsed) ? parsed : [parsed]) as { results?: Record<string, RawCheck[]>; passed?: number }[];
-  const out: CheckovResult = { passed: 0, failed: [], skipped: [] };
+  const out: CheckovResult = { passed: [], failed: [], skipped: [] };
   const check = (c: RawCheck): CheckovCheck => ({
     id: c.check_id,
     resource: c.resource,
@@ -99,7 +101,7 @@ export async function checkov(terraformDir: string): Promise<CheckovResult> {
   });
   for (const report of reports) {
     // An empty tree gives a summary without results.
-    out.passed += report.results?.passed_checks?.length ?? 0;
+    out.passed.push(...(report.results?.passed_checks ?? []).map(check));
     out.failed.push(...(report.results?.failed_checks ?? []).map(check));
     out.skipped.push(...(report.results?.skipped_checks ?? []).map(check));
   }
@@ -115,6 +117,9 @@ export interface LintIssue {
 
 /** tflint --recursive with the tree's own configuration (terraform/.tflint.hcl, the recommended preset). */
 export async function tflint(terraformDir: string): Promise<LintIssue[]> {
+  // A tree from older templates has no configuration of its own: lint it under the same rules.
+  const config = join(terraformDir, '.tflint.hcl');
+  if (!existsSync(config)) writeFileSync(config, readFileSync(join(defaultTemplatesDir, 'terraform', '.tflint.hcl')));
   const r = await run(tools.tflint, ['--chdir=' + terraformDir, '--config=' + join(terraformDir, '.tflint.hcl'), '--recursive', '--format=json', '--force']);
   let parsed: { issues: { rule: { name: string }; message: string; range: { filename: string; start: { line: number } } }[]; errors: { message: string }[] };
   try {
@@ -123,7 +128,9 @@ export async function tflint(terraformDir: string): Promise<LintIssue[]> {
     throw new Error(`tflint gave no JSON (exit ${r.code}): ${r.stdout.slice(-1000)} ${r.stderr.slice(-1000)}`);
   }
   if (parsed.errors.length) throw new Error(`tflint errors: ${parsed.errors.map((e) => e.message).join('; ')}`);
-  return parsed.issues.map((i) => ({ rule: i.rule.name, message: i.message, file: i.range.filename, line: i.range.start.line }));
+  // tflint names files relative to its own working directory, not to --chdir.
+  const file = (f: string) => relative(terraformDir, resolve(f));
+  return parsed.issues.map((i) => ({ rule: i.rule.name, message: i.message, file: file(i.range.filename), line: i.range.start.line }));
 }
 
 /** actionlint over the tree's workflows (shellcheck is used when installed). */
@@ -137,7 +144,11 @@ export async function actionlint(treeDir: string): Promise<string[]> {
 
 export interface TreeFigures {
   tree: string;
+  dir: string;
+  /** Every check checkov ran, disabled services' module folders included. */
   checkov: CheckovResult;
+  /** The checks of the resources the tree deploys. */
+  deployed: CheckovResult;
   tflint: LintIssue[];
   actionlint: string[];
 }
@@ -150,12 +161,21 @@ export async function scanTrees(work: string, templatesDir = defaultTemplatesDir
     const dir = join(work, `tree-${i}`);
     await generateTree(dir, tree.config(catalog), templatesDir);
     const [c, t, a] = await Promise.all([checkov(join(dir, 'terraform')), tflint(join(dir, 'terraform')), actionlint(dir)]);
-    figures.push({ tree: tree.name, checkov: c, tflint: t, actionlint: a });
+    const main = readFileSync(join(dir, 'terraform', 'main.tf'), 'utf8');
+    figures.push({ tree: tree.name, dir, checkov: c, deployed: deployed(c, main), tflint: t, actionlint: a });
   }
   return figures;
 }
 
-export const passRate = (c: CheckovResult) => (c.passed + c.failed.length === 0 ? 1 : c.passed / (c.passed + c.failed.length));
+/** The checks of resources the tree deploys: reached through a module block of the root module. */
+export function deployed(c: CheckovResult, rootMainTf: string): CheckovResult {
+  const calls = [...rootMainTf.matchAll(/^module "([\w-]+)"/gm)].map((m) => `module.${m[1]}.`);
+  const keep = (x: CheckovCheck) => calls.some((p) => x.resource.startsWith(p));
+  return { passed: c.passed.filter(keep), failed: c.failed.filter(keep), skipped: c.skipped.filter(keep) };
+}
+
+/** passed / (passed + failed); skipped checks are left out (each carries its reason). */
+export const passRate = (c: CheckovResult) => (c.passed.length + c.failed.length === 0 ? 1 : c.passed.length / (c.passed.length + c.failed.length));
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const i = process.argv.indexOf('--templates');
@@ -168,12 +188,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const work = mkdtempSync(join(tmpdir(), 'ies-security-scan-'));
   try {
     console.log(`templates: ${templates}`);
-    console.log('tree | checkov passed/failed/skipped | pass rate | tflint issues | actionlint errors');
+    const figures = (c: CheckovResult) => `${c.passed.length}/${c.failed.length}/${c.skipped.length} | ${(passRate(c) * 100).toFixed(1)}%`;
+    console.log('tree | deployed resources: checkov passed/failed/skipped | pass rate | all module folders: passed/failed/skipped | pass rate | tflint issues | actionlint errors');
     for (const f of await scanTrees(work, templates)) {
       const c = f.checkov;
-      console.log(
-        `${f.tree} | ${c.passed}/${c.failed.length}/${c.skipped.length} | ${(passRate(c) * 100).toFixed(1)}% | ${f.tflint.length} | ${f.actionlint.length}`,
-      );
+      console.log(`${f.tree} | ${figures(f.deployed)} | ${figures(c)} | ${f.tflint.length} | ${f.actionlint.length}`);
       for (const x of c.failed) console.log(`  failed  ${x.id} ${x.resource} (${x.file}:${x.line})`);
       for (const x of f.tflint) console.log(`  tflint  ${x.file}:${x.line} ${x.rule}: ${x.message}`);
       for (const x of f.actionlint) console.log(`  actionlint ${x}`);
