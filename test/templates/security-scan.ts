@@ -1,7 +1,7 @@
 /**
  * The independent scanners a customer runs on the generated repository, over generated trees:
  * checkov (policy checks of the Terraform, pinned by scripts/provision.sh), tflint with its
- * recommended preset (the tree's own terraform/.tflint.hcl) and actionlint (the pipeline).
+ * recommended preset (the tree's own terraform/.tflint.hcl), actionlint (the pipeline) and yamllint.
  * Used by security-scan.test.ts and, as a script, prints the figures templates/README.md quotes:
  *
  *   npx tsx test/templates/security-scan.ts [--templates <dir>]
@@ -22,6 +22,7 @@ export const tools = {
   checkov: join(repoRoot, '.tools', 'checkov', 'bin', 'checkov'),
   tflint: join(repoRoot, '.tools', 'bin', 'tflint'),
   actionlint: join(repoRoot, '.tools', 'bin', 'actionlint'),
+  yamllint: join(repoRoot, '.tools', 'checkov', 'bin', 'yamllint'),
 };
 
 /** Why the scanners cannot run here, or null when they can (provision.sh installs them). */
@@ -142,6 +143,13 @@ export async function actionlint(treeDir: string): Promise<string[]> {
   return r.stdout.split('\n').filter(Boolean);
 }
 
+/** yamllint errors (its relaxed preset: layout issues are warnings) in the tree's YAML: pipeline, chart values, GitOps. */
+export async function yamllint(treeDir: string): Promise<string[]> {
+  const r = await run(tools.yamllint, ['-d', 'relaxed', '-f', 'parsable', '.github', 'charts', 'gitops'], treeDir);
+  if (r.code > 1) throw new Error(`yamllint failed: ${r.stderr}`);
+  return r.stdout.split('\n').filter((l) => l.includes('[error]'));
+}
+
 export interface TreeFigures {
   tree: string;
   dir: string;
@@ -151,6 +159,7 @@ export interface TreeFigures {
   deployed: CheckovResult;
   tflint: LintIssue[];
   actionlint: string[];
+  yamllint: string[];
 }
 
 /** Generates the scan trees into `work` and runs the three scanners on each. */
@@ -160,9 +169,9 @@ export async function scanTrees(work: string, templatesDir = defaultTemplatesDir
   for (const [i, tree] of SCAN_TREES.entries()) {
     const dir = join(work, `tree-${i}`);
     await generateTree(dir, tree.config(catalog), templatesDir);
-    const [c, t, a] = await Promise.all([checkov(join(dir, 'terraform')), tflint(join(dir, 'terraform')), actionlint(dir)]);
+    const [c, t, a, y] = await Promise.all([checkov(join(dir, 'terraform')), tflint(join(dir, 'terraform')), actionlint(dir), yamllint(dir)]);
     const main = readFileSync(join(dir, 'terraform', 'main.tf'), 'utf8');
-    figures.push({ tree: tree.name, dir, checkov: c, deployed: deployed(c, main), tflint: t, actionlint: a });
+    figures.push({ tree: tree.name, dir, checkov: c, deployed: deployed(c, main), tflint: t, actionlint: a, yamllint: y });
   }
   return figures;
 }
@@ -189,13 +198,14 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   try {
     console.log(`templates: ${templates}`);
     const figures = (c: CheckovResult) => `${c.passed.length}/${c.failed.length}/${c.skipped.length} | ${(passRate(c) * 100).toFixed(1)}%`;
-    console.log('tree | deployed resources: checkov passed/failed/skipped | pass rate | all module folders: passed/failed/skipped | pass rate | tflint issues | actionlint errors');
+    console.log('tree | deployed resources: checkov passed/failed/skipped | pass rate | all module folders: passed/failed/skipped | pass rate | tflint issues | actionlint errors | yamllint errors');
     for (const f of await scanTrees(work, templates)) {
       const c = f.checkov;
-      console.log(`${f.tree} | ${figures(f.deployed)} | ${figures(c)} | ${f.tflint.length} | ${f.actionlint.length}`);
+      console.log(`${f.tree} | ${figures(f.deployed)} | ${figures(c)} | ${f.tflint.length} | ${f.actionlint.length} | ${f.yamllint.length}`);
       for (const x of c.failed) console.log(`  failed  ${x.id} ${x.resource} (${x.file}:${x.line})`);
       for (const x of f.tflint) console.log(`  tflint  ${x.file}:${x.line} ${x.rule}: ${x.message}`);
       for (const x of f.actionlint) console.log(`  actionlint ${x}`);
+      for (const x of f.yamllint) console.log(`  yamllint ${x}`);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
