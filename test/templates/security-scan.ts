@@ -31,7 +31,11 @@ export function missingTools(): string | null {
   return null;
 }
 
-/** The trees of the issue's measurement: every service with a domain, a typical subset without one, nothing. */
+/**
+ * The trees of issue 17's measurement (every service with a domain, a typical subset without
+ * one, nothing), then the rest of the gate's matrix that differs in its .tf files (every service
+ * without a domain; half the services, the network, WAF and zone among those off).
+ */
 export const SCAN_TREES: { name: string; config: (catalog: Catalog) => Config }[] = [
   { name: 'every service, domain set', config: (c) => configFrom(c, { enabled: true, domain: 'apps.example.com' }) },
   {
@@ -39,6 +43,11 @@ export const SCAN_TREES: { name: string; config: (catalog: Catalog) => Config }[
     config: (c) => configFrom(c, { enabled: (k) => ['vpc', 'eks', 'rds', 's3', 'route53'].includes(k), domain: '' }),
   },
   { name: 'every service off', config: (c) => configFrom(c, { enabled: false, domain: '' }) },
+  { name: 'every service, no domain', config: (c) => configFrom(c, { enabled: true, domain: '' }) },
+  {
+    name: 'half (vpc, waf, route53, msk, lambda, s3, sqs off), domain set',
+    config: (c) => configFrom(c, { enabled: (k) => !['vpc', 'waf', 'route53', 'msk', 'lambda', 's3', 'sqs'].includes(k), domain: 'apps.example.com' }),
+  },
 ];
 
 /** Writes a generated tree as a generation job does (processed files and backend.tf). */
