@@ -80,6 +80,9 @@ if (reason) {
   if (inCi) t.fail(`${reason}: CI must scan the generated trees`);
   else t.comment(`${reason}; scans skipped outside CI`);
 } else {
+  // About 40 s of checkov on an idle machine (five trees and the broken copy); far more when it
+  // shares two cores with terraform-validate.test.ts, so the file gets more than tap's 300 s.
+  t.setTimeout(900_000);
   const work = mkdtempSync(join(tmpdir(), 'ies-security-scan-'));
   t.teardown(() => rmSync(work, { recursive: true, force: true }));
   let figures: TreeFigures[];

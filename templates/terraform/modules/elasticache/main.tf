@@ -43,17 +43,19 @@ moved {
 }
 
 # --- Authentication: an AUTH token kept in Secrets Manager --------------------
-# Secrets Manager generates the token once; the secret keeps it (later plans do not change
-# it) and the replication group requires it from every client, over TLS. Clients read the
-# secret (output elasticache_auth_token_secret_arn) with their own IAM permissions.
+# Secrets Manager generates the token (an ephemeral value: never in the plan or the state) and
+# the secret (KMS) receives it write-only, once (secret_string_wo_version). The replication
+# group reads it back from the secret, so the only copies Terraform keeps are the sensitive
+# auth_token and that read, in the (encrypted) state. Every client must send it, over TLS;
+# clients read the secret (output elasticache_auth_token_secret_arn) with their own IAM rights.
 
-data "aws_secretsmanager_random_password" "auth_token" {
+ephemeral "aws_secretsmanager_random_password" "auth_token" {
   password_length     = 64
   exclude_punctuation = true
 }
 
 resource "aws_secretsmanager_secret" "auth_token" {
-  #checkov:skip=CKV2_AWS_57:Valkey AUTH rotation needs a rotation function that also updates the replication group; rotate by replacing the secret version (auth_token_update_strategy ROTATE keeps clients connected).
+  #checkov:skip=CKV2_AWS_57:Valkey AUTH rotation needs a rotation function that also updates the replication group; rotate by raising secret_string_wo_version (auth_token_update_strategy ROTATE keeps clients connected).
   name_prefix             = "${local.identifier}-auth-token-"
   description             = "AUTH token of the ${local.identifier} Valkey replication group"
   kms_key_id              = module.access.kms_key_arn
@@ -63,12 +65,14 @@ resource "aws_secretsmanager_secret" "auth_token" {
 }
 
 resource "aws_secretsmanager_secret_version" "auth_token" {
-  secret_id     = aws_secretsmanager_secret.auth_token.id
-  secret_string = data.aws_secretsmanager_random_password.auth_token.random_password
+  secret_id                = aws_secretsmanager_secret.auth_token.id
+  secret_string_wo         = ephemeral.aws_secretsmanager_random_password.auth_token.random_password
+  secret_string_wo_version = 1
+}
 
-  lifecycle {
-    ignore_changes = [secret_string]
-  }
+data "aws_secretsmanager_secret_version" "auth_token" {
+  secret_id  = aws_secretsmanager_secret.auth_token.id
+  version_id = aws_secretsmanager_secret_version.auth_token.version_id
 }
 
 resource "aws_cloudwatch_log_group" "slow_log" {
@@ -98,7 +102,7 @@ resource "aws_elasticache_replication_group" "this" {
   kms_key_id                 = module.access.kms_key_arn
   transit_encryption_enabled = true
   transit_encryption_mode    = "required"
-  auth_token                 = aws_secretsmanager_secret_version.auth_token.secret_string
+  auth_token                 = data.aws_secretsmanager_secret_version.auth_token.secret_string
   auth_token_update_strategy = "ROTATE"
 
   snapshot_retention_limit   = var.snapshot_retention_days
