@@ -46,7 +46,18 @@ t.test('device login, transparent renewal, logout revokes', async (t) => {
   const who = await ies.run(['whoami', '--json'])
   t.equal(who.code, 0, who.stderr)
   t.match(parseJson(who), { username: 'dev', email: String })
-  const created = await ies.run(['env', 'create', '--name', 'dev-env', '--global-prefix', 'devx', '--provider', 'aws', '--region', 'eu-west-1'])
+  const created = await ies.run([
+    'env',
+    'create',
+    '--name',
+    'dev-env',
+    '--global-prefix',
+    'devx',
+    '--provider',
+    'aws',
+    '--region',
+    'eu-west-1',
+  ])
   t.equal(created.code, 0, created.stderr)
 
   const refresh = JSON.parse(readFileSync(file, 'utf8')).logins[server.url].refreshToken as string
