@@ -136,6 +136,6 @@ export class Output {
     const message = (err as Error)?.message ?? String(err)
     const code = err instanceof UsageError ? 'USAGE' : err instanceof NotLoggedInError ? 'UNAUTHORIZED' : 'ERROR'
     if (this.json) this.streams.stderr.write(`${JSON.stringify({ error: { code, message } }, null, 2)}\n`)
-    else this.note(`${c.red('Error')} ${message}`)
+    else this.note(`${c.red('Error:')} ${message}`)
   }
 }

@@ -18,6 +18,7 @@ t.test('/api/docs lists every route and tries one with a pasted token', async (t
   t.ok(operations.length >= 20, `the document has the API's operations (${operations.length})`)
   const noToken = await fetch(`${ies.url}/api/docs`, { redirect: 'manual' })
   t.ok(noToken.status < 400, 'the reference needs no token')
+  t.ok(noToken.headers.get('x-ratelimit-limit'), 'but counts against the per-IP limit')
   const index = await fetch(`${ies.url}/api/docs/static/index.html`)
   const csp = index.headers.get('content-security-policy') ?? ''
   t.match(csp, /script-src 'self';/, 'scripts only from the server')

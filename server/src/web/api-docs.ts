@@ -1,6 +1,7 @@
 // The browsable API reference at /api/docs: Swagger UI (@fastify/swagger-ui, its files served from
 // the npm package, nothing from a CDN) over the live OpenAPI document that @fastify/swagger builds from
-// the routes' TypeBox schemas. Outside the /api scope's hook: reading it needs no token; "Try it out"
+// the routes' TypeBox schemas. Outside the /api scope's token check: reading it (and its copy of the
+// document at /api/docs/json) needs no token, only the per-IP rate limit; "Try it out"
 // sends the bearer token the reader pastes under "Authorize", kept in the page's memory only
 // (persistAuthorization off: never in browser storage).
 import type { FastifyInstance } from 'fastify'
@@ -36,6 +37,8 @@ function originOf(url: string): string {
 }
 
 export default async function apiDocs(app: FastifyInstance) {
+  // No token, but the per-IP limit of every /api request.
+  app.addHook('onRequest', async (request, reply) => app.limitByIp(request, reply))
   await app.register(swaggerUi, {
     routePrefix: API_DOCS_PREFIX,
     staticCSP: CSP,
