@@ -118,9 +118,9 @@ export function createApiClient(opts: ApiClientOptions) {
       }
     }
     let res = await attempt()
-    if (res.status === 401 && opts.auth.renew) {
+    if (res.status === 401 && opts.auth.renew && (await opts.auth.renew())) {
       await res.body?.cancel()
-      if (await opts.auth.renew()) res = await attempt()
+      res = await attempt()
     }
     if (res.status >= 400) throw await errorOf(res)
     return res
