@@ -135,6 +135,7 @@ services:
       json.map((e: any) => e.name),
       ['shop-copy', 'shop-dev', 'shop-prod'],
     )
+    t.same(parseJson(await ies.run(['env', 'list', '--provider', 'azure', '--json'])), [], 'filtered by provider')
     t.same(Object.keys(json[0]).sort(), ['createdAt', 'id', 'name', 'provider', 'region', 'status', 'updatedAt'])
 
     const byId = parseJson(await ies.run(['env', 'get', json[0].id, '--json']))

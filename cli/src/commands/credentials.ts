@@ -1,8 +1,7 @@
 // ies credentials list | create | validate. Secret values come from a file or hidden prompts, are
 // sent to the API once and are never printed.
 import { Option, type Command } from 'commander'
-import { input, password } from '@inquirer/prompts'
-import type { CredentialCreate } from '../client/index.ts'
+import type { CredentialCreate, CredentialSummary } from '../client/index.ts'
 import type { Context } from '../context.ts'
 import { findCredential } from '../lookup.ts'
 import { CommandFailed, EXIT } from '../output.ts'
@@ -33,6 +32,8 @@ async function promptSecrets(provider: string): Promise<Record<string, unknown>>
       `Give the ${provider} credentials with --from-file <file> (YAML or JSON)${fields ? ' when not on a terminal' : ''}`,
     )
   }
+  // Loaded only when asking: the prompts library is the largest of the command line's.
+  const { input, password } = await import('@inquirer/prompts')
   const out: Record<string, unknown> = {}
   for (const [field, label, secret] of fields) {
     const value = secret ? await password({ message: label, mask: '*' }) : await input({ message: label })
@@ -50,7 +51,7 @@ export function registerCredentials(program: Command, ctx: () => Context): void 
     .addOption(new Option('--provider <provider>').choices(CREDENTIAL_PROVIDERS))
     .action(async (opts: { provider?: string }) => {
       const c = ctx()
-      const list = await (await c.client()).allCredentials(opts as never)
+      const list = await (await c.client()).allCredentials(opts as { provider?: CredentialSummary['provider'] })
       c.out.result(list, () => {
         if (list.length === 0) return c.out.line('No cloud credentials.')
         c.out.table(

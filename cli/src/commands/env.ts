@@ -1,9 +1,8 @@
 // ies env list | get | create | update | delete | export
 import { readFileSync, writeFileSync } from 'node:fs'
 import { Option, type Command } from 'commander'
-import { confirm } from '@inquirer/prompts'
 import { parse, stringify } from 'yaml'
-import type { EnvironmentInput } from '../client/index.ts'
+import type { EnvironmentInput, EnvironmentListQuery } from '../client/index.ts'
 import { exportableConfiguration, exportYaml } from '../client/export-config.ts'
 import type { Context } from '../context.ts'
 import { findEnvironment } from '../lookup.ts'
@@ -65,7 +64,9 @@ export function registerEnv(program: Command, ctx: () => Context): void {
     .addOption(new Option('--status <status>', 'only this status').choices(STATUSES))
     .action(async (opts: { provider?: string; status?: string }) => {
       const c = ctx()
-      const list = await (await c.client()).allEnvironments({ ...opts, sort: 'name' } as never)
+      const list = await (
+        await c.client()
+      ).allEnvironments({ ...(opts as Pick<EnvironmentListQuery, 'provider' | 'status'>), sort: 'name' })
       c.out.result(list, () => {
         if (list.length === 0) return c.out.line('No environments.')
         c.out.table(
@@ -148,6 +149,7 @@ export function registerEnv(program: Command, ctx: () => Context): void {
       const found = await findEnvironment(client, nameOrId)
       if (!opts.yes) {
         if (!process.stdin.isTTY) throw new UsageError('Deleting needs --yes when not on a terminal')
+        const { confirm } = await import('@inquirer/prompts')
         if (!(await confirm({ message: `Delete environment ${found.name} and its jobs and archives?`, default: false }))) {
           c.out.line('Nothing deleted.')
           return
