@@ -172,34 +172,13 @@ services:
     t.match(JSON.parse(missingId.stderr), { error: { code: 'NOT_FOUND' } })
     t.equal(missingId.stdout, '', 'nothing on stdout')
 
-    const duplicate = await ies.run([
-      'env',
-      'create',
-      '--name',
-      'shop-prod',
-      '--global-prefix',
-      'acme',
-      '--provider',
-      'aws',
-      '--region',
-      'eu-central-1',
-    ])
+    const create = (name: string, ...more: string[]) =>
+      ies.run(['env', 'create', '--name', name, '--global-prefix', 'acme', '--provider', 'aws', '--region', 'eu-central-1', ...more])
+    const duplicate = await create('shop-prod')
     t.equal(duplicate.code, 3, 'conflict: 3')
     t.match(duplicate.stderr, /CONFLICT/)
 
-    const invalid = await ies.run([
-      'env',
-      'create',
-      '--name',
-      'Bad_Name',
-      '--global-prefix',
-      'acme',
-      '--provider',
-      'aws',
-      '--region',
-      'eu-central-1',
-      '--json',
-    ])
+    const invalid = await create('Bad_Name', '--json')
     t.equal(invalid.code, 1, 'validation: 1')
     const error = JSON.parse(invalid.stderr).error
     t.equal(error.code, 'VALIDATION_ERROR')
@@ -207,18 +186,7 @@ services:
       error.details.some((d: any) => d.field === 'name'),
       'the field is named',
     )
-    const human = await ies.run([
-      'env',
-      'create',
-      '--name',
-      'Bad_Name',
-      '--global-prefix',
-      'acme',
-      '--provider',
-      'aws',
-      '--region',
-      'eu-central-1',
-    ])
+    const human = await create('Bad_Name')
     t.match(human.stderr, /VALIDATION_ERROR/)
     t.match(human.stderr, /^ {2}name: /m, 'the field is printed')
 
