@@ -45,6 +45,20 @@ t.test('/api/docs lists every route and tries one with a pasted token', async (t
   t.same([...shown].sort(), [...operations].sort(), 'every operation is listed')
   await screenshot(page, 'api-docs')
 
+  // An operation opened: its request body with an example, and every answer it declares with the error envelope.
+  const create = page.locator('.opblock-post').filter({ has: page.locator('.opblock-summary-path[data-path="/api/environments/"]') })
+  await create.locator('.opblock-summary').first().click()
+  await create.locator('.responses-table').first().waitFor()
+  const codes = await create.locator('.responses-table .response-col_status').allTextContents()
+  for (const code of ['201', '400', '401', '404', '409'])
+    t.ok(
+      codes.some((c) => c.trim().startsWith(code)),
+      `POST /api/environments documents ${code}`,
+    )
+  t.match(await create.locator('.body-param__example, .example').first().textContent(), /"globalPrefix"/, 'with an example body')
+  t.match(await create.locator('.responses-table').first().textContent(), /"code"/, 'errors in the envelope')
+  await create.locator('.opblock-summary').first().click()
+
   // "Try it out" with a pasted token: GET /api/users/me answers the token's user.
   const token = ies.tokenFor('dev')
   await page
