@@ -116,6 +116,14 @@ export function diff(
   return { changes, ...(changes.length > 0 && { patch }) }
 }
 
+/** Every value of a new environment by its dotted path (objects opened, arrays and empty objects whole). */
+function leaves(value: Record<string, unknown>, prefix = ''): FieldChange[] {
+  return Object.entries(value).flatMap(([key, v]) => {
+    const at = prefix ? `${prefix}.${key}` : key
+    return isObject(v) && Object.keys(v).length > 0 ? leaves(v, at) : [{ path: at, to: v }]
+  })
+}
+
 /** What the server holds, in the shape a file compares with: the deploy key counts as set when the server has one. */
 function comparable(env: Environment, desired: Record<string, unknown>): Record<string, unknown> {
   const current: Record<string, unknown> = { ...env }
@@ -134,9 +142,7 @@ export async function plan(client: ApiClient, desired: Desired[]): Promise<Plann
   for (const want of desired) {
     const id = existing.get(want.name)
     if (!id) {
-      const changes = Object.entries(want.config)
-        .filter(([key]) => !BOOKKEEPING.has(key))
-        .map(([key, value]) => ({ path: key, to: value }))
+      const changes = leaves(Object.fromEntries(Object.entries(want.config).filter(([key]) => !BOOKKEEPING.has(key))))
       out.push({ name: want.name, file: want.file, action: 'create', changes, body: want.config })
       continue
     }

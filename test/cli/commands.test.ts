@@ -59,7 +59,9 @@ services:
 
     const plan = await ies.run(['apply', '-f', folder, '--dry-run', '--json'])
     t.equal(plan.code, 0, plan.stderr)
-    t.match(parseJson(plan), { dryRun: true, changed: true, created: 2, updated: 0, unchanged: 0 })
+    const planned = parseJson(plan)
+    t.match(planned, { dryRun: true, changed: true, created: 2, updated: 0, unchanged: 0 })
+    t.same(planned.environments[0].changes.at(-1), { path: 'services.vpc.enabled', to: true }, 'a new environment’s values by path')
     const listed = parseJson(await ies.run(['env', 'list', '--json']))
     t.same(listed, [], 'a dry run creates nothing')
 

@@ -12,7 +12,7 @@ export function registerCatalog(program: Command, ctx: () => Context): void {
       if (stale) c.out.note('Warning: the server answered from its cache (the processor is unreachable).')
       c.out.result(document, () => {
         const services = Object.entries(document?.services ?? {})
-        c.out.line(`Catalog ${etag ?? document?.commit ?? ''}: ${services.length} services`)
+        c.out.line(`Catalog of templates ${document?.commit ?? etag?.replace(/"/g, '') ?? ''}: ${services.length} services`)
         c.out.table(
           ['SERVICE', 'NAME', 'FIELDS'],
           services.map(([key, s]) => [key, s.displayName, Object.keys(s.fields).length]),

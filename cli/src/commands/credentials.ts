@@ -72,9 +72,12 @@ export function registerCredentials(program: Command, ctx: () => Context): void 
     )
     .action(async (opts: { name: string; provider: string; fromFile?: string }) => {
       const c = ctx()
+      const client = await c.client()
+      // Signed in before asking for secrets, not after.
+      await (await c.session()).getToken()
       const secrets = opts.fromFile ? readObjectFile(opts.fromFile) : await promptSecrets(opts.provider)
       const body = { name: opts.name, provider: opts.provider, credentials: secrets } as CredentialCreate
-      const created = await (await c.client()).createCredential(body)
+      const created = await client.createCredential(body)
       c.out.result(created, () => c.out.line(`Created ${created.provider} credential ${created.name} (${created.id}).`))
     })
 
