@@ -15,6 +15,10 @@ t.test('device login, transparent renewal, logout revokes', async (t) => {
   const before = await ies.run(['whoami'])
   t.equal(before.code, 5, 'not logged in: 5')
 
+  const nowhere = await ies.run(['login'], { IES_SERVER: 'http://127.0.0.1:9' })
+  t.equal(nowhere.code, 1, 'no identity provider: 1')
+  t.match(nowhere.stderr, /NETWORK_ERROR: The identity provider at http:\/\/127\.0\.0\.1:9 could not be reached/)
+
   const login = ies.start(['login'])
   let stderr = ''
   const exited = new Promise<number>((resolve) => login.on('close', (code) => resolve(code ?? -1)))

@@ -12,7 +12,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 /** The device flow (RFC 8628): show the code, poll at the provider's pace until the person has approved. */
 async function deviceLogin(ctx: Context, settings: Settings): Promise<TokenResponse> {
   const address = { authUrl: settings.authUrl, realm: settings.realm }
-  const device = await requestDeviceCode({ ...address, clientId: settings.deviceClientId })
+  const device = await requestDeviceCode({ ...address, clientId: settings.deviceClientId }).catch((err: unknown) => {
+    if (err instanceof OAuthError)
+      throw new CommandFailed(`The identity provider refused the device login: ${err.message}`, EXIT.UNAUTHORIZED, 'LOGIN_FAILED')
+    throw new CommandFailed(
+      `The identity provider at ${settings.authUrl} could not be reached (${(err as Error).message})`,
+      EXIT.FAILURE,
+      'NETWORK_ERROR',
+    )
+  })
   const { out } = ctx
   const where = device.verification_uri_complete ?? device.verification_uri
   out.note(`To sign in, open ${out.colors.bold(device.verification_uri)}`)
