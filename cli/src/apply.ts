@@ -7,6 +7,7 @@ import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { parseAllDocuments } from 'yaml'
 import type { ApiClient, Environment, EnvironmentInput } from './client/index.ts'
+import { notFound } from './output.ts'
 import { UsageError } from './settings.ts'
 
 export interface Desired {
@@ -136,7 +137,25 @@ function comparable(env: Environment, desired: Record<string, unknown>): Record<
   return current
 }
 
-export async function plan(client: ApiClient, desired: Desired[]): Promise<PlannedEnvironment[]> {
+/**
+ * `cloudCredential: <name>` in a file names one of the caller's credentials (ids differ from server to
+ * server, names are what a repository can hold); it becomes `cloudCredentialId`. `null` unassigns.
+ */
+async function withCredentialIds(client: ApiClient, desired: Desired[]): Promise<Desired[]> {
+  if (!desired.some((d) => 'cloudCredential' in d.config)) return desired
+  const byName = new Map((await client.allCredentials()).map((c) => [c.name, c.id]))
+  return desired.map((d) => {
+    if (!('cloudCredential' in d.config)) return d
+    const { cloudCredential: name, ...rest } = d.config
+    if (name !== null && typeof name !== 'string') throw new UsageError(`${d.file}: cloudCredential must be the name of a cloud credential`)
+    const id = name === null ? null : byName.get(name)
+    if (id === undefined) throw notFound('Cloud credential', `${String(name)} (${d.file})`)
+    return { ...d, config: { ...rest, cloudCredentialId: id } }
+  })
+}
+
+export async function plan(client: ApiClient, files: Desired[]): Promise<PlannedEnvironment[]> {
+  const desired = await withCredentialIds(client, files)
   const existing = new Map((await client.allEnvironments()).map((e) => [e.name, e.id]))
   const out: PlannedEnvironment[] = []
   for (const want of desired) {

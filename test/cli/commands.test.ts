@@ -272,6 +272,24 @@ services:
     t.equal((await ies.run(['credentials', 'create', '--name', 'x', '--provider', 'aws'])).code, 2, 'no file and no terminal: usage')
   })
 
+  await t.test('apply names a cloud credential by name', async (t) => {
+    const credential = parseJson(await ies.run(['credentials', 'list', '--json'])).find((c: any) => c.name === 'ci-aws')
+    const withCredential = file(
+      'with-credential.yaml',
+      'name: shop-prod\nglobalPrefix: acme\nprovider: aws\nregion: eu-central-1\ncloudCredential: ci-aws\n',
+    )
+    const applied = parseJson(await ies.run(['apply', '-f', withCredential, '--json']))
+    t.same(applied.environments[0].changes, [{ path: 'cloudCredentialId', to: credential.id }])
+    t.equal(parseJson(await ies.run(['env', 'get', 'shop-prod', '--json'])).cloudCredentialId, credential.id)
+    t.match(parseJson(await ies.run(['apply', '-f', withCredential, '--json'])), { changed: false }, 'then unchanged')
+    const unassign = file('no-credential.yaml', 'name: shop-prod\ncloudCredential: null\n')
+    t.match(parseJson(await ies.run(['apply', '-f', unassign, '--json'])), { updated: 1 })
+    t.notOk('cloudCredentialId' in parseJson(await ies.run(['env', 'get', 'shop-prod', '--json'])), 'null unassigns')
+    const unknown = await ies.run(['apply', '-f', file('unknown-credential.yaml', 'name: shop-prod\ncloudCredential: nope\n')])
+    t.equal(unknown.code, 4)
+    t.match(unknown.stderr, /Cloud credential not found: nope/)
+  })
+
   t.test('no secret in anything the command line printed', async (t) => {
     const all = ies.printed.join('')
     t.ok(all.length > 1000, 'the runs printed something')
