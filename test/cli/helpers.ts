@@ -100,6 +100,18 @@ export function iesRunner(server: CliServer, base: Record<string, string> = {}):
 /** Client credentials of the test provider's confidential client, as a pipeline sets them. */
 export const PIPELINE_ENV = { IES_CLIENT_ID: CLI_CLIENT_ID, IES_CLIENT_SECRET: TEST_CLI_SECRET }
 
+/** Nothing any run printed holds one of `secrets`, the client secret, or a JWT. */
+export function assertNothingSecret(
+  t: { ok(v: unknown, m: string): void; notOk(v: unknown, m: string): void; notMatch(v: string, re: RegExp, m: string): void },
+  ies: IesRunner,
+  secrets: string[],
+): void {
+  const all = ies.printed.join('')
+  t.ok(all.length > 1000, 'the runs printed something')
+  for (const [i, secret] of [...secrets, TEST_CLI_SECRET].entries()) t.notOk(all.includes(secret), `secret ${i + 1} never printed`)
+  t.notMatch(all, /eyJ[\w-]{10,}\.[\w-]{10,}\./, 'no token')
+}
+
 /** JSON on stdout, or a readable failure. */
 export function parseJson(result: RunResult): any {
   try {
