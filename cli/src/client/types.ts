@@ -34,8 +34,21 @@ export type Preferences = Static<typeof users.Preferences>
 export type Pagination = Static<typeof envelope.Pagination>
 export type ErrorDetail = Static<typeof envelope.ErrorDetail>
 
-/** Push strategies and dry runs (the push API's `strategy` and `dryRun`, passed through as given). */
-export type PushBody = Static<typeof generation.PushBody> & { dryRun?: boolean; strategy?: string }
+/** How a push lands: merged onto the environment's branch, or onto a new branch. */
+export type PushStrategy = 'merge' | 'branch'
+
+/** The push body; `dryRun` and `strategy` are optional here whatever defaults the server fills in. */
+export type PushBody = Omit<Partial<Static<typeof generation.PushBody>>, 'dryRun' | 'strategy'> & {
+  dryRun?: boolean
+  strategy?: PushStrategy
+}
+
+/** A file whose branch and generated versions changed the same lines (strategy "merge" fails on it). */
+export interface PushConflict {
+  file: string
+  kind: string
+  hunks?: Array<{ line: number; ours: string; base: string; theirs: string }>
+}
 
 /** One file of a push dry run: what the push would change on the branch. */
 export interface PushChange {
@@ -50,5 +63,7 @@ export interface PushChange {
 export interface PushDryRunResult {
   dryRun: true
   branch: string
+  strategy?: PushStrategy
   changes: PushChange[]
+  conflicts?: PushConflict[]
 }

@@ -1,6 +1,6 @@
 // ies push <env> [--dry-run] [--strategy branch]
 import { Option, type Command } from 'commander'
-import type { ApiClient, Job, PushBody, PushDryRunResult } from '../client/index.ts'
+import type { ApiClient, Job, PushBody, PushConflict, PushDryRunResult, PushStrategy } from '../client/index.ts'
 import type { Context } from '../context.ts'
 import { jobFailure, waitForJob } from '../job-wait.ts'
 import { findEnvironment } from '../lookup.ts'
@@ -33,7 +33,12 @@ export function registerPush(program: Command, ctx: () => Context): void {
     .command('push <env>')
     .description("Generate and push to the environment's Git repository; --dry-run prints the diff and pushes nothing")
     .option('--dry-run', 'show what the push would change (like git diff --stat plus hunks); nothing is pushed')
-    .option('--strategy <strategy>', 'how to push, e.g. branch (a new branch instead of the configured one)')
+    .addOption(
+      new Option('--strategy <strategy>', 'merge: onto the branch (a conflict fails the push); branch: onto a new branch').choices([
+        'merge',
+        'branch',
+      ]),
+    )
     .addOption(new Option('--format <format>', 'what to generate (default: the full repository)').choices(FORMATS))
     .option('--generation-job <id>', 'push the files of this successful generation job')
     .option('--no-wait', 'queue the push and print the job id')
@@ -46,7 +51,7 @@ export function registerPush(program: Command, ctx: () => Context): void {
         ...(opts.format && { format: opts.format as 'terraform' }),
         ...(opts.generationJob && { generationJobId: opts.generationJob }),
         ...(opts.dryRun && { dryRun: true }),
-        ...(opts.strategy && { strategy: opts.strategy }),
+        ...(opts.strategy && { strategy: opts.strategy as PushStrategy }),
       }
       // The server drops members it does not know: a dry run it did not understand would push for real.
       const wanted = (['dryRun', 'strategy'] as const).filter((key) => body[key] !== undefined)
@@ -69,6 +74,11 @@ export function registerPush(program: Command, ctx: () => Context): void {
       job = await waitForJob(client, c.out, job.id, { timeoutSeconds: opts.timeout })
       if (job.status !== 'succeeded') throw jobFailure(job)
       const result = job.result as unknown as Record<string, unknown> | undefined
+      const printConflicts = (conflicts: PushConflict[] | undefined) => {
+        if (!conflicts?.length) return
+        c.out.line(c.out.colors.yellow(`${conflicts.length} conflicting file${conflicts.length === 1 ? '' : 's'}:`))
+        for (const conflict of conflicts) c.out.line(`  ${conflict.file} (${conflict.kind})`)
+      }
       c.out.result(job, () => {
         if (result?.dryRun === true) {
           const dry = result as unknown as PushDryRunResult
@@ -76,8 +86,11 @@ export function registerPush(program: Command, ctx: () => Context): void {
             `Dry run: a push to ${dry.branch} would change ${dry.changes.length} file${dry.changes.length === 1 ? '' : 's'}; nothing was pushed.`,
           )
           if (dry.changes.length > 0) printPushDiff(c.out, dry.changes)
+          printConflicts(dry.conflicts)
           return
         }
+        printConflicts(result?.conflicts as PushConflict[] | undefined)
+        for (const warning of (result?.warnings as string[] | undefined) ?? []) c.out.note(`Warning: ${warning}`)
         if (result?.changed === false)
           c.out.line(`Nothing to push: ${String(result.branch)} already holds these files (${String(result.commit).slice(0, 12)}).`)
         else
