@@ -77,5 +77,17 @@ gitRepository:
   const repeat = await ies.run(['push', 'shop'])
   t.equal(repeat.code, 0, repeat.stderr)
   t.match(repeat.stdout, /Nothing to push: main already holds these files/)
+  if (members.has('strategy')) {
+    // A configuration change, pushed to a new branch: the environment's branch stays where it was.
+    t.equal((await ies.run(['env', 'update', 'shop', '--set', 'domain=shop.example.com'])).code, 0)
+    const head = (await git.git('customer', ['rev-parse', 'main'])).trim()
+    const branch = await ies.run(['push', 'shop', '--strategy', 'branch', '--json'])
+    t.equal(branch.code, 0, branch.stderr)
+    const result = parseJson(branch).result
+    t.not(result.branch, 'main', `pushed to a branch of its own (${result.branch})`)
+    t.equal((await git.git('customer', ['rev-parse', result.branch])).trim(), result.commit, 'which holds the pushed commit')
+    t.equal((await git.git('customer', ['rev-parse', 'main'])).trim(), head, 'main did not move')
+  }
+  t.equal((await ies.run(['push', 'shop', '--strategy', 'sideways'])).code, 2, 'an unknown strategy is a usage error')
   t.notOk(ies.printed.join('').includes(DEPLOY_KEY), 'the deploy key was never printed')
 })
