@@ -83,6 +83,10 @@ export function loadDesired(targets: string[]): Desired[] {
   return out
 }
 
+/** Absent as the server stores it: a removed `domain` reads back as `""`, removed maps as `{}`. */
+const isEmpty = (v: unknown) =>
+  v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0)
+
 /**
  * The members of `desired` that differ from `current`, and the merge patch that sets them. Objects
  * are compared member by member (what the file leaves out is kept), arrays and scalars as a whole.
@@ -99,7 +103,7 @@ export function diff(
     const at = prefix ? `${prefix}.${key}` : key
     const have = current[key]
     if (want === null) {
-      if (have !== undefined && have !== null) {
+      if (!isEmpty(have)) {
         changes.push({ path: at, from: have })
         patch[key] = null
       }
@@ -115,6 +119,14 @@ export function diff(
     }
   }
   return { changes, ...(changes.length > 0 && { patch }) }
+}
+
+function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, isObject(v) ? withoutNulls(v) : v]),
+  )
 }
 
 /** Every value of a new environment by its dotted path (objects opened, arrays and empty objects whole). */
@@ -161,8 +173,10 @@ export async function plan(client: ApiClient, files: Desired[]): Promise<Planned
   for (const want of desired) {
     const id = existing.get(want.name)
     if (!id) {
-      const changes = leaves(Object.fromEntries(Object.entries(want.config).filter(([key]) => !BOOKKEEPING.has(key))))
-      out.push({ name: want.name, file: want.file, action: 'create', changes, body: want.config })
+      // A new environment has nothing to remove: `null` members (merge-patch removals) are left out.
+      const body = withoutNulls(want.config)
+      const changes = leaves(Object.fromEntries(Object.entries(body).filter(([key]) => !BOOKKEEPING.has(key))))
+      out.push({ name: want.name, file: want.file, action: 'create', changes, body })
       continue
     }
     const current = await client.getEnvironment(id)
@@ -172,7 +186,7 @@ export async function plan(client: ApiClient, files: Desired[]): Promise<Planned
   return out
 }
 
-/** Carries out a plan in order; returns each environment's id. Stops at the first refusal (its error propagates). */
+/** Carries out a plan in order, setting the id of each created environment; stops at the first refusal (its error propagates). */
 export async function execute(client: ApiClient, planned: PlannedEnvironment[], onDone: (p: PlannedEnvironment) => void): Promise<void> {
   for (const p of planned) {
     if (p.action === 'create') p.id = (await client.createEnvironment(p.body as EnvironmentInput)).id

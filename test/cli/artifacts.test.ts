@@ -105,6 +105,18 @@ t.test('generation, catalog and credentials from a pipeline', async (t) => {
     const unassign = file('no-credential.yaml', 'name: shop-prod\ncloudCredential: null\n')
     t.match(parseJson(await ies.run(['apply', '-f', unassign, '--json'])), { updated: 1 })
     t.notOk('cloudCredentialId' in parseJson(await ies.run(['env', 'get', 'shop-prod', '--json'])), 'null unassigns')
+    const fresh = file(
+      'fresh.yaml',
+      'name: fresh-env\nglobalPrefix: fresh\nprovider: aws\nregion: eu-west-1\ncloudCredential: null\ndomain: null\n',
+    )
+    const createdFresh = await ies.run(['apply', '-f', fresh, '--json'])
+    t.equal(createdFresh.code, 0, createdFresh.stderr)
+    t.same(
+      parseJson(createdFresh).environments[0].changes.map((c: any) => c.path),
+      ['name', 'globalPrefix', 'provider', 'region'],
+      'a new environment: null members left out',
+    )
+    t.match(parseJson(await ies.run(['apply', '-f', fresh, '--json'])), { changed: false }, 'and then unchanged')
     const unknown = await ies.run(['apply', '-f', file('unknown-credential.yaml', 'name: shop-prod\ncloudCredential: nope\n')])
     t.equal(unknown.code, 4)
     t.match(unknown.stderr, /Cloud credential not found: nope/)
