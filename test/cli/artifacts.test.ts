@@ -1,14 +1,13 @@
 // `ies` from a pipeline, continued: generate --wait --out (the zip unpacked and checked), jobs,
 // the catalog, cloud credentials (secrets from a file, never printed) and a credential named in an
 // environment file.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
 import { unzip } from '../jobs/fixtures.ts'
-import { assertNothingSecret, iesRunner, parseJson, PIPELINE_ENV, startCliServer } from './helpers.ts'
+import { assertNothingSecret, iesRunner, tempDir, parseJson, PIPELINE_ENV, startCliServer } from './helpers.ts'
 
-const work = mkdtempSync(path.join(tmpdir(), 'ies-cli-artifacts-'))
+const work = tempDir(t, 'ies-cli-artifacts-')
 const file = (name: string, text: string) => {
   const p = path.join(work, name)
   writeFileSync(p, text)

@@ -1,14 +1,13 @@
 // `ies` from a pipeline: client credentials from the environment, environments as code (apply twice:
 // the second changes nothing and exits 0), export round trip, the env commands, --json shapes, and an
 // exit code for each class of error. Generation, catalog and credentials: artifacts.test.ts.
-import { readdirSync, writeFileSync, mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
 import { parse } from 'yaml'
-import { assertNothingSecret, iesRunner, parseJson, PIPELINE_ENV, startCliServer } from './helpers.ts'
+import { assertNothingSecret, iesRunner, tempDir, parseJson, PIPELINE_ENV, startCliServer } from './helpers.ts'
 
-const work = mkdtempSync(path.join(tmpdir(), 'ies-cli-files-'))
+const work = tempDir(t, 'ies-cli-files-')
 const file = (name: string, text: string) => {
   const p = path.join(work, name)
   writeFileSync(p, text)

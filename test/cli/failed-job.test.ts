@@ -1,14 +1,13 @@
 // A generation the processor refuses, through `ies`: exit 1, the job's code and the processor's
 // findings (file:line code: message) on stderr, and no archive written.
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
-import { iesRunner, parseJson, PIPELINE_ENV, startCliServer } from './helpers.ts'
+import { iesRunner, parseJson, PIPELINE_ENV, startCliServer, tempDir } from './helpers.ts'
 
 t.test('a failed generation', async (t) => {
   // A templates tree whose @param sits on a multi-line value: the processor refuses the file.
-  const templates = mkdtempSync(path.join(tmpdir(), 'ies-cli-broken-templates-'))
+  const templates = tempDir(t, 'ies-cli-broken-templates-')
   mkdirSync(path.join(templates, 'terraform'))
   writeFileSync(path.join(templates, 'terraform/main.tf'), 'locals {\n  # @param name\n  name = <<EOT\nx\nEOT\n}\n')
   const server = await startCliServer(t, { TEMPLATES_DIR: templates })

@@ -3,7 +3,7 @@
 // own port, as an external provider at AUTH_URL. Each run gets a clean environment: only the IES_*
 // variables the test gives, a config directory of its own and a HOME of its own.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -19,7 +19,16 @@ interface Teardown {
   teardown(fn: () => unknown): void
 }
 
+/** A temporary folder, removed when the test ends. */
+export function tempDir(t: Teardown, prefix: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
 export interface CliServer {
+  /** Registers cleanup with the test that started the server. */
+  teardown(fn: () => unknown): void
   url: string
   idp: TestIdentityProvider
   config: Config
@@ -44,7 +53,7 @@ export async function startCliServer(t: Teardown, env: Record<string, string> = 
   t.teardown(() => app.close())
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
   config.publicUrl = url
-  return { url, idp, config }
+  return { teardown: (fn) => t.teardown(fn), url, idp, config }
 }
 
 export interface RunResult {
@@ -66,7 +75,7 @@ export interface IesRunner {
 
 /** A runner for one server; `base` env (e.g. client credentials) is given to every run. */
 export function iesRunner(server: CliServer, base: Record<string, string> = {}): IesRunner {
-  const home = mkdtempSync(path.join(tmpdir(), 'ies-cli-home-'))
+  const home = tempDir(server, 'ies-cli-home-')
   const configDir = path.join(home, 'config')
   const printed: string[] = []
   const childEnv = (env: Record<string, string>) => ({

@@ -1,20 +1,20 @@
 // How `ies push --dry-run` prints a dry run's changes: the counts of `git diff --stat` (compared with
 // the git CLI's own on the same files) and then the hunks, colourless off a terminal.
 import { execFile } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { Output } from '../../cli/src/output.ts'
 import { countLines, printPushDiff } from '../../cli/src/push-diff.ts'
+import { tempDir } from './helpers.ts'
 
 const run = promisify(execFile)
 
 /** `git diff --no-index` of two texts: the unified diff and git's own --numstat counts. */
 async function gitDiff(before: string, after: string) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'ies-cli-diff-'))
+  const dir = tempDir(t, 'ies-cli-diff-')
   writeFileSync(path.join(dir, 'a'), before)
   writeFileSync(path.join(dir, 'b'), after)
   const diff = (cmd: string[]) =>

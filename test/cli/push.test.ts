@@ -3,12 +3,11 @@
 // branch (checked with the git CLI), a repeated push that changes nothing, and `--dry-run`, which
 // never moves the branch: on a server whose push API accepts `dryRun` it prints the diff like
 // `git diff --stat` plus hunks; on one that does not, it refuses before anything is queued.
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
 import { startGitServer } from '../harness/git-server.ts'
-import { iesRunner, parseJson, PIPELINE_ENV, startCliServer } from './helpers.ts'
+import { iesRunner, parseJson, PIPELINE_ENV, startCliServer, tempDir } from './helpers.ts'
 
 const DEPLOY_KEY = 'iest_cli_deploy_key_0123456789abcdef'
 
@@ -19,7 +18,7 @@ t.test('push and push --dry-run', async (t) => {
   const server = await startCliServer(t, { PUSH_ALLOWED_HOSTS: '127.0.0.1' })
   const ies = iesRunner(server, PIPELINE_ENV)
 
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'ies-cli-push-')), 'shop.yaml')
+  const file = path.join(tempDir(t, 'ies-cli-push-'), 'shop.yaml')
   writeFileSync(
     file,
     `name: shop

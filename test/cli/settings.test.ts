@@ -1,17 +1,14 @@
 // Where `ies` finds its server, identity provider and realm: flags, then IES_* variables, then the
 // config file, then what the server announces in /env.js; and colour only on a terminal.
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { PassThrough } from 'node:stream'
 import t from 'tap'
 import { Output } from '../../cli/src/output.ts'
 import { resolveSettings, UsageError, writeConfigFile } from '../../cli/src/settings.ts'
-import { startCliServer } from './helpers.ts'
+import { startCliServer, tempDir } from './helpers.ts'
 
 t.test('flags, then environment, then config file, then the server’s announcement', async (t) => {
   const server = await startCliServer(t)
-  const dir = mkdtempSync(path.join(tmpdir(), 'ies-cli-settings-'))
+  const dir = tempDir(t, 'ies-cli-settings-')
   const env = { IES_CONFIG_DIR: dir }
 
   const announced = await resolveSettings({}, { ...env, IES_SERVER: server.url })
@@ -33,10 +30,7 @@ t.test('flags, then environment, then config file, then the server’s announcem
     'flags over everything',
   )
   await t.rejects(resolveSettings({ server: 'ftp://x' }, env), UsageError, 'a server that is not http(s) is a usage error')
-  const unreachable = await resolveSettings(
-    { server: 'http://127.0.0.1:9' },
-    { IES_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'ies-cli-empty-')) },
-  )
+  const unreachable = await resolveSettings({ server: 'http://127.0.0.1:9' }, { IES_CONFIG_DIR: tempDir(t, 'ies-cli-empty-') })
   t.match(unreachable, { authUrl: 'http://127.0.0.1:9', realm: 'ies' }, 'no announcement: the embedded provider at the server')
 })
 
