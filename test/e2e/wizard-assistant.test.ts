@@ -56,6 +56,8 @@ t.test('wizard assistant: ask, apply, see the toggle on', async (t) => {
 
   // the applied value is in the draft the wizard creates
   await page.getByRole('button', { name: 'Review' }).click()
+  t.equal(await page.getByTestId('review-summary').locator('[data-summary-service="eks"]').count(), 1, 'EKS is among the enabled services')
+  await page.getByRole('button', { name: 'Show as YAML' }).click()
   t.match(await page.getByTestId('review').textContent(), /eks:\n\s+enabled: true/)
 
   t.equal(chats.length, 1)
