@@ -95,6 +95,13 @@ t.test('the wizard is built from the live catalog, revalidated with its ETag, st
   t.equal(await eks.getByLabel('Minimum nodes').inputValue(), '2')
   t.equal(
     await eks.getByRole('switch', { name: 'Public API endpoint' }).getAttribute('aria-checked'),
+    'false',
+    'default "false" leaves the toggle off',
+  )
+  const rds = page.locator('[data-service="rds"]')
+  await rds.getByRole('switch', { name: 'Enable RDS PostgreSQL' }).click()
+  t.equal(
+    await rds.getByRole('switch', { name: 'Deletion protection' }).getAttribute('aria-checked'),
     'true',
     'default "true" checks the toggle',
   )
@@ -135,9 +142,10 @@ t.test('the wizard is built from the live catalog, revalidated with its ETag, st
   t.equal(stored.data.services.eks.teamNote, 'platform-team')
   t.match(
     stored.data.services.eks,
-    { teamSize: '7', nodeMinSize: 2, endpointPublicAccess: true },
+    { teamSize: '7', nodeMinSize: 2, endpointPublicAccess: false },
     'typed values, not the attribute strings',
   )
+  t.equal(stored.data.services.rds.deletionProtection, true, 'a "true" default stored as true')
   t.match(stored.data.services.vpc, { enabled: false, azCount: 3, singleNatGateway: true }, 'a dropdown default "3" is the option value 3')
   t.notOk('legacy' in stored.data.services, 'nothing for the hidden service')
   t.same(problems.errors, [])
