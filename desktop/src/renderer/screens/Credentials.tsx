@@ -396,7 +396,7 @@ function EditCredential(p: { credential: CloudCredential; onCancel: () => void; 
           </dd>
         ) : (
           Object.entries(metadata).map(([k, v]) => (
-            <div key={k} style={{ display: 'contents' }}>
+            <div key={k} className="contents">
               <dt>{k}</dt>
               <dd className="mono">{String(v)}</dd>
             </div>
