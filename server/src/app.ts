@@ -56,7 +56,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     trustProxy: config.trustProxy,
     frameworkErrors,
     clientErrorHandler,
-    ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: 'array', useDefaults: true, allowUnionTypes: true } },
+    ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: true, useDefaults: true, allowUnionTypes: true } },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.decorate('config', config)
