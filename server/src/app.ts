@@ -89,6 +89,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     issuer: issuerOf(config),
     appClientId: config.auth.appClientId,
     audience: config.auth.audience,
+    allowedClients: config.auth.allowedClients,
+    jwksRefetchIntervalMs: config.auth.jwksRefetchIntervalMs,
     users,
   })
   await app.register(rateLimits, { ...config.rateLimit, redis: opts.redis })
