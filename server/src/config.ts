@@ -109,6 +109,8 @@ export interface Config {
     allowedHosts: string[]
     /** GIT_PUSH_USERNAME: the HTTP Basic user name sent with the deploy key as password. */
     username: string
+    /** GIT_TIMEOUT_MS: a Git server that sends nothing this long fails the push. */
+    gitTimeoutMs: number
     authorName: string
     authorEmail: string
   }
@@ -255,6 +257,7 @@ export function loadConfig(env: Env = process.env): Config {
         .map((h) => h.trim().toLowerCase())
         .filter(Boolean),
       username: str(env, 'GIT_PUSH_USERNAME', 'x-access-token'),
+      gitTimeoutMs: Math.max(1, int(env, 'GIT_TIMEOUT_MS', 30_000)),
       authorName: str(env, 'GIT_AUTHOR_NAME', 'IES'),
       authorEmail: str(env, 'GIT_AUTHOR_EMAIL', 'ies@localhost'),
     },
