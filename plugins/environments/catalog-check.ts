@@ -19,6 +19,8 @@
 // - A pattern that cannot be tested in bounded time drops only that pattern check (as the wizard does).
 // - No usable catalog (unreachable, refused, a schemaVersion other than 1): the values are accepted
 //   and a warning is logged; the write does not fail.
+// - A body over the size caps of limits.ts (services, fields, charts) is refused before any value is
+//   walked; everything here is linear in the number of values (withoutOverlap included).
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import type { Catalog as CatalogDocument } from '@ies/processor-lib'
 import { validationError, type FieldError } from '@ies/server/core/errors'
