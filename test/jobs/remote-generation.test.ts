@@ -322,7 +322,7 @@ t.test("without TEMPLATES_REPO: the processor's own templates folder, the one it
   const files = await unzip(
     Buffer.from(await (await fetch(`${app.url}/api/jobs/${done.id}/download`, { headers: app.auth('dev') })).arrayBuffer()),
   )
-  t.same([...files.keys()], ['charts/app/values.yaml'])
+  t.same([...files.keys()], ['.ies/generation.json', 'charts/app/values.yaml'])
   t.match(files.get('charts/app/values.yaml'), 'host: shop.example.com')
 
   await writeFile(path.join(dir, 'charts/app/values.yaml'), '# @param domain\nhost: changed.example.com\nextra: true\n')
