@@ -96,7 +96,7 @@ t.test('the generated repository lifecycle', async (t) => {
     t.equal(await repo.read('LICENSE'), 'MIT\n')
     t.ok(await repo.has('terraform/main.tf'))
     t.ok((await refs('life')).includes('refs/ies/generated/main'), 'the generated tree is kept under refs/ies/generated/main')
-    let view = await getEnv(env.id)
+    const view = await getEnv(env.id)
     t.same(view.lastPush, {
       jobId: first.id,
       commit: first.result.commit,

@@ -3,7 +3,7 @@
 // repository pushed by an IES version that replaced the whole tree (no generated ref yet), and the
 // cap on a preview's diff.
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -95,6 +95,28 @@ t.test('merge push against a real git server', async (t) => {
     const next = await pushFiles(request('legacy', { 'gen.tf': 'a = 1\nb = 1\nc = 3\n' }))
     t.equal(next.base, 'generated', 'from then on the generated ref is the base')
     t.equal(await show('legacy', 'main:gen.tf'), 'a = "customer"\nb = 1\nc = 3\n')
+  })
+
+  await t.test('a host that accepts branches only keeps the generated tree on the branch ies/generated/<branch>', async (t) => {
+    await git.createRepo('strict', { 'README.md': '# strict\n' })
+    const hook = path.join(git.reposDir, 'strict.git', 'hooks', 'update')
+    await writeFile(hook, '#!/bin/sh\ncase "$1" in refs/heads/*) exit 0;; esac\necho "only branches" >&2\nexit 1\n')
+    await chmod(hook, 0o755)
+    const first = await pushFiles(request('strict', { 'gen.tf': 'a = 1\nx = 0\nb = 1\n' }))
+    t.equal(first.changed, true)
+    t.notOk(first.warnings, 'no warning')
+    t.notMatch(await git.git('strict', ['for-each-ref']), 'refs/ies/', 'no refs/ies/ ref')
+    t.equal(await show('strict', 'ies/generated/main:gen.tf'), 'a = 1\nx = 0\nb = 1\n')
+    await customerCommit('strict', (dir) => writeFile(path.join(dir, 'gen.tf'), 'a = "customer"\nx = 0\nb = 1\n'))
+    const next = await pushFiles(request('strict', { 'gen.tf': 'a = 1\nx = 0\nb = 2\n' }))
+    t.equal(next.base, 'generated')
+    t.equal(await show('strict', 'main:gen.tf'), 'a = "customer"\nx = 0\nb = 2\n', 'merged from the kept base')
+    t.equal(await show('strict', 'ies/generated/main:gen.tf'), 'a = 1\nx = 0\nb = 2\n')
+
+    await writeFile(hook, '#!/bin/sh\ncase "$1" in refs/heads/main) exit 0;; esac\nexit 1\n')
+    const refused = await pushFiles(request('strict', { 'gen.tf': 'a = 1\nx = 0\nb = 3\n' }))
+    t.equal(refused.changed, true, 'the branch is pushed')
+    t.match(refused.warnings, [/could not be kept/], 'with a warning when no ref can keep the generated tree')
   })
 
   await t.test('a dry run caps each diff and writes nothing', async (t) => {

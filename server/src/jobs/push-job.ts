@@ -110,5 +110,6 @@ export async function pushEnvironment(opts: {
     fileCount: files.length,
     ...from,
     ...(strategy === 'branch' && { conflicts: outcome.conflicts }),
+    ...(outcome.warnings && { warnings: outcome.warnings }),
   }
 }

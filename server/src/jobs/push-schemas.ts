@@ -42,6 +42,7 @@ export const PushResult = Type.Object({
   fileCount: Type.Integer(),
   generationJobId: Type.Optional(Type.String()),
   conflicts: Type.Optional(Type.Array(FileConflict, { description: 'Strategy "branch": the files pushed with conflict markers.' })),
+  warnings: Type.Optional(Type.Array(Type.String(), { description: 'What went wrong without failing the push.' })),
 })
 export type PushJobResult = Static<typeof PushResult>
 

@@ -1,8 +1,8 @@
 // The push of a generated repository (isomorphic-git, HTTPS, the decrypted deploy key as the HTTP
 // Basic password with GIT_PUSH_USERNAME as the user) as a three-way merge that keeps the customer's
 // work (tree-merge.ts): base = the pure generated tree of the last push, kept in the customer's
-// repository under `refs/ies/generated/<branch>`; ours = the branch head; theirs = the new generated
-// tree. The working tree is never checked out: blobs, trees and commits are written straight into a
+// repository under `refs/ies/generated/<branch>` (or the branch `ies/generated/<branch>` where a host
+// accepts branches only); ours = the branch head; theirs = the new generated tree. The working tree is never checked out: blobs, trees and commits are written straight into a
 // temporary bare repository.
 //  - strategy "merge": a conflict fails the push (PUSH_CONFLICT, the files and hunks as details) and
 //    leaves the branch as it was; else the merge is committed on top of the head and pushed, then the
@@ -50,6 +50,9 @@ export type PushStrategy = 'merge' | 'branch'
 /** Where the pure generated tree of the last push to `branch` is kept in the customer's repository. */
 export const generatedRef = (branch: string) => `refs/ies/generated/${branch}`
 
+/** Where it is kept on a host that accepts branches only (refused `refs/ies/...`): a branch. */
+export const generatedBranchRef = (branch: string) => `refs/heads/ies/generated/${branch}`
+
 /** Attempts of fetch, merge and push when the branch moves meanwhile. */
 export const MAX_ATTEMPTS = 3
 
@@ -90,6 +93,8 @@ export interface PushOutcome {
   changes?: FileChange[]
   /** What the merge's base was. */
   base: 'generated' | 'legacy' | 'empty'
+  /** What went wrong without failing the push (the generated ref refused). */
+  warnings?: string[]
   attempts: number
 }
 
@@ -141,7 +146,12 @@ export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
 
     for (let attempt = 1; ; attempt++) {
       const head = await fetch(`refs/heads/${req.branch}`)
-      const generated = await fetch(generatedRef(req.branch))
+      let keptAt = generatedRef(req.branch)
+      let generated = await fetch(keptAt)
+      if (!generated) {
+        const fallback = await fetch(generatedBranchRef(req.branch))
+        if (fallback) [keptAt, generated] = [generatedBranchRef(req.branch), fallback]
+      }
       const legacy = generated || !head ? null : await legacyBase(gitdir, head, () => fetch(`refs/heads/${req.branch}`, LEGACY_DEPTH))
       const baseCommit = generated ?? legacy
       const [base, ours] = await Promise.all([readTreeEntries(gitdir, baseCommit, cache), readTreeEntries(gitdir, head, cache)])
@@ -191,11 +201,23 @@ export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
           throw err
         }
       }
+      const warnings: string[] = []
       if (generatedMoves) {
         const generatedCommit = await commitOf(generatedTree, generated, `IES generated tree of ${req.branch}\n\n${message}`)
-        await pushRef(generatedRef(req.branch), generatedCommit, true)
+        // The branch is pushed already. A host that refuses `refs/ies/...` (branches and tags only)
+        // gets the branch `ies/generated/<branch>` instead; should that be refused too, the push
+        // still succeeds, with a warning (the next push merges from an older or an empty base).
+        const targets = keptAt === generatedRef(req.branch) ? [keptAt, generatedBranchRef(req.branch)] : [keptAt]
+        for (const [i, target] of targets.entries()) {
+          try {
+            await pushRef(target, generatedCommit, true)
+            break
+          } catch (err) {
+            if (i === targets.length - 1) warnings.push(`the generated tree could not be kept in the repository: ${(err as Error).message}`)
+          }
+        }
       }
-      return { ...outcome, commit: commit!, branch: req.branch, changed: tree !== headTree }
+      return { ...outcome, commit: commit!, branch: req.branch, changed: tree !== headTree, ...(warnings.length > 0 && { warnings }) }
     }
   } finally {
     await rm(gitdir, { recursive: true, force: true })
