@@ -56,6 +56,39 @@ export async function fetchRef(opts: {
   return head.oid
 }
 
+/**
+ * Fetches a full ref (its last `depth` commits) in one discovery and one pack request, without
+ * asking for the ref list first; the commit it points at, or null when the remote has no such ref
+ * (or no refs at all).
+ */
+export async function fetchRefAt(opts: {
+  gitdir: string
+  url: string
+  ref: string
+  auth?: Credentials
+  depth?: number
+}): Promise<string | null> {
+  await git.addRemote({ fs, gitdir: opts.gitdir, remote: 'origin', url: opts.url, force: true })
+  try {
+    const fetched = await git.fetch({
+      fs,
+      http,
+      gitdir: opts.gitdir,
+      remote: 'origin',
+      ref: opts.ref,
+      remoteRef: opts.ref,
+      singleBranch: true,
+      depth: opts.depth ?? 1,
+      tags: false,
+      ...authOf(opts.auth),
+    })
+    return fetched.fetchHead ?? null
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'NotFoundError') return null
+    throw err
+  }
+}
+
 async function hasCommit(gitdir: string, oid: string): Promise<boolean> {
   try {
     await git.readCommit({ fs, gitdir, oid })

@@ -29,7 +29,7 @@ import path from 'node:path'
 import type { TreeFile } from '@ies/processor-lib'
 import { JobFailure } from './errors.ts'
 import {
-  fetchRef,
+  fetchRefAt,
   git,
   http,
   initBare,
@@ -110,15 +110,21 @@ export function pushConflict(branch: string, conflicts: readonly FileConflict[])
 }
 
 export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
+  // The branch goes into `gitdir`, where the commits are made; the generated ref into `basedir`, so
+  // that both are fetched at once (a fetch writes the repository's shallow list). A commit whose
+  // parent is only in `basedir` still pushes: the remote has that parent.
   const gitdir = await mkdtemp(path.join(os.tmpdir(), 'ies-push-'))
+  const basedir = await mkdtemp(path.join(os.tmpdir(), 'ies-push-base-'))
   const cache = {}
   try {
-    await initBare(gitdir)
+    await Promise.all([initBare(gitdir), initBare(basedir)])
     const remote = <T>(step: Promise<T>): Promise<T> =>
       step.catch((err: unknown) => {
         throw remoteFailure(err, req.url, req.branch) ?? err
       })
-    const fetch = (ref: string, depth?: number) => remote(fetchRef({ gitdir, url: req.url, ref, auth: req.auth, depth }))
+    const fetchInto = (dir: string, ref: string, depth?: number) =>
+      remote(fetchRefAt({ gitdir: dir, url: req.url, ref, auth: req.auth, depth }))
+    const fetch = (ref: string, depth?: number) => fetchInto(gitdir, ref, depth)
     const pushRef = async (ref: string, oid: string, force: boolean) => {
       await git.writeRef({ fs, gitdir, ref, value: oid, force: true })
       const result = await remote(
@@ -137,24 +143,29 @@ export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
       )
       if (!result.ok) throw new JobFailure('GIT_PUSH_REJECTED', `The Git server refused the push to ${req.branch}: ${refusalOf(result)}`)
     }
-    const read = (oid: string) => readBlob(gitdir, oid, cache)
+    const read = (oid: string) => readBlob(gitdir, oid, cache).catch(() => readBlob(basedir, oid, cache))
     const theirs = await writeFileBlobs(gitdir, req.files)
     const person = () => ({ ...req.author, timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 })
     const commitOf = async (tree: string, parent: string | null, message: string) =>
       git.writeCommit({ fs, gitdir, commit: { message, tree, parent: parent ? [parent] : [], author: person(), committer: person() } })
-    const treeOf = async (commit: string | null) => (commit ? (await git.readCommit({ fs, gitdir, oid: commit, cache })).commit.tree : null)
+    const treeOf = async (commit: string | null, dir = gitdir) =>
+      commit ? (await git.readCommit({ fs, gitdir: dir, oid: commit, cache })).commit.tree : null
 
     for (let attempt = 1; ; attempt++) {
-      const head = await fetch(`refs/heads/${req.branch}`)
       let keptAt = generatedRef(req.branch)
-      let generated = await fetch(keptAt)
+      const fetched = await Promise.all([fetch(`refs/heads/${req.branch}`), fetchInto(basedir, keptAt)])
+      const head = fetched[0]
+      let generated = fetched[1]
       if (!generated) {
-        const fallback = await fetch(generatedBranchRef(req.branch))
+        const fallback = await fetchInto(basedir, generatedBranchRef(req.branch))
         if (fallback) [keptAt, generated] = [generatedBranchRef(req.branch), fallback]
       }
       const legacy = generated || !head ? null : await legacyBase(gitdir, head, () => fetch(`refs/heads/${req.branch}`, LEGACY_DEPTH))
       const baseCommit = generated ?? legacy
-      const [base, ours] = await Promise.all([readTreeEntries(gitdir, baseCommit, cache), readTreeEntries(gitdir, head, cache)])
+      const [base, ours] = await Promise.all([
+        readTreeEntries(generated ? basedir : gitdir, baseCommit, cache),
+        readTreeEntries(gitdir, head, cache),
+      ])
       const previous = parseGenerationRecordOf(base.get(GENERATION_RECORD_PATH) && (await read(base.get(GENERATION_RECORD_PATH)!.oid)))
       const next = await withPreviousRecord(theirs, base, previous, read)
       const merge = await mergeTrees({
@@ -187,7 +198,7 @@ export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
         return { ...outcome, commit, branch: req.reviewBranch, changed: commit !== head }
       }
       const generatedTree = await writeEntriesTree(gitdir, next)
-      const generatedMoves = generatedTree !== (await treeOf(generated))
+      const generatedMoves = generatedTree !== (await treeOf(generated, basedir))
       if (tree === headTree && !generatedMoves) return { ...outcome, commit: head, branch: req.branch, changed: false }
       let commit = head
       if (tree !== headTree) {
@@ -220,7 +231,7 @@ export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
       return { ...outcome, commit: commit!, branch: req.branch, changed: tree !== headTree, ...(warnings.length > 0 && { warnings }) }
     }
   } finally {
-    await rm(gitdir, { recursive: true, force: true })
+    await Promise.all([rm(gitdir, { recursive: true, force: true }), rm(basedir, { recursive: true, force: true })])
   }
 }
 
