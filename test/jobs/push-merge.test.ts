@@ -270,12 +270,22 @@ t.test('the generated repository lifecycle', async (t) => {
 
   await t.test('the generation record holds no secret', async (t) => {
     await git.createRepo('record', {})
+    const cloudSecret = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYRECORDCANARY'
+    const credential = await api('POST', '/cloud-credentials', {
+      name: 'record-aws',
+      provider: 'aws',
+      credentials: { accessKeyId: 'AKIAIOSFODNN7RECORD1', secretAccessKey: cloudSecret, region: 'eu-central-1' },
+    })
+    t.equal(credential.status, 201, JSON.stringify(credential.body))
     const env = await envWith('record-main', 'record')
+    t.equal((await api('PUT', `/environments/${env.id}`, { cloudCredentialId: credential.body.data.id })).status, 200)
     const done = await push(env.id)
     const repo = await checkout('record')
     const text = await repo.read('.ies/generation.json')
-    for (const secret of [DEPLOY_KEY, BASIC.split(' ').pop()!, 'deployKey', 'PRIVATE KEY']) t.notMatch(text, secret)
-    t.equal(await repo.git('grep', '-c', DEPLOY_KEY, 'HEAD').catch(() => ''), '', 'nowhere in the pushed tree')
+    for (const secret of [DEPLOY_KEY, BASIC.split(' ').pop()!, cloudSecret, 'AKIAIOSFODNN7RECORD1', 'deployKey', 'PRIVATE KEY']) {
+      t.notMatch(text, secret)
+      t.equal(await repo.git('grep', '-c', '-F', secret, 'HEAD').catch(() => ''), '', `nowhere in the pushed tree: ${secret.slice(0, 8)}…`)
+    }
     t.equal(JSON.parse(text).templatesCommit, done.result.templatesCommit)
 
     const generated = await api('POST', `/environments/${env.id}/generate?wait=true`, { format: 'terraform' })
@@ -283,6 +293,7 @@ t.test('the generated repository lifecycle', async (t) => {
     const archived = JSON.parse(generated.body.data.files['.ies/generation.json'])
     t.match(archived, { schemaVersion: 1, environmentId: env.id, format: 'terraform', input: { name: 'record-main' } })
     t.notMatch(JSON.stringify(archived), DEPLOY_KEY)
+    t.notMatch(JSON.stringify(archived), cloudSecret)
   })
 
   await t.test('the bulk upgrade pushes only what is behind, and a conflict stops no other', async (t) => {
