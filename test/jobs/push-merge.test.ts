@@ -4,7 +4,7 @@
 // server holds both the templates (TEMPLATES_REPO, so a template upgrade is a commit pushed there)
 // and the customers' repositories, and the git CLI plays the customer (clone, commit, push).
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -364,4 +364,38 @@ t.test('the generated repository lifecycle', async (t) => {
     const badPush = await api('POST', `/environments/${a.id}/push`, { dryRun: 'maybe' }, other)
     t.match(badPush, { status: 400, body: { error: { details: [{ field: 'dryRun' }] } } })
   })
+})
+
+t.test('behind.templates follows a TEMPLATES_DIR change too', async (t) => {
+  const git = await startGitServer({ username: 'x-access-token', password: DEPLOY_KEY })
+  t.teardown(() => git.stop())
+  const templates = await mkdtemp(path.join(os.tmpdir(), 'ies-templates-dir-'))
+  t.teardown(() => rm(templates, { recursive: true, force: true }))
+  await cp(BUNDLED_TEMPLATES_DIR, templates, { recursive: true })
+  const { url, auth } = await startTestApp(t, { PUSH_ALLOWED_HOSTS: '127.0.0.1', TEMPLATES_DIR: templates })
+  const dev = { ...auth('dev'), 'content-type': 'application/json' }
+  await git.createRepo('dir', {})
+  const body = { ...environmentBody({ name: 'dir-main' }), gitRepository: { url: git.url('dir'), branch: 'main', deployKey: DEPLOY_KEY } }
+  const env = ((await (await fetch(`${url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(body) })).json()) as any)
+    .data
+  const pushed = async () => {
+    const job = (
+      (await (await fetch(`${url}/api/environments/${env.id}/push`, { method: 'POST', headers: dev, body: '{}' })).json()) as any
+    ).data
+    return waitForJob(url, dev, job.id)
+  }
+  const behind = async () => ((await (await fetch(`${url}/api/environments/${env.id}`, { headers: dev })).json()) as any).data.behind
+  const first = await pushed()
+  t.equal(first.status, 'succeeded', JSON.stringify(first.error))
+  t.same(await behind(), { templates: false, configuration: false })
+  await writeFile(
+    path.join(templates, 'terraform', 'versions.tf'),
+    `${await readFile(path.join(templates, 'terraform', 'versions.tf'), 'utf8')}# dir upgrade\n`,
+  )
+  t.same(await behind(), { templates: true, configuration: false }, 'a changed templates folder is a new templates commit')
+  const second = await pushed()
+  t.equal(second.status, 'succeeded', JSON.stringify(second.error))
+  t.not(second.result.templatesCommit, first.result.templatesCommit)
+  t.same(await behind(), { templates: false, configuration: false })
+  t.match(await git.git('dir', ['show', 'main:terraform/versions.tf']), /# dir upgrade\n$/)
 })
