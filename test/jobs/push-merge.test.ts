@@ -294,6 +294,14 @@ t.test('the generated repository lifecycle', async (t) => {
     t.match(archived, { schemaVersion: 1, environmentId: env.id, format: 'terraform', input: { name: 'record-main' } })
     t.notMatch(JSON.stringify(archived), DEPLOY_KEY)
     t.notMatch(JSON.stringify(archived), cloudSecret)
+
+    // Pushing that generation after a configuration change: the push is of the older input.
+    t.equal((await api('PUT', `/environments/${env.id}`, { domain: 'later.example.com' })).status, 200)
+    const reused = await push(env.id, { generationJobId: generated.body.data.jobId })
+    t.equal(reused.status, 'succeeded', JSON.stringify(reused.error))
+    const view = await getEnv(env.id)
+    t.equal(view.lastPush.jobId, reused.id)
+    t.same(view.behind, { templates: false, configuration: true }, 'still behind the configuration it did not push')
   })
 
   await t.test('the bulk upgrade pushes only what is behind, and a conflict stops no other', async (t) => {

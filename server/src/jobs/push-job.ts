@@ -4,7 +4,7 @@
 import type { TreeFile } from '@ies/processor-lib'
 import type { EnvironmentRecord } from '../../../plugins/environments/repository.ts'
 import type { Config } from '../config.ts'
-import { GENERATION_RECORD_PATH, generationRecord, generationRecordFile } from './generation-record.ts'
+import { GENERATION_RECORD_PATH, generationRecord, generationRecordFile, parseGenerationRecord } from './generation-record.ts'
 import { pushFiles, type PushRequest, type PushStrategy } from './push.ts'
 import { pushCommitMessage } from './push-message.ts'
 import type { PushRecords } from './push-records.ts'
@@ -38,7 +38,10 @@ export async function pushEnvironment(opts: {
   const { job, env } = opts
   const params = job.params as LifecyclePushParams
   const strategy = params.strategy ?? 'merge'
-  const files = opts.files.some((f) => f.path === GENERATION_RECORD_PATH)
+  // Files of an earlier generation (generationJobId) carry the input they were made from.
+  const carried = parseGenerationRecord(opts.files.find((f) => f.path === GENERATION_RECORD_PATH)?.content)
+  const input = carried?.input ?? opts.input
+  const files = carried
     ? opts.files
     : // An archive made before the record existed.
       [
@@ -70,7 +73,7 @@ export async function pushEnvironment(opts: {
         environmentName: env.name,
         format: params.format,
         templatesCommit: opts.templatesCommit,
-        input: opts.input,
+        input,
         jobId: job._id,
         previous,
       }),
@@ -97,7 +100,7 @@ export async function pushEnvironment(opts: {
     templatesCommit: opts.templatesCommit,
     format: params.format,
     options: params.options,
-    input: opts.input,
+    input,
     ofEnvironment: strategy === 'merge',
   })
   return {
