@@ -119,6 +119,23 @@ t.test('merge push against a real git server', async (t) => {
     t.match(refused.warnings, [/could not be kept/], 'with a warning when no ref can keep the generated tree')
   })
 
+  await t.test(
+    'the first push into a repository holding files of the same names: equal files stay, differing lines conflict',
+    async (t) => {
+      await git.createRepo('first', { 'same.tf': 'x = 1\n', 'gen.tf': 'a = 1\nb = 1\nc = 1\n', 'README.md': '# ours\n' })
+      const before = (await git.git('first', ['rev-parse', 'main'])).trim()
+      await t.rejects(pushFiles(request('first', { 'same.tf': 'x = 1\n', 'gen.tf': 'a = 1\nb = 2\nc = 1\n' })), {
+        code: 'PUSH_CONFLICT',
+        details: { conflicts: [{ file: 'gen.tf', kind: 'content', hunks: [{ line: 2, ours: 'b = 1\n', base: '', theirs: 'b = 2\n' }] }] },
+      })
+      t.equal((await git.git('first', ['rev-parse', 'main'])).trim(), before, 'nothing pushed')
+      const outcome = await pushFiles(request('first', { 'same.tf': 'x = 1\n', 'gen.tf': 'a = 1\nb = 1\nc = 1\n', 'new.tf': 'n = 1\n' }))
+      t.equal(outcome.base, 'empty')
+      t.equal(await show('first', 'main:README.md'), '# ours\n')
+      t.equal(await show('first', 'main:new.tf'), 'n = 1\n')
+    },
+  )
+
   await t.test('a dry run caps each diff and writes nothing', async (t) => {
     await git.createRepo('big', {})
     const before = await git.git('big', ['for-each-ref'])
