@@ -215,13 +215,15 @@ export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
       const warnings: string[] = []
       if (generatedMoves) {
         const generatedCommit = await commitOf(generatedTree, generated, `IES generated tree of ${req.branch}\n\n${message}`)
-        // The branch is pushed already. A host that refuses `refs/ies/...` (branches and tags only)
-        // gets the branch `ies/generated/<branch>` instead; should that be refused too, the push
-        // still succeeds, with a warning (the next push merges from an older or an empty base).
-        const targets = keptAt === generatedRef(req.branch) ? [keptAt, generatedBranchRef(req.branch)] : [keptAt]
+        // The branch is pushed already. Creating the ref on a host that refuses `refs/ies/...` (branches
+        // and tags only) falls back to the branch `ies/generated/<branch>`. Should the ref not move (a
+        // concurrent push moved it first, or the host refuses), the push still succeeds, with a warning:
+        // the next push merges from an older or an empty base.
+        const targets = generated ? [keptAt] : [generatedRef(req.branch), generatedBranchRef(req.branch)]
         for (const [i, target] of targets.entries()) {
           try {
-            await pushRef(target, generatedCommit, true)
+            // A fast-forward of the generated ref we read: a concurrent push that moved it meanwhile wins.
+            await pushRef(target, generatedCommit, false)
             break
           } catch (err) {
             if (i === targets.length - 1) warnings.push(`the generated tree could not be kept in the repository: ${(err as Error).message}`)
