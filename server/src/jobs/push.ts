@@ -167,7 +167,7 @@ export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
         readTreeEntries(gitdir, head, cache),
       ])
       const previous = parseGenerationRecordOf(base.get(GENERATION_RECORD_PATH) && (await read(base.get(GENERATION_RECORD_PATH)!.oid)))
-      const next = await withPreviousRecord(theirs, base, previous, read)
+      const next = await withPreviousRecord(theirs, base, previous, read, (content) => writeBlob(gitdir, content))
       const merge = await mergeTrees({
         base,
         ours,
@@ -248,11 +248,14 @@ async function withPreviousRecord(
   base: TreeEntries,
   previous: GenerationRecord | null,
   read: (oid: string) => Promise<Buffer>,
+  write: (content: Buffer) => Promise<string>,
 ): Promise<TreeEntries> {
   const ours = theirs.get(GENERATION_RECORD_PATH)
   const before = base.get(GENERATION_RECORD_PATH)
   if (!ours || !before || ours.oid === before.oid) return theirs
   if (!sameGeneration(previous, parseGenerationRecord(await read(ours.oid)))) return theirs
+  // Into the repository the commits are made in (the base was fetched into another).
+  await write(await read(before.oid))
   return new Map(theirs).set(GENERATION_RECORD_PATH, before)
 }
 
