@@ -380,7 +380,7 @@ t.test('behind.templates follows a TEMPLATES_DIR change too', async (t) => {
   const templates = await mkdtemp(path.join(os.tmpdir(), 'ies-templates-dir-'))
   t.teardown(() => rm(templates, { recursive: true, force: true }))
   await cp(BUNDLED_TEMPLATES_DIR, templates, { recursive: true })
-  const { url, auth } = await startTestApp(t, { PUSH_ALLOWED_HOSTS: '127.0.0.1', TEMPLATES_DIR: templates })
+  const { app, url, auth } = await startTestApp(t, { PUSH_ALLOWED_HOSTS: '127.0.0.1', TEMPLATES_DIR: templates })
   const dev = { ...auth('dev'), 'content-type': 'application/json' }
   await git.createRepo('dir', {})
   const body = { ...environmentBody({ name: 'dir-main' }), gitRepository: { url: git.url('dir'), branch: 'main', deployKey: DEPLOY_KEY } }
@@ -406,4 +406,9 @@ t.test('behind.templates follows a TEMPLATES_DIR change too', async (t) => {
   t.not(second.result.templatesCommit, first.result.templatesCommit)
   t.same(await behind(), { templates: false, configuration: false })
   t.match(await git.git('dir', ['show', 'main:terraform/versions.tf']), /# dir upgrade\n$/)
+
+  const records = app.mongo.db.collection('environmentPushes')
+  t.equal(await records.countDocuments({ environmentId: env.id }), 2, 'the last push, of the environment and of its branch')
+  t.equal((await fetch(`${url}/api/environments/${env.id}`, { method: 'DELETE', headers: auth('dev') })).status, 204)
+  t.equal(await records.countDocuments({ environmentId: env.id }), 0, 'gone with the environment')
 })
