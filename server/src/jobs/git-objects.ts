@@ -22,37 +22,12 @@ const authOf = (auth?: Credentials) => ({
  * yet (one round trip when nothing changed); null when the remote has no such branch (an empty repository).
  */
 export async function fetchBranch(opts: { gitdir: string; url: string; branch: string; auth?: Credentials }): Promise<string | null> {
-  return fetchRef({ ...opts, ref: `refs/heads/${opts.branch}` })
-}
-
-/**
- * The commit a full ref (`refs/heads/main`, `refs/ies/generated/main`) points at on the remote,
- * fetched (the last `depth` commits) when it is not there yet; null when the remote has no such ref.
- */
-export async function fetchRef(opts: {
-  gitdir: string
-  url: string
-  ref: string
-  auth?: Credentials
-  depth?: number
-}): Promise<string | null> {
-  const refs = await git.listServerRefs({ http, url: opts.url, prefix: opts.ref, ...authOf(opts.auth) })
-  const head = refs.find((r) => r.ref === opts.ref)
+  const ref = `refs/heads/${opts.branch}`
+  const refs = await git.listServerRefs({ http, url: opts.url, prefix: ref, ...authOf(opts.auth) })
+  const head = refs.find((r) => r.ref === ref)
   if (!head) return null
-  if ((opts.depth ?? 1) <= 1 && (await hasCommit(opts.gitdir, head.oid))) return head.oid
-  await git.addRemote({ fs, gitdir: opts.gitdir, remote: 'origin', url: opts.url, force: true })
-  await git.fetch({
-    fs,
-    http,
-    gitdir: opts.gitdir,
-    remote: 'origin',
-    ref: opts.ref,
-    remoteRef: opts.ref,
-    singleBranch: true,
-    depth: opts.depth ?? 1,
-    tags: false,
-    ...authOf(opts.auth),
-  })
+  if (await hasCommit(opts.gitdir, head.oid)) return head.oid
+  await fetchRefAt({ ...opts, ref })
   return head.oid
 }
 
@@ -102,9 +77,13 @@ export async function initBare(gitdir: string): Promise<void> {
   await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' })
 }
 
-/** Every file of a commit, sorted by path (links and submodules are skipped). */
-export async function readCommitFiles(gitdir: string, commit: string, cache: object = {}): Promise<InputFile[]> {
-  const files: InputFile[] = []
+/** Each regular file of a commit's tree (links and submodules are skipped), with its mode as 0o644 or 0o755. */
+async function walkFiles(
+  gitdir: string,
+  commit: string,
+  cache: object,
+  visit: (filepath: string, entry: git.WalkerEntry, mode: number) => Promise<void>,
+): Promise<void> {
   await git.walk({
     fs,
     gitdir,
@@ -116,10 +95,18 @@ export async function readCommitFiles(gitdir: string, commit: string, cache: obj
       if (type === 'tree') return true
       const mode = await entry.mode()
       if (type !== 'blob' || mode === 0o120000) return null
-      const content = await entry.content()
-      if (content) files.push({ path: filepath, content: Buffer.from(content), mode: mode & 0o111 ? 0o755 : 0o644 })
+      await visit(filepath, entry, mode & 0o111 ? 0o755 : 0o644)
       return null
     },
+  })
+}
+
+/** Every file of a commit, sorted by path (links and submodules are skipped). */
+export async function readCommitFiles(gitdir: string, commit: string, cache: object = {}): Promise<InputFile[]> {
+  const files: InputFile[] = []
+  await walkFiles(gitdir, commit, cache, async (filepath, entry, mode) => {
+    const content = await entry.content()
+    if (content) files.push({ path: filepath, content: Buffer.from(content), mode })
   })
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 }
@@ -136,22 +123,8 @@ export type TreeEntries = Map<string, BlobEntry>
 /** The regular files of a commit's tree as entries (links and submodules are skipped); empty for null. */
 export async function readTreeEntries(gitdir: string, commit: string | null, cache: object = {}): Promise<TreeEntries> {
   const entries: TreeEntries = new Map()
-  if (!commit) return entries
-  await git.walk({
-    fs,
-    gitdir,
-    cache,
-    trees: [git.TREE({ ref: commit })],
-    map: async (filepath, [entry]) => {
-      if (!entry || filepath === '.') return true
-      const type = await entry.type()
-      if (type === 'tree') return true
-      const mode = await entry.mode()
-      if (type !== 'blob' || mode === 0o120000) return null
-      entries.set(filepath, { oid: await entry.oid(), mode: mode & 0o111 ? 0o755 : 0o644 })
-      return null
-    },
-  })
+  if (commit)
+    await walkFiles(gitdir, commit, cache, async (filepath, entry, mode) => void entries.set(filepath, { oid: await entry.oid(), mode }))
   return entries
 }
 

@@ -25,19 +25,23 @@ export interface Behind {
   configuration: boolean
 }
 
-interface PushDoc {
-  /** `<environment id>` for the environment's last push; `<environment id>:<branch>` per branch. */
-  _id: string
+/** What is recorded of a push. */
+interface PushFields {
   environmentId: string
   userId: string
   jobId: string
   commit: string
   branch: string
   templatesCommit: string
-  pushedAt: Date
   /** What the push generated, so that an upgrade generates the same. */
   format: Format
   options: GenerateOptions
+}
+
+interface PushDoc extends PushFields {
+  /** `<environment id>` for the environment's last push; `<environment id>:<branch>` per branch. */
+  _id: string
+  pushedAt: Date
   /** sha256 of the processor input pushed (canonical JSON). */
   inputHash: string
 }
@@ -56,19 +60,13 @@ export class PushRecords {
     this.collection = db.collection<PushDoc>('environmentPushes')
   }
 
-  async record(push: {
-    environmentId: string
-    userId: string
-    jobId: string
-    commit: string
-    branch: string
-    templatesCommit: string
-    format: Format
-    options: GenerateOptions
-    input: ProcessorInput
-    /** False for a push to a review branch: the environment's own branch did not receive it. */
-    ofEnvironment: boolean
-  }): Promise<void> {
+  async record(
+    push: PushFields & {
+      input: ProcessorInput
+      /** False for a push to a review branch: the environment's own branch did not receive it. */
+      ofEnvironment: boolean
+    },
+  ): Promise<void> {
     const { input, ofEnvironment, ...fields } = push
     const doc = { ...fields, pushedAt: new Date(), inputHash: inputHash(input) }
     const ids = [`${push.environmentId}:${push.branch}`, ...(ofEnvironment ? [push.environmentId] : [])]
