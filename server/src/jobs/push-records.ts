@@ -117,15 +117,36 @@ export async function upgradeStatus(
   }
 }
 
+/** How long a view waits for the templates commit (a TEMPLATES_REPO asks its remote) before it uses the last one seen. */
+export const TEMPLATES_COMMIT_WAIT_MS = 3000
+
+const lastSeen = new WeakMap<TemplatesSource, string>()
+
 /**
  * The templates commit a generation would use now (TEMPLATES_DIR or TEMPLATES_REPO, as generation
- * reads it); null when the templates cannot be read (logged), so that a view still answers.
+ * reads it). When the templates cannot be read, or not within `waitMs`, the last commit seen (null
+ * before any), logged: a view still answers, and at once.
  */
-export async function currentTemplatesCommit(templates: TemplatesSource, log: FastifyBaseLogger): Promise<string | null> {
+export async function currentTemplatesCommit(
+  templates: TemplatesSource,
+  log: FastifyBaseLogger,
+  waitMs = TEMPLATES_COMMIT_WAIT_MS,
+): Promise<string | null> {
+  const load = templates.load().then((t) => {
+    lastSeen.set(templates, t.commit)
+    return t.commit
+  })
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)))
   try {
-    return (await templates.load()).commit
+    const commit = await Promise.race([load, late])
+    if (commit === null) log.warn(`the templates commit took longer than ${waitMs} ms; behind.templates uses the last one seen`)
+    return commit ?? lastSeen.get(templates) ?? null
   } catch (err) {
-    log.warn({ err: { message: (err as Error).message } }, 'could not read the templates commit; behind.templates is false')
-    return null
+    log.warn({ err: { message: (err as Error).message } }, 'could not read the templates commit; behind.templates uses the last one seen')
+    return lastSeen.get(templates) ?? null
+  } finally {
+    clearTimeout(timer)
+    load.catch(() => {})
   }
 }
