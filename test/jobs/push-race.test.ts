@@ -136,6 +136,38 @@ t.test('merge push against a real git server', async (t) => {
     },
   )
 
+  await t.test('a conflict resolved in a merged review branch stays resolved', async (t) => {
+    await git.createRepo('review', {})
+    await pushFiles(request('review', { 'gen.tf': 'a = 1\nx = 0\nb = 1\n' }))
+    await customerCommit('review', (dir) => writeFile(path.join(dir, 'gen.tf'), 'a = "customer"\nx = 0\nb = 1\n'))
+    const upgrade = { 'gen.tf': 'a = 2\nx = 0\nb = 1\n' }
+    await t.rejects(pushFiles(request('review', upgrade)), { code: 'PUSH_CONFLICT' })
+    const review = await pushFiles(request('review', upgrade, { strategy: 'branch', reviewBranch: 'ies/update-review1' }))
+    t.match(
+      await git.git('review', ['log', '-1', '--format=%B', 'ies/update-review1']),
+      /^IES-Generated-Ref: refs\/ies\/generated\/ies\/update-review1$/m,
+    )
+    // The customer resolves the conflict in the review branch, keeping their line, and merges it.
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'ies-review-'))
+    t.teardown(() => rm(dir, { recursive: true, force: true }))
+    const gitIn = (...args: string[]) => run('git', [...IDENTITY, ...args], { cwd: dir })
+    await gitIn('clone', '-q', git.url('review'), '.')
+    await gitIn('checkout', '-q', review.branch)
+    await writeFile(path.join(dir, 'gen.tf'), 'a = "customer"\nx = 0\nb = 1\n')
+    await gitIn('commit', '-q', '-am', 'resolve: keep our a')
+    await gitIn('checkout', '-q', 'main')
+    await gitIn('merge', '-q', '--no-ff', '-m', 'Merge the IES update', review.branch)
+    await gitIn('push', '-q', 'origin', 'main')
+
+    const after = await pushFiles(request('review', upgrade))
+    t.equal(after.base, 'review', "the merged review's generated tree is the base")
+    t.equal(await show('review', 'main:gen.tf'), 'a = "customer"\nx = 0\nb = 1\n', 'the resolution stands')
+    t.equal(await show('review', 'refs/ies/generated/main:gen.tf'), 'a = 2\nx = 0\nb = 1\n')
+    const later = await pushFiles(request('review', { 'gen.tf': 'a = 2\nx = 0\nb = 3\n' }))
+    t.equal(later.base, 'generated')
+    t.equal(await show('review', 'main:gen.tf'), 'a = "customer"\nx = 0\nb = 3\n', 'and the next upgrade merges on top of it')
+  })
+
   await t.test('a dry run caps each diff and writes nothing', async (t) => {
     await git.createRepo('big', {})
     const before = await git.git('big', ['for-each-ref'])

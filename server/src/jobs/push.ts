@@ -91,8 +91,8 @@ export interface PushOutcome {
   conflicts: FileConflict[]
   /** For a dry run: the changes against the branch head. */
   changes?: FileChange[]
-  /** What the merge's base was. */
-  base: 'generated' | 'legacy' | 'empty'
+  /** What the merge's base was: the generated ref, a merged review's generated commit, an earlier version's commit, nothing. */
+  base: 'generated' | 'review' | 'legacy' | 'empty'
   /** What went wrong without failing the push (the generated ref refused). */
   warnings?: string[]
   attempts: number
@@ -161,9 +161,22 @@ export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
         if (fallback) [keptAt, generated] = [generatedBranchRef(req.branch), fallback]
       }
       const legacy = generated || !head ? null : await legacyBase(gitdir, head, () => fetch(`refs/heads/${req.branch}`, LEGACY_DEPTH))
-      const baseCommit = generated ?? legacy
+      const reviewed =
+        head && generated !== undefined
+          ? await reviewedBase(
+              gitdir,
+              basedir,
+              head,
+              generated,
+              () => fetch(`refs/heads/${req.branch}`, REVIEW_DEPTH),
+              (ref) => fetchInto(basedir, ref),
+            )
+          : null
+      /** The last generated commit: the base, and the parent of the next one. */
+      const lastGenerated = reviewed ?? generated
+      const baseCommit = lastGenerated ?? legacy
       const [base, ours] = await Promise.all([
-        readTreeEntries(generated ? basedir : gitdir, baseCommit, cache),
+        readTreeEntries(lastGenerated ? basedir : gitdir, baseCommit, cache),
         readTreeEntries(gitdir, head, cache),
       ])
       const previous = parseGenerationRecordOf(base.get(GENERATION_RECORD_PATH) && (await read(base.get(GENERATION_RECORD_PATH)!.oid)))
@@ -178,7 +191,7 @@ export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
       })
       const outcome = {
         conflicts: merge.conflicts,
-        base: generated ? 'generated' : legacy ? 'legacy' : 'empty',
+        base: reviewed ? 'review' : generated ? 'generated' : legacy ? 'legacy' : 'empty',
         attempts: attempt,
       } as const
       const target = req.strategy === 'branch' ? req.reviewBranch : req.branch
@@ -191,14 +204,34 @@ export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
       const message = req.message(previous)
       const tree = await writeEntriesTree(gitdir, req.strategy === 'branch' ? merge.marked : merge.entries)
       const headTree = await treeOf(head)
-      if (req.strategy === 'branch') {
-        const commit = tree === headTree && head ? head : await commitOf(tree, head, message)
-        await req.beforeUpdate?.(attempt)
-        await pushRef(`refs/heads/${req.reviewBranch}`, commit, false)
-        return { ...outcome, commit, branch: req.reviewBranch, changed: commit !== head }
+      const warnings: string[] = []
+      /** Pushes a generated commit to the first of the refs the host accepts; that ref, or null (with a warning). */
+      const keepGenerated = async (targets: string[], oid: string, force: boolean) => {
+        for (const [i, target] of targets.entries()) {
+          try {
+            await pushRef(target, oid, force)
+            return target
+          } catch (err) {
+            if (i === targets.length - 1) warnings.push(`the generated tree could not be kept in the repository: ${(err as Error).message}`)
+          }
+        }
+        return null
       }
       const generatedTree = await writeEntriesTree(gitdir, next)
-      const generatedMoves = generatedTree !== (await treeOf(generated, basedir))
+      if (req.strategy === 'branch') {
+        // The review's generated tree is kept too, and named in the review commit: once the review is
+        // merged into the branch, it is the base of the next push (reviewedBase), so a conflict
+        // resolved in the review stays resolved.
+        const reviewGenerated = await commitOf(generatedTree, lastGenerated, `IES generated tree of ${req.reviewBranch}\n\n${message}`)
+        const keptRef = await keepGenerated([generatedRef(req.reviewBranch), generatedBranchRef(req.reviewBranch)], reviewGenerated, false)
+        const commit = await commitOf(tree, head, keptRef ? `${message}${REVIEW_TRAILER_NAME}: ${keptRef}\n` : message)
+        await req.beforeUpdate?.(attempt)
+        await pushRef(`refs/heads/${req.reviewBranch}`, commit, false)
+        return { ...outcome, commit, branch: req.reviewBranch, changed: tree !== headTree, ...(warnings.length > 0 && { warnings }) }
+      }
+      const sameGenerated = generatedTree === (await treeOf(lastGenerated, basedir))
+      // After a merged review the branch's ref moves to it at least.
+      const generatedMoves = !sameGenerated || reviewed !== null
       if (tree === headTree && !generatedMoves) return { ...outcome, commit: head, branch: req.branch, changed: false }
       let commit = head
       if (tree !== headTree) {
@@ -212,29 +245,57 @@ export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
           throw err
         }
       }
-      const warnings: string[] = []
       if (generatedMoves) {
-        const generatedCommit = await commitOf(generatedTree, generated, `IES generated tree of ${req.branch}\n\n${message}`)
+        const generatedCommit =
+          sameGenerated && lastGenerated
+            ? lastGenerated
+            : await commitOf(generatedTree, lastGenerated, `IES generated tree of ${req.branch}\n\n${message}`)
         // The branch is pushed already. Creating the ref on a host that refuses `refs/ies/...` (branches
         // and tags only) falls back to the branch `ies/generated/<branch>`. Should the ref not move (a
         // concurrent push moved it first, or the host refuses), the push still succeeds, with a warning:
-        // the next push merges from an older or an empty base.
-        const targets = generated ? [keptAt] : [generatedRef(req.branch), generatedBranchRef(req.branch)]
-        for (const [i, target] of targets.entries()) {
-          try {
-            // A fast-forward of the generated ref we read: a concurrent push that moved it meanwhile wins.
-            await pushRef(target, generatedCommit, false)
-            break
-          } catch (err) {
-            if (i === targets.length - 1) warnings.push(`the generated tree could not be kept in the repository: ${(err as Error).message}`)
-          }
-        }
+        // the next push merges from an older or an empty base. A fast-forward of the ref we read (a
+        // concurrent push that moved it meanwhile wins), forced only after a merged review, whose
+        // generated commit follows the ref's but is not in the repository the commits are made in.
+        await keepGenerated(generated ? [keptAt] : [generatedRef(req.branch), generatedBranchRef(req.branch)], generatedCommit, !!reviewed)
       }
       return { ...outcome, commit: commit!, branch: req.branch, changed: tree !== headTree, ...(warnings.length > 0 && { warnings }) }
     }
   } finally {
     await Promise.all([rm(gitdir, { recursive: true, force: true }), rm(basedir, { recursive: true, force: true })])
   }
+}
+
+/** The trailer of a review commit naming the ref that keeps its generated tree. */
+const REVIEW_TRAILER_NAME = 'IES-Generated-Ref'
+const REVIEW_TRAILER = /^IES-Generated-Ref: (refs\/(?:ies\/generated|heads\/ies\/generated)\/[\w./-]+)$/m
+
+/** How far back the branch is searched for a merged review branch. */
+export const REVIEW_DEPTH = 20
+
+/**
+ * The generated commit of a review branch merged into the branch: a commit among the branch's last
+ * REVIEW_DEPTH (fast-forward, merge commit, squash or rebase keeping the message) names it in its
+ * trailer, and it follows the generated commit the branch's ref holds (else null: an older review,
+ * already built upon). A head that IES pushed itself, without such a trailer, needs no search.
+ */
+async function reviewedBase(
+  gitdir: string,
+  basedir: string,
+  head: string,
+  generated: string | null,
+  deepen: () => Promise<unknown>,
+  fetchBase: (ref: string) => Promise<string | null>,
+): Promise<string | null> {
+  const tip = await git.readCommit({ fs, gitdir, oid: head })
+  if (TRAILER.test(tip.commit.message) && !REVIEW_TRAILER.test(tip.commit.message)) return null
+  await deepen()
+  const log = await git.log({ fs, gitdir, ref: head, depth: REVIEW_DEPTH }).catch(() => [])
+  const ref = log.map((entry) => REVIEW_TRAILER.exec(entry.commit.message)?.[1]).find(Boolean)
+  if (!ref) return null
+  const candidate = await fetchBase(ref).catch(() => null)
+  if (!candidate || candidate === generated) return null
+  const parent = (await git.readCommit({ fs, gitdir: basedir, oid: candidate })).commit.parent[0] ?? null
+  return parent === generated ? candidate : null
 }
 
 const parseGenerationRecordOf = (content: Buffer | undefined | false) => (content ? parseGenerationRecord(content) : null)
