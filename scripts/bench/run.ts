@@ -25,6 +25,7 @@ const BENCHMARKS: { name: string; file: string; args: string[]; what: string }[]
     args: long ? [] : ['--runs', '10', '--polling-runs', '2', '--concurrent', '10'],
     what: 'generation latency: notification vs polling vs floor',
   },
+  { name: 'push', file: 'push.ts', args: long ? ['--runs', '30'] : [], what: 'merged push vs plain push of the full tree' },
 ]
 
 const only = process.argv.slice(2)
