@@ -6,7 +6,9 @@
 import { format } from '@cdktf/hcl-tools'
 import { parse as parseHcl } from '@cdktf/hcl2json'
 import YAML from 'yaml'
-import { finding, sortFindings, type Finding } from './findings.ts'
+import { finding, type Finding } from './findings.ts'
+import { languageOf } from './languages.ts'
+import { lintDecorators, uniqueFindings } from './lint.ts'
 import { processFiles, readTree, type InputFile, type ProcessResult, type TreeFile } from './tree.ts'
 
 export interface GateOptions {
@@ -27,12 +29,18 @@ export async function runGate(opts: GateOptions): Promise<GateResult> {
   const { inputs, unsupported } = await readTree(opts.templatesDir)
   const process = processFiles(inputs, opts.config, { trimDecoratorAttrs: opts.trimDecoratorAttrs })
   const findings = [...process.findings]
+  // The author's mistakes independent of the configuration: those inside a disabled section too.
+  for (const input of inputs) {
+    const lang = languageOf(input.path)
+    if (lang) findings.push(...lintDecorators(input.path, input.content.toString('utf8'), lang))
+  }
   for (const p of unsupported) findings.push(finding('UNSUPPORTED_ENTRY', 'error', p, 0, null, 'not a regular file'))
   if (process.ok) {
     findings.push(...checkOutputs(inputs, process.files, opts.expectedFiles ?? []))
     findings.push(...(await validateFiles(process.files)))
   }
-  return { ok: findings.length === 0, findings: sortFindings(findings), process }
+  const unique = uniqueFindings(findings)
+  return { ok: unique.length === 0, findings: unique, process }
 }
 
 /** Every input path and every expected path is present, and the counts agree. */
