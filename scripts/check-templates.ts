@@ -118,8 +118,12 @@ async function staticCatalogFindings(opts: CheckOptions): Promise<Finding[]> {
   const staticFile = opts.staticCatalog ?? STATIC_CATALOG
   if (opts.writeStatic) await writeStatic(opts.templatesDir, staticFile)
   const guard = await runGuard(opts.templatesDir, staticFile)
-  const label = path.resolve(staticFile) === STATIC_CATALOG ? STATIC_FILE_LABEL : staticFile
-  const command = `${writeStaticCommand(opts.templatesDir)}${path.resolve(staticFile) === STATIC_CATALOG ? '' : ` (writes ${STATIC_FILE_LABEL})`}`
+  const defaultStatic = path.resolve(staticFile) === STATIC_CATALOG
+  const label = defaultStatic ? STATIC_FILE_LABEL : staticFile
+  const defaultDir = path.resolve(opts.templatesDir) === path.join(REPO_ROOT, 'templates')
+  const command = defaultStatic
+    ? writeStaticCommand(opts.templatesDir)
+    : `npm run check:templates -- ${defaultDir ? '' : `${opts.templatesDir} `}--write-static --static-catalog ${staticFile}`
   const out: Finding[] = []
   const some = (items: string[]) => items.slice(0, 5).join('; ') + (items.length > 5 ? `; and ${items.length - 5} more` : '')
   if (guard.differences.length > 0) {
@@ -130,7 +134,7 @@ async function staticCatalogFindings(opts: CheckOptions): Promise<Finding[]> {
       file: label,
       line: 0,
       path: null,
-      message: `${guard.differences.length} difference(s) from the templates' catalog: ${some(items)}. Regenerate: ${command} (or npm run check:templates -- --write-static)`,
+      message: `${guard.differences.length} difference(s) from the templates' catalog: ${some(items)}. regenerate it: ${command}`,
     })
   }
   if (guard.consistency.length > 0) {
