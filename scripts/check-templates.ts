@@ -45,6 +45,8 @@ export interface CheckResult {
   configurations: number
   terraformTrees: number
   terraformSkipped: string | null
+  /** --write-static wrote the static catalog (only when the extraction has no error). */
+  wroteStatic: boolean
   seconds: number
 }
 
@@ -53,6 +55,7 @@ export async function checkTemplates(opts: CheckOptions): Promise<CheckResult> {
   const log = opts.log ?? (() => {})
   const at = () => `${((performance.now() - started) / 1000).toFixed(1)} s`
   const set = new FindingSet()
+  let wroteStatic = false
   const { catalog, findings: authored } = await lintTree({ templatesDir: opts.templatesDir, provider: 'aws' })
   set.add(authored)
   log(`author checks: ${authored.length} finding(s) [${at()}]`)
@@ -61,6 +64,7 @@ export async function checkTemplates(opts: CheckOptions): Promise<CheckResult> {
     configurations,
     terraformTrees,
     terraformSkipped,
+    wroteStatic,
     seconds: (performance.now() - started) / 1000,
   })
   if (!catalog) return result(0, 0, null)
@@ -109,7 +113,12 @@ export async function checkTemplates(opts: CheckOptions): Promise<CheckResult> {
     }
   }
 
-  if (catalog.errors.length === 0) set.add(await staticCatalogFindings(opts))
+  if (catalog.errors.length === 0) {
+    wroteStatic = !!opts.writeStatic
+    set.add(await staticCatalogFindings(opts))
+  } else {
+    log('static catalog: not compared while the extraction has errors')
+  }
   return result(matrix.length, terraformTrees, terraformSkipped)
 }
 
@@ -203,7 +212,7 @@ async function main(argv: string[]): Promise<number> {
     terraform: !v['no-terraform'],
     log: (line) => console.log(`check:templates: ${line}`),
   })
-  if (v['write-static']) console.log(`check:templates: wrote ${v['static-catalog'] ?? STATIC_FILE_LABEL} from ${templatesDir}`)
+  if (result.wroteStatic) console.log(`check:templates: wrote ${v['static-catalog'] ?? STATIC_FILE_LABEL} from ${templatesDir}`)
   if (result.terraformSkipped) console.log(`check:templates: terraform skipped: ${result.terraformSkipped}`)
   process.stdout.write(formatReport(result.findings))
   const files = new Set(result.findings.map((f) => f.file)).size

@@ -5,7 +5,7 @@
  * `npm run check:templates` (the whole tree). Each mistake is reported once, at its line.
  */
 import { buildCatalog, DEFAULT_PARAMS_FILES, type Catalog } from './catalog.ts'
-import { findValueLine, parseAttributes, scanDecorators, type Decorator } from './decorators.ts'
+import { findValueLine, parseAttributes, scanDecorators } from './decorators.ts'
 import { finding, sortFindings, type Finding } from './findings.ts'
 import { languageOf, type Language } from './languages.ts'
 import { matchSections, type SectionPair } from './sections.ts'
