@@ -81,9 +81,15 @@ export function finding(code: FindingCode, severity: Severity, file: string, lin
   return { code, severity, file, line, path, message }
 }
 
-/** The one-line form printed on stderr: `<file>:<line> <CODE> <message>`. */
+/** The one-line form printed on stderr: `<file>:<line> <CODE> <message>`, the site printed once. */
 export function formatFinding(f: Finding): string {
-  return `${f.file}:${f.line} ${f.code} ${f.message}`
+  return `${f.file}:${f.line} ${f.code} ${messageAfterSite(f)}`
+}
+
+/** The message without a leading `<file>:<line> ` (MULTILINE_VALUE names its site in the message, rule 5). */
+export function messageAfterSite(f: Finding): string {
+  const site = `${f.file}:${f.line} `
+  return f.message.startsWith(site) ? f.message.slice(site.length) : f.message
 }
 
 /** Stable order: by file, line, then code. */

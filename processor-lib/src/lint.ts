@@ -9,7 +9,7 @@ import { findValueLine, parseAttributes, scanDecorators } from './decorators.ts'
 import { finding, sortFindings, type Finding } from './findings.ts'
 import { languageOf, type Language } from './languages.ts'
 import { matchSections, type SectionPair } from './sections.ts'
-import { multilineReason } from './substitute.ts'
+import { multilineFinding, multilineReason } from './substitute.ts'
 import { readTree } from './tree.ts'
 import { parseLiteral, splitValue } from './values.ts'
 
@@ -40,7 +40,7 @@ export function lintDecorators(file: string, text: string, lang: Language): Find
     }
     const reason = multilineReason(lines, target.index, target.match, lang)
     if (reason) {
-      findings.push(finding('MULTILINE_VALUE', 'error', file, target.index + 1, d.path, `@param ${d.path}: the value line opens ${reason}`))
+      findings.push(multilineFinding(file, target.index, d.path, reason))
     }
   }
   return findings

@@ -103,8 +103,7 @@ function applyParam(
   const parts = splitValue(line.slice(prefix.length), lang)
   const multiline = multilineReason(lines, i, prefix, lang)
   if (multiline) {
-    // formatFinding puts `<file>:<line>` in front: with the message this is the site as rule 5 names it
-    findings.push(finding('MULTILINE_VALUE', 'error', file, i + 1, d.path, `${site}: the value line opens ${multiline}`))
+    findings.push(multilineFinding(file, i, d.path, multiline))
     return
   }
   const value = lookup(config, d.path)
@@ -127,6 +126,14 @@ function applyParam(
   // YAML needs a space after `key:`; elsewhere the original spacing (possibly none) is kept.
   const lead = parts.lead === '' && lang.id === 'yaml' && prefix.endsWith(':') ? ' ' : parts.lead
   out[i] = prefix + lead + literal + parts.trail + parts.comment
+}
+
+/**
+ * Rule 5: the message names the site as `<file>:<line> @param <path>` (the API returns it as it is);
+ * formatFinding does not print that `<file>:<line>` twice.
+ */
+export function multilineFinding(file: string, index: number, path: string, reason: string): Finding {
+  return finding('MULTILINE_VALUE', 'error', file, index + 1, path, `${file}:${index + 1} @param ${path}: the value line opens ${reason}`)
 }
 
 /** Why the value line at `i` (its `key:`/`key=` prefix given) opens a multi-line block, or null (rule 5). */

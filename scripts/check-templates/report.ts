@@ -1,6 +1,6 @@
 // The report of `check:templates`: each finding once, grouped by file, as `file:line: CODE message`
 // with a one-line fix hint below it (FIX_HINTS in processor-lib/src/findings.ts).
-import { FIX_HINTS, type Finding } from '@ies/processor-lib'
+import { FIX_HINTS, messageAfterSite, type Finding } from '@ies/processor-lib'
 
 /**
  * Merge findings from several runs: one per file, line and code (the first message kept). `seenIn`
@@ -43,7 +43,7 @@ export function formatReport(findings: readonly Finding[]): string {
       file = f.file
       out += `\n${file}\n`
     }
-    out += `${f.file}:${f.line}: ${f.code} ${f.message}\n    fix: ${FIX_HINTS[f.code]}\n`
+    out += `${f.file}:${f.line}: ${f.code} ${messageAfterSite(f)}\n    fix: ${FIX_HINTS[f.code]}\n`
   }
   return out
 }
