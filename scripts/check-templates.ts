@@ -21,7 +21,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { lintTree, runGate, type Finding, type TreeFile } from '@ies/processor-lib'
+import { lintTree, runGate, ValidationCache, type Finding, type TreeFile } from '@ies/processor-lib'
 import { runGuard, STATIC_CATALOG, writeStatic, writeStaticCommand } from '../desktop/scripts/catalog-guard.ts'
 import { catalogDefaults, gateMatrix } from './check-templates/configs.ts'
 import { FindingSet, formatReport } from './check-templates/report.ts'
@@ -74,8 +74,9 @@ export async function checkTemplates(opts: CheckOptions): Promise<CheckResult> {
   const broken = new Set(authored.filter((f) => f.severity === 'error' && f.path).map((f) => f.path))
   const matrix = gateMatrix(catalog)
   const trees: GeneratedTree[] = []
+  const cache = new ValidationCache()
   for (const { name, config } of matrix) {
-    const gate = await runGate({ templatesDir: opts.templatesDir, config })
+    const gate = await runGate({ templatesDir: opts.templatesDir, config, cache })
     set.add(
       gate.findings.filter((f) => !(f.code === 'UNRESOLVED_PARAM' && broken.has(f.path))),
       name,

@@ -4,7 +4,7 @@ export type { TreeFile, InputFile, ProcessResult, ProcessOptions } from './tree.
 export { processFile } from './substitute.ts'
 export { extractCatalog, buildCatalog, DEFAULT_PARAMS_FILES, FIELD_TYPES } from './catalog.ts'
 export type { Catalog, CatalogField, CatalogService, CatalogError, CatalogOption, ExtractOptions } from './catalog.ts'
-export { runGate, validateFiles, checkOutputs } from './gate.ts'
+export { runGate, validateFiles, checkOutputs, ValidationCache } from './gate.ts'
 export type { GateOptions, GateResult } from './gate.ts'
 export { zipTree, unzipToFiles } from './zip.ts'
 export type { UnzipLimits } from './zip.ts'
