@@ -225,5 +225,11 @@ async function main(argv: string[]): Promise<number> {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  process.exitCode = await main(process.argv.slice(2))
+  try {
+    process.exitCode = await main(process.argv.slice(2))
+  } catch (e) {
+    // a missing folder or unreadable file: said in one line, like a usage error
+    console.error(`check:templates: ${(e as Error).message}`)
+    process.exitCode = 2
+  }
 }

@@ -45,4 +45,7 @@ t.test('usage mistakes exit 2', async (t) => {
   const unknown = await checkTemplates(['--no-such-option']);
   t.equal(unknown.code, 2);
   t.match(unknown.stderr, /usage: npm run check:templates/);
+  const missing = await checkTemplates([join(work, 'no-such-folder')]);
+  t.equal(missing.code, 2);
+  t.match(missing.stderr, /^check:templates: templates directory not found: /);
 });
