@@ -2,35 +2,12 @@
 // `ies-processor --extract-catalog --strict` binary (what an author and CI run on the
 // parameter-values file), through the gate (also for a service the configuration turns off) and
 // through lintTree (the whole tree, as check:templates runs it).
-import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import t from 'tap'
 import { lintTree, runGate, type Finding } from '@ies/processor-lib'
+import { cli, tree } from './helpers.ts'
 
-const here = dirname(fileURLToPath(import.meta.url))
-const bin = join(here, '..', '..', 'processor-lib', 'bin', 'ies-processor.js')
 const PARAMS = 'terraform/terraform.tfvars'
-
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
-    })
-  })
-}
-
-async function tree(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'ies-author-checks-'))
-  for (const [p, c] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, p)), { recursive: true })
-    await writeFile(join(dir, p), c)
-  }
-  t.teardown(() => rm(dir, { recursive: true, force: true }))
-  return dir
-}
 
 /** A correct parameter-values file with one service, its knob inside its gate. */
 const GOOD = `# @param name | displayName=Name | default=demo
