@@ -3,10 +3,10 @@
 // Scaffolds a catalog service the way templates/README.md ("Add a service") describes, touching
 // only the templates tree: the module folder (versions, variables, a placeholder resource, an
 // output), the `@module` and a first `@param` in the parameter-values file inside the service's
-// gate, the root variable with the same working default, the gated module call in main.tf and a
-// gated output. The result passes `npm run check:templates` as generated (after the static catalog
-// is regenerated, which that command prints); the author then replaces the placeholder resource
-// and the example knob with the real ones.
+// gate, the root variable with the same working default (gated too, so a disabled service leaves
+// no unused declaration), the gated module call in main.tf and a gated output. The result passes
+// `npm run check:templates` as generated (after the static catalog is regenerated, which that
+// command prints); the author then replaces the placeholder resource and the example knob.
 import { appendFile, mkdir, readFile, writeFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -120,11 +120,13 @@ ${key}_example = "example"
   await appendFile(
     root('variables.tf'),
     `
+# @section services.${key}.enabled begin
 variable "${key}_example" {
   description = "${displayName}: An example knob: replace it with the service's own."
   type        = string
   default     = "example"
 }
+# @section services.${key}.enabled end
 `,
   )
   await appendFile(

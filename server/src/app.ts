@@ -103,6 +103,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   })
   await app.register(health)
   await app.register(import('./web/index.ts'))
+  await app.register(import('./web/api-docs.ts'))
   await app.register(
     async (api) => {
       // Every /api request, in this order: the per-IP limit, the bearer token, the per-user limit

@@ -30,7 +30,7 @@ export const SERVICE_KEYS: readonly string[] = Object.keys(
  * `source = "../<name>"`), never instantiated by the root module and never a catalog service.
  * Every folder of `terraform/modules/` is a catalog service or one of these (templates/README.md).
  */
-export const INTERNAL_MODULES = ['data-store-access', 'tls-only-policy'] as const;
+export const INTERNAL_MODULES = ['access-log-bucket', 'data-store-access', 'kms-key-policy', 'rds-monitoring-role', 'tls-only-policy'] as const;
 
 const execFileP = promisify(execFile);
 
