@@ -2,14 +2,15 @@
  * Provisioned tooling follows a copied checkout (scripts/checkout-paths.ts): the Terraform CLI
  * configuration, which names the provider mirror by absolute path, is rewritten for the copy and
  * real `terraform init` then installs the providers from the copy's mirror; tap's absolute
- * @tapjs/core plugin link becomes a relative one that resolves inside the copy.
+ * @tapjs/core plugin link becomes a relative one that resolves inside the copy; the scripts of a
+ * Python virtual environment under .tools start the copy's interpreter.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { relinkTapCore } from '../../scripts/checkout-paths.ts';
+import { relinkTapCore, relocateVenvScripts } from '../../scripts/checkout-paths.ts';
 import { cliConfigText, ensureCliConfig, toolsDir } from '../../scripts/terraform/cli-config.ts';
 import { repoRoot } from './helpers.ts';
 
@@ -29,6 +30,21 @@ t.test('tap: the plugin folder link to @tapjs/core becomes relative to the check
   t.equal(realpathSync(link), realpathSync(join(copy, 'node_modules', '@tapjs', 'core')), 'resolves inside the copy');
   t.notOk(relinkTapCore(copy), 'nothing to change the second time');
   t.notOk(relinkTapCore(join(work, 'no-tap-here')), 'no plugin folder yet: nothing to do');
+});
+
+t.test('a Python virtual environment under .tools: its scripts start the copy\'s interpreter', async (t) => {
+  const copy = join(work, 'venv-copy');
+  const bin = join(copy, '.tools', 'checkov', 'bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(copy, '.tools', 'checkov', 'pyvenv.cfg'), 'home = /usr/bin\n');
+  const script = '# -*- coding: utf-8 -*-\nimport sys\nfrom yamllint.cli import run\n';
+  writeFileSync(join(bin, 'yamllint'), `#!/elsewhere/checkout/.tools/checkov/bin/python3\n${script}`); // as pip wrote it there
+  writeFileSync(join(bin, 'activate'), '# not a script with a shebang\n');
+  writeFileSync(join(bin, 'other'), '#!/usr/bin/env python3\nprint(1)\n');
+  t.same(relocateVenvScripts(copy), [join(bin, 'yamllint')]);
+  t.equal(readFileSync(join(bin, 'yamllint'), 'utf8'), `#!${join(copy, '.tools', 'checkov', 'bin', 'python3')}\n${script}`, 'the rest of the file unchanged');
+  t.equal(readFileSync(join(bin, 'other'), 'utf8'), '#!/usr/bin/env python3\nprint(1)\n', 'an interpreter outside the environment is left alone');
+  t.same(relocateVenvScripts(copy), [], 'nothing to change the second time');
 });
 
 const mirror = join(toolsDir(), 'mirror');
