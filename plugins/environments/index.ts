@@ -27,7 +27,7 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
   /** The checks beyond the schema, with the catalog check's findings; all failures in one 400. */
   async function checkRules(userId: string, input: EnvironmentInput, catalogFindings: FieldError[]) {
     const failures = [
-      ...helmValuesErrors(input),
+      ...(await helmValuesErrors(input, app.config.yamlParseTimeoutMs)),
       ...gitRepositoryUrlErrors(input, app.config.push.allowedHosts),
       ...(await credentialReferenceErrors(userId, input, credentials)),
       ...catalogFindings,

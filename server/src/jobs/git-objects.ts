@@ -4,6 +4,7 @@
 import fs from 'node:fs'
 import * as git from 'isomorphic-git'
 import http from 'isomorphic-git/http/node'
+import type { HttpClient } from 'isomorphic-git'
 import type { InputFile } from '@ies/processor-lib'
 
 export interface Credentials {
@@ -20,16 +21,23 @@ const authOf = (auth?: Credentials) => ({
  * The commit `branch` points at on the remote, fetched into the bare `gitdir` when it is not there
  * yet (one round trip when nothing changed); null when the remote has no such branch (an empty repository).
  */
-export async function fetchBranch(opts: { gitdir: string; url: string; branch: string; auth?: Credentials }): Promise<string | null> {
+export async function fetchBranch(opts: {
+  gitdir: string
+  url: string
+  branch: string
+  auth?: Credentials
+  /** The HTTP client (a push's destination-checked one); default isomorphic-git's Node client. */
+  http?: HttpClient
+}): Promise<string | null> {
   const ref = `refs/heads/${opts.branch}`
-  const refs = await git.listServerRefs({ http, url: opts.url, prefix: ref, ...authOf(opts.auth) })
+  const refs = await git.listServerRefs({ http: opts.http ?? http, url: opts.url, prefix: ref, ...authOf(opts.auth) })
   const head = refs.find((r) => r.ref === ref)
   if (!head) return null
   if (await hasCommit(opts.gitdir, head.oid)) return head.oid
   await git.addRemote({ fs, gitdir: opts.gitdir, remote: 'origin', url: opts.url, force: true })
   await git.fetch({
     fs,
-    http,
+    http: opts.http ?? http,
     gitdir: opts.gitdir,
     remote: 'origin',
     ref: opts.branch,

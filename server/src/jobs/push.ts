@@ -16,6 +16,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { TreeFile } from '@ies/processor-lib'
 import { JobFailure } from './errors.ts'
+import type { HttpClient } from 'isomorphic-git'
 import { fetchBranch, git, http, initBare, writeFilesTree, type Credentials } from './git-objects.ts'
 
 export interface PushRequest {
@@ -25,6 +26,8 @@ export interface PushRequest {
   files: readonly TreeFile[]
   message: string
   author: { name: string; email: string }
+  /** The HTTP client: destination.ts's pushHttp (checked addresses, a stall timeout); default isomorphic-git's. */
+  http?: HttpClient
 }
 
 export interface PushOutcome {
@@ -41,7 +44,7 @@ export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
       step.catch((err: unknown) => {
         throw remoteFailure(err, req.url, req.branch) ?? err
       })
-    const parent = await remote(fetchBranch({ gitdir, url: req.url, branch: req.branch, auth: req.auth }))
+    const parent = await remote(fetchBranch({ gitdir, url: req.url, branch: req.branch, auth: req.auth, http: req.http }))
     const tree = await writeFilesTree(gitdir, req.files)
     if (parent && (await git.readCommit({ fs, gitdir, oid: parent })).commit.tree === tree) {
       return { commit: parent, changed: false }
@@ -58,7 +61,7 @@ export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
     const result = await remote(
       git.push({
         fs,
-        http,
+        http: req.http ?? http,
         gitdir,
         url: req.url,
         ref,
