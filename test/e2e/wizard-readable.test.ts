@@ -18,8 +18,16 @@ t.test('duplicate name at the field; generation result and its download; format-
   const context = await signedInContext(browser, ies.tokenFor('dev'))
   const { page, problems } = await newPage(context)
 
-  // --- the duplicate name comes back at the name field, and goes as the name changes
+  // --- an Azure environment is offered no AWS services, and told why
   await page.goto(`${ies.url}/#/environments/new`)
+  await page.getByLabel('Provider').selectOption({ label: 'Azure' })
+  await page.getByRole('button', { name: 'Next: Services' }).click()
+  t.match(await page.getByTestId('provider-not-generated').textContent(), /AWS only today/)
+  t.equal(await page.locator('[data-service]').count(), 0, 'no AWS service is shown')
+  await page.getByRole('button', { name: 'Basics' }).click()
+  await page.getByLabel('Provider').selectOption({ label: 'AWS' })
+
+  // --- the duplicate name comes back at the name field, and goes as the name changes
   const name = page.getByLabel('Environment name')
   await name.fill('taken-name')
   await page.getByLabel('Global prefix').fill('acme')

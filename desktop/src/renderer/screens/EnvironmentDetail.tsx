@@ -145,7 +145,12 @@ export function EnvironmentDetail({ id }: { id: string }) {
         </div>
         <div className="card">
           <h2>Services</h2>
-          {enabled.length === 0 ? (
+          {env.provider !== 'aws' ? (
+            <p className="muted" data-testid="provider-not-generated">
+              IES generates infrastructure for AWS only today; this {PROVIDER_LABELS[env.provider] ?? env.provider} environment is stored
+              without services.
+            </p>
+          ) : enabled.length === 0 ? (
             <p className="muted">No service is enabled. Edit the environment to choose services from the catalog.</p>
           ) : (
             <ul className="service-summary" data-testid="detail-services">

@@ -321,7 +321,13 @@ export function Wizard({ id }: { id: string | null }) {
               />
             </div>
           )}
-          {step === 1 && (
+          {step === 1 && values.provider !== 'aws' && (
+            <Notice kind="info" title={`No ${PROVIDER_LABELS[values.provider]} services yet`} testId="provider-not-generated">
+              IES generates infrastructure for AWS only today. The catalog's services are AWS services, so none is offered for{' '}
+              {PROVIDER_LABELS[values.provider]}: this environment is stored, and generating it produces no stack.
+            </Notice>
+          )}
+          {step === 1 && values.provider === 'aws' && (
             <ServicesStep
               catalog={loaded.catalog}
               services={values.services}
