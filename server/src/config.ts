@@ -74,6 +74,8 @@ export interface Config {
     process: boolean
     /** JOBS_WAIT_TIMEOUT_MS: longest a `?wait=true` generation request waits before answering 202. */
     waitTimeoutMs: number
+    /** JOBS_WAIT_RECHECK_MS: longest a waiter goes without re-reading its job (it is woken by the job's completion announcement). */
+    waitRecheckMs: number
   }
   /** Where generation reads templates: TEMPLATES_REPO (a Git URL, branch main, unpinned) or TEMPLATES_DIR. */
   templates: {
@@ -210,6 +212,7 @@ export function loadConfig(env: Env = process.env): Config {
       notify: str(env, 'JOBS_NOTIFY', 'true') !== 'false',
       process: str(env, 'JOBS_PROCESS', 'true') !== 'false',
       waitTimeoutMs: int(env, 'JOBS_WAIT_TIMEOUT_MS', 30_000),
+      waitRecheckMs: Math.max(250, int(env, 'JOBS_WAIT_RECHECK_MS', 5_000)),
     },
     templates: {
       dir: str(env, 'TEMPLATES_DIR', BUNDLED_TEMPLATES_DIR),

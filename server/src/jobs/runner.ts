@@ -2,16 +2,17 @@
 // the `generate` and `push` jobs; the job record in `jobs` (store.ts) is what the API serves. A new
 // job starts at once through the notification channel; a job whose worker died is locked again by
 // any replica once its lock is older than JOBS_LOCK_LIFETIME_MS (found on the next JOBS_PROCESS_EVERY_MS scan).
-import { EventEmitter, once } from 'node:events'
 import os from 'node:os'
-import { Agenda, type Job } from 'agenda'
+import { Agenda, exponential, type Job } from 'agenda'
 import { MongoBackend } from '@agendajs/mongo-backend'
 import type { Db } from 'mongodb'
 import type { FastifyBaseLogger } from 'fastify'
 import { unzipToFiles, type TreeFile } from '@ies/processor-lib'
 import type { Config } from '../config.ts'
+import { isDatabaseUnavailable } from '../core/errors.ts'
 import type { EnvironmentRecord } from '../../../plugins/environments/repository.ts'
 import { ArchiveStore, type ArchiveId } from './archives.ts'
+import { CompletionBus } from './completions.ts'
 import { checkDestination } from './destination.ts'
 import { isPemPrivateKey, PEM_OVER_HTTPS_MESSAGE } from './deploy-key.ts'
 import { credentialSecrets, jobErrorOf, JobFailure } from './errors.ts'
@@ -56,14 +57,22 @@ export class JobRunner {
   readonly store: JobStore
   readonly archives: ArchiveStore
   readonly agenda: Agenda
-  private readonly finished = new EventEmitter()
+  /** Wakes the waiters of a finished job, here and (with REDIS_URL) on every replica. */
+  readonly completions: CompletionBus
+  /**
+   * Attempts this replica gave up because the database was unreachable (job id -> attempt): its
+   * own heartbeat on the record must not keep the retry out (see `run`).
+   */
+  private readonly abandoned = new Map<string, number>()
   private readonly channel: WakeableChannel | undefined
   private started = false
 
   constructor(private readonly opts: JobRunnerOptions) {
     this.store = new JobStore(opts.db)
     this.archives = new ArchiveStore(opts.db)
-    this.finished.setMaxListeners(0)
+    this.completions = new CompletionBus(opts.config.rateLimit.redisUrl, (err) =>
+      opts.log.warn({ err: { message: err.message } }, 'job completion channel error'),
+    )
     const { jobs } = opts.config
     this.channel = notificationChannel({ notify: jobs.notify, redisUrl: opts.config.rateLimit.redisUrl })
     this.agenda = new Agenda({
@@ -83,7 +92,15 @@ export class JobRunner {
     // starts any, one find-and-modify each), and locks the next one as soon as a job ends (`wake`):
     // Agenda itself refills its queue only on a new-job notification or a JOBS_PROCESS_EVERY_MS scan,
     // so jobs beyond the limit used to wait for the scan (50 concurrent generations took minutes).
-    const definition = { concurrency: jobs.concurrency, lockLimit: jobs.concurrency, lockLifetime: jobs.lockLifetimeMs }
+    // A run that threw (the database was unreachable: the record could not be read or finished) is
+    // run again after 1, 2, 4 ... 30 s; if even that could not be saved, the job's lock expires and
+    // the next scan takes it (its Agenda document keeps the expired lock).
+    const definition = {
+      concurrency: jobs.concurrency,
+      lockLimit: jobs.concurrency,
+      lockLifetime: jobs.lockLifetimeMs,
+      backoff: exponential({ delay: 1000, maxDelay: 30_000, maxRetries: 20, jitter: 0.2 }),
+    }
     // After Agenda has released the job's slot (its bookkeeping follows the event synchronously).
     this.agenda.on('complete', (job: Job) => setImmediate(() => this.channel?.wake(job.attrs.name)))
     this.agenda.define<{ jobId: string }>(
@@ -97,7 +114,7 @@ export class JobRunner {
   /** Starts processing; with JOBS_PROCESS=false only connects the notification channel, so jobs queued here still start at once elsewhere. */
   async start(): Promise<void> {
     if (this.started) return
-    await Promise.all([this.store.init(), this.archives.init()])
+    await Promise.all([this.store.init(), this.archives.init(), this.completions.connect()])
     if (this.opts.config.jobs.process) await this.agenda.start()
     else await this.channel?.connect()
     this.started = true
@@ -107,12 +124,13 @@ export class JobRunner {
   async stop(timeoutMs = 10_000): Promise<void> {
     if (!this.started) return
     this.started = false
-    if (!this.opts.config.jobs.process) {
+    if (this.opts.config.jobs.process) {
+      await this.agenda.drain(timeoutMs).catch(() => {})
+      await this.agenda.stop().catch(() => {})
+    } else {
       await this.channel?.disconnect().catch(() => {})
-      return
     }
-    await this.agenda.drain(timeoutMs).catch(() => {})
-    await this.agenda.stop().catch(() => {})
+    await this.completions.disconnect()
   }
 
   /** Stores the job record and queues it; the record as queued. */
@@ -122,25 +140,38 @@ export class JobRunner {
     return record
   }
 
-  /** The record once it has finished, or as it is after `timeoutMs`. Local completions are heard at once; others by polling. */
+  /**
+   * The record once it has finished, or as it is after `timeoutMs`. Woken by the job's completion
+   * announcement (completions.ts); re-read otherwise, in case an announcement was lost with a
+   * replica, after a sixteenth of JOBS_WAIT_RECHECK_MS, then twice as long each time up to all of it
+   * (0.3, 0.6, 1.2, 2.5, 5, 5 ... s by default).
+   */
   async waitFor(userId: string, jobId: string, timeoutMs: number): Promise<JobRecord | null> {
     const deadline = Date.now() + timeoutMs
+    const { waitRecheckMs } = this.opts.config.jobs
+    let pause = waitRecheckMs / 16
     for (;;) {
-      const record = await this.store.get(userId, jobId)
-      if (!record || record.status === 'succeeded' || record.status === 'failed') return record
       const left = deadline - Date.now()
-      if (left <= 0) return record
-      const ac = new AbortController()
-      const timer = setTimeout(() => ac.abort(), Math.min(left, 250))
-      await once(this.finished, jobId, { signal: ac.signal }).catch(() => {})
-      clearTimeout(timer)
+      // Listening before the read: an announcement between the read and the wait is not lost.
+      const waiter = this.completions.waiter(jobId, Math.max(0, Math.min(left, pause, waitRecheckMs)))
+      const record = await this.store.get(userId, jobId).catch((err) => {
+        waiter.cancel()
+        throw err
+      })
+      if (!record || record.status === 'succeeded' || record.status === 'failed' || left <= 0) {
+        waiter.cancel()
+        return record
+      }
+      await waiter.woken
+      pause *= 2
     }
   }
 
   private async run(job: Job<{ jobId: string }>, work: (record: JobRecord, touch: () => Promise<void>) => Promise<void>): Promise<void> {
     const { jobId } = job.attrs.data
     const { lockLifetimeMs } = this.opts.config.jobs
-    const record = await this.store.start(jobId, lockLifetimeMs)
+    const record = await this.store.start(jobId, lockLifetimeMs, this.abandoned.get(jobId))
+    this.abandoned.delete(jobId)
     if (!record) {
       // Finished already (or removed with its environment), or another worker runs it: where Agenda's
       // lock let two workers in (FerretDB, see store.start), this one completes and removes the Agenda
@@ -162,8 +193,12 @@ export class JobRunner {
         await Promise.all([job.touch().catch(() => {}), this.store.heartbeat(jobId)])
       }
       await work(record, touch)
+    } catch (err) {
+      // The database was unreachable: the attempt is given up and Agenda runs the job again (backoff).
+      this.abandoned.set(jobId, record.attempts)
+      throw err
     } finally {
-      this.finished.emit(jobId)
+      this.completions.announce(jobId)
     }
     await this.dispatched(job)
   }
@@ -191,6 +226,8 @@ export class JobRunner {
    * INTERNAL_ERROR), at warn level when something outside failed (a Git server: GIT_UNREACHABLE, ...).
    */
   private async fail(record: JobRecord, err: unknown, input: ProcessorInput | undefined, secrets: (string | null)[] = []): Promise<void> {
+    // Not the job's fault: the attempt is run again once the database answers (see `run`).
+    if (isDatabaseUnavailable(err)) throw err
     const { error, unexpected, cause } = jobErrorOf(err, secrets)
     if (cause) {
       // Not under `err`: pino's error serializer would flatten the cause chain and drop its codes.

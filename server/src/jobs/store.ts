@@ -124,13 +124,15 @@ export class JobStore {
    * there two replicas can both lock one Agenda job, at once or a moment apart, and would run it twice
    * (test/faults/replicas.test.ts). So a job whose heartbeat is younger than a lock lifetime is left alone, and
    * each attempt is claimed by inserting `<job>:<attempt>` into `jobClaims`: a unique _id is atomic on
-   * every MongoDB-compatible store.
+   * every MongoDB-compatible store. `abandonedAttempt`: this replica gave that attempt up (the
+   * database was unreachable), so if it is still the record's latest, its heartbeat is ours and stale.
    */
-  async start(id: string, lockLifetimeMs: number): Promise<JobRecord | null> {
+  async start(id: string, lockLifetimeMs: number, abandonedAttempt?: number): Promise<JobRecord | null> {
     const current = await this.byId(id)
     if (!current || (current.status !== 'queued' && current.status !== 'running')) return null
     const heard = current.heartbeatAt ?? current.startedAt
-    if (current.status === 'running' && heard && Date.now() - heard.getTime() < lockLifetimeMs) return null
+    const ours = abandonedAttempt !== undefined && abandonedAttempt === current.attempts
+    if (current.status === 'running' && !ours && heard && Date.now() - heard.getTime() < lockLifetimeMs) return null
     const attempt = current.attempts + 1
     try {
       await this.claims.insertOne({ _id: `${id}:${attempt}`, jobId: id, at: new Date() })
