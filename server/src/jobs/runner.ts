@@ -19,6 +19,7 @@ import { credentialSecrets, jobErrorOf, JobFailure } from './errors.ts'
 import { archiveOf, generate, type Generated, type TemplateProcessor } from './generation.ts'
 import { notificationChannel, type WakeableChannel } from './notifications.ts'
 import { pushFiles } from './push.ts'
+import { sweep } from './retention.ts'
 import {
   JobStore,
   type GenerateParams,
@@ -66,6 +67,7 @@ export class JobRunner {
   private readonly abandoned = new Map<string, number>()
   private readonly channel: WakeableChannel | undefined
   private started = false
+  private sweeper?: NodeJS.Timeout
 
   constructor(private readonly opts: JobRunnerOptions) {
     this.store = new JobStore(opts.db)
@@ -115,15 +117,30 @@ export class JobRunner {
   async start(): Promise<void> {
     if (this.started) return
     await Promise.all([this.store.init(), this.archives.init(), this.completions.connect()])
-    if (this.opts.config.jobs.process) await this.agenda.start()
-    else await this.channel?.connect()
+    if (this.opts.config.jobs.process) {
+      await this.agenda.start()
+      // Retention runs where jobs run, in the background; a failed sweep waits for the next.
+      this.sweeper = setInterval(
+        () => void this.sweep().catch((err: Error) => this.opts.log.warn({ err: { message: err.message } }, 'retention sweep failed')),
+        this.opts.config.jobs.retention.sweepEveryMs,
+      )
+      this.sweeper.unref()
+    } else await this.channel?.connect()
     this.started = true
+  }
+
+  /** Removes the finished jobs (and archives) retention lets go (retention.ts); what it removed. */
+  sweep(): Promise<{ jobs: number; claims: number }> {
+    const { retention, lockLifetimeMs } = this.opts.config.jobs
+    // A claim matters while its attempt may still be running or retried: far below the age limit.
+    return sweep(this.store, this.archives, retention, Math.max(retention.maxAgeMs, lockLifetimeMs * 10))
   }
 
   /** Lets running jobs finish for up to `timeoutMs`, then stops (unfinished jobs are unlocked for other replicas). */
   async stop(timeoutMs = 10_000): Promise<void> {
     if (!this.started) return
     this.started = false
+    clearInterval(this.sweeper)
     if (this.opts.config.jobs.process) {
       await this.agenda.drain(timeoutMs).catch(() => {})
       await this.agenda.stop().catch(() => {})
@@ -235,7 +252,7 @@ export class JobRunner {
       if (unexpected) this.opts.log.error(entry, 'job failed unexpectedly')
       else this.opts.log.warn(entry, `job failed: ${error.message}`)
     }
-    await this.store.fail(record._id, error, input)
+    await this.store.fail(record, error, input)
   }
 
   private async runGenerate(record: JobRecord, touch: () => Promise<void>): Promise<void> {
@@ -258,7 +275,7 @@ export class JobRunner {
         warnings: generated.warnings,
         archive: { filename, size: archive.size, sha256: archive.sha256 },
       }
-      await this.store.succeed(record._id, result, { archiveId: archive.id, processorInput: input })
+      await this.store.succeed(record, result, { archiveId: archive.id, processorInput: input })
     } catch (err) {
       await this.fail(record, err, input)
     }
@@ -330,7 +347,7 @@ export class JobRunner {
         fileCount: files.length,
         ...(params.generationJobId && { generationJobId: params.generationJobId }),
       }
-      await this.store.succeed(record._id, result, { processorInput: input })
+      await this.store.succeed(record, result, { processorInput: input })
     } catch (err) {
       await this.fail(record, err, input, credentialSecrets(this.opts.config.push.username, deployKey))
     }

@@ -1,5 +1,9 @@
-// The job records the API serves (collection `jobs`), always scoped by the owning user. Agenda's own
-// collection only dispatches; this record carries status, timestamps, result and error.
+// The job records the API serves, always scoped by the owning user. Agenda's own collection only
+// dispatches; this record carries status, timestamps, result and error. A queued or running job's
+// record is in `jobs`, the only collection written in place (start, heartbeats), which so stays as
+// small as the queue; when the job finishes, its final record is inserted into `jobHistory`
+// (insert-only; retention.ts prunes it) and then removed from `jobs`. A read looks in `jobs`, then in
+// `jobHistory`: in that order a job that finishes meanwhile is found in one or the other.
 //
 // Every query on the hot path filters by `_id` alone and checks owner and status in code: FerretDB 1.x
 // (SQLite) pushes down only a filter that is exactly `{ _id: <string or ObjectId> }`; any other filter
@@ -74,18 +78,25 @@ export interface JobRecord {
 export class JobStore {
   readonly collection: Collection<JobRecord>
 
+  /** Finished jobs' final records (insert-only, pruned by retention.ts). */
+  readonly history: Collection<JobRecord>
+
   /** One document per started attempt of a job (see `start`). */
-  private readonly claims: Collection<{ _id: string; jobId: string; at: Date }>
+  readonly claims: Collection<{ _id: string; jobId: string; at: Date }>
 
   constructor(db: Db) {
     this.collection = db.collection<JobRecord>('jobs')
+    this.history = db.collection<JobRecord>('jobHistory')
     this.claims = db.collection('jobClaims')
   }
 
   async init(): Promise<void> {
     await Promise.all([
       this.collection.createIndex({ userId: 1, environmentId: 1 }, { name: 'user_environment' }),
+      this.history.createIndex({ userId: 1, environmentId: 1 }, { name: 'user_environment' }),
+      this.history.createIndex({ finishedAt: 1 }, { name: 'finished' }),
       this.claims.createIndex({ jobId: 1 }, { name: 'job' }),
+      this.claims.createIndex({ at: 1 }, { name: 'at' }),
     ])
   }
 
@@ -112,9 +123,9 @@ export class JobStore {
     return record?.userId === userId ? record : null
   }
 
-  /** For the worker: the job whatever its owner. */
-  byId(id: string): Promise<JobRecord | null> {
-    return this.collection.findOne({ _id: id })
+  /** For the worker: the job whatever its owner (queued or running, else finished). */
+  async byId(id: string): Promise<JobRecord | null> {
+    return (await this.collection.findOne({ _id: id })) ?? (await this.history.findOne({ _id: id }))
   }
 
   /**
@@ -154,29 +165,48 @@ export class JobStore {
     await this.collection.updateOne({ _id: id }, { $set: { heartbeatAt: new Date() } })
   }
 
-  /** Finished: the result (and archive), with the processor input the job used, in one write. */
+  /** Finished: the result (and archive), with the processor input the job used, in one record. */
   async succeed(
-    id: string,
+    record: JobRecord,
     result: JobRecord['result'],
     extra: { archiveId?: unknown; processorInput?: ProcessorInput } = {},
   ): Promise<void> {
-    const $set: Partial<JobRecord> = { status: 'succeeded', result, finishedAt: new Date() }
-    if (extra.archiveId !== undefined) $set.archiveId = extra.archiveId
-    if (extra.processorInput !== undefined) $set.processorInput = extra.processorInput
-    await this.collection.updateOne({ _id: id }, { $set })
+    const done: JobRecord = { ...record, status: 'succeeded', result, finishedAt: new Date() }
+    delete done.error
+    if (extra.archiveId !== undefined) done.archiveId = extra.archiveId
+    if (extra.processorInput !== undefined) done.processorInput = extra.processorInput
+    await this.finish(done)
   }
 
-  /** Failed: the error, with the processor input when the job got that far, in one write. */
-  async fail(id: string, error: JobError, processorInput?: ProcessorInput): Promise<void> {
-    const $set: Partial<JobRecord> = { status: 'failed', error, finishedAt: new Date() }
-    if (processorInput !== undefined) $set.processorInput = processorInput
-    await this.collection.updateOne({ _id: id }, { $set })
+  /** Failed: the error, with the processor input when the job got that far, in one record. */
+  async fail(record: JobRecord, error: JobError, processorInput?: ProcessorInput): Promise<void> {
+    const done: JobRecord = { ...record, status: 'failed', error, finishedAt: new Date() }
+    delete done.result
+    if (processorInput !== undefined) done.processorInput = processorInput
+    await this.finish(done)
+  }
+
+  /**
+   * Moves the final record to the history (an insert), then out of the queue. A record already in
+   * the history (an earlier attempt finished it, and its removal from `jobs` was lost) stays as it is.
+   */
+  private async finish(done: JobRecord): Promise<void> {
+    delete done.heartbeatAt
+    try {
+      await this.history.insertOne(done)
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 11000) throw err
+    }
+    await this.collection.deleteOne({ _id: done._id })
   }
 
   /** Removes an environment's jobs; the archive ids they held. */
   async removeForEnvironment(userId: string, environmentId: string): Promise<unknown[]> {
-    const docs = await this.collection.find({ userId, environmentId }, { projection: { archiveId: 1 } }).toArray()
-    await this.collection.deleteMany({ userId, environmentId })
+    const docs: Pick<JobRecord, '_id' | 'archiveId'>[] = []
+    for (const collection of [this.collection, this.history]) {
+      docs.push(...(await collection.find({ userId, environmentId }, { projection: { archiveId: 1 } }).toArray()))
+      await collection.deleteMany({ userId, environmentId })
+    }
     await this.claims.deleteMany({ jobId: { $in: docs.map((d) => d._id) } })
     return docs.map((d) => d.archiveId).filter((id) => id !== undefined && id !== null)
   }
