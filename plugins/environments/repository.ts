@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Collection, Db, Filter } from 'mongodb'
+import pMap from 'p-map'
 import { keyRingFor, type EncryptedSecret, type KeyRing } from '@ies/server/core/crypto'
 import { AppError, conflict, fieldError, isDatabaseUnavailable } from '@ies/server/core/errors'
 import { onePerDatabase } from '@ies/server/core/db'
@@ -133,6 +134,9 @@ export class VersionConflict extends AppError {
   }
 }
 
+/** How many records of a list page are read at once (each by `_id`). */
+const PAGE_READS = 8
+
 /** How often `updating` runs a read-merge-write that keeps losing version races, and its pause. */
 const UPDATE_ATTEMPTS = 5
 const RETRY_PAUSE_MS = 20
@@ -202,7 +206,8 @@ export class EnvironmentRepository {
       const summary = attempt === 0 ? await this.summaries.read(userId) : await this.summaries.rebuild(userId)
       const selected = select(summary.entries, opts)
       const entries = selected.slice((opts.page - 1) * opts.limit, opts.page * opts.limit)
-      const docs = await Promise.all(entries.map((e) => this.collection.findOne({ _id: e.id })))
+      // A few reads at a time: a page of 100 at once would open that many connections.
+      const docs = await pMap(entries, (e) => this.collection.findOne({ _id: e.id }), { concurrency: PAGE_READS })
       if (attempt === 0 && !entries.every((e, i) => entryMatches(e, docs[i], userId))) continue
       const items = docs.filter((d): d is EnvironmentRecord => d?.userId === userId)
       return { items, total: selected.length }

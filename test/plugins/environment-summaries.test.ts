@@ -5,6 +5,7 @@
 import t from 'tap'
 import { buildApp } from '@ies/server'
 import { startTestApp } from '../harness/app.ts'
+import { decodeEntries } from '../../plugins/environments/summaries.ts'
 import { api } from './helpers.ts'
 
 const body = (name: string, provider = 'aws') => ({ name, globalPrefix: 'acme', provider, region: 'eu-west-1' })
@@ -38,9 +39,7 @@ t.test('the list follows every write through the summary', async (t) => {
 t.test('a summary out of step with the records is rebuilt by the next list', async (t) => {
   const ctx = await startTestApp(t)
   const a = api(ctx)
-  const summaries = ctx.app.mongo.db.collection<{ _id: string; entries: { id: string; name: string; version: number }[] }>(
-    'environment_summaries',
-  )
+  const summaries = ctx.app.mongo.db.collection<{ _id: string; entries: string }>('environment_summaries')
   const first = (await a.createEnv('dev', body('one'))).body.data.id
   await a.createEnv('dev', body('two'))
   const userId = (await summaries.findOne({}))!._id
@@ -50,7 +49,7 @@ t.test('a summary out of step with the records is rebuilt by the next list', asy
   t.equal((await a.putEnv('dev', first, { provider: 'gcp', region: 'europe-west1' })).status, 200)
   await summaries.replaceOne({ _id: userId }, { entries: before!.entries, revision: 1000 } as never)
   t.same(names(await a.listEnvs('dev', '?sort=name&provider=aws')), ['two'], 'the stale entry is noticed and the summary rebuilt')
-  const stored = (await summaries.findOne({ _id: userId }))!.entries as unknown as { name: string; provider: string }[]
+  const stored = decodeEntries((await summaries.findOne({ _id: userId }))!.entries)
   t.same(stored.map((e) => `${e.name}:${e.provider}`).sort(), ['one:gcp', 'two:aws'], 'and stored again')
 
   // A summary that is gone (data from before summaries) is rebuilt too.
