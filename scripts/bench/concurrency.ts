@@ -83,7 +83,8 @@ try {
       const job = await fetch(`${server.url}/api/jobs/${body.data.id}?wait=true`, { headers: headers() })
       const view = (await job.json()) as any
       if (job.status !== 200) return { ms: performance.now() - t0, outcome: String(job.status) }
-      if (view.data.status === 'succeeded' || view.data.status === 'failed') return { ms: performance.now() - t0, outcome: view.data.status }
+      if (view.data.status === 'succeeded' || view.data.status === 'failed')
+        return { ms: performance.now() - t0, outcome: view.data.status }
     }
   }
 
@@ -119,7 +120,11 @@ try {
   if (HISTORY > 0) {
     const template = await harness.db.client.db().collection('jobHistory').findOne({})
     const docs = Array.from({ length: HISTORY }, () => ({ ...template, _id: randomUUID() as never }))
-    for (let i = 0; i < docs.length; i += 200) await harness.db.client.db().collection('jobHistory').insertMany(docs.slice(i, i + 200))
+    for (let i = 0; i < docs.length; i += 200)
+      await harness.db.client
+        .db()
+        .collection('jobHistory')
+        .insertMany(docs.slice(i, i + 200))
     for (const level of LEVELS) await run(level, `${HISTORY.toLocaleString('en')} jobs`)
   }
 
@@ -127,7 +132,9 @@ try {
   console.log(
     `floor (process + zip in process, no queue): median ${quantile(floor, 0.5).toFixed(1)} ms, p95 ${quantile(floor, 0.95).toFixed(1)} ms (aim <= 15 ms)\n`,
   )
-  console.log('| concurrent | history | succeeded | failed | 503 | generations/s | p50 ms | p95 ms | p99 ms | CPU s server | CPU s FerretDB | CPU s client |')
+  console.log(
+    '| concurrent | history | succeeded | failed | 503 | generations/s | p50 ms | p95 ms | p99 ms | CPU s server | CPU s FerretDB | CPU s client |',
+  )
   console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
   for (const row of rows) console.log(row)
   console.log('\naims: all succeed at 200 with no 503; >= 25 generations/s at 50 and 200; single (concurrent 1) p50 <= 2x the floor')

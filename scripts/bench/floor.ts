@@ -11,7 +11,11 @@ export const FULL_TREE = { includeBackend: true, includeChart: true, includeGito
 /** Milliseconds of `n` warm runs (after one warm-up). */
 export async function floorSamples(n: number): Promise<number[]> {
   const services = await allServicesEnabled()
-  const config = { ...environmentBody({ services }), domain: 'shop.example.com', terraformBackend: { key: 'env/x/aws.tfstate', useLockfile: true } }
+  const config = {
+    ...environmentBody({ services }),
+    domain: 'shop.example.com',
+    terraformBackend: { key: 'env/x/aws.tfstate', useLockfile: true },
+  }
   const prefixes = selectedPrefixes('terraform', FULL_TREE)
   const once = async () => {
     const t0 = performance.now()
