@@ -194,8 +194,10 @@ export class JobRunner {
       // lock let two workers in (FerretDB, see store.start), this one completes and removes the Agenda
       // document the other one holds, so it leaves a check for when that run's lock would have
       // expired; if its worker has died by then, the check runs the job again.
+      // (Still queued: the other worker claimed it and is marking it running, or failed to.)
       const current = await this.store.byId(jobId)
-      if (current?.status === 'running') await this.agenda.schedule(new Date(Date.now() + lockLifetimeMs), job.attrs.name, { jobId })
+      if (current?.status === 'running' || current?.status === 'queued')
+        await this.agenda.schedule(new Date(Date.now() + lockLifetimeMs), job.attrs.name, { jobId })
       await this.dispatched(job)
       return
     }

@@ -144,12 +144,19 @@ export class JobStore {
     const heard = current.heartbeatAt ?? current.startedAt
     const ours = abandonedAttempt !== undefined && abandonedAttempt === current.attempts
     if (current.status === 'running' && !ours && heard && Date.now() - heard.getTime() < lockLifetimeMs) return null
-    const attempt = current.attempts + 1
-    try {
-      await this.claims.insertOne({ _id: `${id}:${attempt}`, jobId: id, at: new Date() })
-    } catch (err) {
-      if ((err as { code?: unknown }).code === 11000) return null
-      throw err
+    let attempt = current.attempts + 1
+    for (;;) {
+      try {
+        await this.claims.insertOne({ _id: `${id}:${attempt}`, jobId: id, at: new Date() })
+        break
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== 11000) throw err
+        // Claimed by another worker: it runs the job, unless it claimed a lock lifetime ago and never
+        // marked the record (the database failed between the two writes); then the next attempt is ours.
+        const claim = await this.claims.findOne({ _id: `${id}:${attempt}` })
+        if (!claim || Date.now() - claim.at.getTime() < lockLifetimeMs) return null
+        attempt++
+      }
     }
     // The claim makes this attempt ours; the record is updated by `_id` alone (see the top).
     const started = await this.collection.findOneAndUpdate(
