@@ -88,6 +88,16 @@ export function select(entries: SummaryEntry[], query: SummaryQuery): SummaryEnt
     .sort((a, b) => direction * (compare(key(a), key(b)) || compare(a.id, b.id)))
 }
 
+/** The `_id` of the marker set once every user's summary has been built (see `allBuilt`). */
+const ALL_BUILT = '#all'
+const SUMMARY_FIELDS = { _id: 1, userId: 1, name: 1, provider: 1, status: 1, createdAt: 1, version: 1 } as const
+
+const empty = (userId: string): SummaryDocument => ({ _id: userId, entries: [], revision: 0 })
+
+function ignoreDuplicate(err: unknown): void {
+  if ((err as { code?: unknown }).code !== 11000) throw err
+}
+
 /** How long a summary update waits, in all, for another writer's claimed revision to appear. */
 const CLAIM_WAIT_MS = 2000
 /** Claims of the last this many revisions per user are kept (see `write`). */
@@ -112,11 +122,32 @@ export class EnvironmentSummaries {
 
   /** The user's summary, rebuilt when missing or marked stale here. */
   async read(userId: string): Promise<SummaryDocument> {
-    if (!this.stale.has(userId)) {
-      const doc = await this.collection.findOne({ _id: userId })
-      if (doc) return decoded(doc)
-    }
+    if (this.stale.has(userId)) return this.rebuild(userId)
+    const doc = await this.collection.findOne({ _id: userId })
+    if (doc) return decoded(doc)
+    // Every user's summary was built: no summary is no environment (no scan for a new user).
+    if (await this.allBuilt()) return (await this.collection.findOne({ _id: userId }).then((d) => d && decoded(d))) ?? empty(userId)
     return this.rebuild(userId)
+  }
+
+  /**
+   * True once every user's summary exists. The first time a summary is missing on a database
+   * without the `#all` marker (a database from before summaries, or a new one), one scan of the
+   * environments builds every user's summary that is missing and sets the marker; after that a
+   * missing summary means a user without environments, which costs no scan.
+   */
+  private async allBuilt(): Promise<boolean> {
+    if (await this.collection.findOne({ _id: ALL_BUILT })) return true
+    const records = await this.environments.find({}, { projection: SUMMARY_FIELDS }).toArray()
+    const byUser = new Map<string, SummaryEntry[]>()
+    for (const r of records) byUser.set(r.userId, [...(byUser.get(r.userId) ?? []), entryOf(r)])
+    for (const [userId, entries] of byUser) {
+      // An insert: a summary a write made meanwhile wins.
+      const revision = 1_000_000 // above any revision claimed before the summary went missing
+      await this.collection.insertOne({ _id: userId, entries: encodeEntries(entries), revision }).catch(ignoreDuplicate)
+    }
+    await this.collection.insertOne({ _id: ALL_BUILT, entries: '', revision: 0 }).catch(ignoreDuplicate)
+    return true
   }
 
   /** Reads every environment of the user (the one scan) and stores the summary anew. */
@@ -172,7 +203,11 @@ export class EnvironmentSummaries {
     let skip = 0 // revisions claimed but not written, past the deadline
     for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
       const stored = await this.collection.findOne({ _id: userId })
-      const current = stored && decoded(stored)
+      const current = stored
+        ? decoded(stored)
+        : (await this.allBuilt()) && (await this.collection.findOne({ _id: userId })) === null
+          ? empty(userId)
+          : null
       const abandoned = Date.now() > deadline
       const wanted = current && !abandoned ? change(current.entries) : 'rebuild'
       if (current && wanted === null) return current
@@ -204,9 +239,7 @@ export class EnvironmentSummaries {
   }
 
   private async recordsOf(userId: string): Promise<SummaryEntry[]> {
-    const records = await this.environments
-      .find({ userId }, { projection: { _id: 1, userId: 1, name: 1, provider: 1, status: 1, createdAt: 1, version: 1 } })
-      .toArray()
+    const records = await this.environments.find({ userId }, { projection: SUMMARY_FIELDS }).toArray()
     return records.map(entryOf)
   }
 }
