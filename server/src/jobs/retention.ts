@@ -45,6 +45,7 @@ export async function sweep(store: JobStore, archives: ArchiveStore, policy: Ret
     const batch = gone.slice(i, i + BATCH)
     // The records first: a job whose record is gone is a 404, never a download of a missing archive.
     await store.history.deleteMany({ _id: { $in: batch.map((r) => r._id) } })
+    store.forget(batch.map((r) => r._id))
     await archives.remove(batch.map((r) => r.archiveId).filter((id) => id !== undefined && id !== null))
   }
   const claims = await store.claims.deleteMany({ at: { $lt: new Date(Date.now() - claimMaxAgeMs) } })
