@@ -2,7 +2,8 @@
 # Installs what the tests need beyond npm packages, once; quick when everything is there.
 # Run by `npm test` (so `npm ci && npm test` works on a fresh machine) and by `.ci/run`.
 #   Debian: git, Chromium (browser tests), Redis (shared counters)   Python: moto, schemathesis
-#   Go: FerretDB   Maven: Keycloak   npm: the web UI build
+#   Go: FerretDB, tflint, actionlint   Maven: Keycloak   npm: the web UI build
+#   Python venv .tools/checkov: checkov and yamllint (template scans, test/templates/security-scan.ts)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
@@ -12,6 +13,7 @@ command -v git >/dev/null || need+=(git)
 command -v chromium >/dev/null || need+=(chromium)
 command -v redis-server >/dev/null || need+=(redis-server)
 command -v unzip >/dev/null || need+=(unzip)
+command -v shellcheck >/dev/null || need+=(shellcheck) # actionlint checks the pipeline's run: scripts with it
 if [ ${#need[@]} -gt 0 ]; then
   echo "provision: apt-get install ${need[*]}"
   apt-get update -qq
@@ -22,12 +24,31 @@ python3 -c 'import moto.server' 2>/dev/null || { echo "provision: pip install mo
 command -v schemathesis >/dev/null || { echo "provision: pip install schemathesis"; python3 -m pip install -q 'schemathesis==4.32.5'; }
 
 scripts/build-ferretdb.sh
+
+# Scanners of the generated trees, pinned (test/templates/security-scan.ts reads them from .tools).
+CHECKOV_VERSION=3.3.30 YAMLLINT_VERSION=1.38.0 TFLINT_VERSION=v0.64.0 ACTIONLINT_VERSION=v1.7.12
+# (versions compared as strings: `cmd | grep -q` fails under pipefail when grep stops reading early)
+if [ "$(.tools/checkov/bin/checkov --version 2>/dev/null)" != "$CHECKOV_VERSION" ] || [ ! -x .tools/checkov/bin/yamllint ]; then
+  echo "provision: pip install checkov==$CHECKOV_VERSION yamllint==$YAMLLINT_VERSION (venv .tools/checkov)"
+  python3 -m venv .tools/checkov
+  .tools/checkov/bin/pip install -q "checkov==$CHECKOV_VERSION" "yamllint==$YAMLLINT_VERSION"
+fi
+if [[ "$(.tools/bin/tflint --version 2>/dev/null)" != *"version ${TFLINT_VERSION#v}"* ]]; then
+  echo "provision: go install tflint@$TFLINT_VERSION"
+  GOBIN="$PWD/.tools/bin" go install "github.com/terraform-linters/tflint@$TFLINT_VERSION"
+fi
+if [[ "$(.tools/bin/actionlint --version 2>/dev/null)" != "$ACTIONLINT_VERSION"* ]]; then
+  echo "provision: go install actionlint@$ACTIONLINT_VERSION"
+  GOBIN="$PWD/.tools/bin" go install "github.com/rhysd/actionlint/cmd/actionlint@$ACTIONLINT_VERSION"
+fi
 # Terraform's provider mirror for terraform-validate.test.ts (the aws provider of the image and a
 # local stand-in for hashicorp/archive, see scripts/terraform/README.md); only where both exist.
 if command -v terraform >/dev/null && [ -d "${TF_PLUGINS_DIR:-/opt/tf-plugins}" ]; then
   scripts/terraform/build-mirror.sh
 fi
 scripts/keycloak/install.sh >/dev/null
+# Provisioned paths that name the checkout (terraformrc, tap's plugin link) follow it when it moves.
+node --import tsx scripts/checkout-paths.ts
 
 if [ ! -f desktop/dist/index.html ] || [ -n "$(find desktop/src desktop/index.html desktop/vite.config.ts -newer desktop/dist/index.html -print -quit 2>/dev/null)" ]; then
   echo "provision: building the web UI"

@@ -2,8 +2,9 @@
 // processor library and compares it with the client's static configuration, minus the allow-list;
 // then checks both documents' internal consistency. Exit code 1 on any finding.
 //   npm run catalog:guard -w desktop        (or: npx tsx desktop/scripts/catalog-guard.ts)
-//   npx tsx desktop/scripts/catalog-guard.ts --write-static   refresh the static configuration from
-//   templates/ after an intentional template change (commit "static"; review the diff).
+//   npx tsx desktop/scripts/catalog-guard.ts --write-static [dir]   refresh the static configuration from
+//   templates/ (or dir) after an intentional template change (commit "static"; review the diff).
+// `npm run check:templates` runs the same comparison and prints that command when it differs.
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -21,8 +22,14 @@ export interface GuardResult {
   consistency: string[]
 }
 
-export async function runGuard(templatesDir = path.join(REPO_ROOT, 'templates')): Promise<GuardResult> {
-  const stat = JSON.parse(await readFile(STATIC_CATALOG, 'utf8'))
+/** The exact command that regenerates the static configuration from a templates folder. */
+export function writeStaticCommand(templatesDir = path.join(REPO_ROOT, 'templates')): string {
+  const rel = path.relative(REPO_ROOT, templatesDir) || '.'
+  return `npx tsx desktop/scripts/catalog-guard.ts --write-static${rel === 'templates' ? '' : ` ${rel.startsWith('..') ? templatesDir : rel}`}`
+}
+
+export async function runGuard(templatesDir = path.join(REPO_ROOT, 'templates'), staticFile = STATIC_CATALOG): Promise<GuardResult> {
+  const stat = JSON.parse(await readFile(staticFile, 'utf8'))
   const allow: string[] = JSON.parse(await readFile(ALLOWLIST, 'utf8')).allow ?? []
   const staticProblems = checkConsistency(stat).map((p) => `static: ${p}`)
   let live: unknown
@@ -40,9 +47,9 @@ export async function runGuard(templatesDir = path.join(REPO_ROOT, 'templates'))
   }
 }
 
-export async function writeStatic(templatesDir = path.join(REPO_ROOT, 'templates')) {
+export async function writeStatic(templatesDir = path.join(REPO_ROOT, 'templates'), staticFile = STATIC_CATALOG) {
   const live = await extractCatalog({ templatesDir, provider: 'aws' })
-  await writeFile(STATIC_CATALOG, `${JSON.stringify({ ...live, commit: 'static' }, null, 2)}\n`)
+  await writeFile(staticFile, `${JSON.stringify({ ...live, commit: 'static' }, null, 2)}\n`)
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -58,7 +65,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const failed = result.consistency.length + result.differences.length
   console.log(
     failed
-      ? `catalog guard: ${failed} finding(s); fix desktop/src/catalog/static-catalog.json or list intentional differences in catalog-allowlist.json`
+      ? `catalog guard: ${failed} finding(s); regenerate desktop/src/catalog/static-catalog.json (${writeStaticCommand(dir ? path.resolve(dir) : undefined)}) or list intentional differences in catalog-allowlist.json`
       : 'catalog guard: ok',
   )
   process.exitCode = failed ? 1 : 0

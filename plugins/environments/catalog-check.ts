@@ -19,13 +19,16 @@
 // - A pattern that cannot be tested in bounded time drops only that pattern check (as the wizard does).
 // - No usable catalog (unreachable, refused, a schemaVersion other than 1): the values are accepted
 //   and a warning is logged; the write does not fail.
+// - A body over the size caps of limits.ts (services, fields, charts) is refused before any value is
+//   walked; everything here is linear in the number of values (withoutOverlap included).
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import type { Catalog as CatalogDocument } from '@ies/processor-lib'
-import type { FieldError } from '@ies/server/core/errors'
+import { validationError, type FieldError } from '@ies/server/core/errors'
 import { GLOBAL_KEYS, valueProblem, type FieldRef } from '../ai/catalog-fields.ts'
 import { catalogView, type Catalog, type CatalogField } from '../ai/catalog-view.ts'
 import { testPattern } from '../ai/safe-pattern.ts'
 import { catalogCacheFor } from '../catalog/index.ts'
+import { sizeProblems } from './limits.ts'
 
 /** The provider whose stack the catalog describes. */
 export const CATALOG_PROVIDER = 'aws'
@@ -107,10 +110,23 @@ export function catalogProblems(catalog: Catalog | null, values: SetValue[], onU
   return problems
 }
 
-/** `extra` without the fields `first` already reports (the same field, or one inside the other). */
+/** Every dotted prefix of a path, the path included: `a.b.c` -> `a`, `a.b`, `a.b.c`. */
+function prefixes(path: string): string[] {
+  const out: string[] = []
+  for (let i = path.indexOf('.'); i !== -1; i = path.indexOf('.', i + 1)) out.push(path.slice(0, i))
+  out.push(path)
+  return out
+}
+
+/**
+ * `extra` without the fields `first` already reports (the same field, or one inside the other).
+ * Linear in the total length of the paths: two sets, not a comparison of every pair (with tens of
+ * thousands of errors on each side the pairs took seconds).
+ */
 export function withoutOverlap(first: FieldError[], extra: FieldError[]): FieldError[] {
-  const overlaps = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`)
-  return extra.filter((e) => !first.some((f) => overlaps(e.field, f.field)))
+  const reported = new Set(first.map((f) => f.field))
+  const insideReported = new Set(first.flatMap((f) => prefixes(f.field)))
+  return extra.filter((e) => !insideReported.has(e.field) && !prefixes(e.field).some((p) => reported.has(p)))
 }
 
 export interface CatalogCheck {
@@ -123,6 +139,12 @@ export interface CatalogCheck {
   create(body: unknown, catalog: Catalog | null, log: FastifyBaseLogger): FieldError[]
   /** The problems of a merge patch (as sent) on `stored`; `merged` is the patched document, before the schema coerces it. */
   update(patch: unknown, stored: Json, merged: unknown, catalog: Catalog | null, log: FastifyBaseLogger): FieldError[]
+}
+
+/** A body over the size caps (limits.ts) is refused before anything walks it value by value. */
+function refuseOversize(body: unknown): void {
+  const problems = sizeProblems(body)
+  if (problems.length > 0) throw validationError(problems)
 }
 
 export function catalogCheckFor(app: FastifyInstance): CatalogCheck {
@@ -163,9 +185,11 @@ export function catalogCheckFor(app: FastifyInstance): CatalogCheck {
   return {
     current,
     create(body, catalog, log) {
+      refuseOversize(body)
       return check(valuesSet(body), own(body, 'provider') === CATALOG_PROVIDER ? catalog : null, log)
     },
     update(patch, stored, merged, catalog, log) {
+      refuseOversize(merged)
       const isAws = own(merged, 'provider') === CATALOG_PROVIDER
       // Becoming an AWS environment: every value is new to the catalog.
       if (isAws && stored.provider !== CATALOG_PROVIDER) return check(valuesSet(merged), catalog, log)

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError, FastifyRequest } from 'fastify'
 import { Envelope, ErrorBody, ListEnvelope, ok, page } from '@ies/server/core/envelope'
+import { currentTemplatesCommit, upgradeStatus } from '@ies/server/jobs/push-records'
 import { detailsFromValidation, notFound, validationError, type FieldError } from '@ies/server/core/errors'
 import { cloudCredentialRepository } from '../cloud-credentials/repository.ts'
 import { catalogCheckFor, withoutOverlap } from './catalog-check.ts'
@@ -27,7 +28,7 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
   /** The checks beyond the schema, with the catalog check's findings; all failures in one 400. */
   async function checkRules(userId: string, input: EnvironmentInput, catalogFindings: FieldError[]) {
     const failures = [
-      ...helmValuesErrors(input),
+      ...(await helmValuesErrors(input, app.config.yamlParseTimeoutMs)),
       ...gitRepositoryUrlErrors(input, app.config.push.allowedHosts),
       ...(await credentialReferenceErrors(userId, input, credentials)),
       ...catalogFindings,
@@ -38,6 +39,13 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
   /** A body the schema refused: its errors, and the catalog check's on the fields the schema did not name. */
   function schemaFailure(schemaErrors: FieldError[], catalogFindings: FieldError[]) {
     return validationError([...schemaErrors, ...withoutOverlap(schemaErrors, catalogFindings)])
+  }
+
+  /** The environment as served one at a time: with its last push and what it is behind (push-records.ts). */
+  async function view(request: FastifyRequest, env: EnvironmentRecord) {
+    const templatesCommit = () => currentTemplatesCommit(app.templates, request.log)
+    const { lastPush, behind } = await upgradeStatus(app.jobs.pushing.records, env, templatesCommit)
+    return { ...toEnvironment(env), lastPush, behind }
   }
 
   async function owned(request: FastifyRequest, id: string): Promise<EnvironmentRecord> {
@@ -67,12 +75,12 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
       if (request.validationError) throw schemaFailure(detailsFromValidation(request.validationError as FastifyError), catalogFindings)
       await checkRules(request.principal.userId, request.body, catalogFindings)
       const env = await repo.create(request.principal.userId, request.body)
-      return reply.code(201).send(ok(request, toEnvironment(env)))
+      return reply.code(201).send(ok(request, await view(request, env)))
     },
   )
 
   app.get('/:id', { schema: { params: IdParams, response: { 200: Envelope(Environment), ...errors } } }, async (request) =>
-    ok(request, toEnvironment(await owned(request, request.params.id))),
+    ok(request, await view(request, await owned(request, request.params.id))),
   )
 
   app.put(
@@ -107,7 +115,7 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
 
         const updated = await repo.replace(stored, input, deployKeyChange(patch))
         if (!updated) throw notFound('Environment not found')
-        return ok(request, toEnvironment(updated))
+        return ok(request, await view(request, updated))
       })
     },
   )

@@ -1,25 +1,25 @@
-// The environment rules a JSON Schema cannot state: chart values must parse as YAML,
+// The environment rules a JSON Schema cannot state: chart values must parse as YAML (checked off the
+// request thread within a time limit, aliases expanded at most MAX_ALIAS_COUNT times: chart-values.ts),
 // `cloudCredentialId` must name one of the caller's credentials for the environment's provider, and a
 // Git repository URL must be one a push may use (no credentials in it; `http://` only to a host in
 // PUSH_ALLOWED_HOSTS, e.g. an on-premise or loopback Git server).
-import { parseDocument } from 'yaml'
 import type { FieldError } from '@ies/server/core/errors'
 import { urlProblem } from '@ies/server/jobs/destination'
 import type { CloudCredentialRepository } from '../cloud-credentials/repository.ts'
+import { ChartValuesChecker } from './chart-values.ts'
 import type { EnvironmentInput } from './schemas.ts'
 
+/** One checker (one worker thread) per time limit, shared by every app of the process. */
+const checkers = new Map<number, ChartValuesChecker>()
+
 /** Field errors for chart values that are not YAML; only the position is reported, never the text. */
-export function helmValuesErrors(input: EnvironmentInput): FieldError[] {
-  const errors: FieldError[] = []
-  for (const [chart, { values }] of Object.entries(input.helmCharts ?? {})) {
-    const doc = parseDocument(values ?? '')
-    const first = doc.errors[0]
-    if (first) {
-      const at = first.linePos?.[0]
-      errors.push({ field: `helmCharts.${chart}.values`, message: `must be valid YAML${at ? ` (line ${at.line}, column ${at.col})` : ''}` })
-    }
-  }
-  return errors
+export async function helmValuesErrors(input: EnvironmentInput, timeoutMs: number): Promise<FieldError[]> {
+  const charts = Object.entries(input.helmCharts ?? {}).filter(([, chart]) => chart.values)
+  if (charts.length === 0) return []
+  let checker = checkers.get(timeoutMs)
+  if (!checker) checkers.set(timeoutMs, (checker = new ChartValuesChecker(timeoutMs)))
+  const problems = await checker.check(charts.map(([, chart]) => chart.values))
+  return charts.flatMap(([chart], i) => (problems[i] ? [{ field: `helmCharts.${chart}.values`, message: problems[i] }] : []))
 }
 
 export async function credentialReferenceErrors(

@@ -4,6 +4,8 @@ import { PageQuery } from '@ies/server/core/envelope'
 import { StringEnum } from '@ies/server/core/schema'
 import { PROVIDERS } from '@ies/server/core/users'
 import { DEPLOY_KEY_PATTERN } from '@ies/server/jobs/deploy-key'
+import { Behind, LastPush } from '@ies/server/jobs/push-schemas'
+import { MAX_HELM_CHARTS, MAX_SERVICE_FIELDS, MAX_SERVICES } from './limits.ts'
 
 export const ENVIRONMENT_STATUSES = ['pending', 'deploying', 'running', 'stopped', 'failed', 'destroyed'] as const
 
@@ -41,14 +43,17 @@ const ServiceValue = Type.Unsafe<string | number | boolean | Array<string | numb
   items: { type: ['string', 'number', 'boolean'] },
 })
 
-export const Service = Type.Object({ enabled: Type.Boolean() }, { additionalProperties: ServiceValue, propertyNames: { pattern: KEY } })
+export const Service = Type.Object(
+  { enabled: Type.Boolean() },
+  { additionalProperties: ServiceValue, propertyNames: { pattern: KEY }, maxProperties: MAX_SERVICE_FIELDS },
+)
 
 /**
  * Keyed by catalog service key; a key the catalog does not know is stored and generates nothing. The
  * shapes only: the values a write sets are checked against the current catalog (types, options,
  * patterns) by catalog-check.ts, on the body as sent.
  */
-export const Services = Type.Record(Type.String(), Service, { propertyNames: { pattern: KEY }, default: {} })
+export const Services = Type.Record(Type.String(), Service, { propertyNames: { pattern: KEY }, maxProperties: MAX_SERVICES, default: {} })
 
 export const HelmChart = Type.Object(
   {
@@ -62,6 +67,7 @@ export const HelmChart = Type.Object(
 
 export const HelmCharts = Type.Record(Type.String(), HelmChart, {
   propertyNames: { pattern: '^[a-z0-9][a-z0-9-]{0,62}$' },
+  maxProperties: MAX_HELM_CHARTS,
   default: {},
 })
 
@@ -146,6 +152,9 @@ export const Environment = Type.Object({
   status: StringEnum(ENVIRONMENT_STATUSES),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
+  // The generated repository's lifecycle (server/src/jobs/push-records.ts): served by GET /:id, create and update.
+  lastPush: Type.Optional(Type.Union([LastPush, Type.Null()])),
+  behind: Type.Optional(Behind),
 })
 export type Environment = Static<typeof Environment>
 

@@ -1,13 +1,15 @@
 // Generation and push of an environment, under /api/environments (this folder's routes are
 // registered with that prefix; the environment resource itself lives in plugins/environments).
 //   POST /environments/:id/generate   202 with the queued job; ?wait=true: 200 with the files
-//   POST /environments/:id/push       202 with the queued push job
+//   POST /environments/:id/push       202 with the queued push job (body: dryRun, strategy; see README.md)
+//   GET  /environments/upgrades       the caller's pushed environments that are behind (upgrade.ts)
+//   POST /environments/upgrade        one push job per environment that is behind, or per id given
 //   POST /environments/terraform-backend/create   the S3 state bucket (terraform-backend.ts)
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { unzipToFiles } from '@ies/processor-lib'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { AppError, fieldError, notFound } from '@ies/server/core/errors'
-import { checkDestination, DestinationError, urlProblem } from '@ies/server/jobs/destination'
+import type { LifecyclePushParams } from '@ies/server/jobs/push-job'
 import { isChartFile } from '@ies/server/jobs/selection'
 import type { ArchiveId } from '@ies/server/jobs/archives'
 import type { GenerateResult } from '@ies/server/jobs/store'
@@ -15,6 +17,7 @@ import { environmentRepository } from '../environments/repository.ts'
 import { Job, toJob } from '../jobs/schemas.ts'
 import { terraformBackendRoutes } from './terraform-backend.ts'
 import { EnvironmentParams, GeneratedFiles, GenerateBody, GenerateQuery, PUSH_DEFAULTS, PushBody } from './schemas.ts'
+import { pushProblem, upgradeRoutes } from './upgrade.ts'
 
 export const autoPrefix = '/environments'
 
@@ -23,6 +26,7 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 422: ErrorBody 
 const generation: FastifyPluginAsyncTypebox = async (app) => {
   const environments = environmentRepository(app)
   await app.register(terraformBackendRoutes)
+  await app.register(upgradeRoutes)
 
   const environmentOf = async (userId: string, id: string) => {
     const env = await environments.get(userId, id)
@@ -75,17 +79,8 @@ const generation: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { userId } = request.principal
       const env = await environmentOf(userId, request.params.id)
-      const url = env.gitRepository?.url
-      if (!url) throw fieldError('gitRepository', 'the environment has no Git repository to push to')
-      const problem = urlProblem(url, app.config.push.allowedHosts)
-      if (problem) throw fieldError('gitRepository.url', problem)
-      if (!env.deployKey) throw fieldError('gitRepository.deployKey', 'the environment has no deploy key to push with')
-      try {
-        await checkDestination(url, app.config.push.allowedHosts)
-      } catch (err) {
-        if (err instanceof DestinationError) throw fieldError('gitRepository.url', err.message)
-        throw err
-      }
+      const problem = await pushProblem(env, app.config.push.allowedHosts)
+      if (problem) throw fieldError(problem.field, problem.message)
       const body = request.body
       let format = body.format ?? PUSH_DEFAULTS.format
       let options = body.options ?? { ...PUSH_DEFAULTS.options }
@@ -101,11 +96,14 @@ const generation: FastifyPluginAsyncTypebox = async (app) => {
         }
         ;({ format, options } = generationJob.params)
       }
-      const job = await app.jobs.enqueue('push', userId, env._id, {
+      const params: LifecyclePushParams = {
         format,
         options,
+        dryRun: body.dryRun,
+        strategy: body.strategy,
         ...(body.generationJobId && { generationJobId: body.generationJobId }),
-      })
+      }
+      const job = await app.jobs.enqueue('push', userId, env._id, params)
       return reply.code(202).send(ok(request, toJob(job)))
     },
   )

@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { StringEnum } from '@ies/server/core/schema'
 import { JOB_STATUSES, JOB_TYPES, type JobRecord } from '@ies/server/jobs/store'
 import { FormatSchema } from '@ies/server/jobs/selection'
+import { DryRunResult, PushResult } from '@ies/server/jobs/push-schemas'
 
 export const GenerateOptions = Type.Object(
   {
@@ -43,16 +44,6 @@ const GenerateResult = Type.Object({
   archive: Type.Object({ filename: Type.String(), size: Type.Integer(), sha256: Type.String() }),
 })
 
-const PushResult = Type.Object({
-  commit: Type.String({ description: 'The commit the branch points at after the push.' }),
-  branch: Type.String(),
-  url: Type.String(),
-  changed: Type.Boolean({ description: 'False when the branch already held exactly these files (nothing pushed).' }),
-  templatesCommit: Type.String(),
-  fileCount: Type.Integer(),
-  generationJobId: Type.Optional(Type.String()),
-})
-
 export const Job = Type.Object({
   id: Type.String({ format: 'uuid' }),
   type: StringEnum(JOB_TYPES),
@@ -62,7 +53,7 @@ export const Job = Type.Object({
   startedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   error: Type.Optional(JobError),
-  result: Type.Optional(Type.Union([GenerateResult, PushResult])),
+  result: Type.Optional(Type.Union([GenerateResult, PushResult, DryRunResult])),
 })
 export type Job = Static<typeof Job>
 

@@ -10,8 +10,11 @@
  */
 import { readFile, writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
-import { extractCatalog } from './catalog.ts'
-import { formatFinding, ProcessorError, type Finding } from './findings.ts'
+import { join, relative, resolve, sep } from 'node:path'
+import { DEFAULT_PARAMS_FILES, extractCatalog, type Catalog } from './catalog.ts'
+import { finding, formatFinding, ProcessorError, type Finding } from './findings.ts'
+import { languageOf } from './languages.ts'
+import { lintCatalog, lintDecorators, uniqueFindings } from './lint.ts'
 import { runGate } from './gate.ts'
 import { processTree, writeTree } from './tree.ts'
 
@@ -86,14 +89,16 @@ async function dispatch(argv: readonly string[], io: CliIO): Promise<number> {
   if (v['extract-catalog'] !== undefined) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`)
     if (!v.provider) throw new UsageError('--extract-catalog needs --provider')
-    const catalog = await extractCatalog({ templatesDir: v['extract-catalog'], provider: v.provider, paramsFile: v['params-file'] })
+    const templatesDir = v['extract-catalog']
+    const catalog = await extractCatalog({ templatesDir, provider: v.provider, paramsFile: v['params-file'] })
     const json = JSON.stringify(catalog, null, 2) + '\n'
     if (v.output) await writeFile(v.output, json)
     else io.stdout(json)
-    if (catalog.errors.length > 0) {
-      for (const e of catalog.errors) io.stderr(`${e.file}:${e.line} ${e.code} ${e.message}\n`)
-    }
-    return v.strict && catalog.errors.length > 0 ? 1 : 0
+    // --strict also reads the parameter-values file for the mistakes the document has no place for
+    // (inert @param, multi-line value site, unmatched @section, default= unlike the file's value).
+    const findings = v.strict ? await strictFindings(templatesDir, catalog, v.provider, v['params-file']) : catalogFindings(catalog)
+    report(findings)
+    return v.strict && findings.length > 0 ? 1 : 0
   }
 
   const command = positionals[0]
@@ -117,6 +122,20 @@ async function dispatch(argv: readonly string[], io: CliIO): Promise<number> {
   const gate = await runGate({ templatesDir: v.templates, config, trimDecoratorAttrs: trim, expectedFiles: v.expect ?? [] })
   report(gate.findings)
   return gate.ok ? 0 : 1
+}
+
+function catalogFindings(catalog: Catalog): Finding[] {
+  return catalog.errors.map((e) =>
+    finding(e.code === 'MISSING_PARAMS_FILE' ? 'READ_FAILED' : e.code, 'error', e.file, e.line, e.path, e.message),
+  )
+}
+
+async function strictFindings(templatesDir: string, catalog: Catalog, provider: string, paramsFile?: string): Promise<Finding[]> {
+  const rel = paramsFile ?? DEFAULT_PARAMS_FILES[provider]
+  const lang = languageOf(rel)!
+  const text = await readFile(join(templatesDir, rel), 'utf8')
+  const file = relative(resolve(templatesDir), resolve(templatesDir, rel)).split(sep).join('/')
+  return uniqueFindings([...lintCatalog(file, text, lang, catalog), ...lintDecorators(file, text, lang)])
 }
 
 async function readConfig(path: string): Promise<unknown> {

@@ -142,13 +142,16 @@ export function parseAttributes(tail: string): AttributeParse {
   const result: AttributeParse = { attrs: {}, errors: [] }
   if (tail.trim() === '') return result
   const segments = tail.split('|').slice(1) // the tail starts with '|'
+  let previousKey: string | null = null
   for (const seg of segments) {
     const m = ATTR_RE.exec(seg)
     if (!m) {
-      result.errors.push({ code: 'BAD_ATTRIBUTE', message: `attribute segment "${seg.trim()}" is not key=value` })
+      result.errors.push({ code: 'BAD_ATTRIBUTE', message: notKeyValue(seg.trim(), previousKey) })
+      previousKey = null
       continue
     }
     const key = m[1]
+    previousKey = key
     const value = m[2].trim()
     if (Object.prototype.hasOwnProperty.call(result.attrs, key)) {
       result.errors.push({ code: 'DUPLICATE_ATTRIBUTE', message: `attribute "${key}" is given twice` })
@@ -164,4 +167,18 @@ export function parseAttributes(tail: string): AttributeParse {
     }
   }
   return result
+}
+
+/**
+ * The message for a segment that is not key=value. Rule 9: every `|` splits the decorator, so a
+ * segment that follows an attribute is most often the tail of that attribute's value (a regex
+ * alternation in `pattern`); the message says so.
+ */
+function notKeyValue(segment: string, previousKey: string | null): string {
+  const base = `attribute segment "${segment}" is not key=value`
+  if (previousKey === 'pattern') {
+    return `${base}: the "|" before it splits the decorator (rule 9), so it looks like the rest of a regex alternation in pattern=; alternation is not supported in a pattern (use a character class, "?" or a count)`
+  }
+  if (previousKey) return `${base}: a "|" splits the decorator (rule 9), so a "|" inside the value of ${previousKey}= ends it here`
+  return base
 }

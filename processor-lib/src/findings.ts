@@ -19,6 +19,8 @@ export const FINDING_CODES = {
   DUPLICATE_ATTRIBUTE: 'the same attribute key twice on one decorator',
   BAD_OPTIONS: 'options is not valid (strict) JSON',
   UNDECLARED_SERVICE: 'a service field whose service has no @module declaration',
+  DEFAULT_MISMATCH: 'a default= attribute that differs from the value in the file below it (the file holds the working default)',
+  UNGATED_MODULE: 'a root module call of a catalog service outside its @section services.<key>.enabled gate',
   // Gate
   MISSING_OUTPUT: 'an input or expected file is absent from the output, or the file count differs',
   FORMAT: 'a Terraform file differs from its canonical terraform fmt form',
@@ -26,9 +28,39 @@ export const FINDING_CODES = {
   UNDECLARED_REFERENCE: 'a reference to a variable or local that the module does not declare',
   YAML_PARSE: 'a YAML file does not parse',
   JSON_PARSE: 'a JSON file does not parse',
+  // Template checks (npm run check:templates)
+  TERRAFORM_VALIDATE: 'terraform validate reports an error or a warning on a generated tree',
+  STATIC_CATALOG: "the client's static catalog differs from the catalog extracted from the templates",
 } as const
 
 export type FindingCode = keyof typeof FINDING_CODES
+
+/** One line per code: what an author does about it (printed under each finding by check:templates). */
+export const FIX_HINTS: Readonly<Record<FindingCode, string>> = {
+  UNRESOLVED_PARAM: 'add the field to the configuration, or correct the @param path',
+  INERT_PARAM: 'put the @param directly above its `key = value` line (only comment lines in between, no blank line)',
+  MULTILINE_VALUE: 'write the value on one line (a JSON list or object), or move the @param off this block',
+  UNMATCHED_SECTION: 'pair each `@section <path> begin` with an `@section <path> end` of the same path, nested, not crossed',
+  BAD_DECORATOR: 'write `# @param <path> | key=value`, `# @module services.<key>` or `# @section <path> begin|end`',
+  UNSERIALIZABLE_VALUE: 'change the configuration value, or the line it is written to',
+  UNSUPPORTED_ENTRY: 'replace the link or special file with a regular file',
+  READ_FAILED: 'see the message; the file could not be processed',
+  BAD_PATH: 'a global field is `<field>`, a service field `services.<key>.<field>`, a module `services.<key>`',
+  BAD_ATTRIBUTE: 'write the tail as `| key=value | key=value`; no "|" inside a value (no regex alternation in pattern=)',
+  DUPLICATE_ATTRIBUTE: 'keep one of the two attributes',
+  BAD_OPTIONS: 'write options= as strict JSON: [{"value": ..., "label": "..."}] with double quotes',
+  UNDECLARED_SERVICE: 'declare the service once: `# @module services.<key> | displayName=... | description=... | category=...`',
+  DEFAULT_MISMATCH: 'make default= equal to the value on the line below it, or drop default= (the file value is the default)',
+  UNGATED_MODULE: 'wrap the module block in `# @section services.<key>.enabled begin` ... `end`',
+  MISSING_OUTPUT: 'processor error: see the message',
+  FORMAT: 'run `terraform fmt` on the template; keep a comment line between knobs so `=` is not aligned across them',
+  HCL_PARSE: 'usually a @section that cuts a block in half: move the begin/end lines outside the block',
+  UNDECLARED_REFERENCE: 'declare the variable or local in that module folder, or gate the reference with its provider',
+  YAML_PARSE: 'usually a @section that cuts a mapping or list in half',
+  JSON_PARSE: 'fix the JSON syntax',
+  TERRAFORM_VALIDATE: 'fix the Terraform at the line named; the configuration named says which services were on',
+  STATIC_CATALOG: 'regenerate the static catalog with the command printed, review the diff, commit it',
+}
 
 /** `error` refuses the file (never emitted half-edited); `warning` keeps the file. The gate fails on both. */
 export type Severity = 'error' | 'warning'
@@ -49,9 +81,15 @@ export function finding(code: FindingCode, severity: Severity, file: string, lin
   return { code, severity, file, line, path, message }
 }
 
-/** The one-line form printed on stderr: `<file>:<line> <CODE> <message>`. */
+/** The one-line form printed on stderr: `<file>:<line> <CODE> <message>`, the site printed once. */
 export function formatFinding(f: Finding): string {
-  return `${f.file}:${f.line} ${f.code} ${f.message}`
+  return `${f.file}:${f.line} ${f.code} ${messageAfterSite(f)}`
+}
+
+/** The message without a leading `<file>:<line> ` (MULTILINE_VALUE names its site in the message, rule 5). */
+export function messageAfterSite(f: Finding): string {
+  const site = `${f.file}:${f.line} `
+  return f.message.startsWith(site) ? f.message.slice(site.length) : f.message
 }
 
 /** Stable order: by file, line, then code. */

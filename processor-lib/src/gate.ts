@@ -6,7 +6,9 @@
 import { format } from '@cdktf/hcl-tools'
 import { parse as parseHcl } from '@cdktf/hcl2json'
 import YAML from 'yaml'
-import { finding, sortFindings, type Finding } from './findings.ts'
+import { finding, type Finding } from './findings.ts'
+import { languageOf } from './languages.ts'
+import { lintDecorators, uniqueFindings } from './lint.ts'
 import { processFiles, readTree, type InputFile, type ProcessResult, type TreeFile } from './tree.ts'
 
 export interface GateOptions {
@@ -15,6 +17,8 @@ export interface GateOptions {
   trimDecoratorAttrs?: boolean
   /** Paths that must exist in the output (besides every input path). */
   expectedFiles?: readonly string[]
+  /** Reuse fmt and parse results across runs over similar trees. */
+  cache?: ValidationCache
 }
 
 export interface GateResult {
@@ -27,12 +31,18 @@ export async function runGate(opts: GateOptions): Promise<GateResult> {
   const { inputs, unsupported } = await readTree(opts.templatesDir)
   const process = processFiles(inputs, opts.config, { trimDecoratorAttrs: opts.trimDecoratorAttrs })
   const findings = [...process.findings]
+  // The author's mistakes independent of the configuration: those inside a disabled section too.
+  for (const input of inputs) {
+    const lang = languageOf(input.path)
+    if (lang) findings.push(...lintDecorators(input.path, input.content.toString('utf8'), lang))
+  }
   for (const p of unsupported) findings.push(finding('UNSUPPORTED_ENTRY', 'error', p, 0, null, 'not a regular file'))
   if (process.ok) {
     findings.push(...checkOutputs(inputs, process.files, opts.expectedFiles ?? []))
-    findings.push(...(await validateFiles(process.files)))
+    findings.push(...(await validateFiles(process.files, opts.cache)))
   }
-  return { ok: findings.length === 0, findings: sortFindings(findings), process }
+  const unique = uniqueFindings(findings)
+  return { ok: unique.length === 0, findings: unique, process }
 }
 
 /** Every input path and every expected path is present, and the counts agree. */
@@ -52,8 +62,40 @@ const isTerraform = (p: string) => /\.(tf|tfvars)$/.test(p)
 const isHcl = (p: string) => /\.(tf|tfvars|hcl)$/.test(p)
 const isYaml = (p: string) => /\.ya?ml$/.test(p)
 
+/**
+ * Results of `terraform fmt` and of the HCL parser by file text, for a caller that validates many
+ * trees of mostly identical files (check:templates' gate matrix). Without one, nothing is kept.
+ */
+export class ValidationCache {
+  readonly formatted = new Map<string, string>()
+  readonly parsed = new Map<string, { value: Record<string, unknown> } | { error: string }>()
+}
+
+async function formatted(text: string, cache?: ValidationCache): Promise<string> {
+  let canonical = cache?.formatted.get(text)
+  if (canonical === undefined) {
+    canonical = await format(text)
+    cache?.formatted.set(text, canonical)
+  }
+  return canonical
+}
+
+async function parsedHcl(path: string, text: string, cache?: ValidationCache) {
+  const key = `${path}\0${text}`
+  let result = cache?.parsed.get(key)
+  if (!result) {
+    try {
+      result = { value: await parseHcl(path, text) }
+    } catch (e) {
+      result = { error: String(e) }
+    }
+    cache?.parsed.set(key, result)
+  }
+  return result
+}
+
 /** Validate a processed tree's files (formatting and parsing). */
-export async function validateFiles(files: readonly TreeFile[]): Promise<Finding[]> {
+export async function validateFiles(files: readonly TreeFile[], cache?: ValidationCache): Promise<Finding[]> {
   const findings: Finding[] = []
   const chartTemplateDirs = helmTemplateDirs(files)
   const modules = new Map<string, { declared: Set<string>; refs: { file: string; text: string; ref: string }[] }>()
@@ -62,19 +104,17 @@ export async function validateFiles(files: readonly TreeFile[]): Promise<Finding
     const text = typeof f.content === 'string' ? f.content : f.content.toString('utf8')
     if (isHcl(f.path)) {
       if (isTerraform(f.path)) {
-        const canonical = await format(text)
+        const canonical = await formatted(text, cache)
         if (canonical !== text) {
           findings.push(finding('FORMAT', 'error', f.path, firstDifferentLine(text, canonical), null, 'not in terraform fmt form'))
         }
       }
-      let parsed: Record<string, unknown>
-      try {
-        parsed = await parseHcl(f.path, text)
-      } catch (e) {
-        findings.push(finding('HCL_PARSE', 'error', f.path, hclErrorLine(String(e)), null, oneLine(String(e))))
+      const parsed = await parsedHcl(f.path, text, cache)
+      if ('error' in parsed) {
+        findings.push(finding('HCL_PARSE', 'error', f.path, hclErrorLine(parsed.error), null, oneLine(parsed.error)))
         continue
       }
-      if (f.path.endsWith('.tf')) collectModule(modules, f.path, text, parsed)
+      if (f.path.endsWith('.tf')) collectModule(modules, f.path, text, parsed.value)
     } else if (isYaml(f.path)) {
       if (chartTemplateDirs.some((d) => f.path.startsWith(d))) continue // Go templates, not YAML
       for (const doc of YAML.parseAllDocuments(text)) {

@@ -4,7 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as git from 'isomorphic-git'
-import http from 'isomorphic-git/http/node'
+import nodeHttp from 'isomorphic-git/http/node'
+import type { HttpClient } from 'isomorphic-git'
 import { ProcessorError } from './findings.ts'
 import { readTree, type InputFile } from './tree.ts'
 
@@ -17,6 +18,8 @@ export interface CloneOptions {
   password?: string
   /** Folder inside the repository holding the templates; default the repository root. */
   subdir?: string
+  /** The HTTP client (the service's destination-checked one); default isomorphic-git's Node client. */
+  http?: HttpClient
 }
 
 /** The repository URL as every git route of the service accepts it: http or https, any host. */
@@ -51,7 +54,7 @@ export async function cloneRepository(opts: CloneOptions): Promise<{ inputs: Inp
     try {
       await git.clone({
         fs,
-        http,
+        http: opts.http ?? nodeHttp,
         dir,
         url: opts.url,
         ref: branch,
@@ -79,6 +82,8 @@ export interface RemoteBranch {
   branch: string
   username?: string
   password?: string
+  /** The HTTP client (the service's destination-checked one); default isomorphic-git's Node client. */
+  http?: HttpClient
 }
 
 const authOf = (opts: RemoteBranch) => ({
@@ -107,7 +112,7 @@ function gitFailure(e: unknown, opts: RemoteBranch): ProcessorError {
 export async function remoteBranchHead(opts: RemoteBranch): Promise<string | null> {
   const ref = `refs/heads/${opts.branch}`
   try {
-    const refs = await git.listServerRefs({ http, url: opts.url, prefix: ref, ...authOf(opts) })
+    const refs = await git.listServerRefs({ http: opts.http ?? nodeHttp, url: opts.url, prefix: ref, ...authOf(opts) })
     return refs.find((r) => r.ref === ref)?.oid ?? null
   } catch (e) {
     throw gitFailure(e, opts)
@@ -126,7 +131,7 @@ export async function readBranchFiles(
     try {
       await git.clone({
         fs,
-        http,
+        http: opts.http ?? nodeHttp,
         dir,
         url: opts.url,
         ref: opts.branch,

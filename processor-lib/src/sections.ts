@@ -6,6 +6,61 @@ import type { Decorator } from './decorators.ts'
 import { finding, type Finding } from './findings.ts'
 import { isFalsy, lookup } from './lookup.ts'
 
+export interface SectionPair {
+  begin: Decorator
+  end: Decorator
+}
+
+/**
+ * Pair the `@section` lines of a file (independent of any configuration). Each mistake is reported
+ * once, where it shows, and does not spread to the pairs around it: an `end` naming a path that is
+ * open further out closes it, and is reported once for the sections still open inside it (crossed,
+ * or a begin that never ends; the later `end` of such a section is then not reported again); an
+ * `end` naming no open path is reported and closes nothing; a `begin` left open at the end of the
+ * file is reported at its line.
+ */
+export function matchSections(decorators: readonly Decorator[], file: string): { pairs: SectionPair[]; findings: Finding[] } {
+  const pairs: SectionPair[] = []
+  const findings: Finding[] = []
+  const stack: Decorator[] = []
+  const reported = new Set<string>()
+  const unmatched = (d: Decorator, message: string) =>
+    findings.push(finding('UNMATCHED_SECTION', 'error', file, d.index + 1, d.path, message))
+  for (const d of decorators) {
+    if (d.kind !== 'section') continue
+    if (d.error || !d.edge) {
+      findings.push(finding('BAD_DECORATOR', 'error', file, d.index + 1, d.path || null, d.error ?? 'bad @section'))
+      continue
+    }
+    if (d.edge === 'begin') {
+      stack.push(d)
+      continue
+    }
+    let at = stack.length - 1
+    while (at >= 0 && stack[at].path !== d.path) at--
+    if (at < 0) {
+      if (reported.delete(d.path)) continue
+      const open = stack.at(-1)
+      unmatched(
+        d,
+        open
+          ? `@section ${d.path} end has no begin (the open section is ${open.path}, line ${open.index + 1})`
+          : `@section ${d.path} end without a begin`,
+      )
+      continue
+    }
+    const inner = stack.splice(at + 1)
+    if (inner.length > 0) {
+      const names = inner.map((o) => `@section ${o.path} begin (line ${o.index + 1})`).join(', ')
+      unmatched(d, `@section ${d.path} end closes its section while ${names} is still open: end the inner section first`)
+      for (const o of inner) reported.add(o.path)
+    }
+    pairs.push({ begin: stack.pop()!, end: d })
+  }
+  for (const open of stack) unmatched(open, `@section ${open.path} begin never ends`)
+  return { pairs, findings }
+}
+
 export interface SectionPlan {
   /** 1 for every line strictly inside a region whose path is falsy. */
   disabled: Uint8Array
@@ -17,45 +72,13 @@ export interface SectionPlan {
 export function planSections(decorators: readonly Decorator[], lineCount: number, config: unknown, file: string): SectionPlan {
   const disabled = new Uint8Array(lineCount)
   const markerColumn = new Int32Array(lineCount)
-  const findings: Finding[] = []
-  const stack: { dec: Decorator; falsy: boolean }[] = []
-  for (const d of decorators) {
-    if (d.kind !== 'section') continue
-    if (d.error || !d.edge) {
-      findings.push(finding('BAD_DECORATOR', 'error', file, d.index + 1, d.path || null, d.error ?? 'bad @section'))
-      continue
-    }
-    if (d.edge === 'begin') {
-      stack.push({ dec: d, falsy: isFalsy(lookup(config, d.path)) })
-      continue
-    }
-    const open = stack.pop()
-    if (!open) {
-      findings.push(finding('UNMATCHED_SECTION', 'error', file, d.index + 1, d.path, `@section ${d.path} end without a begin`))
-      continue
-    }
-    if (open.dec.path !== d.path) {
-      findings.push(
-        finding(
-          'UNMATCHED_SECTION',
-          'error',
-          file,
-          d.index + 1,
-          d.path,
-          `@section ${d.path} end closes @section ${open.dec.path} begin (line ${open.dec.index + 1})`,
-        ),
-      )
-    }
-    if (open.falsy) {
-      // inner regions end first; an enclosing disabled region then overwrites their column
-      disabled.fill(1, open.dec.index + 1, d.index)
-      markerColumn.fill(open.dec.indent, open.dec.index + 1, d.index)
-    }
-  }
-  for (const open of stack) {
-    findings.push(
-      finding('UNMATCHED_SECTION', 'error', file, open.dec.index + 1, open.dec.path, `@section ${open.dec.path} begin never ends`),
-    )
+  const { pairs, findings } = matchSections(decorators, file)
+  // Pairs come inner first (an end closes the innermost region), so an enclosing disabled region
+  // overwrites the columns of the regions inside it.
+  for (const { begin, end } of pairs) {
+    if (!isFalsy(lookup(config, begin.path))) continue
+    disabled.fill(1, begin.index + 1, end.index)
+    markerColumn.fill(begin.indent, begin.index + 1, end.index)
   }
   return { disabled, markerColumn, findings }
 }

@@ -55,11 +55,12 @@ export function processFile(file: string, text: string, lang: Language, config: 
 
   const plan = planSections(decorators, lines.length, config, file)
   const findings = plan.findings
+  const sectionsBroken = findings.length > 0
   const out = lines.slice()
 
   for (const d of decorators) {
     if (d.kind !== 'param' || plan.disabled[d.index]) continue
-    applyParam(d, lines, out, lang, config, file, plan.disabled, findings)
+    applyParam(d, lines, out, lang, config, file, plan.disabled, findings, sectionsBroken)
   }
   if (opts.trimDecoratorAttrs) {
     for (const d of decorators) if (!d.error && d.tail !== '') out[d.index] = d.head
@@ -80,6 +81,7 @@ function applyParam(
   file: string,
   disabled: Uint8Array,
   findings: Finding[],
+  sectionsBroken: boolean,
 ): void {
   const site = `@param ${d.path}`
   if (d.error) {
@@ -99,14 +101,15 @@ function applyParam(
   const line = lines[i]
   const prefix = target.match
   const parts = splitValue(line.slice(prefix.length), lang)
-  let multiline = parts.multiline
-  if (!multiline && lang.id === 'yaml') multiline = opensIndentedBlock(lines, i, prefix, parts.value === '')
+  const multiline = multilineReason(lines, i, prefix, lang)
   if (multiline) {
-    findings.push(finding('MULTILINE_VALUE', 'error', file, i + 1, d.path, `${file}:${i + 1} ${site}: the value line opens ${multiline}`))
+    findings.push(multilineFinding(file, i, d.path, multiline))
     return
   }
   const value = lookup(config, d.path)
   if (value === ABSENT) {
+    // a file refused for its sections is reported for them alone, not for every knob inside
+    if (sectionsBroken) return
     findings.push(
       finding('UNRESOLVED_PARAM', 'warning', file, i + 1, d.path, `${site} is absent from the configuration; the template default stays`),
     )
@@ -123,6 +126,21 @@ function applyParam(
   // YAML needs a space after `key:`; elsewhere the original spacing (possibly none) is kept.
   const lead = parts.lead === '' && lang.id === 'yaml' && prefix.endsWith(':') ? ' ' : parts.lead
   out[i] = prefix + lead + literal + parts.trail + parts.comment
+}
+
+/**
+ * Rule 5: the message names the site as `<file>:<line> @param <path>` (the API returns it as it is);
+ * formatFinding does not print that `<file>:<line>` twice.
+ */
+export function multilineFinding(file: string, index: number, path: string, reason: string): Finding {
+  return finding('MULTILINE_VALUE', 'error', file, index + 1, path, `${file}:${index + 1} @param ${path}: the value line opens ${reason}`)
+}
+
+/** Why the value line at `i` (its `key:`/`key=` prefix given) opens a multi-line block, or null (rule 5). */
+export function multilineReason(lines: readonly string[], i: number, prefix: string, lang: Language): string | null {
+  const parts = splitValue(lines[i].slice(prefix.length), lang)
+  if (parts.multiline) return parts.multiline
+  return lang.id === 'yaml' ? opensIndentedBlock(lines, i, prefix, parts.value === '') : null
 }
 
 /**

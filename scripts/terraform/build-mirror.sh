@@ -5,7 +5,8 @@
 #   .tools/terraform/mirror/registry.terraform.io/hashicorp/
 #     archive/2.7.99/<os>_<arch>/terraform-provider-archive_v2.7.99_x5   STAND-IN, built here
 #     aws/5.100.0/<os>_<arch>/terraform-provider-aws_v5.100.0_x5 -> /opt/tf-plugins/...   the real one (link)
-#   .tools/terraform/terraformrc       CLI config: that mirror only (use it as TF_CLI_CONFIG_FILE)
+#   .tools/terraform/terraformrc       CLI config: that mirror only (use it as TF_CLI_CONFIG_FILE;
+#                                      written by cli-config.ts for the checkout it is in)
 #
 # hashicorp/archive here is NOT the registry's provider: the registry cannot be reached from
 # these machines and the Go module proxy refuses the real provider's module, so a small
@@ -52,14 +53,7 @@ if [ "$(readlink "$aws_dst" 2>/dev/null)" != "$aws_src" ]; then
   ln -s "$aws_src" "$aws_dst"
 fi
 
-# The CLI configuration: this mirror and nothing else (no registry, no checkpoint call).
-config="disable_checkpoint = true
-
-provider_installation {
-  filesystem_mirror {
-    path    = \"$out/mirror\"
-    include = [\"registry.terraform.io/hashicorp/*\"]
-  }
-}
-"
-[ "$(cat "$out/terraformrc" 2>/dev/null)" = "$config" ] || printf '%s' "$config" > "$out/terraformrc"
+# The CLI configuration: this mirror and nothing else (no registry, no checkpoint call). It names the
+# mirror by absolute path, so scripts/terraform/cli-config.ts writes it and rewrites it whenever the
+# checkout moves (scripts/checkout-paths.ts runs before the tests).
+(cd "$root" && node --import tsx scripts/terraform/cli-config.ts)

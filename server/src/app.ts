@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import Fastify, { type FastifyInstance } from 'fastify'
 import autoload from '@fastify/autoload'
 import swagger from '@fastify/swagger'
+import helmet from '@fastify/helmet'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { MongoClient } from 'mongodb'
 import { issuerOf, type Config } from './config.ts'
@@ -17,6 +18,7 @@ import rateLimits from './core/rate-limit.ts'
 import health from './core/health.ts'
 import { UsersRepository } from './core/users.ts'
 import { loggerOptions } from './core/logger.ts'
+import { API_DIRECTIVES, securityHeaders } from './core/security-headers.ts'
 import jobs from './jobs/plugin.ts'
 
 /** How long requests in flight may take to finish once the server is closing. */
@@ -56,7 +58,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     trustProxy: config.trustProxy,
     frameworkErrors,
     clientErrorHandler,
-    ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: 'array', useDefaults: true, allowUnionTypes: true } },
+    ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: true, useDefaults: true, allowUnionTypes: true } },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.decorate('config', config)
@@ -87,6 +89,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     issuer: issuerOf(config),
     appClientId: config.auth.appClientId,
     audience: config.auth.audience,
+    allowedClients: config.auth.allowedClients,
+    jwksRefetchIntervalMs: config.auth.jwksRefetchIntervalMs,
     users,
   })
   await app.register(rateLimits, { ...config.rateLimit, redis: opts.redis })
@@ -103,8 +107,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   })
   await app.register(health)
   await app.register(import('./web/index.ts'))
+  await app.register(import('./web/api-docs.ts'))
   await app.register(
     async (api) => {
+      // Security headers on every /api answer, errors included (helmet; the identity provider's pages keep their own).
+      await api.register(helmet, securityHeaders(API_DIRECTIVES))
       // Every /api request, in this order: the per-IP limit, the bearer token, the per-user limit
       // (one hook: each hook a request passes through has a cost of its own).
       api.addHook('onRequest', async (request, reply) => {

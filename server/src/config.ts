@@ -13,6 +13,8 @@ export interface Config {
   logLevel: string
   trustProxy: boolean
   bodyLimitBytes: number
+  /** HELM_VALUES_PARSE_TIMEOUT_MS: how long the chart values YAML of one request may take to check (off the main thread). */
+  yamlParseTimeoutMs: number
   mongodbUri: string
   auth: {
     /** Base URL of the identity provider; `undefined` means the embedded provider at `publicUrl`. */
@@ -23,6 +25,10 @@ export interface Config {
     cliClientSecret: string
     /** When set, a token's `aud` or `azp` must contain this value. */
     audience: string | undefined
+    /** AUTH_ALLOWED_CLIENTS: the clients (`azp`) whose access tokens open the API. */
+    allowedClients: string[]
+    /** AUTH_JWKS_REFETCH_INTERVAL_MS: the key set is fetched again for an unknown `kid` at most this often; unknown kids are remembered this long. */
+    jwksRefetchIntervalMs: number
     devUserPassword: string
     devAdminPassword: string
   }
@@ -107,6 +113,8 @@ export interface Config {
     allowedHosts: string[]
     /** GIT_PUSH_USERNAME: the HTTP Basic user name sent with the deploy key as password. */
     username: string
+    /** GIT_TIMEOUT_MS: a Git server that sends nothing this long fails the push. */
+    gitTimeoutMs: number
     authorName: string
     authorEmail: string
   }
@@ -148,6 +156,15 @@ function optional(env: Env, name: string): string | undefined {
   return raw === undefined || raw === '' ? undefined : raw
 }
 
+/** A comma-separated list, or undefined when the variable is unset or empty. */
+function list(env: Env, name: string): string[] | undefined {
+  const items = (optional(env, name) ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+  return items.length > 0 ? items : undefined
+}
+
 function environment(env: Env): Config['env'] {
   const value = str(env, 'NODE_ENV', 'development')
   if (value === 'production' || value === 'test') return value
@@ -171,6 +188,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: str(env, 'LOG_LEVEL', 'info'),
     trustProxy: str(env, 'TRUST_PROXY', 'false') === 'true',
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
+    yamlParseTimeoutMs: Math.max(1, int(env, 'HELM_VALUES_PARSE_TIMEOUT_MS', 3_000)),
     mongodbUri: str(env, 'MONGODB_URI', 'mongodb://127.0.0.1:27017/ies'),
     auth: {
       url: authUrl?.replace(/\/+$/, ''),
@@ -179,6 +197,12 @@ export function loadConfig(env: Env = process.env): Config {
       cliClientId: str(env, 'AUTH_CLI_CLIENT_ID', 'ies-cli'),
       cliClientSecret: str(env, 'AUTH_CLI_CLIENT_SECRET', 'ies-cli-dev-secret'),
       audience: optional(env, 'AUTH_AUDIENCE'),
+      allowedClients: list(env, 'AUTH_ALLOWED_CLIENTS') ?? [
+        str(env, 'AUTH_APP_CLIENT_ID', 'ies-app'),
+        str(env, 'AUTH_CLI_CLIENT_ID', 'ies-cli'),
+        'ies-device',
+      ],
+      jwksRefetchIntervalMs: int(env, 'AUTH_JWKS_REFETCH_INTERVAL_MS', 30_000),
       devUserPassword: str(env, 'DEV_USER_PASSWORD', 'dev-password'),
       devAdminPassword: str(env, 'DEV_ADMIN_PASSWORD', 'admin-password'),
     },
@@ -243,6 +267,7 @@ export function loadConfig(env: Env = process.env): Config {
         .map((h) => h.trim().toLowerCase())
         .filter(Boolean),
       username: str(env, 'GIT_PUSH_USERNAME', 'x-access-token'),
+      gitTimeoutMs: Math.max(1, int(env, 'GIT_TIMEOUT_MS', 30_000)),
       authorName: str(env, 'GIT_AUTHOR_NAME', 'IES'),
       authorEmail: str(env, 'GIT_AUTHOR_EMAIL', 'ies@localhost'),
     },

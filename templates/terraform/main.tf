@@ -27,6 +27,7 @@ module "eks" {
   subnet_ids             = local.private_subnet_ids
   kubernetes_version     = var.eks_kubernetes_version
   endpoint_public_access = var.eks_endpoint_public_access
+  public_access_cidrs    = compact(split(",", replace(var.eks_public_access_cidrs, " ", "")))
   node_instance_type     = var.eks_node_instance_type
   node_capacity_type     = var.eks_node_capacity_type
   node_min_size          = var.eks_node_min_size
@@ -215,10 +216,18 @@ module "ecr" {
 module "route53" {
   source = "./modules/route53"
 
+  # Query logs are delivered to CloudWatch Logs in us-east-1, and DNSSEC keys live there.
+  providers = {
+    aws           = aws
+    aws.us_east_1 = aws.us_east_1
+  }
+
   name_prefix          = local.name_prefix
   domain               = var.domain
   wildcard_certificate = var.route53_wildcard_certificate
   force_destroy        = var.route53_force_destroy
+  query_logging        = var.route53_query_logging
+  dnssec               = var.route53_dnssec
   tags                 = local.tags
 }
 # @section services.route53.enabled end

@@ -5,6 +5,11 @@ output "name_prefix" {
   value       = local.name_prefix
 }
 
+output "domain" {
+  description = "DNS domain of the environment (empty: none)."
+  value       = var.domain
+}
+
 # @section services.vpc.enabled begin
 output "vpc_id" {
   description = "ID of the VPC."
@@ -67,6 +72,11 @@ output "aurora_reader_endpoint" {
 output "elasticache_primary_endpoint" {
   description = "Valkey primary endpoint (TLS)."
   value       = module.elasticache.primary_endpoint_address
+}
+
+output "elasticache_auth_token_secret_arn" {
+  description = "Secrets Manager secret with the Valkey AUTH token (clients need it and TLS)."
+  value       = module.elasticache.auth_token_secret_arn
 }
 # @section services.elasticache.enabled end
 
@@ -140,6 +150,11 @@ output "route53_name_servers" {
 output "route53_certificate_arn" {
   description = "Wildcard certificate for ingress load balancers."
   value       = module.route53.certificate_arn
+}
+
+output "route53_dnssec_ds_record" {
+  description = "DS record to add at the registrar when DNSSEC signing is on (null otherwise)."
+  value       = module.route53.dnssec_ds_record
 }
 # @section services.route53.enabled end
 

@@ -6,7 +6,9 @@ provider "aws" {
   }
 }
 
-# CloudFront certificates and CLOUDFRONT-scope web ACLs must be created in us-east-1.
+# CloudFront certificates and CLOUDFRONT-scope web ACLs must be created in us-east-1. Only
+# the cloudfront, waf and route53 services use it, so it is unused when all are disabled.
+# tflint-ignore: terraform_unused_declarations
 provider "aws" {
   alias  = "us_east_1"
   region = "us-east-1"

@@ -3,7 +3,9 @@
 
 locals {
   # @section services.route53.enabled begin
+  # tflint-ignore: terraform_unused_declarations
   dns_zone_enabled = var.domain != ""
-  dns_zone_id      = module.route53.zone_id
+  # tflint-ignore: terraform_unused_declarations
+  dns_zone_id = module.route53.zone_id
   # @section services.route53.enabled end
 }

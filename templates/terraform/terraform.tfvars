@@ -34,8 +34,8 @@ vpc_single_nat_gateway = true
 # @param services.vpc.flowLogs | displayName=Flow logs | description=Record all VPC traffic to CloudWatch Logs. | type=toggle | default=true
 vpc_enable_flow_logs = true
 
-# @param services.vpc.flowLogRetentionDays | displayName=Flow log retention (days) | description=Days flow logs are kept. | type=dropdown | options=[{"value":7,"label":"7"},{"value":30,"label":"30"},{"value":90,"label":"90"},{"value":365,"label":"365"}] | default=30
-vpc_flow_log_retention_days = 30
+# @param services.vpc.flowLogRetentionDays | displayName=Flow log retention (days) | description=Days flow logs are kept (KMS-encrypted); a year or more is what audits expect. | type=dropdown | options=[{"value":30,"label":"30"},{"value":90,"label":"90"},{"value":180,"label":"180"},{"value":365,"label":"365 (1 year)"},{"value":731,"label":"731 (2 years)"},{"value":1827,"label":"1827 (5 years)"}] | default=365
+vpc_flow_log_retention_days = 365
 
 # @section services.vpc.enabled end
 
@@ -44,8 +44,8 @@ vpc_flow_log_retention_days = 30
 # @module services.eks | displayName=EKS | category=Compute | description=Kubernetes cluster with a managed node group and IRSA
 # @section services.eks.enabled begin
 
-# @param services.eks.kubernetesVersion | displayName=Kubernetes version | description=Minor version of the control plane and nodes. | type=dropdown | options=[{"value":"1.31","label":"1.31"},{"value":"1.32","label":"1.32"},{"value":"1.33","label":"1.33"}] | default=1.32
-eks_kubernetes_version = "1.32"
+# @param services.eks.kubernetesVersion | displayName=Kubernetes version | description=Minor version of the control plane and nodes; versions past AWS standard support (14 months) cost about six times more per cluster hour. | type=dropdown | options=[{"value":"1.35","label":"1.35 (standard support until March 2027)"},{"value":"1.36","label":"1.36"}] | default=1.35
+eks_kubernetes_version = "1.35"
 
 # @param services.eks.nodeInstanceType | displayName=Node instance type | description=EC2 instance type of the managed node group. | type=dropdown | options=[{"value":"t3.large","label":"t3.large"},{"value":"m6i.large","label":"m6i.large"},{"value":"m6i.xlarge","label":"m6i.xlarge"},{"value":"m7g.large","label":"m7g.large (Graviton)"},{"value":"c6i.xlarge","label":"c6i.xlarge"}] | default=m6i.large
 eks_node_instance_type = "m6i.large"
@@ -65,8 +65,11 @@ eks_node_desired_size = 2
 # @param services.eks.nodeDiskSize | displayName=Node disk size (GiB) | description=Encrypted gp3 root volume of each node. | type=number | pattern=^[1-9][0-9]*$ | default=50
 eks_node_disk_size = 50
 
-# @param services.eks.endpointPublicAccess | displayName=Public API endpoint | description=Expose the Kubernetes API publicly; the private endpoint is always on. | type=toggle | default=true
-eks_endpoint_public_access = true
+# @param services.eks.endpointPublicAccess | displayName=Public API endpoint | description=Also expose the Kubernetes API on a public endpoint, reachable only from the CIDR blocks below; the private endpoint is always on. | type=toggle | default=false
+eks_endpoint_public_access = false
+
+# @param services.eks.publicAccessCidrs | displayName=Public API allowed CIDR blocks | description=Comma-separated IPv4 CIDR blocks allowed to reach the public API endpoint (for example 203.0.113.0/24); required when the public endpoint is on, 0.0.0.0/0 is refused. | type=text | pattern=^(([0-9]{1,3}[.]){3}[0-9]{1,3}/[0-9]{1,2}(,([0-9]{1,3}[.]){3}[0-9]{1,3}/[0-9]{1,2})*)?$ | default=
+eks_public_access_cidrs = ""
 
 # @section services.eks.enabled end
 
@@ -75,8 +78,8 @@ eks_endpoint_public_access = true
 # @module services.rds | displayName=RDS PostgreSQL | category=Databases | description=PostgreSQL instance
 # @section services.rds.enabled begin
 
-# @param services.rds.engineVersion | displayName=PostgreSQL version | description=Engine version (major.minor). | type=dropdown | options=[{"value":"15.10","label":"PostgreSQL 15.10"},{"value":"16.6","label":"PostgreSQL 16.6"},{"value":"17.2","label":"PostgreSQL 17.2"}] | default=16.6
-rds_engine_version = "16.6"
+# @param services.rds.engineVersion | displayName=PostgreSQL version | description=Major version; RDS picks its current minor version and applies later minors in the maintenance window. | type=dropdown | options=[{"value":"16","label":"PostgreSQL 16"},{"value":"17","label":"PostgreSQL 17"},{"value":"18","label":"PostgreSQL 18"}] | default=17
+rds_engine_version = "17"
 
 # @param services.rds.instanceClass | displayName=Instance class | description=Compute and memory of the instance. | type=dropdown | options=[{"value":"db.t4g.micro","label":"db.t4g.micro"},{"value":"db.t4g.medium","label":"db.t4g.medium"},{"value":"db.m7g.large","label":"db.m7g.large"},{"value":"db.r7g.large","label":"db.r7g.large"}] | default=db.t4g.medium
 rds_instance_class = "db.t4g.medium"
@@ -103,8 +106,8 @@ rds_deletion_protection = true
 # @module services.aurora | displayName=Aurora PostgreSQL | category=Databases | description=Aurora PostgreSQL Serverless v2 cluster
 # @section services.aurora.enabled begin
 
-# @param services.aurora.engineVersion | displayName=Engine version | description=Aurora PostgreSQL version. | type=dropdown | options=[{"value":"15.10","label":"15.10"},{"value":"16.6","label":"16.6"}] | default=16.6
-aurora_engine_version = "16.6"
+# @param services.aurora.engineVersion | displayName=Engine version | description=Aurora PostgreSQL major version; Aurora picks its current minor version and applies later minors in the maintenance window. | type=dropdown | options=[{"value":"16","label":"Aurora PostgreSQL 16"},{"value":"17","label":"Aurora PostgreSQL 17"}] | default=17
+aurora_engine_version = "17"
 
 # @param services.aurora.instanceCount | displayName=Instances | description=One writer plus readers. | type=number | pattern=^[1-9]$ | default=2
 aurora_instance_count = 2
@@ -147,8 +150,8 @@ elasticache_snapshot_retention_days = 5
 # @module services.msk | displayName=MSK (Kafka) | category=Messaging | description=Managed Kafka cluster with IAM authentication
 # @section services.msk.enabled begin
 
-# @param services.msk.kafkaVersion | displayName=Kafka version | description=Apache Kafka version. | type=dropdown | options=[{"value":"3.5.1","label":"3.5.1"},{"value":"3.6.0","label":"3.6.0"},{"value":"3.7.x","label":"3.7.x"}] | default=3.6.0
-msk_kafka_version = "3.6.0"
+# @param services.msk.kafkaVersion | displayName=Kafka version | description=Apache Kafka version; the .x versions take MSK's patch releases automatically. | type=dropdown | options=[{"value":"3.8.x","label":"3.8.x"},{"value":"3.9.x","label":"3.9.x"}] | default=3.9.x
+msk_kafka_version = "3.9.x"
 
 # @param services.msk.brokerInstanceType | displayName=Broker instance type | description=Size of each broker. | type=dropdown | options=[{"value":"kafka.t3.small","label":"kafka.t3.small"},{"value":"kafka.m7g.large","label":"kafka.m7g.large"},{"value":"kafka.m7g.xlarge","label":"kafka.m7g.xlarge"}] | default=kafka.m7g.large
 msk_broker_instance_type = "kafka.m7g.large"
@@ -257,8 +260,8 @@ lambda_memory_size = 256
 # @param services.lambda.timeout | displayName=Timeout (s) | description=Maximum run time of one invocation (up to 900). | type=number | pattern=^[1-9][0-9]{0,2}$ | default=30
 lambda_timeout = 30
 
-# @param services.lambda.logRetentionDays | displayName=Log retention (days) | description=Days the function logs are kept. | type=dropdown | options=[{"value":7,"label":"7"},{"value":14,"label":"14"},{"value":30,"label":"30"},{"value":90,"label":"90"}] | default=14
-lambda_log_retention_days = 14
+# @param services.lambda.logRetentionDays | displayName=Log retention (days) | description=Days the function logs are kept (KMS-encrypted); a year or more is what audits expect. | type=dropdown | options=[{"value":30,"label":"30"},{"value":90,"label":"90"},{"value":180,"label":"180"},{"value":365,"label":"365 (1 year)"},{"value":731,"label":"731 (2 years)"},{"value":1827,"label":"1827 (5 years)"}] | default=365
+lambda_log_retention_days = 365
 
 # @param services.lambda.tracingMode | displayName=X-Ray tracing | description=Active samples and traces requests; PassThrough only follows upstream decisions. | type=dropdown | options=[{"value":"Active","label":"Active"},{"value":"PassThrough","label":"PassThrough"}] | default=Active
 lambda_tracing_mode = "Active"
@@ -310,6 +313,12 @@ route53_wildcard_certificate = true
 
 # @param services.route53.forceDestroy | displayName=Force destroy | description=Let Terraform delete the zone with records it does not manage. | type=toggle | default=false
 route53_force_destroy = false
+
+# @param services.route53.queryLogging | displayName=DNS query logging | description=Log the queries resolvers send to the zone (CloudWatch Logs in us-east-1, KMS-encrypted, kept a year). | type=toggle | default=true
+route53_query_logging = true
+
+# @param services.route53.dnssec | displayName=DNSSEC signing | description=Sign the zone; then add the DS record (output route53_dnssec_ds_record) at the registrar. Remove it there before turning signing off. | type=toggle | default=false
+route53_dnssec = false
 
 # @section services.route53.enabled end
 

@@ -1,5 +1,6 @@
-# Root variables. Their defaults equal the working defaults in terraform.tfvars, so a
-# service whose tfvars block is commented out (disabled) still leaves a valid root module.
+# Root variables. Their defaults equal the working defaults in terraform.tfvars. A service's
+# variables are gated like its module and its tfvars block: a disabled service leaves no
+# declaration that nothing reads (tflint's terraform_unused_declarations stays quiet).
 
 variable "name" {
   description = "Name of the environment; part of every resource name."
@@ -25,6 +26,7 @@ variable "domain" {
   default     = ""
 }
 
+# @section services.vpc.enabled begin
 variable "vpc_cidr" {
   description = "VPC: IPv4 range of the VPC; subnets are carved from it as /20 blocks."
   type        = string
@@ -50,15 +52,18 @@ variable "vpc_enable_flow_logs" {
 }
 
 variable "vpc_flow_log_retention_days" {
-  description = "VPC: Days flow logs are kept."
+  description = "VPC: Days flow logs are kept (KMS-encrypted); a year or more is what audits expect."
   type        = number
-  default     = 30
+  default     = 365
 }
 
+# @section services.vpc.enabled end
+
+# @section services.eks.enabled begin
 variable "eks_kubernetes_version" {
-  description = "EKS: Minor version of the control plane and nodes."
+  description = "EKS: Minor version of the control plane and nodes; versions past AWS standard support (14 months) cost about six times more per cluster hour."
   type        = string
-  default     = "1.32"
+  default     = "1.35"
 }
 
 variable "eks_node_instance_type" {
@@ -98,15 +103,24 @@ variable "eks_node_disk_size" {
 }
 
 variable "eks_endpoint_public_access" {
-  description = "EKS: Expose the Kubernetes API publicly; the private endpoint is always on."
+  description = "EKS: Also expose the Kubernetes API on a public endpoint, reachable only from the CIDR blocks below; the private endpoint is always on."
   type        = bool
-  default     = true
+  default     = false
 }
 
-variable "rds_engine_version" {
-  description = "RDS PostgreSQL: Engine version (major.minor)."
+variable "eks_public_access_cidrs" {
+  description = "EKS: Comma-separated IPv4 CIDR blocks allowed to reach the public API endpoint; required when the public endpoint is on, 0.0.0.0/0 is refused."
   type        = string
-  default     = "16.6"
+  default     = ""
+}
+
+# @section services.eks.enabled end
+
+# @section services.rds.enabled begin
+variable "rds_engine_version" {
+  description = "RDS PostgreSQL: Major version; RDS picks its current minor version and applies later minors in the maintenance window."
+  type        = string
+  default     = "17"
 }
 
 variable "rds_instance_class" {
@@ -145,10 +159,13 @@ variable "rds_deletion_protection" {
   default     = true
 }
 
+# @section services.rds.enabled end
+
+# @section services.aurora.enabled begin
 variable "aurora_engine_version" {
-  description = "Aurora PostgreSQL: Aurora PostgreSQL version."
+  description = "Aurora PostgreSQL: Aurora PostgreSQL major version; Aurora picks its current minor version and applies later minors in the maintenance window."
   type        = string
-  default     = "16.6"
+  default     = "17"
 }
 
 variable "aurora_instance_count" {
@@ -181,6 +198,9 @@ variable "aurora_deletion_protection" {
   default     = true
 }
 
+# @section services.aurora.enabled end
+
+# @section services.elasticache.enabled begin
 variable "elasticache_engine_version" {
   description = "ElastiCache (Valkey): Engine version."
   type        = string
@@ -205,10 +225,13 @@ variable "elasticache_snapshot_retention_days" {
   default     = 5
 }
 
+# @section services.elasticache.enabled end
+
+# @section services.msk.enabled begin
 variable "msk_kafka_version" {
-  description = "MSK (Kafka): Apache Kafka version."
+  description = "MSK (Kafka): Apache Kafka version; the .x versions take MSK's patch releases automatically."
   type        = string
-  default     = "3.6.0"
+  default     = "3.9.x"
 }
 
 variable "msk_broker_instance_type" {
@@ -229,6 +252,9 @@ variable "msk_ebs_volume_size" {
   default     = 100
 }
 
+# @section services.msk.enabled end
+
+# @section services.opensearch.enabled begin
 variable "opensearch_engine_version" {
   description = "OpenSearch: OpenSearch version."
   type        = string
@@ -253,6 +279,9 @@ variable "opensearch_ebs_volume_size" {
   default     = 20
 }
 
+# @section services.opensearch.enabled end
+
+# @section services.s3.enabled begin
 variable "s3_bucket_suffix" {
   description = "S3: Bucket name is <prefix>-<name>-<suffix>-<account id>."
   type        = string
@@ -283,6 +312,9 @@ variable "s3_force_destroy" {
   default     = false
 }
 
+# @section services.s3.enabled end
+
+# @section services.sns.enabled begin
 variable "sns_topic_name" {
   description = "SNS: Last part of the topic name."
   type        = string
@@ -301,6 +333,9 @@ variable "sns_alert_email" {
   default     = ""
 }
 
+# @section services.sns.enabled end
+
+# @section services.sqs.enabled begin
 variable "sqs_queue_name" {
   description = "SQS: Last part of the queue name."
   type        = string
@@ -331,6 +366,9 @@ variable "sqs_max_receive_count" {
   default     = 5
 }
 
+# @section services.sqs.enabled end
+
+# @section services.lambda.enabled begin
 variable "lambda_runtime" {
   description = "Lambda: Node.js runtime."
   type        = string
@@ -356,9 +394,9 @@ variable "lambda_timeout" {
 }
 
 variable "lambda_log_retention_days" {
-  description = "Lambda: Days the function logs are kept."
+  description = "Lambda: Days the function logs are kept (KMS-encrypted); a year or more is what audits expect."
   type        = number
-  default     = 14
+  default     = 365
 }
 
 variable "lambda_tracing_mode" {
@@ -367,6 +405,9 @@ variable "lambda_tracing_mode" {
   default     = "Active"
 }
 
+# @section services.lambda.enabled end
+
+# @section services.cloudfront.enabled begin
 variable "cloudfront_price_class" {
   description = "CloudFront: Which edge locations serve the content."
   type        = string
@@ -385,6 +426,9 @@ variable "cloudfront_default_root_object" {
   default     = "index.html"
 }
 
+# @section services.cloudfront.enabled end
+
+# @section services.ecr.enabled begin
 variable "ecr_repository_names" {
   description = "ECR: Comma-separated repository names."
   type        = string
@@ -409,10 +453,25 @@ variable "ecr_keep_last_images" {
   default     = 30
 }
 
+# @section services.ecr.enabled end
+
+# @section services.route53.enabled begin
 variable "route53_wildcard_certificate" {
   description = "Route53: Issue a DNS-validated certificate for the domain and *.domain."
   type        = bool
   default     = true
+}
+
+variable "route53_query_logging" {
+  description = "Route53: Log the queries resolvers send to the zone (CloudWatch Logs in us-east-1, KMS-encrypted, kept a year)."
+  type        = bool
+  default     = true
+}
+
+variable "route53_dnssec" {
+  description = "Route53: Sign the zone; then add the DS record (output route53_dnssec_ds_record) at the registrar. Remove it there before turning signing off."
+  type        = bool
+  default     = false
 }
 
 variable "route53_force_destroy" {
@@ -421,6 +480,9 @@ variable "route53_force_destroy" {
   default     = false
 }
 
+# @section services.route53.enabled end
+
+# @section services.waf.enabled begin
 variable "waf_rate_limit" {
   description = "WAF: Requests per client IP in five minutes before it is blocked."
   type        = number
@@ -432,3 +494,5 @@ variable "waf_managed_rules_mode" {
   type        = string
   default     = "block"
 }
+
+# @section services.waf.enabled end

@@ -3,9 +3,12 @@
 
 locals {
   # @section services.vpc.enabled begin
-  use_default_vpc     = false
-  vpc_id              = module.vpc.vpc_id
-  private_subnet_ids  = module.vpc.private_subnet_ids
+  use_default_vpc = false
+  # tflint-ignore: terraform_unused_declarations
+  vpc_id = module.vpc.vpc_id
+  # tflint-ignore: terraform_unused_declarations
+  private_subnet_ids = module.vpc.private_subnet_ids
+  # tflint-ignore: terraform_unused_declarations
   allowed_cidr_blocks = [module.vpc.vpc_cidr_block]
   # @section services.vpc.enabled end
 }

@@ -3,6 +3,7 @@
 
 locals {
   # @section services.waf.enabled begin
+  # tflint-ignore: terraform_unused_declarations
   cloudfront_web_acl_arn = module.waf.web_acl_arn
   # @section services.waf.enabled end
 }

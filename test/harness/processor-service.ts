@@ -25,7 +25,12 @@ export async function startProcessorService(opts: { catalogDir: string; token?: 
   let app: FastifyInstance | undefined
   let port = 0
   const start = async () => {
-    const instance = await buildProcessorService({ token, catalogDir: opts.catalogDir, templatesRoot: opts.catalogDir })
+    const instance = await buildProcessorService({
+      token,
+      catalogDir: opts.catalogDir,
+      templatesRoot: opts.catalogDir,
+      allowedHosts: ['127.0.0.1'], // the tests' loopback Git servers
+    })
     instance.addHook('onResponse', async (request, reply) => {
       const inm = request.headers['if-none-match']
       requests.push({ path: request.url, ...(typeof inm === 'string' && { ifNoneMatch: inm }), status: reply.statusCode })

@@ -137,7 +137,7 @@ t.test('generation', async (t) => {
     t.equal(res.status, 200)
     const { data } = (await res.json()) as any
     t.ok(data.jobId)
-    t.same(Object.keys(data.files), [], 'helm format: no other files')
+    t.same(Object.keys(data.files), ['.ies/generation.json'], 'helm format: no other files but the generation record')
     t.match(data.helm['charts/headlamp/values.yaml'], '# @param domain')
     const res2 = await post({ format: 'terraform', options: { includeChart: true, includeBackend: true } }, dev, '?wait=true')
     const body2 = ((await res2.json()) as any).data

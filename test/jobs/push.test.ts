@@ -1,6 +1,7 @@
 // Push end to end against a real Git server (git http-backend behind a loopback server with Basic
-// auth): the deploy key (an access token) is the HTTP password, the tree is replaced in one commit,
-// and the plain git CLI clones the pushed commit and finds the generated files. Every environment is
+// auth): the deploy key (an access token) is the HTTP password, the generation is merged into the
+// branch in one commit (push-merge.test.ts tests the merge itself), and the plain git CLI clones the
+// pushed commit and finds the generated files. Every environment is
 // made through the API: the loopback server's http:// URL is accepted because PUSH_ALLOWED_HOSTS
 // names 127.0.0.1. Refused destinations answer 400; a PEM key fails the job with a clear error.
 import { execFile } from 'node:child_process'
@@ -59,7 +60,7 @@ t.test('push', async (t) => {
     return dir
   }
 
-  await t.test('generates, replaces the tree in one commit, pushes; git clones it', async (t) => {
+  await t.test('generates, merges into the branch in one commit, pushes; git clones it', async (t) => {
     const env = await envWith('push-main', { url: remote, branch: 'main' })
     const before = (await git.git('customer', ['rev-parse', 'main'])).trim()
     const res = await push(env.id)
@@ -86,7 +87,8 @@ t.test('push', async (t) => {
     ]) {
       t.ok(files.includes(f), `has ${f}`)
     }
-    t.notOk(files.includes('old/stale.tf') || files.includes('README.md'), 'the previous content is replaced')
+    t.ok(files.includes('old/stale.tf') && files.includes('README.md'), 'the first push keeps the files the generation does not produce')
+    t.ok(files.includes('.ies/generation.json'), 'with the generation record')
     t.match(await readFile(path.join(dir, 'terraform/backend.tf'), 'utf8'), `env/${env.id}/aws.tfstate`)
     const { stdout: log } = await run('git', ['log', '-1', '--format=%an <%ae>%n%s'], { cwd: dir })
     t.match(log, /^IES <ies@localhost>\nGenerate push-main \(terraform\) from templates [0-9a-f]+/)
@@ -118,7 +120,12 @@ t.test('push', async (t) => {
     t.match(done.result, { branch: 'ies/helm', generationJobId: generated.id })
     const dir = await cloneDir()
     await gitClone('ies/helm', dir)
-    t.same(await listFiles(dir), ['charts/argo-cd/values.yaml', 'charts/headlamp/values.yaml', 'charts/kube-prometheus-stack/values.yaml'])
+    t.same(await listFiles(dir), [
+      '.ies/generation.json',
+      'charts/argo-cd/values.yaml',
+      'charts/headlamp/values.yaml',
+      'charts/kube-prometheus-stack/values.yaml',
+    ])
     t.equal(
       (await run('git', ['rev-list', '--count', 'HEAD'], { cwd: dir })).stdout.trim(),
       '1',

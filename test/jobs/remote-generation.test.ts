@@ -103,7 +103,7 @@ t.test('generation calls the processor service, which clones the templates repos
     t.equal(done.status, 'succeeded', JSON.stringify(done.error))
     const head = (await git.git('templates', ['rev-parse', 'main'])).trim()
     t.equal(done.result.templatesCommit, head, "the templates commit is the repository's")
-    t.equal(done.result.fileCount, 4)
+    t.equal(done.result.fileCount, 5)
     const calls = processor.requests.filter((r) => r.path === '/process-git-download')
     t.equal(calls.length, 1, 'one POST /process-git-download')
     t.equal(calls[0].status, 200)
@@ -112,8 +112,14 @@ t.test('generation calls the processor service, which clones the templates repos
     const files = await unzip(Buffer.from(await download.arrayBuffer()))
     t.same(
       [...files.keys()],
-      ['.github/workflows/terraform.yml', 'terraform/backend.tf', 'terraform/main.tf', 'terraform/terraform.tfvars'],
-      'the selected files only',
+      [
+        '.github/workflows/terraform.yml',
+        '.ies/generation.json',
+        'terraform/backend.tf',
+        'terraform/main.tf',
+        'terraform/terraform.tfvars',
+      ],
+      'the selected files only, and the generation record',
     )
     t.match(files.get('terraform/terraform.tfvars'), 'name = "remote-gen"')
     t.match(
@@ -323,7 +329,7 @@ t.test("without TEMPLATES_REPO: the processor's own templates folder, the one it
   const files = await unzip(
     Buffer.from(await (await fetch(`${app.url}/api/jobs/${done.id}/download`, { headers: app.auth('dev') })).arrayBuffer()),
   )
-  t.same([...files.keys()], ['charts/app/values.yaml'])
+  t.same([...files.keys()], ['.ies/generation.json', 'charts/app/values.yaml'])
   t.match(files.get('charts/app/values.yaml'), 'host: shop.example.com')
 
   await writeFile(path.join(dir, 'charts/app/values.yaml'), '# @param domain\nhost: changed.example.com\nextra: true\n')

@@ -167,7 +167,7 @@ t.test('environment writes against the bundled catalog', async (t) => {
       vpc: { enabled: true, cidr: '10.1.0.0/16', azCount: 2, singleNatGateway: false, flowLogs: true, flowLogRetentionDays: 90 },
       eks: {
         enabled: true,
-        kubernetesVersion: '1.33',
+        kubernetesVersion: '1.35',
         nodeCapacityType: 'SPOT',
         nodeMinSize: 0,
         nodeMaxSize: 10,

@@ -1,32 +1,9 @@
 // The ies-processor command line, run as the real binary.
-import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import t from 'tap'
-
-const here = dirname(fileURLToPath(import.meta.url))
-const bin = join(here, '..', '..', 'processor-lib', 'bin', 'ies-processor.js')
-
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { env: { ...process.env, ...env } }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
-    })
-  })
-}
-
-async function tree(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'ies-cli-'))
-  for (const [p, c] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, p)), { recursive: true })
-    await writeFile(join(dir, p), c)
-  }
-  t.teardown(() => rm(dir, { recursive: true, force: true }))
-  return dir
-}
+import { cli, tree } from './helpers.ts'
 
 const config = { name: 'acme', services: { eks: { enabled: true } } }
 

@@ -1,19 +1,7 @@
 // The generation gate: each failure category, and a clean tree passing.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
 import t from 'tap'
 import { runGate } from '@ies/processor-lib'
-
-async function tree(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'ies-gate-'))
-  for (const [p, c] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, p)), { recursive: true })
-    await writeFile(join(dir, p), c)
-  }
-  t.teardown(() => rm(dir, { recursive: true, force: true }))
-  return dir
-}
+import { tree } from './helpers.ts'
 
 const config = { name: 'acme', region: 'eu-west-1', domain: '', services: { eks: { enabled: false } } }
 const clean = {

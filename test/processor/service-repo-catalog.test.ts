@@ -45,7 +45,7 @@ t.test('GET /catalog of a templates repository', async (t) => {
   const repoUrl = `${proxy.baseUrl}/templates.git`
 
   const { lines: logged, logStream } = logLines()
-  const app = await buildProcessorService({ token: TOKEN, logger: { stream: logStream, level: 'trace' } })
+  const app = await buildProcessorService({ token: TOKEN, allowedHosts: ['127.0.0.1'], logger: { stream: logStream, level: 'trace' } })
   const base = await app.listen({ port: 0, host: '127.0.0.1' })
   t.teardown(() => app.close())
 

@@ -81,6 +81,7 @@ t.before(async () => {
     maxFiles: 20,
     maxArchiveBytes: 64 * 1024,
     maxTreeBytes: 256 * 1024,
+    allowedHosts: ['127.0.0.1'], // the tests' loopback Git servers
   })
   base = await app.listen({ port: 0, host: '127.0.0.1' })
 })

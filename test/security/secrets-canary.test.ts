@@ -207,6 +207,12 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
         pushed.push((await waitForJob(url, auth('dev'), job.id)).id)
       }
     },
+    'GET /api/environments/upgrades': () => call('GET', '/api/environments/upgrades'),
+    // Dry runs of both push targets: their results (diffs) and errors are scanned like any job's.
+    'POST /api/environments/upgrade': async () => {
+      const started = (await call('POST', '/api/environments/upgrade', { ids: [pushEnv._id, failEnv._id], dryRun: true })).json().data
+      for (const job of started.jobs) await call('GET', `/api/jobs/${(await waitForJob(url, auth('dev'), job.jobId)).id}`)
+    },
     'GET /api/jobs/{jobId}': async () => {
       for (const id of [...generated, ...pushed]) await call('GET', `/api/jobs/${id}`)
     },

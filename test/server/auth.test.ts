@@ -107,7 +107,7 @@ t.test('an unknown kid refetches the JWKS once; rotated keys are accepted', asyn
 })
 
 t.test('audience check, when configured', async (t) => {
-  const { app, issuer } = await startTestApp(t, { AUTH_AUDIENCE: 'ies-api' })
+  const { app, issuer } = await startTestApp(t, { AUTH_AUDIENCE: 'ies-api', AUTH_ALLOWED_CLIENTS: 'ies-app,ies-api' })
   const wrong = await app.inject({
     method: 'GET',
     url: '/api/users/me',

@@ -23,3 +23,29 @@ t.test('the processor service: port 8000, decorator tails kept unless TRIM_DECOR
   t.equal(readServiceConfig({ TRIM_DECORATOR_ATTRS: '1' }).trimDecoratorAttrs, true)
   t.equal(readServiceConfig({ TRIM_DECORATOR_ATTRS: '0' }).trimDecoratorAttrs, false)
 })
+
+t.test(
+  'hardening defaults (issue 15): access-token clients, JWKS refetch, YAML and Git time limits, no private destinations',
+  async (t) => {
+    const config = loadConfig({})
+    t.same(config.auth.allowedClients, ['ies-app', 'ies-cli', 'ies-device'], 'the app, the CLI and the device client')
+    t.same(
+      loadConfig({ AUTH_APP_CLIENT_ID: 'my-app' }).auth.allowedClients,
+      ['my-app', 'ies-cli', 'ies-device'],
+      'follows AUTH_APP_CLIENT_ID',
+    )
+    t.same(loadConfig({ AUTH_ALLOWED_CLIENTS: ' a , b ' }).auth.allowedClients, ['a', 'b'], 'AUTH_ALLOWED_CLIENTS is a list')
+    t.equal(config.auth.jwksRefetchIntervalMs, 30_000, 'an unknown kid refetches the JWKS at most every 30 s')
+    t.equal(config.yamlParseTimeoutMs, 3_000, 'chart values YAML: 3 s per request')
+    t.equal(config.push.gitTimeoutMs, 30_000, 'a stalled Git server fails a push after 30 s')
+    t.same(config.push.allowedHosts, [], 'pushes reach public addresses only')
+    const processor = readServiceConfig({})
+    t.same(processor.allowedHosts, [], 'the processor clones from public addresses only')
+    t.equal(processor.gitTimeoutMs, 30_000, 'a stalled Git server fails a processor clone after 30 s')
+    t.same(
+      readServiceConfig({ PROCESSOR_ALLOWED_HOSTS: 'Git.Local, 10.0.0.5' }).allowedHosts,
+      ['git.local', '10.0.0.5'],
+      'PROCESSOR_ALLOWED_HOSTS',
+    )
+  },
+)

@@ -21,6 +21,13 @@ export interface ProcessorServiceOptions {
   maxArchiveBytes?: number
   maxFiles?: number
   maxTreeBytes?: number
+  /**
+   * Hosts (names or addresses) on loopback or private networks that POST /process-git-download and
+   * GET /catalog?url= may reach (PROCESSOR_ALLOWED_HOSTS); default none: only public addresses.
+   */
+  allowedHosts?: string[]
+  /** A Git server that sends nothing this long fails the request (PROCESSOR_GIT_TIMEOUT_MS, default 30 s). */
+  gitTimeoutMs?: number
   /** true: log to stdout; an object: where (and from which level) to log; default off. */
   logger?: boolean | { stream?: NodeJS.WritableStream; level?: string }
 }
@@ -70,6 +77,8 @@ export async function buildProcessorService(opts: ProcessorServiceOptions): Prom
     maxArchiveBytes: opts.maxArchiveBytes ?? 20 * 1024 * 1024,
     maxFiles: opts.maxFiles ?? 2000,
     maxTreeBytes: opts.maxTreeBytes ?? 100 * 1024 * 1024,
+    allowedHosts: (opts.allowedHosts ?? []).map((h) => h.toLowerCase()),
+    gitTimeoutMs: opts.gitTimeoutMs ?? 30_000,
   }
   const logger = opts.logger === true ? { serializers } : opts.logger ? { ...opts.logger, serializers } : false
   const app = Fastify({ logger, bodyLimit: 2 * 1024 * 1024 })

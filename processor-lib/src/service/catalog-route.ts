@@ -7,7 +7,8 @@
  * ETag is the X-Templates-Commit of a generation from it (repo-catalog.ts: an ls-remote per request,
  * a clone only when the branch moved). The URL goes in the query string, which is logged, so it must
  * carry no credentials: they go in `X-Templates-Authorization: Basic <base64(username:password)>`.
- * The URL is checked as POST /process-git-download checks it (http or https).
+ * The URL is checked as POST /process-git-download checks it (http or https, a public address
+ * unless PROCESSOR_ALLOWED_HOSTS names the host: git-destination.ts).
  */
 import { Type, type Static } from '@sinclair/typebox'
 import type { FastifyPluginAsync } from 'fastify'
@@ -17,6 +18,7 @@ import { ProcessorError } from '../findings.ts'
 import { checkSubdir, repositoryUrl } from '../git.ts'
 import type { ResolvedServiceOptions } from './app.ts'
 import { RepositoryCatalogs } from './repo-catalog.ts'
+import { gitDestination } from './git-destination.ts'
 
 /** True when an If-None-Match header (a list, possibly weak, quoted or not, or `*`) names the commit. */
 export function etagMatches(header: string | undefined, commit: string): boolean {
@@ -51,6 +53,7 @@ export function templatesCredentials(header: string | string[] | undefined): { u
 
 export const catalogRoutes: FastifyPluginAsync<ResolvedServiceOptions> = async (app, opts) => {
   const repositories = new RepositoryCatalogs()
+  const destination = gitDestination(opts)
 
   app.get('/catalog', { schema: { querystring: CatalogQuery } }, async (request, reply) => {
     const query = request.query as Static<typeof CatalogQuery>
@@ -64,8 +67,16 @@ export const catalogRoutes: FastifyPluginAsync<ResolvedServiceOptions> = async (
         throw new ProcessorError(400, 'BAD_REQUEST', 'url must carry no credentials (send them in X-Templates-Authorization)')
       }
       const credentials = templatesCredentials(request.headers['x-templates-authorization'])
+      await destination.check(url.toString())
       const result = await repositories.get(
-        { url: url.toString(), branch: query.branch ?? 'main', subdir: checkSubdir(query.subdir ?? ''), provider, ...credentials },
+        {
+          url: url.toString(),
+          branch: query.branch ?? 'main',
+          subdir: checkSubdir(query.subdir ?? ''),
+          provider,
+          ...credentials,
+          http: destination.http,
+        },
         (commit) => etagMatches(ifNoneMatch, commit),
       )
       reply.header('ETag', `"${result.commit}"`)

@@ -18,6 +18,10 @@ export interface ServiceConfig {
   maxFiles: number
   /** PROCESSOR_MAX_TREE_BYTES (default 100 MiB): most uncompressed bytes of an uploaded tree. */
   maxTreeBytes: number
+  /** PROCESSOR_ALLOWED_HOSTS (comma-separated, default none): hosts on loopback/private networks that git routes may reach. */
+  allowedHosts: string[]
+  /** PROCESSOR_GIT_TIMEOUT_MS (default 30 s): a Git server that sends nothing this long fails the request. */
+  gitTimeoutMs: number
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -40,5 +44,10 @@ export function readServiceConfig(env: NodeJS.ProcessEnv = process.env): Service
     maxArchiveBytes: int(env, 'PROCESSOR_MAX_ARCHIVE_BYTES', 20 * 1024 * 1024),
     maxFiles: int(env, 'PROCESSOR_MAX_FILES', 2000),
     maxTreeBytes: int(env, 'PROCESSOR_MAX_TREE_BYTES', 100 * 1024 * 1024),
+    allowedHosts: (env.PROCESSOR_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+    gitTimeoutMs: int(env, 'PROCESSOR_GIT_TIMEOUT_MS', 30_000),
   }
 }

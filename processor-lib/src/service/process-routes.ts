@@ -4,12 +4,13 @@ import { isAbsolute, relative, resolve } from 'node:path'
 import { Type, type Static } from '@sinclair/typebox'
 import type { FastifyPluginAsync, FastifyReply } from 'fastify'
 import { finding, ProcessorError, type Finding } from '../findings.ts'
-import { cloneRepository } from '../git.ts'
+import { cloneRepository, repositoryUrl } from '../git.ts'
 import { templatesCommit } from '../commit.ts'
 import { checkArchive, processFiles, readTree, type InputFile, type ProcessResult } from '../tree.ts'
 import { unzipToFiles, zipTree } from '../zip.ts'
 import type { ResolvedServiceOptions } from './app.ts'
 import { generationFailed } from './errors.ts'
+import { gitDestination } from './git-destination.ts'
 
 const Config = Type.Object({}, { additionalProperties: true, description: 'the transform of the environment' })
 const Common = {
@@ -145,9 +146,13 @@ export const processRoutes: FastifyPluginAsync<ResolvedServiceOptions> = async (
     return respond(reply, result, body.format ?? 'json')
   })
 
+  const destination = gitDestination(opts)
   app.post('/process-git-download', { schema: { body: GitBody } }, async (request, reply) => {
     const body = request.body as Static<typeof GitBody>
+    repositoryUrl(body.url)
+    await destination.check(body.url)
     const clone = await cloneRepository({
+      http: destination.http,
       url: body.url,
       branch: body.branch,
       subdir: body.subdir,

@@ -1,15 +1,18 @@
 // Bearer-token authentication for every /api route: the signature is checked against the identity
-// provider's JWKS (get-jwks, refetched once for an unknown kid), then issuer, expiry, algorithm and,
-// when configured, audience. The verified claims become `request.principal`; a token seen before
-// is answered from the verified-token cache (verified-tokens.ts) until it expires, at most a minute.
+// provider's JWKS (signing-keys.ts: get-jwks, refetched for an unknown kid at most once per
+// AUTH_JWKS_REFETCH_INTERVAL_MS), then issuer, expiry, algorithm, that it is an access token (not an
+// ID, refresh or logout token: isAccessToken), that its client (`azp`) is one of AUTH_ALLOWED_CLIENTS
+// and, when configured, the audience. Only the Authorization header is read: a token in the URL
+// (`?access_token=`) is never accepted. The verified claims become `request.principal`; a token seen
+// before is answered from the verified-token cache (verified-tokens.ts) until it expires, at most a minute.
 import { createPublicKey, type JsonWebKey as Jwk } from 'node:crypto'
 import fp from 'fastify-plugin'
 import fastifyJwt, { type JwtHeader, type TokenOrHeader } from '@fastify/jwt'
-import buildGetJwks from 'get-jwks'
 import type { FastifyRequest } from 'fastify'
 import { forbidden, tokenExpired, unauthorized } from './errors.ts'
 import type { UsersRepository } from './users.ts'
 import { VerifiedTokens } from './verified-tokens.ts'
+import { SigningKeys, UnknownKeyError } from './signing-keys.ts'
 
 export interface Principal {
   /** The IES user id (users collection). */
@@ -41,6 +44,8 @@ interface Claims {
   preferred_username?: unknown
   email?: unknown
   azp?: unknown
+  client_id?: unknown
+  typ?: unknown
   aud?: unknown
   realm_access?: { roles?: unknown }
   resource_access?: Record<string, { roles?: unknown } | undefined>
@@ -50,6 +55,10 @@ export interface AuthOptions {
   issuer: string
   appClientId: string
   audience?: string
+  /** The clients (`azp`) whose access tokens are accepted. */
+  allowedClients: readonly string[]
+  /** An unknown kid refetches the JWKS at most once per this interval, and is remembered this long. */
+  jwksRefetchIntervalMs: number
   users: UsersRepository
 }
 
@@ -77,6 +86,40 @@ function identityOf(claims: Claims): { sub: string; username: string; email: str
 
 const BEARER = /^Bearer\s+(\S+)$/i
 
+/** JOSE header `typ` values of access tokens: RFC 9068's, and none or plain JWT (Keycloak's, with `typ: Bearer` in the payload). */
+const ACCESS_TOKEN_HEADER_TYPES = new Set(['at+jwt', 'application/at+jwt'])
+const PLAIN_HEADER_TYPES = new Set([undefined, 'jwt', 'application/jwt'])
+
+const headerType = (header: { typ?: unknown }) => (typeof header.typ === 'string' ? header.typ.toLowerCase() : header.typ)
+
+/** A header an access token may have: `at+jwt`, `JWT` or none (a logout token's `logout+jwt`, say, is refused). */
+export function isAccessTokenHeader(header: { typ?: unknown }): boolean {
+  const typ = headerType(header)
+  return ACCESS_TOKEN_HEADER_TYPES.has(typ as string) || PLAIN_HEADER_TYPES.has(typ as string | undefined)
+}
+
+/**
+ * Only access tokens open the API: an RFC 9068 token (`typ: at+jwt` in the header) without another
+ * payload type, or a Keycloak access token (`typ: Bearer` in the payload). Keycloak's ID (`ID`),
+ * refresh (`Refresh`) and logout (`Logout`) tokens, and an OpenID provider's ID token (no `typ`),
+ * are refused.
+ */
+export function isAccessToken(header: { typ?: unknown }, claims: { typ?: unknown }): boolean {
+  if (ACCESS_TOKEN_HEADER_TYPES.has(headerType(header) as string)) return claims.typ === undefined || claims.typ === 'Bearer'
+  return PLAIN_HEADER_TYPES.has(headerType(header) as string | undefined) && claims.typ === 'Bearer'
+}
+
+/** The token's client: `azp` (Keycloak, OpenID) or RFC 9068's `client_id`. */
+const clientOf = (claims: Claims): unknown => claims.azp ?? claims.client_id
+
+function headerOf(token: string): { typ?: unknown } {
+  try {
+    return JSON.parse(Buffer.from(token.slice(0, token.indexOf('.')), 'base64url').toString('utf8')) as { typ?: unknown }
+  } catch {
+    return {}
+  }
+}
+
 function audienceMatches(claims: Claims, audience: string): boolean {
   const aud: unknown[] = Array.isArray(claims.aud) ? claims.aud : [claims.aud]
   return aud.includes(audience) || claims.azp === audience
@@ -84,11 +127,10 @@ function audienceMatches(claims: Claims, audience: string): boolean {
 
 export default fp<AuthOptions>(
   async (app, opts) => {
-    const jwks = buildGetJwks({
-      issuersWhitelist: [opts.issuer],
+    const keys = new SigningKeys({
+      issuer: opts.issuer,
       jwksPath: '/protocol/openid-connect/certs',
-      max: 50,
-      ttl: 10 * 60 * 1000,
+      refetchIntervalMs: opts.jwksRefetchIntervalMs,
     })
 
     const pemOf = new WeakMap<Jwk, string>()
@@ -103,9 +145,17 @@ export default fp<AuthOptions>(
         const iss = token.payload?.iss
         if (typeof kid !== 'string' || typeof alg !== 'string' || iss !== opts.issuer) throw unauthorized()
         if (!(ALLOWED_ALGORITHMS as readonly string[]).includes(alg)) throw unauthorized()
+        // Not an access token by its header (a logout token): refused before any key lookup.
+        if (!isAccessTokenHeader(token.header ?? {})) throw unauthorized()
         // get-jwks caches the JWK but converts it to PEM on every call; convert each JWK once
         // (the same PEM string also lets @fastify/jwt reuse its verifier).
-        const jwk = (await jwks.getJwk({ kid, domain: iss, alg })) as Jwk
+        let jwk: Jwk
+        try {
+          jwk = (await keys.get(kid, alg)) as Jwk
+        } catch (err) {
+          if (err instanceof UnknownKeyError) throw unauthorized()
+          throw err
+        }
         let pem = pemOf.get(jwk)
         if (!pem) {
           pem = createPublicKey({ key: jwk, format: 'jwk' }).export({ type: 'spki', format: 'pem' }) as string
@@ -149,6 +199,9 @@ export default fp<AuthOptions>(
         }
         throw unauthorized()
       }
+      if (!isAccessToken(headerOf(token), claims)) throw unauthorized()
+      const client = clientOf(claims)
+      if (typeof client !== 'string' || !opts.allowedClients.includes(client)) throw unauthorized()
       if (opts.audience && !audienceMatches(claims, opts.audience)) throw unauthorized()
       const identity = identityOf(claims)
       if (!identity) throw unauthorized()

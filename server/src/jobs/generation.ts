@@ -1,10 +1,11 @@
 // One generation: the templates a format and its options select, processed with the transform's
 // output by a template processor (in process, or the remote processor service: processor-client.ts),
-// the backend file, and the zip, which is checked to hold every expected file. Pure with respect to
-// the database.
+// the backend file, the generation record (`.ies/generation.json`, generation-record.ts), and the zip,
+// which is checked to hold every expected file. Pure with respect to the database.
 import { processFiles, zipTree, type Finding, type TreeFile } from '@ies/processor-lib'
 import { archiveFindings } from '@ies/processor-lib/tree'
 import { backendFile, BACKEND_FILE } from './backend-file.ts'
+import { generationRecord, generationRecordFile } from './generation-record.ts'
 import { isSelected, selectedPrefixes, writesBackend, type Format, type GenerateOptions } from './selection.ts'
 import type { TemplatesSource } from './templates.ts'
 import type { ProcessorInput } from './transform.ts'
@@ -75,6 +76,8 @@ export async function generate(opts: {
   format: Format
   options: GenerateOptions
   processor: TemplateProcessor
+  /** The environment generated for; its generation record is added when given. */
+  environmentId?: string
 }): Promise<Generated> {
   const processed = await opts.processor.process(opts.input, selectedPrefixes(opts.format, opts.options))
   if (processed.files.length === 0) {
@@ -85,6 +88,19 @@ export async function generate(opts: {
   if (writesBackend(opts.format, opts.options)) {
     files.push({ path: BACKEND_FILE, content: backendFile(opts.input), mode: 0o644 })
     expected.push(BACKEND_FILE)
+  }
+  if (opts.environmentId !== undefined) {
+    const record = generationRecord({
+      environmentId: opts.environmentId,
+      environmentName: opts.input.name,
+      templatesCommit: processed.commit,
+      format: opts.format,
+      options: opts.options,
+      input: opts.input,
+    })
+    const file = generationRecordFile(record)
+    files.push(file)
+    expected.push(file.path)
   }
   files.sort(byPath)
   return { files, expected, templatesCommit: processed.commit, warnings: processed.warnings }

@@ -5,7 +5,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import fastifyStatic from '@fastify/static'
+import helmet from '@fastify/helmet'
 import { authBaseUrl, type Config } from '../config.ts'
+import { securityHeaders, webUiDirectives } from '../core/security-headers.ts'
 import { renderEnvScript, type EnvScriptValues } from '../../../desktop/src/lib/env.ts'
 
 /** Paths that belong to the API or the identity provider: never answered with the app. */
@@ -21,55 +23,26 @@ export function envScriptValues(config: Config): EnvScriptValues {
   }
 }
 
-const origin = (url: string) => {
-  try {
-    return new URL(url).origin
-  } catch {
-    return ''
-  }
-}
-
-/** A strict policy: scripts and styles only from this server; the API and the identity provider for fetches. */
-export function contentSecurityPolicy(config: Config): string {
-  const connect = [...new Set(["'self'", origin(`${config.publicUrl}/api`), origin(authBaseUrl(config))].filter(Boolean))].join(' ')
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    `connect-src ${connect}`,
-    "object-src 'none'",
-    "base-uri 'self'",
-    "frame-ancestors 'none'",
-    `form-action 'self' ${origin(authBaseUrl(config))}`.trim(),
-  ].join('; ')
-}
-
 export default async function webUi(app: FastifyInstance) {
   const config = app.config
   const dir = path.resolve(config.web.uiDir)
-  // Read from the configuration on each request (both are tiny): what the server says is what clients get.
-  const csp = () => contentSecurityPolicy(config)
+  // Every answer of this scope (index, /env.js, assets, the not-built notice): helmet's headers with
+  // the web UI's Content-Security-Policy (server/src/core/security-headers.ts).
+  await app.register(helmet, securityHeaders(webUiDirectives(config)))
+  // Read from the configuration on each request (tiny): what the server says is what clients get.
   const envScript = () => renderEnvScript(envScriptValues(config))
   const indexFile = path.join(dir, 'index.html')
   // The app's paths are deep links (/environments/…): a base makes its relative asset URLs resolve from /.
   const indexHtml = existsSync(indexFile) ? readFileSync(indexFile, 'utf8').replace('<head>', '<head><base href="/">') : null
 
-  const secure = (reply: FastifyReply) =>
-    reply
-      .header('content-security-policy', csp())
-      .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'no-referrer')
-      .header('x-frame-options', 'DENY')
-
   app.get('/env.js', { schema: { hide: true } }, async (_request, reply) =>
-    secure(reply).type('text/javascript; charset=utf-8').header('cache-control', 'no-store').send(envScript()),
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-store').send(envScript()),
   )
 
   if (!indexHtml) {
     app.log.warn({ dir }, 'web UI not built (npm run build -w desktop); / answers with a notice')
     app.get('/', { schema: { hide: true } }, async (_request, reply) =>
-      secure(reply)
+      reply
         .code(503)
         .type('text/plain; charset=utf-8')
         .send('The IES web UI is not built on this server. Run `npm run build -w desktop`, or set WEB_UI_DIR.\n'),
@@ -83,13 +56,11 @@ export default async function webUi(app: FastifyInstance) {
     prefix: '/assets/',
     index: false,
     setHeaders: (reply) => {
-      reply.header('x-content-type-options', 'nosniff')
       reply.header('cache-control', 'public, max-age=31536000, immutable')
     },
   })
 
-  const sendIndex = (reply: FastifyReply) =>
-    secure(reply).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml)
+  const sendIndex = (reply: FastifyReply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml)
   app.get('/', { schema: { hide: true } }, async (_request, reply) => sendIndex(reply))
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     const pathname = request.url.split('?')[0]

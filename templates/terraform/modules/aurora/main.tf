@@ -40,7 +40,44 @@ moved {
   to   = module.access.aws_kms_key.this
 }
 
+# TLS required; DDL statements and statements slower than a second are logged (exported to
+# CloudWatch Logs with the cluster's postgresql log).
+resource "aws_rds_cluster_parameter_group" "this" {
+  name_prefix = "${local.identifier}-"
+  family      = "aurora-postgresql${split(".", var.engine_version)[0]}"
+  description = "Parameters of ${local.identifier}"
+
+  parameter {
+    name  = "rds.force_ssl"
+    value = "1"
+  }
+
+  parameter {
+    name  = "log_statement"
+    value = "ddl"
+  }
+
+  parameter {
+    name  = "log_min_duration_statement"
+    value = "1000"
+  }
+
+  tags = var.tags
+
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
+module "monitoring" {
+  source = "../rds-monitoring-role"
+
+  name = "${local.identifier}-monitoring"
+  tags = var.tags
+}
+
 resource "aws_rds_cluster" "this" {
+  #checkov:skip=CKV2_AWS_8:Backups are the cluster's automated backups (backupRetentionDays knob, point-in-time recovery); an AWS Backup plan is an account-wide decision outside this stack.
   cluster_identifier = local.identifier
   engine             = "aurora-postgresql"
   engine_mode        = "provisioned"
@@ -51,8 +88,9 @@ resource "aws_rds_cluster" "this" {
   master_username             = var.master_username
   manage_master_user_password = true
 
-  db_subnet_group_name   = aws_db_subnet_group.this.name
-  vpc_security_group_ids = [module.access.security_group_id]
+  db_subnet_group_name            = aws_db_subnet_group.this.name
+  vpc_security_group_ids          = [module.access.security_group_id]
+  db_cluster_parameter_group_name = aws_rds_cluster_parameter_group.this.name
 
   storage_encrypted = true
   kms_key_id        = module.access.kms_key_arn
@@ -90,6 +128,8 @@ resource "aws_rds_cluster_instance" "this" {
   auto_minor_version_upgrade      = true
   performance_insights_enabled    = true
   performance_insights_kms_key_id = module.access.kms_key_arn
+  monitoring_interval             = 60
+  monitoring_role_arn             = module.monitoring.arn
 
   tags = var.tags
 }

@@ -26,10 +26,17 @@ resource "aws_vpc_security_group_ingress_rule" "this" {
   to_port           = var.port
 }
 
+module "key_policy" {
+  source = "../kms-key-policy"
+
+  allow_cloudwatch_logs = true
+}
+
 resource "aws_kms_key" "this" {
   description             = var.kms_key_description
   deletion_window_in_days = 30
   enable_key_rotation     = true
+  policy                  = module.key_policy.json
 
   tags = var.tags
 }

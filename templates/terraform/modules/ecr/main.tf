@@ -2,10 +2,15 @@ locals {
   repositories = toset([for name in split(",", var.repository_names) : trimspace(name) if trimspace(name) != ""])
 }
 
+module "key_policy" {
+  source = "../kms-key-policy"
+}
+
 resource "aws_kms_key" "this" {
   description             = "Encryption of the ${var.name_prefix} container images"
   deletion_window_in_days = 30
   enable_key_rotation     = true
+  policy                  = module.key_policy.json
 
   tags = var.tags
 }

@@ -6,10 +6,18 @@ data "aws_partition" "current" {}
 
 # --- Encryption of Kubernetes secrets ---------------------------------------
 
+module "key_policy" {
+  source = "../kms-key-policy"
+
+  allow_cloudwatch_logs = true
+}
+
+# Also encrypts the control plane log group.
 resource "aws_kms_key" "eks" {
   description             = "Envelope encryption of Kubernetes secrets for ${local.cluster_name}"
   deletion_window_in_days = 30
   enable_key_rotation     = true
+  policy                  = module.key_policy.json
 
   tags = var.tags
 }
@@ -48,6 +56,7 @@ resource "aws_cloudwatch_log_group" "cluster" {
   # EKS writes to this exact name; creating it first sets the retention.
   name              = "/aws/eks/${local.cluster_name}/cluster"
   retention_in_days = var.log_retention_days
+  kms_key_id        = aws_kms_key.eks.arn
 
   tags = var.tags
 }
@@ -80,8 +89,10 @@ resource "aws_eks_cluster" "this" {
     subnet_ids              = var.subnet_ids
     security_group_ids      = [aws_security_group.cluster.id]
     endpoint_private_access = true
-    endpoint_public_access  = var.endpoint_public_access
-    public_access_cidrs     = var.endpoint_public_access ? var.public_access_cidrs : null
+    # Private by default: the API is reached from inside the VPC (or over a VPN / Direct
+    # Connect); a public endpoint is an explicit opt-in limited to named CIDR blocks.
+    endpoint_public_access = var.endpoint_public_access
+    public_access_cidrs    = var.endpoint_public_access ? var.public_access_cidrs : null
   }
 
   encryption_config {

@@ -19,14 +19,25 @@ variable "kubernetes_version" {
 }
 
 variable "endpoint_public_access" {
-  description = "Expose the Kubernetes API endpoint publicly (the private endpoint is always on)."
+  description = "Also expose the Kubernetes API on a public endpoint, limited to public_access_cidrs (the private endpoint is always on)."
   type        = bool
+  default     = false
 }
 
 variable "public_access_cidrs" {
-  description = "CIDR blocks allowed to reach the public API endpoint."
+  description = "CIDR blocks allowed to reach the public API endpoint: required when it is on; an open range (/0) is refused."
   type        = list(string)
-  default     = ["0.0.0.0/0"]
+  default     = []
+
+  validation {
+    condition     = alltrue([for cidr in var.public_access_cidrs : can(cidrhost(cidr, 0)) && !endswith(cidr, "/0")])
+    error_message = "public_access_cidrs must be IPv4 CIDR blocks, none of them open to the whole internet (/0)."
+  }
+
+  validation {
+    condition     = !var.endpoint_public_access || length(var.public_access_cidrs) > 0
+    error_message = "The public API endpoint needs at least one CIDR block in public_access_cidrs."
+  }
 }
 
 variable "node_instance_type" {
@@ -65,9 +76,9 @@ variable "node_disk_size" {
 }
 
 variable "log_retention_days" {
-  description = "Retention of the control plane log group, in days."
+  description = "Retention of the control plane log group, in days (a year by default)."
   type        = number
-  default     = 30
+  default     = 365
 }
 
 variable "tags" {

@@ -42,9 +42,43 @@ moved {
   to   = module.access.aws_kms_key.this
 }
 
+# --- Authentication: an AUTH token kept in Secrets Manager --------------------
+# Secrets Manager generates the token (an ephemeral value: never in the plan or the state) and
+# the secret (KMS) receives it write-only, once (secret_string_wo_version). The replication
+# group reads it back from the secret, so the only copies Terraform keeps are the sensitive
+# auth_token and that read, in the (encrypted) state. Every client must send it, over TLS;
+# clients read the secret (output elasticache_auth_token_secret_arn) with their own IAM rights.
+
+ephemeral "aws_secretsmanager_random_password" "auth_token" {
+  password_length     = 64
+  exclude_punctuation = true
+}
+
+resource "aws_secretsmanager_secret" "auth_token" {
+  #checkov:skip=CKV2_AWS_57:Valkey AUTH rotation needs a rotation function that also updates the replication group; rotate by raising secret_string_wo_version (auth_token_update_strategy ROTATE keeps clients connected).
+  name_prefix             = "${local.identifier}-auth-token-"
+  description             = "AUTH token of the ${local.identifier} Valkey replication group"
+  kms_key_id              = module.access.kms_key_arn
+  recovery_window_in_days = 7
+
+  tags = var.tags
+}
+
+resource "aws_secretsmanager_secret_version" "auth_token" {
+  secret_id                = aws_secretsmanager_secret.auth_token.id
+  secret_string_wo         = ephemeral.aws_secretsmanager_random_password.auth_token.random_password
+  secret_string_wo_version = 1
+}
+
+data "aws_secretsmanager_secret_version" "auth_token" {
+  secret_id  = aws_secretsmanager_secret.auth_token.id
+  version_id = aws_secretsmanager_secret_version.auth_token.version_id
+}
+
 resource "aws_cloudwatch_log_group" "slow_log" {
   name              = "/aws/elasticache/${local.identifier}/slow-log"
-  retention_in_days = 30
+  retention_in_days = var.log_retention_days
+  kms_key_id        = module.access.kms_key_arn
 
   tags = var.tags
 }
@@ -68,6 +102,8 @@ resource "aws_elasticache_replication_group" "this" {
   kms_key_id                 = module.access.kms_key_arn
   transit_encryption_enabled = true
   transit_encryption_mode    = "required"
+  auth_token                 = data.aws_secretsmanager_secret_version.auth_token.secret_string
+  auth_token_update_strategy = "ROTATE"
 
   snapshot_retention_limit   = var.snapshot_retention_days
   snapshot_window            = "01:00-02:00"

@@ -12,3 +12,8 @@ output "security_group_id" {
   description = "Security group of the cache."
   value       = module.access.security_group_id
 }
+
+output "auth_token_secret_arn" {
+  description = "Secrets Manager secret holding the AUTH token clients must send."
+  value       = aws_secretsmanager_secret.auth_token.arn
+}

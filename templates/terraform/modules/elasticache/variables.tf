@@ -37,9 +37,16 @@ variable "node_type" {
 variable "num_cache_clusters" {
   description = "Number of nodes (one primary, the rest replicas); two or more enables automatic failover."
   type        = number
+  default     = 2
 }
 
 variable "snapshot_retention_days" {
   description = "Days of automatic snapshots (0 turns them off)."
   type        = number
+}
+
+variable "log_retention_days" {
+  description = "Retention of the log groups, in days (a year by default)."
+  type        = number
+  default     = 365
 }

@@ -37,6 +37,7 @@ moved {
 resource "aws_cloudwatch_log_group" "broker" {
   name              = "/aws/msk/${local.cluster_name}"
   retention_in_days = var.log_retention_days
+  kms_key_id        = module.access.kms_key_arn
 
   tags = var.tags
 }

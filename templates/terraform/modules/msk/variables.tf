@@ -47,5 +47,5 @@ variable "ebs_volume_size" {
 variable "log_retention_days" {
   description = "Retention of the broker log group, in days."
   type        = number
-  default     = 30
+  default     = 365
 }

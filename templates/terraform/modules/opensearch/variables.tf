@@ -43,3 +43,9 @@ variable "ebs_volume_size" {
   description = "Storage per data node, in GiB."
   type        = number
 }
+
+variable "log_retention_days" {
+  description = "Retention of the log groups, in days (a year by default)."
+  type        = number
+  default     = 365
+}

@@ -51,6 +51,11 @@ resource "aws_db_parameter_group" "this" {
   }
 
   parameter {
+    name  = "log_statement"
+    value = "ddl"
+  }
+
+  parameter {
     name  = "log_min_duration_statement"
     value = "1000"
   }
@@ -62,30 +67,26 @@ resource "aws_db_parameter_group" "this" {
   }
 }
 
-data "aws_iam_policy_document" "monitoring_assume" {
-  statement {
-    actions = ["sts:AssumeRole"]
+module "monitoring" {
+  source = "../rds-monitoring-role"
 
-    principals {
-      type        = "Service"
-      identifiers = ["monitoring.rds.amazonaws.com"]
-    }
-  }
-}
-
-resource "aws_iam_role" "monitoring" {
-  name               = "${local.identifier}-monitoring"
-  assume_role_policy = data.aws_iam_policy_document.monitoring_assume.json
-
+  name = "${local.identifier}-monitoring"
   tags = var.tags
 }
 
-resource "aws_iam_role_policy_attachment" "monitoring" {
-  role       = aws_iam_role.monitoring.name
-  policy_arn = "arn:aws:iam::aws:policy/service-role/AmazonRDSEnhancedMonitoringRole"
+# The role was declared here before ../rds-monitoring-role: state moves, nothing is replaced.
+moved {
+  from = aws_iam_role.monitoring
+  to   = module.monitoring.aws_iam_role.this
+}
+
+moved {
+  from = aws_iam_role_policy_attachment.monitoring
+  to   = module.monitoring.aws_iam_role_policy_attachment.this
 }
 
 resource "aws_db_instance" "this" {
+  #checkov:skip=CKV_AWS_157:Multi-AZ is the multiAz knob, off by default for cost (a standby doubles the price); turn it on for production.
   identifier     = local.identifier
   engine         = "postgres"
   engine_version = var.engine_version
@@ -122,9 +123,7 @@ resource "aws_db_instance" "this" {
   performance_insights_enabled    = true
   performance_insights_kms_key_id = module.access.kms_key_arn
   monitoring_interval             = 60
-  monitoring_role_arn             = aws_iam_role.monitoring.arn
+  monitoring_role_arn             = module.monitoring.arn
 
   tags = var.tags
-
-  depends_on = [aws_iam_role_policy_attachment.monitoring]
 }

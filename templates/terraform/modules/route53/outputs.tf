@@ -17,3 +17,8 @@ output "certificate_arn" {
   description = "Validated wildcard certificate for ingress load balancers (null when not issued)."
   value       = one(aws_acm_certificate_validation.wildcard[*].certificate_arn)
 }
+
+output "dnssec_ds_record" {
+  description = "DS record to add at the registrar or parent zone when DNSSEC is on (null otherwise)."
+  value       = one(aws_route53_key_signing_key.this[*].ds_record)
+}

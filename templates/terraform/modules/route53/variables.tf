@@ -23,3 +23,21 @@ variable "force_destroy" {
   description = "Allow Terraform to delete the zone with records it does not manage."
   type        = bool
 }
+
+variable "query_logging" {
+  description = "Log DNS queries to the zone (CloudWatch Logs in us-east-1, KMS-encrypted)."
+  type        = bool
+  default     = true
+}
+
+variable "dnssec" {
+  description = "Sign the zone with DNSSEC (add the DS record output at the registrar afterwards)."
+  type        = bool
+  default     = false
+}
+
+variable "log_retention_days" {
+  description = "Days DNS query logs are kept (a year by default)."
+  type        = number
+  default     = 365
+}

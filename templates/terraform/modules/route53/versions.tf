@@ -3,8 +3,9 @@ terraform {
 
   required_providers {
     aws = {
-      source  = "hashicorp/aws"
-      version = "~> 5.100.0"
+      source                = "hashicorp/aws"
+      version               = "~> 5.100.0"
+      configuration_aliases = [aws.us_east_1]
     }
   }
 }

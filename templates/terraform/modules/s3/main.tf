@@ -5,17 +5,24 @@ locals {
   use_kms     = var.encryption == "aws:kms"
 }
 
+module "key_policy" {
+  source = "../kms-key-policy"
+}
+
 resource "aws_kms_key" "this" {
   count = local.use_kms ? 1 : 0
 
   description             = "Encryption of the ${local.bucket_name} bucket"
   deletion_window_in_days = 30
   enable_key_rotation     = true
+  policy                  = module.key_policy.json
 
   tags = var.tags
 }
 
 resource "aws_s3_bucket" "this" {
+  #checkov:skip=CKV_AWS_144:Cross-region replication needs a second region and bucket; it is a disaster-recovery decision per dataset, not a default.
+  #checkov:skip=CKV2_AWS_62:Event notifications need a consumer (queue, topic or function) that the data bucket does not have by default.
   bucket        = local.bucket_name
   force_destroy = var.force_destroy
 
@@ -93,4 +100,20 @@ resource "aws_s3_bucket_policy" "this" {
   policy = module.tls_only.json
 
   depends_on = [aws_s3_bucket_public_access_block.this]
+}
+
+# --- Server access logs ------------------------------------------------------
+
+module "logs" {
+  source = "../access-log-bucket"
+
+  name          = substr("${var.name_prefix}-${var.bucket_suffix}-logs-${data.aws_caller_identity.current.account_id}", 0, 63)
+  force_destroy = var.force_destroy
+  tags          = var.tags
+}
+
+resource "aws_s3_bucket_logging" "this" {
+  bucket        = aws_s3_bucket.this.id
+  target_bucket = module.logs.bucket
+  target_prefix = "s3-access/"
 }

@@ -4,10 +4,15 @@ locals {
   topic_name = "${var.name_prefix}-${var.topic_name}${var.fifo ? ".fifo" : ""}"
 }
 
+module "key_policy" {
+  source = "../kms-key-policy"
+}
+
 resource "aws_kms_key" "this" {
   description             = "Encryption of the ${local.topic_name} topic"
   deletion_window_in_days = 30
   enable_key_rotation     = true
+  policy                  = module.key_policy.json
 
   tags = var.tags
 }

@@ -1,4 +1,5 @@
 data "aws_availability_zones" "available" {
+  #checkov:skip=CKV_AWS_394:The first azCount zones of the region, in name order: a zone AWS adds sorts after the existing ones, so the subnets (cidrsubnet by index) keep their zones.
   state = "available"
 
   filter {
@@ -133,11 +134,30 @@ resource "aws_vpc_endpoint" "s3" {
   tags = merge(var.tags, { Name = "${var.name_prefix}-s3-endpoint" })
 }
 
+module "key_policy" {
+  count  = var.enable_flow_logs ? 1 : 0
+  source = "../kms-key-policy"
+
+  allow_cloudwatch_logs = true
+}
+
+resource "aws_kms_key" "logs" {
+  count = var.enable_flow_logs ? 1 : 0
+
+  description             = "Encryption of the ${var.name_prefix} VPC flow logs"
+  deletion_window_in_days = 30
+  enable_key_rotation     = true
+  policy                  = module.key_policy[0].json
+
+  tags = var.tags
+}
+
 resource "aws_cloudwatch_log_group" "flow_logs" {
   count = var.enable_flow_logs ? 1 : 0
 
   name              = "/aws/vpc/${var.name_prefix}/flow-logs"
   retention_in_days = var.flow_log_retention_days
+  kms_key_id        = aws_kms_key.logs[0].arn
 
   tags = var.tags
 }

@@ -9,6 +9,7 @@ locals {
 }
 
 resource "aws_wafv2_web_acl" "this" {
+  #checkov:skip=CKV_AWS_192:AWSManagedRulesKnownBadInputsRuleSet (with Log4JRCE) is one of the managed rule groups below, blocking unless managedRulesMode is count; checkov cannot read the dynamic rule blocks.
   name        = local.name
   description = "Web ACL of the ${var.name_prefix} CloudFront distribution"
   scope       = "CLOUDFRONT"
@@ -82,10 +83,26 @@ resource "aws_wafv2_web_acl" "this" {
   tags = var.tags
 }
 
+module "key_policy" {
+  source = "../kms-key-policy"
+
+  allow_cloudwatch_logs = true
+}
+
+resource "aws_kms_key" "logs" {
+  description             = "Encryption of the ${local.name} web ACL log group"
+  deletion_window_in_days = 30
+  enable_key_rotation     = true
+  policy                  = module.key_policy.json
+
+  tags = var.tags
+}
+
 # WAF only logs to groups whose name starts with aws-waf-logs-.
 resource "aws_cloudwatch_log_group" "this" {
   name              = "aws-waf-logs-${local.name}"
   retention_in_days = var.log_retention_days
+  kms_key_id        = aws_kms_key.logs.arn
 
   tags = var.tags
 }

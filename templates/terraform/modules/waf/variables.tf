@@ -27,5 +27,5 @@ variable "managed_rules_mode" {
 variable "log_retention_days" {
   description = "Retention of the WAF log group, in days."
   type        = number
-  default     = 30
+  default     = 365
 }

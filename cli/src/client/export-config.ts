@@ -1,0 +1,25 @@
+// The configuration export (spec, Environments: the client assembles it; there is no export
+// endpoint): the environment without credential fields and server bookkeeping, as YAML. The same
+// rules as the desktop's export (desktop/src/lib/export-config.ts), so a file exported from either
+// one applies with `ies apply`; the desktop can import this module instead of keeping its own copy.
+import { stringify } from 'yaml'
+
+/** Fields of an environment that are never exported: credentials, secrets, and server bookkeeping. */
+export const NOT_EXPORTED = new Set(['id', 'status', 'createdAt', 'updatedAt', 'cloudCredentialId', 'credentials', 'userId', 'ownerId'])
+/** Members of `gitRepository` that are never exported (the deploy key and its traces). */
+export const NOT_EXPORTED_GIT = new Set(['deployKey', 'hasDeployKey', 'privateKey', 'password', 'token'])
+
+export function exportableConfiguration(env: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(env)) {
+    if (NOT_EXPORTED.has(key) || value === undefined) continue
+    if (key === 'gitRepository' && value && typeof value === 'object') {
+      out[key] = Object.fromEntries(Object.entries(value).filter(([k]) => !NOT_EXPORTED_GIT.has(k)))
+    } else out[key] = value
+  }
+  return out
+}
+
+export function exportYaml(env: object): string {
+  return stringify(exportableConfiguration(env))
+}

@@ -1,0 +1,64 @@
+// ies apply -f <file or folder> [--dry-run]
+import type { Command } from 'commander'
+import { execute, loadDesired, plan, publicEntry, type PlannedEnvironment } from '../apply.ts'
+import type { Context } from '../context.ts'
+import type { Output } from '../output.ts'
+
+const show = (value: unknown) => (value === undefined ? '(unset)' : JSON.stringify(value))
+
+function printEntry(out: Output, p: PlannedEnvironment, dryRun: boolean): void {
+  const c = out.colors
+  const entry = publicEntry(p)
+  const verb = { create: dryRun ? 'create' : 'created', update: dryRun ? 'update' : 'updated', unchanged: 'unchanged' }[p.action]
+  const mark = { create: c.green('+'), update: c.yellow('~'), unchanged: c.dim('=') }[p.action]
+  out.line(`${mark} ${verb.padEnd(9)} ${p.name}${c.dim(`  (${p.file})`)}`)
+  if (p.action === 'unchanged') return
+  for (const change of entry.changes) {
+    if (p.action === 'create') out.line(`    ${change.path}: ${show(change.to)}`)
+    else if (!('to' in change)) out.line(`    ${change.path}: ${show(change.from)} ${c.red('-> (removed)')}`)
+    else out.line(`    ${change.path}: ${show(change.from)} -> ${show(change.to)}`)
+  }
+}
+
+export function registerApply(program: Command, ctx: () => Context): void {
+  program
+    .command('apply')
+    .description('Create or update environments from YAML files, by name (idempotent); prints what changed')
+    .requiredOption('-f, --file <file-or-folder...>', 'YAML/JSON files, or folders of them (several documents per file with ---)')
+    .option('--dry-run', 'print the plan and change nothing')
+    .action(async (opts: { file: string[]; dryRun?: boolean }) => {
+      const c = ctx()
+      const desired = loadDesired(opts.file)
+      const client = await c.client()
+      const planned = await plan(client, desired)
+      const dryRun = Boolean(opts.dryRun)
+      const count = (action: PlannedEnvironment['action']) => planned.filter((p) => p.action === action).length
+      const summary = () => ({
+        dryRun,
+        changed: planned.some((p) => p.action !== 'unchanged'),
+        created: count('create'),
+        updated: count('update'),
+        unchanged: count('unchanged'),
+        environments: planned.map(publicEntry),
+      })
+      if (dryRun) {
+        c.out.result(summary(), () => {
+          for (const p of planned) printEntry(c.out, p, true)
+          c.out.line(
+            `Plan: ${count('create')} to create, ${count('update')} to update, ${count('unchanged')} unchanged (dry run: nothing changed).`,
+          )
+        })
+        return
+      }
+      await execute(client, planned, (p) => {
+        if (!c.out.json) printEntry(c.out, p, false)
+      })
+      c.out.result(summary(), () =>
+        c.out.line(
+          summary().changed
+            ? `Applied: ${count('create')} created, ${count('update')} updated, ${count('unchanged')} unchanged.`
+            : `No changes: ${count('unchanged')} environment${count('unchanged') === 1 ? '' : 's'} already as described.`,
+        ),
+      )
+    })
+}

@@ -1,0 +1,113 @@
+// Upgrade status and bulk upgrade of the caller's environments (README.md beside this file,
+// "Upgrades"), and what makes an environment pushable at all (shared with POST /:id/push).
+//   GET  /environments/upgrades  { data: [{ id, name, lastPush, behind }] }: pushed and behind
+//   POST /environments/upgrade   { ids?, dryRun?, strategy? } -> 202 { data: { jobs, skipped } }
+// An upgrade generates what the environment's last push generated (its format and options; the
+// full repository for an environment never pushed) and pushes it like POST /:id/push: each job
+// merges on its own, and a conflict fails that job alone (PUSH_CONFLICT).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import type { FastifyRequest } from 'fastify'
+import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
+import { checkDestination, DestinationError, urlProblem } from '@ies/server/jobs/destination'
+import type { LifecyclePushParams } from '@ies/server/jobs/push-job'
+import { currentTemplatesCommit, upgradeStatus } from '@ies/server/jobs/push-records'
+import { environmentRepository, type EnvironmentRecord } from '../environments/repository.ts'
+import { PUSH_DEFAULTS, Upgradable, UpgradeBody, UpgradeJobs } from './schemas.ts'
+
+/** Why the environment cannot be pushed, as the field and sentence of a 400; null when it can. */
+export async function pushProblem(
+  env: EnvironmentRecord,
+  allowedHosts: readonly string[],
+): Promise<{ field: string; message: string } | null> {
+  const url = env.gitRepository?.url
+  if (!url) return { field: 'gitRepository', message: 'the environment has no Git repository to push to' }
+  const problem = urlProblem(url, allowedHosts)
+  if (problem) return { field: 'gitRepository.url', message: problem }
+  if (!env.deployKey) return { field: 'gitRepository.deployKey', message: 'the environment has no deploy key to push with' }
+  try {
+    await checkDestination(url, allowedHosts)
+  } catch (err) {
+    if (err instanceof DestinationError) return { field: 'gitRepository.url', message: err.message }
+    throw err
+  }
+  return null
+}
+
+/** Environments read per page when all of a caller's are needed. */
+const PAGE = 500
+
+export const upgradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const environments = environmentRepository(app)
+  const records = app.jobs.pushing.records
+  environments.onEnvironmentDeleted((env) => records.removeForEnvironment(env._id))
+
+  async function allOf(userId: string): Promise<EnvironmentRecord[]> {
+    const out: EnvironmentRecord[] = []
+    for (let page = 1; ; page++) {
+      const { items, total } = await environments.list(userId, { page, limit: PAGE })
+      out.push(...items)
+      if (items.length < PAGE || out.length >= total) return out
+    }
+  }
+
+  /** The status of each environment; the templates commit is read once, and only if one was pushed. */
+  async function statusOf(request: FastifyRequest, envs: EnvironmentRecord[]) {
+    let commit: Promise<string | null> | undefined
+    const templatesCommit = () => (commit ??= currentTemplatesCommit(app.templates, request.log))
+    return Promise.all(envs.map(async (env) => ({ env, ...(await upgradeStatus(records, env, templatesCommit)) })))
+  }
+
+  const isBehind = (b: { templates: boolean; configuration: boolean }) => b.templates || b.configuration
+
+  app.get('/upgrades', { schema: { response: { 200: Envelope(Type.Array(Upgradable)), 401: ErrorBody } } }, async (request) => {
+    const statuses = await statusOf(request, await allOf(request.principal.userId))
+    const data = statuses
+      .filter((s) => s.lastPush && isBehind(s.behind))
+      .map((s) => ({ id: s.env._id, name: s.env.name, lastPush: s.lastPush!, behind: s.behind }))
+    return ok(request, data)
+  })
+
+  app.post(
+    '/upgrade',
+    { schema: { body: UpgradeBody, response: { 202: Envelope(UpgradeJobs), 400: ErrorBody, 401: ErrorBody } } },
+    async (request, reply) => {
+      const { userId } = request.principal
+      const body = request.body
+      const skipped: { environmentId: string; reason: string }[] = []
+      let candidates: EnvironmentRecord[]
+      if (body.ids) {
+        candidates = []
+        for (const id of new Set(body.ids)) {
+          const env = await environments.get(userId, id)
+          if (env) candidates.push(env)
+          else skipped.push({ environmentId: id, reason: 'not found' })
+        }
+      } else {
+        candidates = await allOf(userId)
+      }
+      const jobs: { environmentId: string; jobId: string }[] = []
+      for (const { env, pushed, behind } of await statusOf(request, candidates)) {
+        if (!body.ids && !(pushed && isBehind(behind))) continue
+        if (env.provider !== 'aws') {
+          skipped.push({ environmentId: env._id, reason: 'only provider aws generates a stack' })
+          continue
+        }
+        const problem = await pushProblem(env, app.config.push.allowedHosts)
+        if (problem) {
+          skipped.push({ environmentId: env._id, reason: `${problem.field}: ${problem.message}` })
+          continue
+        }
+        const params: LifecyclePushParams = {
+          format: pushed?.format ?? PUSH_DEFAULTS.format,
+          options: pushed ? { ...pushed.options } : { ...PUSH_DEFAULTS.options },
+          dryRun: body.dryRun,
+          strategy: body.strategy,
+        }
+        const job = await app.jobs.enqueue('push', userId, env._id, params)
+        jobs.push({ environmentId: env._id, jobId: job._id })
+      }
+      return reply.code(202).send(ok(request, { jobs, skipped }))
+    },
+  )
+}

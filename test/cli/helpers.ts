@@ -1,0 +1,131 @@
+// The `ies` command line under test: the real binary (cli/bin/ies.js) as a child process, against a
+// real IES server (its own database) whose identity provider is the embedded provider running on its
+// own port, as an external provider at AUTH_URL. Each run gets a clean environment: only the IES_*
+// variables the test gives, a config directory of its own and a HOME of its own.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { AddressInfo } from 'node:net'
+import { buildApp } from '@ies/server'
+import { loadConfig, type Config } from '@ies/server/config'
+import { startTestDatabase } from '../harness/database.ts'
+import { CLI_CLIENT_ID, startTestIdentityProvider, TEST_CLI_SECRET, type TestIdentityProvider } from '../harness/identity.ts'
+
+export const IES_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../cli/bin/ies.js')
+
+interface Teardown {
+  teardown(fn: () => unknown): void
+}
+
+/** A temporary folder, removed when the test ends. */
+export function tempDir(t: Teardown, prefix: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+export interface CliServer {
+  /** Registers cleanup with the test that started the server. */
+  teardown(fn: () => unknown): void
+  url: string
+  idp: TestIdentityProvider
+  config: Config
+}
+
+export async function startCliServer(t: Teardown, env: Record<string, string> = {}): Promise<CliServer> {
+  const idp = await startTestIdentityProvider()
+  t.teardown(() => idp.close())
+  const db = await startTestDatabase(t)
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    MONGODB_URI: db.uri,
+    AUTH_URL: idp.authUrl,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_IP_MAX: '1000000',
+    RATE_LIMIT_USER_MAX: '1000000',
+    JOBS_LOCK_LIFETIME_MS: '10000',
+    ...env,
+  })
+  const app = await buildApp({ config, logger: false })
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  t.teardown(() => app.close())
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+  config.publicUrl = url
+  return { teardown: (fn) => t.teardown(fn), url, idp, config }
+}
+
+export interface RunResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+export interface IesRunner {
+  /** The config directory of this runner (IES_CONFIG_DIR). */
+  configDir: string
+  /** Runs `ies <args>` to its end. */
+  run(args: string[], env?: Record<string, string>): Promise<RunResult>
+  /** Starts `ies <args>` and hands back the running process (for interactive flows). */
+  start(args: string[], env?: Record<string, string>): ChildProcessWithoutNullStreams
+  /** Every byte any run printed, to scan for secrets. */
+  printed: string[]
+}
+
+/** A runner for one server; `base` env (e.g. client credentials) is given to every run. */
+export function iesRunner(server: CliServer, base: Record<string, string> = {}): IesRunner {
+  const home = tempDir(server, 'ies-cli-home-')
+  const configDir = path.join(home, 'config')
+  const printed: string[] = []
+  const childEnv = (env: Record<string, string>) => ({
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    IES_CONFIG_DIR: configDir,
+    IES_SERVER: server.url,
+    ...base,
+    ...env,
+  })
+  const start = (args: string[], env: Record<string, string> = {}) => {
+    const child = spawn(process.execPath, [IES_BIN, ...args], { env: childEnv(env), cwd: home })
+    child.stdout.on('data', (chunk: Buffer) => printed.push(chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => printed.push(chunk.toString()))
+    return child
+  }
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    new Promise<RunResult>((resolve, reject) => {
+      const child = start(args, env)
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+      child.stdin.end()
+      child.on('error', reject)
+      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }))
+    })
+  return { configDir, run, start, printed }
+}
+
+/** Client credentials of the test provider's confidential client, as a pipeline sets them. */
+export const PIPELINE_ENV = { IES_CLIENT_ID: CLI_CLIENT_ID, IES_CLIENT_SECRET: TEST_CLI_SECRET }
+
+/** Nothing any run printed holds one of `secrets`, the client secret, or a JWT. */
+export function assertNothingSecret(
+  t: { ok(v: unknown, m: string): void; notOk(v: unknown, m: string): void; notMatch(v: string, re: RegExp, m: string): void },
+  ies: IesRunner,
+  secrets: string[],
+): void {
+  const all = ies.printed.join('')
+  t.ok(all.length > 1000, 'the runs printed something')
+  for (const [i, secret] of [...secrets, TEST_CLI_SECRET].entries()) t.notOk(all.includes(secret), `secret ${i + 1} never printed`)
+  t.notMatch(all, /eyJ[\w-]{10,}\.[\w-]{10,}\./, 'no token')
+}
+
+/** JSON on stdout, or a readable failure. */
+export function parseJson(result: RunResult): any {
+  try {
+    return JSON.parse(result.stdout)
+  } catch {
+    throw new Error(`not JSON (exit ${result.code}): ${result.stdout}\nstderr: ${result.stderr}`)
+  }
+}

@@ -1,0 +1,210 @@
+// No single request may stall the service (issue 15, section 1). For every write route the worst
+// body we can build under the body limit (tens of thousands of invalid values, the largest chart
+// values YAML in its slowest shapes, alias bombs, the widest assistant draft) is sent while
+// `perf_hooks.monitorEventLoopDelay` watches this process (the server runs in it) and `/health` is
+// asked for every 50 ms. Each request must leave the loop's longest delay under 100 ms
+// (a threshold on a blocked loop, not a benchmark: on an idle machine the worst body costs a few
+// ms; before the fix they took seconds), answer a 4xx or 2xx (never a 5xx) and not stop /health.
+// On a busy machine (CI: two cores shared by many processes) a timer is delayed by the scheduler
+// too, so a delay over the threshold counts only when the server's thread also spent that much CPU
+// time meanwhile (Linux: /proc/self/task/<pid>/stat): a loop blocked for 100 ms by a request has
+// used at least 100 ms of CPU on that thread, while one kept waiting by other processes has not.
+// A request that blocks the loop blocks it every time; a case is sent up to three times and
+// passes when one of them stays under the threshold.
+import { readFileSync } from 'node:fs'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import t from 'tap'
+import { extractCatalog } from '@ies/processor-lib'
+import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
+import { startTestApp } from '../harness/app.ts'
+import { environmentBody } from '../jobs/fixtures.ts'
+
+const BLOCK_LIMIT_MS = 100
+const BODY_LIMIT = 1024 * 1024
+/** /health is polled this often: often enough to see a stall, seldom enough that its own CPU time (client and server run in this process) stays small. */
+const HEALTH_EVERY_MS = 50
+
+const TICK_MS = 10 // USER_HZ is 100 on Linux
+
+/** CPU time (user + system) this process's main thread has used, in ms; null where /proc is not there. */
+function mainThreadCpuMs(): number | null {
+  try {
+    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS
+  } catch {
+    return null
+  }
+}
+
+/** JSON text just under `limit` bytes, made by repeating `item(i)` inside `wrap`. */
+function fill(limit: number, wrap: (inner: string) => string, item: (i: number) => string): string {
+  const parts: string[] = []
+  let size = wrap('').length
+  for (let i = 0; ; i++) {
+    const next = item(i)
+    if (size + next.length + 1 > limit - 64) break
+    parts.push(next)
+    size += next.length + 1
+  }
+  return wrap(parts.join(','))
+}
+
+/** Services: many keys, each with a non-boolean `enabled` and invalid catalog values. */
+const manyServices = (limit: number) =>
+  fill(
+    limit,
+    (inner) => `{${inner}}`,
+    (i) => `"s${i}":{"enabled":"x","instanceType":[1]}`,
+  )
+/** The catalog's own services, each with many unknown and invalid fields. */
+const manyFields = (limit: number) =>
+  fill(
+    limit,
+    (inner) => `{"eks":{"enabled":"no",${inner}},"vpc":{"enabled":true}}`,
+    (i) => `"f${i}":"${i}"`,
+  )
+/** YAML shapes the parser is slowest on (a flow map's duplicate-key check is quadratic). */
+const flowMapYaml = (bytes: number) =>
+  fill(
+    bytes,
+    (inner) => `{${inner}}`,
+    (i) => `a${i}: 1`,
+  )
+const duplicateKeysYaml = (bytes: number) => 'a: 1\n'.repeat(Math.floor(bytes / 5))
+const aliasBombYaml = [
+  'a: &a [x,x,x,x,x,x,x,x,x]',
+  ...'bcdefghi'.split('').map((k, i) => `${k}: &${k} [${`*${'abcdefgh'[i]},`.repeat(9)}]`),
+].join('\n')
+
+t.test('no request blocks the event loop, and /health answers meanwhile', async (t) => {
+  const { url, auth } = await startTestApp(t, { HELM_VALUES_PARSE_TIMEOUT_MS: '500' })
+  const headers = { ...auth('dev'), 'content-type': 'application/json' }
+  const created = await fetch(`${url}/api/environments`, { method: 'POST', headers, body: JSON.stringify(environmentBody()) })
+  t.equal(created.status, 201, 'a valid environment is stored')
+  const envId = ((await created.json()) as { data: { id: string } }).data.id
+
+  let envCount = 0
+  const env = (extra: string) => `{"name":"big-env-${++envCount}","globalPrefix":"acme","provider":"aws","region":"eu-central-1",${extra}}`
+  const chartValues = (yaml: string, charts = 3) =>
+    `"helmCharts":{${Array.from({ length: charts }, (_, i) => `"c${i}":{"enabled":true,"values":${JSON.stringify(yaml)}}`).join(',')}}`
+  const knownServices = ['vpc', 'eks', 'rds', 'aurora', 'elasticache', 'msk', 'opensearch', 's3', 'ecr', 'cloudfront', 'waf']
+  // The widest draft under the member cap: 100 services of 180 values each, 40 long messages.
+  const draftServices = `{"services":{${Array.from(
+    { length: 100 },
+    (_, i) =>
+      `"${knownServices[i] ?? `s${i}`}":{"enabled":"x",${Array.from({ length: 180 }, (_, f) => `"f${f}":"${'y'.repeat(20)}"`).join(',')}}`,
+  ).join(',')}}}`
+  const messages = JSON.stringify(
+    Array.from({ length: 40 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: 'enable eks and rds in eu-west-1 '.repeat(250) })),
+  )
+  // Just under every cap: 100 services of 99 fields, the catalog's own services first, every value invalid.
+  const widest = `{${Array.from(
+    { length: 100 },
+    (_, s) =>
+      `"${knownServices[s] ?? `svc${s}`}":{"enabled":"x",${Array.from({ length: 98 }, (_, f) => `"field${f}":"${'v'.repeat(40)}"`).join(',')}}`,
+  ).join(',')}}`
+  // Every field of the catalog with a value of the wrong kind (text: long, nearly matching).
+  const catalog = await extractCatalog({ templatesDir: BUNDLED_TEMPLATES_DIR, provider: 'aws', commit: 'fixture' })
+  const wrong: Record<string, unknown> = { toggle: 'true', dropdown: 'none-of-these', number: '12', text: `${'a1-'.repeat(300)}!` }
+  const catalogValues = JSON.stringify(
+    Object.fromEntries(
+      Object.entries(catalog.services).map(([key, service]) => [
+        key,
+        Object.fromEntries(Object.entries(service.fields).map(([field, def]) => [field, wrong[def.type] ?? 1])),
+      ]),
+    ),
+  )
+  const cases: Array<[name: string, method: string, path: string, body: string]> = [
+    ['create: 100 services of 99 fields', 'POST', '/api/environments', env(`"services":${widest}`)],
+    ['create: invalid catalog values', 'POST', '/api/environments', env(`"services":${catalogValues}`)],
+    ['create: 50 charts of flow-map YAML', 'POST', '/api/environments', env(chartValues(flowMapYaml(19 * 1024), 50))],
+    ['create: many services', 'POST', '/api/environments', env(`"services":${manyServices(BODY_LIMIT - 200)}`)],
+    ['create: many fields', 'POST', '/api/environments', env(`"services":${manyFields(BODY_LIMIT - 200)}`)],
+    ['create: flow-map YAML', 'POST', '/api/environments', env(chartValues(flowMapYaml(250 * 1024)))],
+    ['create: duplicate-key YAML', 'POST', '/api/environments', env(chartValues(duplicateKeysYaml(250 * 1024)))],
+    ['create: alias bomb', 'POST', '/api/environments', env(chartValues(aliasBombYaml, 1))],
+    ['create: many charts', 'POST', '/api/environments', env(chartValues('a: 1', 20_000))],
+    ['update: 100 services of 99 fields', 'PUT', `/api/environments/${envId}`, `{"services":${widest}}`],
+    ['update: invalid catalog values', 'PUT', `/api/environments/${envId}`, `{"services":${catalogValues}}`],
+    ['update: many services', 'PUT', `/api/environments/${envId}`, `{"services":${manyServices(BODY_LIMIT - 100)}}`],
+    ['update: many fields', 'PUT', `/api/environments/${envId}`, `{"services":${manyFields(BODY_LIMIT - 100)}}`],
+    ['update: flow-map YAML', 'PUT', `/api/environments/${envId}`, `{${chartValues(flowMapYaml(250 * 1024))}}`],
+    ['assistant: widest draft', 'POST', '/api/ai/chat', `{"messages":${messages},"draft":${draftServices}}`],
+    [
+      'credentials: many extra key fields',
+      'POST',
+      '/api/cloud-credentials',
+      fill(
+        BODY_LIMIT - 100,
+        (inner) => `{"name":"c","provider":"gcp","credentials":{"projectId":"proj-12345","serviceAccountKey":{${inner}}}}`,
+        (i) => `"k${i}":"v"`,
+      ),
+    ],
+    [
+      'users: wide body',
+      'PUT',
+      '/api/users/me',
+      fill(
+        BODY_LIMIT - 100,
+        (inner) => `{${inner}}`,
+        (i) => `"k${i}":1`,
+      ),
+    ],
+    [
+      'generate: wide options',
+      'POST',
+      `/api/environments/${envId}/generate`,
+      fill(
+        BODY_LIMIT - 100,
+        (inner) => `{"options":{${inner}}}`,
+        (i) => `"k${i}":true`,
+      ),
+    ],
+  ]
+
+  /** One request with the loop watched: its answer, the longest loop delay and what /health did meanwhile. */
+  async function watched(method: string, path: string, body: string) {
+    const histogram = monitorEventLoopDelay({ resolution: 5 })
+    let done = false
+    let healthAnswers = 0
+    let healthFailures = 0
+    const health = (async () => {
+      while (!done) {
+        const res = await fetch(`${url}/health`).catch(() => null)
+        if (res?.status === 200) healthAnswers++
+        else healthFailures++
+        await res?.arrayBuffer()
+        await new Promise((r) => setTimeout(r, HEALTH_EVERY_MS))
+      }
+    })()
+    const cpuBefore = mainThreadCpuMs()
+    histogram.enable()
+    // The histogram measures from its first tick on: a block before that tick would go unseen.
+    await new Promise((r) => setTimeout(r, 20))
+    const res = await fetch(`${url}${path}`, { method, headers, body })
+    const text = await res.text()
+    // One more /health after the request: the service still answers.
+    await new Promise((r) => setTimeout(r, 20))
+    done = true
+    await health
+    histogram.disable()
+    const cpuAfter = mainThreadCpuMs()
+    const cpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore
+    const maxMs = histogram.max / 1e6
+    // Blocked: a delay over the limit on a thread that also used that much CPU (or no CPU figure).
+    const blocked = maxMs >= BLOCK_LIMIT_MS && (cpuMs === null || cpuMs >= BLOCK_LIMIT_MS)
+    return { res, text, maxMs, cpuMs, blocked, healthAnswers, healthFailures }
+  }
+
+  for (const [name, method, path, body] of cases) {
+    t.ok(Buffer.byteLength(body) <= BODY_LIMIT, `${name}: the body (${Buffer.byteLength(body)} bytes) is within the body limit`)
+    let attempt = await watched(method, path, body)
+    const seen = (a: typeof attempt) => `${a.maxMs.toFixed(1)} ms${a.cpuMs === null ? '' : ` (thread CPU ${a.cpuMs} ms)`}`
+    const delays = [seen(attempt)]
+    for (let i = 1; i < 3 && attempt.blocked; i++) delays.push(seen((attempt = await watched(method, path, body))))
+    const { res, text, blocked, healthAnswers, healthFailures } = attempt
+    t.ok(res.status >= 200 && res.status < 500, `${name}: answered ${res.status}, not a 5xx (${text.slice(0, 160)})`)
+    t.notOk(blocked, `${name}: the event loop was never blocked ${BLOCK_LIMIT_MS} ms (longest delay ${delays.join(', then ')})`)
+    t.ok(healthAnswers > 0 && healthFailures === 0, `${name}: /health answered meanwhile (${healthAnswers} answers)`)
+  }
+})
