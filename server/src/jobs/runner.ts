@@ -120,7 +120,7 @@ export class JobRunner {
   /** Starts processing; with JOBS_PROCESS=false only connects the notification channel, so jobs queued here still start at once elsewhere. */
   async start(): Promise<void> {
     if (this.started) return
-    await Promise.all([this.store.init(), this.archives.init(), this.completions.connect()])
+    await Promise.all([this.store.init(), this.archives.init(), this.pushing.records.init(), this.completions.connect()])
     if (this.opts.config.jobs.process) {
       await this.agenda.start()
       // Retention runs where jobs run, in the background; a failed sweep waits for the next.
