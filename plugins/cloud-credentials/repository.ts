@@ -75,6 +75,8 @@ export class CloudCredentialRepository {
     this.indexesReady ??= (async () => {
       await this.collection.createIndex({ userId: 1, name: 1 }, { unique: true, name: 'user_name_unique' })
       await this.collection.createIndex({ userId: 1, createdAt: -1 }, { name: 'user_created' })
+      // A user's defaults (the list marks them; a deletion clears the credential's).
+      await this.defaults.createIndex({ userId: 1, credentialId: 1 }, { name: 'user_credential' })
     })().catch((err) => {
       this.indexesReady = undefined
       throw err

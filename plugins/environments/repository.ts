@@ -9,13 +9,15 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Collection, Db, Filter } from 'mongodb'
+import pMap from 'p-map'
 import { keyRingFor, type EncryptedSecret, type KeyRing } from '@ies/server/core/crypto'
-import { AppError, conflict, fieldError } from '@ies/server/core/errors'
+import { AppError, conflict, fieldError, isDatabaseUnavailable } from '@ies/server/core/errors'
 import { onePerDatabase } from '@ies/server/core/db'
 import { keyedMutexFor } from '@ies/server/core/keyed-mutex'
 import { reencryptField, type ReencryptResult } from '@ies/server/core/reencrypt'
 import type { Environment, EnvironmentInput } from './schemas.ts'
 import { ENVIRONMENT_STATUSES, SORTS } from './schemas.ts'
+import { entryMatches, EnvironmentSummaries, select } from './summaries.ts'
 
 export const DEPLOY_KEY_PURPOSE = 'environment.deployKey'
 
@@ -132,6 +134,9 @@ export class VersionConflict extends AppError {
   }
 }
 
+/** How many records of a list page are read at once (each by `_id`). */
+const PAGE_READS = 8
+
 /** How often `updating` runs a read-merge-write that keeps losing version races, and its pause. */
 const UPDATE_ATTEMPTS = 5
 const RETRY_PAUSE_MS = 20
@@ -154,6 +159,8 @@ export class EnvironmentRepository {
   private readonly credentials: Collection<CredentialReference>
   private indexesReady?: Promise<void>
   private readonly deletedHooks: EnvironmentDeletedHook[] = []
+  /** Per user: what a list filters, sorts, counts and pages (summaries.ts). */
+  readonly summaries: EnvironmentSummaries
 
   constructor(
     private readonly db: Db,
@@ -161,6 +168,7 @@ export class EnvironmentRepository {
   ) {
     this.collection = db.collection<EnvironmentRecord>('environments')
     this.credentials = db.collection<CredentialReference>('cloud_credentials')
+    this.summaries = new EnvironmentSummaries(db, this.collection, (userId, fn) => ownerLock(db, userId, fn))
   }
 
   /** Creates the indexes once; the unique one is what makes a duplicate name a 409 under concurrency. */
@@ -188,23 +196,22 @@ export class EnvironmentRepository {
     return { purpose: DEPLOY_KEY_PURPOSE, recordId: id, ownerId: userId }
   }
 
+  /**
+   * One page of the user's environments and their total: the user's summary (one `_id` read) is
+   * filtered, sorted and paged in memory, then the page's records are read by `_id`. An entry that
+   * disagrees with its record (a summary update was lost) rebuilds the summary, once.
+   */
   async list(userId: string, opts: ListOptions): Promise<{ items: EnvironmentRecord[]; total: number }> {
-    const filter: Record<string, unknown> = { userId }
-    if (opts.provider) filter.provider = opts.provider
-    if (opts.status) filter.status = opts.status
-    const sort = opts.sort ?? 'created_at'
-    // Newest first by default; names A to Z by default.
-    const direction = (opts.order ?? (sort === 'name' ? 'asc' : 'desc')) === 'asc' ? 1 : -1
-    const [items, total] = await Promise.all([
-      this.collection
-        .find(filter)
-        .sort({ [SORTS[sort]]: direction, _id: direction })
-        .skip((opts.page - 1) * opts.limit)
-        .limit(opts.limit)
-        .toArray(),
-      this.collection.countDocuments(filter),
-    ])
-    return { items, total }
+    for (let attempt = 0; ; attempt++) {
+      const summary = attempt === 0 ? await this.summaries.read(userId) : await this.summaries.rebuild(userId)
+      const selected = select(summary.entries, opts)
+      const entries = selected.slice((opts.page - 1) * opts.limit, opts.page * opts.limit)
+      // A few reads at a time: a page of 100 at once would open that many connections.
+      const docs = await pMap(entries, (e) => this.collection.findOne({ _id: e.id }), { concurrency: PAGE_READS })
+      if (attempt === 0 && !entries.every((e, i) => entryMatches(e, docs[i], userId))) continue
+      const items = docs.filter((d): d is EnvironmentRecord => d?.userId === userId)
+      return { items, total: selected.length }
+    }
   }
 
   /**
@@ -214,9 +221,12 @@ export class EnvironmentRepository {
    * the stale id.
    */
   async get(userId: string, id: string): Promise<EnvironmentRecord | null> {
-    const doc = await this.collection.findOne({ _id: id, userId })
-    if (doc?.cloudCredentialId && (await this.credentials.countDocuments({ _id: doc.cloudCredentialId, userId }, { limit: 1 })) === 0) {
-      delete doc.cloudCredentialId
+    // By `_id` alone, the owner checked here (the one filter FerretDB answers from an index).
+    const doc = await this.collection.findOne({ _id: id })
+    if (!doc || doc.userId !== userId) return null
+    if (doc.cloudCredentialId) {
+      const credential = await this.credentials.findOne({ _id: doc.cloudCredentialId }, { projection: { userId: 1 } })
+      if (credential?.userId !== userId) delete doc.cloudCredentialId
     }
     return doc
   }
@@ -253,9 +263,10 @@ export class EnvironmentRepository {
         throw err
       }
       if (doc.cloudCredentialId && !(await this.credentialUsable(doc))) {
-        await this.collection.deleteOne({ _id: id, userId })
+        await this.collection.deleteOne({ _id: id })
         throw credentialRefused(doc.provider)
       }
+      await this.summarize(userId, () => this.summaries.put(doc))
       return doc
     })
   }
@@ -302,36 +313,52 @@ export class EnvironmentRepository {
       })
       const assigns = Boolean(doc.cloudCredentialId) && doc.cloudCredentialId !== stored.cloudCredentialId
       if (assigns) await this.assertCredentialUsable(doc)
-      const result = await this.collection.replaceOne(this.atVersion(id, userId, stored.version), doc)
+      const result = await this.collection.replaceOne(this.atVersion(id, stored.version), doc)
       if (result.matchedCount !== 1) {
-        if ((await this.collection.countDocuments({ _id: id, userId }, { limit: 1 })) === 1) throw new VersionConflict()
+        if ((await this.collection.findOne({ _id: id }, { projection: { userId: 1 } }))?.userId === userId) throw new VersionConflict()
         return null
       }
       if (assigns && !(await this.credentialUsable(doc))) {
         // A deletion of the credential on another replica came in between: take the write back.
-        const undone = await this.collection.replaceOne(this.atVersion(id, userId, doc.version), { ...stored, version: doc.version! + 1 })
+        const undone = await this.collection.replaceOne(this.atVersion(id, doc.version), { ...stored, version: doc.version! + 1 })
         if (undone.matchedCount !== 1) {
           // Written over meanwhile: at least the reference must not stay.
           await this.collection.updateOne(
-            { _id: id, userId, cloudCredentialId: doc.cloudCredentialId },
+            { _id: id, cloudCredentialId: doc.cloudCredentialId },
             { $unset: { cloudCredentialId: '' }, $inc: { version: 1 } },
           )
         }
+        const now = await this.collection.findOne({ _id: id })
+        if (now) await this.summarize(userId, () => this.summaries.put(now))
         throw credentialRefused(doc.provider)
       }
+      await this.summarize(userId, () => this.summaries.put(doc))
       return doc
     })
   }
 
-  /** The filter of a write conditional on the version read (or its absence, on an older record). */
-  private atVersion(id: string, userId: string, version: number | undefined): Filter<EnvironmentRecord> {
-    return { _id: id, userId, version: version === undefined ? { $exists: false } : version }
+  /** The filter of a write conditional on the version read (or its absence, on an older record); the owner was checked on the read. */
+  private atVersion(id: string, version: number | undefined): Filter<EnvironmentRecord> {
+    return { _id: id, version: version === undefined ? { $exists: false } : version }
+  }
+
+  /**
+   * Runs a summary update after a write that is already stored: when the database fails it, the
+   * write still stands (the summary marked itself for a rebuild on the user's next list); any other
+   * failure is a bug and is thrown.
+   */
+  private async summarize(userId: string, update: () => Promise<void>): Promise<void> {
+    try {
+      await update()
+    } catch (err) {
+      if (!isDatabaseUnavailable(err)) throw err
+    }
   }
 
   /** True when the credential exists, is the user's, has the environment's provider and is not being deleted. */
   private async credentialUsable(env: Pick<EnvironmentRecord, 'userId' | 'provider' | 'cloudCredentialId'>): Promise<boolean> {
-    const credential = await this.credentials.findOne({ _id: env.cloudCredentialId!, userId: env.userId })
-    if (!credential || credential.provider !== env.provider) return false
+    const credential = await this.credentials.findOne({ _id: env.cloudCredentialId! })
+    if (!credential || credential.userId !== env.userId || credential.provider !== env.provider) return false
     const mark = credential.deleting
     return !mark || Date.now() - new Date(mark.at).getTime() > DELETION_MARK_TTL_MS
   }
@@ -375,7 +402,8 @@ export class EnvironmentRepository {
     const doc = await this.get(userId, id)
     if (!doc) return false
     for (const hook of this.deletedHooks) await hook(doc)
-    const result = await this.collection.deleteOne({ _id: id, userId })
+    const result = await this.collection.deleteOne({ _id: id })
+    await this.summarize(userId, () => this.summaries.remove(userId, id))
     return result.deletedCount === 1
   }
 

@@ -9,11 +9,9 @@
 // 10 ms, as before) or `wait` (GET /api/jobs/:id?wait=true, long polling), and on the server (the
 // job's finishedAt - createdAt). 50 clients polling every 10 ms are themselves most of the load.
 import { parseArgs } from 'node:util'
-import { processFiles, readTree, zipTree } from '@ies/processor-lib'
-import { BUNDLED_TEMPLATES_DIR } from '../../server/src/config.ts'
-import { selectedPrefixes, isSelected } from '../../server/src/jobs/selection.ts'
 import { startTestApp } from '../../test/harness/app.ts'
 import { allServicesEnabled, environmentBody } from '../../test/jobs/fixtures.ts'
+import { FULL_TREE, floorSamples } from './floor.ts'
 
 const { values } = parseArgs({
   options: {
@@ -25,7 +23,7 @@ const { values } = parseArgs({
 const RUNS = Number(values.runs)
 const POLLING_RUNS = Number(values['polling-runs'])
 const CONCURRENT = Number(values.concurrent)
-const OPTIONS = { includeBackend: true, includeChart: true, includeGitops: true }
+const OPTIONS = FULL_TREE
 
 type Client = 'poll' | 'wait'
 const teardowns: (() => unknown)[] = []
@@ -86,27 +84,7 @@ async function sequential(run: () => Promise<{ client: number; server: number; s
 }
 
 async function floor(n: number) {
-  const services = await allServicesEnabled()
-  const config = {
-    ...environmentBody({ services }),
-    domain: 'shop.example.com',
-    terraformBackend: { key: 'env/x/aws.tfstate', useLockfile: true },
-  }
-  const prefixes = selectedPrefixes('terraform', OPTIONS)
-  const once = async () => {
-    const t0 = performance.now()
-    const { inputs } = await readTree(BUNDLED_TEMPLATES_DIR)
-    const result = processFiles(
-      inputs.filter((f) => isSelected(f.path, prefixes)),
-      config,
-    )
-    await zipTree(result.files)
-    return performance.now() - t0
-  }
-  await once()
-  const samples: number[] = []
-  for (let i = 0; i < n; i++) samples.push(await once())
-  return stats(samples)
+  return stats(await floorSamples(n))
 }
 
 try {

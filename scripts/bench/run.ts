@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark of scripts/bench/, one after the other, each printing its own
-// side-by-side table; ends with a summary. Not a test. Default run: about three minutes.
+// side-by-side table; ends with a summary. Not a test. Default run: about ten minutes.
 //
 //   npm run bench                       all of them, default sizes
 //   npm run bench -- api processor      only these
@@ -24,6 +24,18 @@ const BENCHMARKS: { name: string; file: string; args: string[]; what: string }[]
     file: 'generation.ts',
     args: long ? [] : ['--runs', '10', '--polling-runs', '2', '--concurrent', '10'],
     what: 'generation latency: notification vs polling vs floor',
+  },
+  {
+    name: 'data-scale',
+    file: 'data-scale.ts',
+    args: long ? [] : ['--sizes', '1000,10000', '--generations', '2', '--big-user', '10000', '--samples', '20'],
+    what: 'list, read, job read, download and update as the store grows (1k/10k; 100k long)',
+  },
+  {
+    name: 'concurrency',
+    file: 'concurrency.ts',
+    args: long ? [] : ['--history', '20000'],
+    what: '1, 50 and 200 concurrent generations, without and with a job history',
   },
   { name: 'push', file: 'push.ts', args: long ? ['--runs', '30'] : [], what: 'merged push vs plain push of the full tree' },
 ]

@@ -80,6 +80,10 @@ export interface Config {
     process: boolean
     /** JOBS_WAIT_TIMEOUT_MS: longest a `?wait=true` generation request waits before answering 202. */
     waitTimeoutMs: number
+    /** RETENTION_KEEP_PER_ENVIRONMENT, RETENTION_MAX_AGE_MS, RETENTION_SWEEP_EVERY_MS: finished jobs kept (server/src/jobs/retention.ts). */
+    retention: { keepPerEnvironment: number; maxAgeMs: number; sweepEveryMs: number }
+    /** JOBS_WAIT_RECHECK_MS: longest a waiter goes without re-reading its job (it is woken by the job's completion announcement). */
+    waitRecheckMs: number
   }
   /** Where generation reads templates: TEMPLATES_REPO (a Git URL, branch main, unpinned) or TEMPLATES_DIR. */
   templates: {
@@ -234,6 +238,12 @@ export function loadConfig(env: Env = process.env): Config {
       notify: str(env, 'JOBS_NOTIFY', 'true') !== 'false',
       process: str(env, 'JOBS_PROCESS', 'true') !== 'false',
       waitTimeoutMs: int(env, 'JOBS_WAIT_TIMEOUT_MS', 30_000),
+      waitRecheckMs: Math.max(250, int(env, 'JOBS_WAIT_RECHECK_MS', 5_000)),
+      retention: {
+        keepPerEnvironment: Math.max(1, int(env, 'RETENTION_KEEP_PER_ENVIRONMENT', 20)),
+        maxAgeMs: int(env, 'RETENTION_MAX_AGE_MS', 30 * 24 * 3600_000),
+        sweepEveryMs: Math.max(1000, int(env, 'RETENTION_SWEEP_EVERY_MS', 3600_000)),
+      },
     },
     templates: {
       dir: str(env, 'TEMPLATES_DIR', BUNDLED_TEMPLATES_DIR),

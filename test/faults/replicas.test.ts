@@ -165,7 +165,7 @@ if (!redisAvailable() && !process.env.CI) {
       t.comment(`jobs run by replica A: ${a.started.length}, by B: ${b.started.length}`)
       const records = await first.db.client
         .db()
-        .collection('jobs')
+        .collection('jobHistory')
         .find({ _id: { $in: queued.map((q) => q.id) } as never })
         .toArray()
       t.same(

@@ -207,7 +207,11 @@ t.test('the catalog is the one of the templates repository generation uses', asy
   })
 
   await t.test('the token and the password are in no response, log line, stored job or processor request URL', async (t) => {
-    const jobs = JSON.stringify(await app.db.client.db().collection('jobs').find({}).toArray())
+    const db = app.db.client.db()
+    const jobs = JSON.stringify([
+      ...(await db.collection('jobs').find({}).toArray()),
+      ...(await db.collection('jobHistory').find({}).toArray()),
+    ])
     scan(t, [PASSWORD, encodeURIComponent(PASSWORD), TOKEN], {
       responses: rec.seen,
       'IES log': rec.lines,

@@ -35,11 +35,12 @@ t.test('deleting an environment removes its jobs and archives', async (t) => {
   const stored = await app.jobs.archives.put(large, 'doomed-terraform-big.zip', big)
   t.notOk(typeof stored.id === 'string', 'a GridFS archive')
   await app.jobs.archives.remove([large])
-  await app.jobs.store.collection.updateOne({ _id: large }, { $set: { archiveId: stored.id, 'result.archive.size': stored.size } })
+  await app.jobs.store.history.updateOne({ _id: large }, { $set: { archiveId: stored.id, 'result.archive.size': stored.size } })
+  app.jobs.store.forget([large]) // the record was changed behind the store's back
   t.equal((await download(large)).status, 200, 'the GridFS archive downloads')
 
   const count = async (collection: string, filter: object) => database.collection(collection).countDocuments(filter)
-  t.equal(await count('jobs', { environmentId: doomed }), 2)
+  t.equal(await count('jobHistory', { environmentId: doomed }), 2, 'finished jobs are in the history')
   t.equal(await count('archiveDocuments', { _id: small as any }), 1)
   t.equal(await count('archives.files', { _id: stored.id as any }), 1)
   t.ok((await count('archives.chunks', { files_id: stored.id as any })) > 0)
@@ -54,7 +55,11 @@ t.test('deleting an environment removes its jobs and archives', async (t) => {
     t.equal(((await job.json()) as any).error.code, 'NOT_FOUND')
     t.equal((await download(jobId)).status, 404, 'its download: 404')
   }
-  t.equal(await count('jobs', { environmentId: doomed }), 0, 'no job record left')
+  t.equal(
+    (await count('jobs', { environmentId: doomed })) + (await count('jobHistory', { environmentId: doomed })),
+    0,
+    'no job record left',
+  )
   t.equal(await count('archiveDocuments', { _id: small as any }), 0, 'the document archive is gone')
   t.equal(await count('archives.files', { _id: stored.id as any }), 0, 'the GridFS file is gone')
   t.equal(await count('archives.chunks', { files_id: stored.id as any }), 0, 'and its chunks')

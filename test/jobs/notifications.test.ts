@@ -58,3 +58,28 @@ t.test('without the notification, the API-only replica leaves the job queued', {
   const job = ((await (await fetch(`${api.url}/api/jobs/${jobId}`, { headers: dev })).json()) as any).data
   t.equal(job.status, 'queued', 'nobody heard of it (until the next scan)')
 })
+
+// A `?wait=true` waiter on one replica is woken by the completion announcement of the replica that
+// ran the job (Redis), not by re-reading the job: with JOBS_WAIT_RECHECK_MS and JOBS_WAIT_TIMEOUT_MS
+// at ten minutes, the waiter re-reads its job only after 37 s, and answers an unfinished job only
+// after ten minutes, far beyond this test's own time limit; the answer is the finished job.
+const NO_RECHECK = { JOBS_WAIT_RECHECK_MS: '600000', JOBS_WAIT_TIMEOUT_MS: '600000' }
+
+t.test('a waiter is woken by the completion announcement of another replica (Redis)', { skip }, async (t) => {
+  if (!redisAvailable()) return t.fail('redis-server is required in CI (Debian package redis-server)')
+  const redis = await startRedis()
+  t.teardown(() => redis.stop())
+  const api = await startTestApp(t, { ...NO_RECHECK, REDIS_URL: redis.url, JOBS_PROCESS: 'false' })
+  await startReplicaProcess(t, api, { ...RARE_SCAN, REDIS_URL: redis.url })
+  const dev = { ...api.auth('dev'), 'content-type': 'application/json' }
+  const created = await fetch(`${api.url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })
+  const envId = ((await created.json()) as any).data.id
+  const res = await fetch(`${api.url}/api/environments/${envId}/generate`, {
+    method: 'POST',
+    headers: dev,
+    body: JSON.stringify({ format: 'terraform', options: {} }),
+  })
+  const jobId = ((await res.json()) as any).data.id
+  const waited = ((await (await fetch(`${api.url}/api/jobs/${jobId}?wait=true`, { headers: dev })).json()) as any).data
+  t.equal(waited.status, 'succeeded', 'the long poll answered the finished job')
+})

@@ -91,7 +91,7 @@ t.test('a job whose server process is killed mid-job completes on another', asyn
   t.equal(done.status, 'succeeded', JSON.stringify(done.error))
   const record = await db.client
     .db()
-    .collection('jobs')
+    .collection('jobHistory')
     .findOne({ _id: jobId as never })
   // At least twice: the doomed attempt and the survivor's (a loaded machine may need one more when a run outlives its lock).
   t.ok((record?.attempts ?? 0) >= 2, `started again after the kill (attempts: ${record?.attempts})`)

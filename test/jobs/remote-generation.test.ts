@@ -56,7 +56,8 @@ async function newEnvironment(app: TestApp, seen: string[], name: string): Promi
 }
 
 async function storedJobs(app: TestApp): Promise<string> {
-  const docs = await app.db.client.db().collection('jobs').find({}).toArray()
+  const db = app.db.client.db()
+  const docs = [...(await db.collection('jobs').find({}).toArray()), ...(await db.collection('jobHistory').find({}).toArray())]
   return JSON.stringify(docs)
 }
 

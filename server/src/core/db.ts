@@ -17,6 +17,8 @@ export interface DatabaseOptions {
 
 /** How often the driver checks the database (and so how soon it notices its return). */
 const HEARTBEAT_MS = 1000
+/** A heartbeat under way this long is a stalled monitor, not a busy database. */
+const STALLED_CHECK_MS = 15_000
 
 export function createMongoClient(uri: string): MongoClient {
   return new MongoClient(uri, {
@@ -39,17 +41,29 @@ export function createMongoClient(uri: string): MongoClient {
  * Reconnects the client when its server monitor stops. With FerretDB restarting under traffic, the
  * driver (7.x) sometimes resets its monitor during a check and never schedules another heartbeat:
  * the server stays Unknown and every request fails server selection although the database is back.
- * No heartbeat started for five periods means the monitor is stalled; close and connect again.
+ * No heartbeat started for five periods, and none under way, means the monitor is stalled; close and
+ * connect again. A heartbeat under way is a busy database, not a stalled monitor (FerretDB answers
+ * a check late while it works through a burst of writes): closing then failed every operation in
+ * flight, so only one under way longer than the socket timeout (15 s) counts.
  * (While the database is down a live monitor keeps starting heartbeats, so this stays quiet.)
  */
 export function reconnectWhenMonitorStalls(client: MongoClient, onReconnect: (err?: Error) => void = () => {}) {
   let lastHeartbeat = Date.now()
+  let underWay = false
   let reconnecting = false
   client.on('serverHeartbeatStarted', () => {
     lastHeartbeat = Date.now()
+    underWay = true
   })
+  const ended = () => {
+    lastHeartbeat = Date.now()
+    underWay = false
+  }
+  client.on('serverHeartbeatSucceeded', ended)
+  client.on('serverHeartbeatFailed', ended)
   const timer = setInterval(async () => {
-    if (reconnecting || Date.now() - lastHeartbeat < HEARTBEAT_MS * 5) return
+    const silent = Date.now() - lastHeartbeat
+    if (reconnecting || silent < (underWay ? STALLED_CHECK_MS : HEARTBEAT_MS * 5)) return
     reconnecting = true
     try {
       // close() can wait on operations stuck on dead sockets: give it a few seconds, then go on.
@@ -60,6 +74,7 @@ export function reconnectWhenMonitorStalls(client: MongoClient, onReconnect: (er
       onReconnect(err as Error)
     } finally {
       lastHeartbeat = Date.now()
+      underWay = false
       reconnecting = false
     }
   }, HEARTBEAT_MS)

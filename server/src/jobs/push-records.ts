@@ -89,6 +89,11 @@ export class PushRecords {
     }
   }
 
+  /** The index of `removeForEnvironment`'s query (test/server/query-indexes.test.ts). */
+  async init(): Promise<void> {
+    await this.collection.createIndex({ environmentId: 1 }, { name: 'environment' })
+  }
+
   async removeForEnvironment(environmentId: string): Promise<void> {
     await this.collection.deleteMany({ environmentId })
   }

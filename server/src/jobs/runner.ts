@@ -2,16 +2,17 @@
 // the `generate` and `push` jobs; the job record in `jobs` (store.ts) is what the API serves. A new
 // job starts at once through the notification channel; a job whose worker died is locked again by
 // any replica once its lock is older than JOBS_LOCK_LIFETIME_MS (found on the next JOBS_PROCESS_EVERY_MS scan).
-import { EventEmitter, once } from 'node:events'
 import os from 'node:os'
-import { Agenda, type Job } from 'agenda'
+import { Agenda, exponential, type Job } from 'agenda'
 import { MongoBackend } from '@agendajs/mongo-backend'
 import type { Db } from 'mongodb'
 import type { FastifyBaseLogger } from 'fastify'
 import { unzipToFiles, type TreeFile } from '@ies/processor-lib'
 import type { Config } from '../config.ts'
+import { isDatabaseUnavailable } from '../core/errors.ts'
 import type { EnvironmentRecord } from '../../../plugins/environments/repository.ts'
 import { ArchiveStore, type ArchiveId } from './archives.ts'
+import { CompletionBus } from './completions.ts'
 import { checkDestination } from './destination.ts'
 import { isPemPrivateKey, PEM_OVER_HTTPS_MESSAGE } from './deploy-key.ts'
 import { credentialSecrets, jobErrorOf, JobFailure } from './errors.ts'
@@ -19,6 +20,7 @@ import { archiveOf, generate, type Generated, type TemplateProcessor } from './g
 import { notificationChannel, type WakeableChannel } from './notifications.ts'
 import { pushEnvironment } from './push-job.ts'
 import { PushRecords } from './push-records.ts'
+import { sweep } from './retention.ts'
 import {
   JobStore,
   type GenerateParams,
@@ -57,17 +59,26 @@ export class JobRunner {
   readonly store: JobStore
   readonly archives: ArchiveStore
   readonly agenda: Agenda
-  private readonly finished = new EventEmitter()
+  /** Wakes the waiters of a finished job, here and (with REDIS_URL) on every replica. */
+  readonly completions: CompletionBus
+  /**
+   * Attempts this replica gave up because the database was unreachable (job id -> attempt): its
+   * own heartbeat on the record must not keep the retry out (see `run`).
+   */
+  private readonly abandoned = new Map<string, number>()
   private readonly channel: WakeableChannel | undefined
   private started = false
+  private sweeper?: NodeJS.Timeout
   /** What the push job needs beside the job (push-job.ts). */
   readonly pushing: { records: PushRecords; config: Config }
 
   constructor(private readonly opts: JobRunnerOptions) {
     this.store = new JobStore(opts.db)
     this.archives = new ArchiveStore(opts.db)
+    this.completions = new CompletionBus(opts.config.rateLimit.redisUrl, (err) =>
+      opts.log.warn({ err: { message: err.message } }, 'job completion channel error'),
+    )
     this.pushing = { records: new PushRecords(opts.db), config: opts.config }
-    this.finished.setMaxListeners(0)
     const { jobs } = opts.config
     this.channel = notificationChannel({ notify: jobs.notify, redisUrl: opts.config.rateLimit.redisUrl })
     this.agenda = new Agenda({
@@ -87,7 +98,15 @@ export class JobRunner {
     // starts any, one find-and-modify each), and locks the next one as soon as a job ends (`wake`):
     // Agenda itself refills its queue only on a new-job notification or a JOBS_PROCESS_EVERY_MS scan,
     // so jobs beyond the limit used to wait for the scan (50 concurrent generations took minutes).
-    const definition = { concurrency: jobs.concurrency, lockLimit: jobs.concurrency, lockLifetime: jobs.lockLifetimeMs }
+    // A run that threw (the database was unreachable: the record could not be read or finished) is
+    // run again after 1, 2, 4 ... 30 s; if even that could not be saved, the job's lock expires and
+    // the next scan takes it (its Agenda document keeps the expired lock).
+    const definition = {
+      concurrency: jobs.concurrency,
+      lockLimit: jobs.concurrency,
+      lockLifetime: jobs.lockLifetimeMs,
+      backoff: exponential({ delay: 1000, maxDelay: 30_000, maxRetries: 20, jitter: 0.2 }),
+    }
     // After Agenda has released the job's slot (its bookkeeping follows the event synchronously).
     this.agenda.on('complete', (job: Job) => setImmediate(() => this.channel?.wake(job.attrs.name)))
     this.agenda.define<{ jobId: string }>(
@@ -101,22 +120,38 @@ export class JobRunner {
   /** Starts processing; with JOBS_PROCESS=false only connects the notification channel, so jobs queued here still start at once elsewhere. */
   async start(): Promise<void> {
     if (this.started) return
-    await Promise.all([this.store.init(), this.archives.init()])
-    if (this.opts.config.jobs.process) await this.agenda.start()
-    else await this.channel?.connect()
+    await Promise.all([this.store.init(), this.archives.init(), this.pushing.records.init(), this.completions.connect()])
+    if (this.opts.config.jobs.process) {
+      await this.agenda.start()
+      // Retention runs where jobs run, in the background; a failed sweep waits for the next.
+      this.sweeper = setInterval(
+        () => void this.sweep().catch((err: Error) => this.opts.log.warn({ err: { message: err.message } }, 'retention sweep failed')),
+        this.opts.config.jobs.retention.sweepEveryMs,
+      )
+      this.sweeper.unref()
+    } else await this.channel?.connect()
     this.started = true
+  }
+
+  /** Removes the finished jobs (and archives) retention lets go (retention.ts); what it removed. */
+  sweep(): Promise<{ jobs: number; claims: number }> {
+    const { retention, lockLifetimeMs } = this.opts.config.jobs
+    // A claim matters while its attempt may still be running or retried: far below the age limit.
+    return sweep(this.store, this.archives, retention, Math.max(retention.maxAgeMs, lockLifetimeMs * 10))
   }
 
   /** Lets running jobs finish for up to `timeoutMs`, then stops (unfinished jobs are unlocked for other replicas). */
   async stop(timeoutMs = 10_000): Promise<void> {
     if (!this.started) return
     this.started = false
-    if (!this.opts.config.jobs.process) {
+    clearInterval(this.sweeper)
+    if (this.opts.config.jobs.process) {
+      await this.agenda.drain(timeoutMs).catch(() => {})
+      await this.agenda.stop().catch(() => {})
+    } else {
       await this.channel?.disconnect().catch(() => {})
-      return
     }
-    await this.agenda.drain(timeoutMs).catch(() => {})
-    await this.agenda.stop().catch(() => {})
+    await this.completions.disconnect()
   }
 
   /** Stores the job record and queues it; the record as queued. */
@@ -126,32 +161,47 @@ export class JobRunner {
     return record
   }
 
-  /** The record once it has finished, or as it is after `timeoutMs`. Local completions are heard at once; others by polling. */
+  /**
+   * The record once it has finished, or as it is after `timeoutMs`. Woken by the job's completion
+   * announcement (completions.ts); re-read otherwise, in case an announcement was lost with a
+   * replica, after a sixteenth of JOBS_WAIT_RECHECK_MS, then twice as long each time up to all of it
+   * (0.3, 0.6, 1.2, 2.5, 5, 5 ... s by default).
+   */
   async waitFor(userId: string, jobId: string, timeoutMs: number): Promise<JobRecord | null> {
     const deadline = Date.now() + timeoutMs
+    const { waitRecheckMs } = this.opts.config.jobs
+    let pause = waitRecheckMs / 16
     for (;;) {
-      const record = await this.store.get(userId, jobId)
-      if (!record || record.status === 'succeeded' || record.status === 'failed') return record
       const left = deadline - Date.now()
-      if (left <= 0) return record
-      const ac = new AbortController()
-      const timer = setTimeout(() => ac.abort(), Math.min(left, 250))
-      await once(this.finished, jobId, { signal: ac.signal }).catch(() => {})
-      clearTimeout(timer)
+      // Listening before the read: an announcement between the read and the wait is not lost.
+      const waiter = this.completions.waiter(jobId, Math.max(0, Math.min(left, pause, waitRecheckMs)))
+      const record = await this.store.get(userId, jobId).catch((err) => {
+        waiter.cancel()
+        throw err
+      })
+      if (!record || record.status === 'succeeded' || record.status === 'failed' || left <= 0) {
+        waiter.cancel()
+        return record
+      }
+      await waiter.woken
+      pause *= 2
     }
   }
 
   private async run(job: Job<{ jobId: string }>, work: (record: JobRecord, touch: () => Promise<void>) => Promise<void>): Promise<void> {
     const { jobId } = job.attrs.data
     const { lockLifetimeMs } = this.opts.config.jobs
-    const record = await this.store.start(jobId, lockLifetimeMs)
+    const record = await this.store.start(jobId, lockLifetimeMs, this.abandoned.get(jobId))
+    this.abandoned.delete(jobId)
     if (!record) {
       // Finished already (or removed with its environment), or another worker runs it: where Agenda's
       // lock let two workers in (FerretDB, see store.start), this one completes and removes the Agenda
       // document the other one holds, so it leaves a check for when that run's lock would have
       // expired; if its worker has died by then, the check runs the job again.
+      // (Still queued: the other worker claimed it and is marking it running, or failed to.)
       const current = await this.store.byId(jobId)
-      if (current?.status === 'running') await this.agenda.schedule(new Date(Date.now() + lockLifetimeMs), job.attrs.name, { jobId })
+      if (current?.status === 'running' || current?.status === 'queued')
+        await this.agenda.schedule(new Date(Date.now() + lockLifetimeMs), job.attrs.name, { jobId })
       await this.dispatched(job)
       return
     }
@@ -166,8 +216,12 @@ export class JobRunner {
         await Promise.all([job.touch().catch(() => {}), this.store.heartbeat(jobId)])
       }
       await work(record, touch)
+    } catch (err) {
+      // The database was unreachable: the attempt is given up and Agenda runs the job again (backoff).
+      this.abandoned.set(jobId, record.attempts)
+      throw err
     } finally {
-      this.finished.emit(jobId)
+      this.completions.announce(jobId)
     }
     await this.dispatched(job)
   }
@@ -195,6 +249,8 @@ export class JobRunner {
    * INTERNAL_ERROR), at warn level when something outside failed (a Git server: GIT_UNREACHABLE, ...).
    */
   private async fail(record: JobRecord, err: unknown, input: ProcessorInput | undefined, secrets: (string | null)[] = []): Promise<void> {
+    // Not the job's fault: the attempt is run again once the database answers (see `run`).
+    if (isDatabaseUnavailable(err)) throw err
     const { error, unexpected, cause } = jobErrorOf(err, secrets)
     if (cause) {
       // Not under `err`: pino's error serializer would flatten the cause chain and drop its codes.
@@ -202,7 +258,7 @@ export class JobRunner {
       if (unexpected) this.opts.log.error(entry, 'job failed unexpectedly')
       else this.opts.log.warn(entry, `job failed: ${error.message}`)
     }
-    await this.store.fail(record._id, error, input)
+    await this.store.fail(record, error, input)
   }
 
   private async runGenerate(record: JobRecord, touch: () => Promise<void>): Promise<void> {
@@ -225,7 +281,7 @@ export class JobRunner {
         warnings: generated.warnings,
         archive: { filename, size: archive.size, sha256: archive.sha256 },
       }
-      await this.store.succeed(record._id, result, { archiveId: archive.id, processorInput: input })
+      await this.store.succeed(record, result, { archiveId: archive.id, processorInput: input })
     } catch (err) {
       await this.fail(record, err, input)
     }
@@ -298,7 +354,7 @@ export class JobRunner {
         templatesCommit,
         input,
       })
-      await this.store.succeed(record._id, result as PushResult, { processorInput: input })
+      await this.store.succeed(record, result as PushResult, { processorInput: input })
     } catch (err) {
       await this.fail(record, err, input, credentialSecrets(this.opts.config.push.username, deployKey))
     }

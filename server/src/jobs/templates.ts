@@ -22,6 +22,27 @@ export interface TemplatesSource {
 export const TEMPLATES_BRANCH = 'main'
 
 /**
+ * `check` shared by concurrent callers: a caller joins a check that started after it asked (so it
+ * sees every change made before its request), otherwise waits for the running one and starts the next.
+ * Concurrent generations so take the templates' fingerprint, or ask the remote, once instead of each.
+ */
+function coalesced<T>(check: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined
+  let queued: Promise<T> | undefined
+  const start = () => (running = check().finally(() => (running = undefined)))
+  return () => {
+    if (!running) return start()
+    queued ??= running
+      .catch(() => undefined)
+      .then(() => {
+        queued = undefined
+        return start()
+      })
+    return queued
+  }
+}
+
+/**
  * A repository URL without its user and password, and those apart (TEMPLATES_REPO may carry them:
  * they are sent as credentials, never shown in a message, a log line or a URL that gets logged).
  */
@@ -41,12 +62,13 @@ export function splitCredentials(url: string): { url: string; username?: string;
 }
 
 /**
- * A templates directory. A template change is live for the next generation: every call takes the
+ * A templates directory. A template change is live for the next generation: every check takes the
  * tree's fingerprint (each file's path, size, mtime, ctime and inode, without reading it) and reads
  * the files again only when it differs from the last read. The commit (processor-lib's
  * templatesCommit: the last commit that changed the directory, with a content marker while it has
  * uncommitted changes) is taken from the files as read; with unchanged files only a commit in the
  * repository can change it, which is checked on every call (the walk is done once per HEAD).
+ * Concurrent calls share a check (`coalesced`).
  */
 export function directorySource(dir: string): TemplatesSource {
   let cached: (Templates & { fingerprint: string }) | undefined
@@ -59,27 +81,24 @@ export function directorySource(dir: string): TemplatesSource {
   }
   return {
     origin: dir,
-    async load() {
+    load: coalesced(async () => {
       const fingerprint = await treeFingerprint(dir)
       if (!cached || cached.fingerprint !== fingerprint) return read(fingerprint)
       // A content hash (no Git repository) follows from the unchanged files; a commit may be made alone.
       if (!cached.commit.startsWith('sha256-')) cached.commit = await templatesCommit(dir, cached.inputs)
       return { inputs: cached.inputs, commit: cached.commit }
-    },
+    }),
   }
 }
 
 /**
- * A templates repository. Concurrent callers share one remote check when it started after they
- * asked (so none of them misses a commit pushed before its request); each commit's files are read
+ * A templates repository. Concurrent callers share one remote check (`coalesced`); each commit's files are read
  * from the object store once and kept while they are the newest.
  */
 export function repositorySource(url: string, cacheDir: string): TemplatesSource {
   const gitdir = path.join(cacheDir, createHash('sha256').update(url).digest('hex').slice(0, 16) + '.git')
   let ready: Promise<void> | undefined
   let latest: Templates | undefined
-  let running: Promise<Templates> | undefined
-  let queued: Promise<Templates> | undefined
 
   const refresh = async (): Promise<Templates> => {
     ready ??= mkdir(gitdir, { recursive: true })
@@ -99,20 +118,7 @@ export function repositorySource(url: string, cacheDir: string): TemplatesSource
 
   return {
     origin,
-    load() {
-      if (!running) {
-        running = refresh().finally(() => (running = undefined))
-        return running
-      }
-      queued ??= running
-        .catch(() => undefined)
-        .then(() => {
-          queued = undefined
-          running = refresh().finally(() => (running = undefined))
-          return running
-        })
-      return queued
-    },
+    load: coalesced(refresh),
   }
 }
 

@@ -1,0 +1,245 @@
+// The per-user summary of environments (collection `environment_summaries`, one document per user,
+// `_id` = the user id): what a list needs to filter, sort, count and page (id, name, provider,
+// status, createdAt, version), so that `GET /api/environments` reads one document by `_id` and then
+// the page's records by `_id`, and never another user's data or a count of the collection. On
+// FerretDB 1.x, the embedded store, only an exact `{ _id }` read avoids reading the whole table.
+//
+// Maintained by the repository after each write of an environment (create, replace, remove), under
+// the owner's lock in this process and, across replicas, by claiming each revision of the summary
+// with an insert before writing it (`changeNow`; a loser re-reads and re-applies its change). An
+// entry is only replaced by one of a newer environment version, so re-applying converges. It is rebuilt
+// from the environments collection (the one scan, per user) when it is missing, when a list finds an
+// entry that disagrees with its record (a write whose summary update was lost: a crash or an outage
+// between the two writes), or when a summary update failed in this process.
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Collection, Db } from 'mongodb'
+import type { EnvironmentRecord } from './repository.ts'
+import { SORTS } from './schemas.ts'
+
+export interface SummaryEntry {
+  id: string
+  name: string
+  provider: string
+  status: string
+  createdAt: Date
+  /** The record's version this entry was taken from (0: a record from before versions). */
+  version: number
+}
+
+export interface SummaryDocument {
+  _id: string
+  entries: SummaryEntry[]
+  /** +1 on every write of the summary (each revision claimed first, see `changeNow`). */
+  revision: number
+}
+
+/**
+ * As stored: the entries as one string, a line each (`id`, `name`, `provider`, `status`, `createdAt`
+ * in ms, `version`, tab-separated; none of them can hold a tab or a line break). FerretDB decodes
+ * a document field by field: 10,000 entries as objects took half a second to read, as one string
+ * a few milliseconds.
+ */
+interface StoredSummary {
+  _id: string
+  entries: string
+  revision: number
+}
+
+export function encodeEntries(entries: SummaryEntry[]): string {
+  return entries.map((e) => [e.id, e.name, e.provider, e.status, e.createdAt.getTime(), e.version].join('\t')).join('\n')
+}
+
+export function decodeEntries(text: string): SummaryEntry[] {
+  if (!text) return []
+  return text.split('\n').map((line) => {
+    const [id, name, provider, status, created, version] = line.split('\t')
+    return { id, name, provider, status, createdAt: new Date(Number(created)), version: Number(version) }
+  })
+}
+
+const decoded = (doc: StoredSummary): SummaryDocument => ({ _id: doc._id, entries: decodeEntries(doc.entries), revision: doc.revision })
+
+export interface SummaryQuery {
+  provider?: string
+  status?: string
+  sort?: keyof typeof SORTS
+  order?: 'asc' | 'desc'
+}
+
+export function entryOf(doc: EnvironmentRecord): SummaryEntry {
+  return { id: doc._id, name: doc.name, provider: doc.provider, status: doc.status, createdAt: doc.createdAt, version: doc.version ?? 0 }
+}
+
+/** True when the entry describes the record as stored. */
+export function entryMatches(entry: SummaryEntry, doc: EnvironmentRecord | null, userId: string): boolean {
+  if (!doc || doc.userId !== userId) return false
+  return (doc.version ?? 0) === entry.version && doc.name === entry.name && doc.provider === entry.provider && doc.status === entry.status
+}
+
+/** The entries a list query selects, in its order (the order the database query used: field, then id). */
+export function select(entries: SummaryEntry[], query: SummaryQuery): SummaryEntry[] {
+  const sort = query.sort ?? 'created_at'
+  // Newest first by default; names A to Z by default.
+  const direction = (query.order ?? (sort === 'name' ? 'asc' : 'desc')) === 'asc' ? 1 : -1
+  const key = (e: SummaryEntry): string | number => (sort === 'name' ? e.name : e.createdAt.getTime())
+  const compare = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0)
+  return entries
+    .filter((e) => (!query.provider || e.provider === query.provider) && (!query.status || e.status === query.status))
+    .sort((a, b) => direction * (compare(key(a), key(b)) || compare(a.id, b.id)))
+}
+
+/** The `_id` of the marker set once every user's summary has been built (see `allBuilt`). */
+const ALL_BUILT = '#all'
+const SUMMARY_FIELDS = { _id: 1, userId: 1, name: 1, provider: 1, status: 1, createdAt: 1, version: 1 } as const
+
+const empty = (userId: string): SummaryDocument => ({ _id: userId, entries: [], revision: 0 })
+
+function ignoreDuplicate(err: unknown): void {
+  if ((err as { code?: unknown }).code !== 11000) throw err
+}
+
+/** How long a summary update waits, in all, for another writer's claimed revision to appear. */
+const CLAIM_WAIT_MS = 2000
+/** Claims of the last this many revisions per user are kept (see `write`). */
+const KEPT_CLAIMS = 16
+
+export class EnvironmentSummaries {
+  readonly collection: Collection<StoredSummary>
+  /** `<user>:<revision>`: inserted before that revision of the summary is written (see `write`). */
+  readonly claims: Collection<{ _id: string; at: Date }>
+  /** Users whose summary update failed in this process: their next list rebuilds it. */
+  private readonly stale = new Set<string>()
+
+  constructor(
+    db: Db,
+    private readonly environments: Collection<EnvironmentRecord>,
+    /** The owner's lock (repository.ts): one summary write per user at a time in this process. */
+    private readonly lock: <T>(userId: string, fn: () => Promise<T>) => Promise<T>,
+  ) {
+    this.collection = db.collection<StoredSummary>('environment_summaries')
+    this.claims = db.collection('environment_summary_claims')
+  }
+
+  /** The user's summary, rebuilt when missing or marked stale here. */
+  async read(userId: string): Promise<SummaryDocument> {
+    if (this.stale.has(userId)) return this.rebuild(userId)
+    const doc = await this.collection.findOne({ _id: userId })
+    if (doc) return decoded(doc)
+    // Every user's summary was built: no summary is no environment (no scan for a new user).
+    if (await this.allBuilt()) return (await this.collection.findOne({ _id: userId }).then((d) => d && decoded(d))) ?? empty(userId)
+    return this.rebuild(userId)
+  }
+
+  /**
+   * True once every user's summary exists. The first time a summary is missing on a database
+   * without the `#all` marker (a database from before summaries, or a new one), one scan of the
+   * environments builds every user's summary that is missing and sets the marker; after that a
+   * missing summary means a user without environments, which costs no scan.
+   */
+  private async allBuilt(): Promise<boolean> {
+    if (await this.collection.findOne({ _id: ALL_BUILT })) return true
+    const records = await this.environments.find({}, { projection: SUMMARY_FIELDS }).toArray()
+    const byUser = new Map<string, SummaryEntry[]>()
+    for (const r of records) byUser.set(r.userId, [...(byUser.get(r.userId) ?? []), entryOf(r)])
+    for (const [userId, entries] of byUser) {
+      // An insert: a summary a write made meanwhile wins.
+      const revision = 1_000_000 // above any revision claimed before the summary went missing
+      await this.collection.insertOne({ _id: userId, entries: encodeEntries(entries), revision }).catch(ignoreDuplicate)
+    }
+    await this.collection.insertOne({ _id: ALL_BUILT, entries: '', revision: 0 }).catch(ignoreDuplicate)
+    return true
+  }
+
+  /** Reads every environment of the user (the one scan) and stores the summary anew. */
+  rebuild(userId: string): Promise<SummaryDocument> {
+    return this.lock(userId, () => this.guarded(userId, () => this.changeNow(userId, () => 'rebuild')))
+  }
+
+  /** Puts the record's entry in (unless the summary has a newer version of it). */
+  put(doc: EnvironmentRecord): Promise<void> {
+    const entry = entryOf(doc)
+    return this.change(doc.userId, (entries) => {
+      const at = entries.findIndex((e) => e.id === entry.id)
+      if (at < 0) return [...entries, entry]
+      if (entries[at].version > entry.version) return null
+      const next = [...entries]
+      next[at] = entry
+      return next
+    })
+  }
+
+  /** Takes the environment's entry out. */
+  remove(userId: string, id: string): Promise<void> {
+    return this.change(userId, (entries) => (entries.some((e) => e.id === id) ? entries.filter((e) => e.id !== id) : null))
+  }
+
+  private async change(userId: string, change: (entries: SummaryEntry[]) => SummaryEntry[] | null): Promise<void> {
+    await this.lock(userId, () => this.guarded(userId, () => this.changeNow(userId, change)))
+  }
+
+  /** When the summary cannot be written (the database failed), the user's next list here rebuilds it. */
+  private async guarded<T>(userId: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn()
+    } catch (err) {
+      this.stale.add(userId)
+      throw err
+    }
+  }
+
+  /**
+   * Applies `change` (null: nothing to do; 'rebuild': read the records) to the stored summary as its
+   * next revision. Across replicas the revision is claimed first by inserting `<user>:<revision>`
+   * into `environment_summary_claims` (a unique `_id`, atomic on every store, where FerretDB's
+   * conditional updates are not): the one writer that claimed it writes it; the others re-read and
+   * re-apply their change on top. A revision claimed but never written (its writer died) is given
+   * up on after CLAIM_WAIT_MS: the next revision is a rebuild from the records.
+   */
+  private async changeNow(
+    userId: string,
+    change: (entries: SummaryEntry[]) => SummaryEntry[] | null | 'rebuild',
+  ): Promise<SummaryDocument> {
+    const deadline = Date.now() + CLAIM_WAIT_MS
+    let skip = 0 // revisions claimed but not written, past the deadline
+    for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+      const stored = await this.collection.findOne({ _id: userId })
+      const current = stored
+        ? decoded(stored)
+        : (await this.allBuilt()) && (await this.collection.findOne({ _id: userId })) === null
+          ? empty(userId)
+          : null
+      const abandoned = Date.now() > deadline
+      const wanted = current && !abandoned ? change(current.entries) : 'rebuild'
+      if (current && wanted === null) return current
+      if (abandoned) skip++
+      const revision = (current?.revision ?? 0) + 1 + skip
+      if (await this.claim(userId, revision)) {
+        const entries = wanted === 'rebuild' || wanted === null ? await this.recordsOf(userId) : wanted
+        const doc: SummaryDocument = { _id: userId, entries, revision }
+        await this.collection.replaceOne({ _id: userId }, { entries: encodeEntries(entries), revision }, { upsert: true })
+        if (revision > KEPT_CLAIMS) await this.claims.deleteOne({ _id: `${userId}:${revision - KEPT_CLAIMS}` })
+        return doc
+      }
+      await sleep(pause * (0.5 + Math.random()))
+    }
+  }
+
+  /**
+   * True when this writer claimed the revision. Claims of the last KEPT_CLAIMS revisions stay, so a
+   * writer that read a summary a few revisions old cannot claim a revision that has been written.
+   */
+  private async claim(userId: string, revision: number): Promise<boolean> {
+    try {
+      await this.claims.insertOne({ _id: `${userId}:${revision}`, at: new Date() })
+      return true
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 11000) return false
+      throw err
+    }
+  }
+
+  private async recordsOf(userId: string): Promise<SummaryEntry[]> {
+    const records = await this.environments.find({ userId }, { projection: SUMMARY_FIELDS }).toArray()
+    return records.map(entryOf)
+  }
+}

@@ -1,0 +1,196 @@
+// Data-scale benchmark (not a test): `npx tsx scripts/bench/data-scale.ts [--sizes 1000,10000] [--generations 2] [--big-user 10000]`
+//
+// How the API's hot paths behave as the embedded store (FerretDB on SQLite) fills up: environments
+// spread over users (100 each) with finished generations stored for each, measured at each size
+// side by side in one run, on one database grown from size to size. The measured user `dev` owns
+// 100 environments like every other user, created through the API, with real generations; the other
+// users' data is seeded in bulk with the repository layer's own records (environment records cloned
+// from one the repository wrote, summaries from summaries.ts, job records and archives as the job
+// store writes them; the seeded archives are small stand-ins, the measured one is a real archive).
+// Then one user with --big-user environments lists their first page.
+//
+// Aims (issue 21): list <= 20 ms, read and job read <= 5 ms, download <= 20 ms, flat from 1k to
+// 100k; one user with 10,000 environments: first page <= 200 ms. The update is printed too: FerretDB
+// rewrites a document by reading the whole table, so it grows with the collection.
+import { randomUUID } from 'node:crypto'
+import { parseArgs } from 'node:util'
+import { Binary, type Db } from 'mongodb'
+import { encodeEntries, entryOf } from '../../plugins/environments/summaries.ts'
+import type { EnvironmentRecord } from '../../plugins/environments/repository.ts'
+import type { JobRecord } from '../../server/src/jobs/store.ts'
+import { startTestApp } from '../../test/harness/app.ts'
+import { allServicesEnabled, environmentBody, generateAndWait } from '../../test/jobs/fixtures.ts'
+
+const long = process.env.BENCH_LONG === '1'
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: long ? '1000,10000,100000' : '1000,10000' },
+    generations: { type: 'string', default: long ? '10' : '2' },
+    'big-user': { type: 'string', default: '10000' },
+    samples: { type: 'string', default: '30' },
+  },
+})
+const SIZES = values.sizes.split(',').map(Number)
+const GENERATIONS = Number(values.generations)
+const BIG_USER = Number(values['big-user'])
+const SAMPLES = Number(values.samples)
+const PER_USER = 100
+
+const teardowns: (() => unknown)[] = []
+const t = { teardown: (fn: () => unknown) => teardowns.push(fn) }
+
+function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]
+  return { median: at(0.5), p95: at(0.95) }
+}
+
+async function insertInBatches<T extends object>(db: Db, collection: string, docs: T[]) {
+  for (let i = 0; i < docs.length; i += 200) await db.collection<T>(collection).insertMany(docs.slice(i, i + 200) as never)
+}
+
+try {
+  const app = await startTestApp(t, {})
+  const db = app.app.mongo.db
+  // Fresh tokens on every request: a long run outlives one.
+  const as = (user: 'dev' | 'other') => () => ({ ...app.auth(user), 'content-type': 'application/json' })
+  const dev = as('dev')
+  const services = await allServicesEnabled()
+  const call = async (method: string, path: string, body?: unknown, headers = dev) => {
+    const res = await fetch(app.url + path, { method, headers: headers(), ...(body !== undefined && { body: JSON.stringify(body) }) })
+    const buf = await res.arrayBuffer()
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${Buffer.from(buf).toString().slice(0, 300)}`)
+    return buf.byteLength ? (res.headers.get('content-type')?.includes('json') ? JSON.parse(Buffer.from(buf).toString()) : buf) : undefined
+  }
+
+  // The measured user: 100 environments through the API, real generations of the first.
+  const devIds: string[] = []
+  for (let i = 0; i < PER_USER; i++) {
+    const created = await call('POST', '/api/environments', environmentBody({ name: `dev-${String(i).padStart(3, '0')}`, services }))
+    devIds.push(created.data.id)
+  }
+  const devJobs: string[] = []
+  for (let g = 0; g < Math.max(2, GENERATIONS); g++) {
+    const done = await generateAndWait(app, devIds[0], { format: 'terraform', options: { includeBackend: true } })
+    devJobs.push(done.id)
+  }
+  const template = (await db.collection<EnvironmentRecord>('environments').findOne({ _id: devIds[0] }))!
+  const jobTemplate = (await db.collection<JobRecord>('jobHistory').findOne({ _id: devJobs[0] }))!
+  const stub = new Binary(Buffer.alloc(2048, 1))
+
+  /** Seeds users of 100 environments each, each environment with GENERATIONS finished jobs. */
+  async function seedUsers(users: number, label: string) {
+    const envs: EnvironmentRecord[] = []
+    const summaries: { _id: string; entries: string; revision: number }[] = []
+    for (let u = 0; u < users; u++) {
+      const userId = randomUUID()
+      const mine: EnvironmentRecord[] = []
+      for (let i = 0; i < PER_USER; i++) {
+        const now = new Date(Date.now() - i * 1000)
+        mine.push({ ...structuredClone(template), _id: randomUUID(), userId, name: `${label}-${u}-${i}`, createdAt: now, updatedAt: now })
+      }
+      envs.push(...mine)
+      summaries.push({ _id: userId, entries: encodeEntries(mine.map(entryOf)), revision: 1 })
+    }
+    await insertInBatches(db, 'environments', envs)
+    await insertInBatches(db, 'environment_summaries', summaries)
+    const jobs: JobRecord[] = []
+    const archives: object[] = []
+    for (const env of envs) {
+      for (let g = 0; g < GENERATIONS; g++) {
+        const id = randomUUID()
+        jobs.push({ ...structuredClone(jobTemplate), _id: id, userId: env.userId, environmentId: env._id, archiveId: id })
+        archives.push({ _id: id, filename: 'stub.zip', contentType: 'application/zip', data: stub, createdAt: new Date() })
+      }
+    }
+    await insertInBatches(db, 'jobHistory', jobs)
+    await insertInBatches(db, 'archiveDocuments', archives)
+  }
+
+  /** Median and p95 of `n` timed calls after one warm-up; a call that fails (e.g. a 503) is counted, not timed. */
+  async function measure(fn: (i: number) => Promise<unknown>, n = SAMPLES) {
+    const samples: number[] = []
+    let failed = 0
+    for (let i = 0; i <= n; i++) {
+      const t0 = performance.now()
+      try {
+        await fn(i)
+        if (i > 0) samples.push(performance.now() - t0)
+      } catch (err) {
+        failed++
+        console.error(`  ${(err as Error).message.slice(0, 200)}`)
+      }
+    }
+    return { ...stats(samples.length ? samples : [NaN]), failed }
+  }
+
+  const rows: Record<string, string[]> = { list: [], read: [], 'job read': [], download: [], update: [], seconds: [] }
+  let total = PER_USER
+  for (const size of SIZES) {
+    const s0 = performance.now()
+    if (size > total) await seedUsers(Math.round((size - total) / PER_USER), `s${size}`)
+    total = Math.max(total, size)
+    const seeded = (performance.now() - s0) / 1000
+    const list = await measure(() => call('GET', '/api/environments?limit=20&sort=name&provider=aws'))
+    const read = await measure((i) => call('GET', `/api/environments/${devIds[i % PER_USER]}`))
+    const job = await measure((i) => call('GET', `/api/jobs/${devJobs[i % devJobs.length]}`))
+    const download = await measure((i) => call('GET', `/api/jobs/${devJobs[i % devJobs.length]}/download`))
+    const update = await measure((i) => call('PUT', `/api/environments/${devIds[1]}`, { domain: `v${size}-${i}.example.com` }), 5)
+    const cell = (s: { median: number; p95: number; failed: number }) =>
+      `${s.median.toFixed(1)} / ${s.p95.toFixed(1)}${s.failed ? ` (${s.failed} failed)` : ''}`
+    rows.list.push(cell(list))
+    rows.read.push(cell(read))
+    rows['job read'].push(cell(job))
+    rows.download.push(cell(download))
+    rows.update.push(cell(update))
+    rows.seconds.push(seeded.toFixed(0))
+    console.error(`size ${size}: seeded in ${seeded.toFixed(0)} s`)
+  }
+
+  const header = SIZES.map((s) => `${s.toLocaleString('en')} envs`)
+  console.log(`Data-scale benchmark: FerretDB on SQLite, ${PER_USER} environments per user, ${GENERATIONS} finished generations each`)
+  console.log(`median / p95 in ms through HTTP; the measured user owns ${PER_USER} environments\n`)
+  console.log(`| request | ${header.join(' | ')} | aim |`)
+  console.log(`|---|${header.map(() => '---:').join('|')}|---|`)
+  const aims: Record<string, string> = {
+    list: '<= 20, flat',
+    read: '<= 5, flat',
+    'job read': '<= 5, flat',
+    download: '<= 20, flat',
+    update: 'grows (FerretDB rewrites by scanning)',
+    seconds: 'seeding time',
+  }
+  const labels: Record<string, string> = {
+    list: 'list (first page of 20, sort by name, filter by provider)',
+    read: 'read environment by id',
+    'job read': 'job read',
+    download: 'download (archive of the full tree)',
+    update: 'environment update (PUT)',
+    seconds: 'seconds to seed up to this size',
+  }
+  for (const [key, cells] of Object.entries(rows)) console.log(`| ${labels[key]} | ${cells.join(' | ')} | ${aims[key]} |`)
+  // One user with BIG_USER environments: the seeded records of an extra user, listed through the API as `other`.
+  const mine = await call('POST', '/api/environments', environmentBody({ name: 'big-first', services }), as('other'))
+  const otherId = (await db.collection<EnvironmentRecord>('environments').findOne({ _id: mine.data.id }))!.userId
+  const bigEnvs: EnvironmentRecord[] = []
+  for (let i = 0; i < BIG_USER; i++) {
+    const now = new Date(Date.now() - i * 1000)
+    bigEnvs.push({ ...structuredClone(template), _id: randomUUID(), userId: otherId, name: `big-${i}`, createdAt: now, updatedAt: now })
+  }
+  await insertInBatches(db, 'environments', bigEnvs)
+  const first = (await db.collection<EnvironmentRecord>('environments').findOne({ _id: mine.data.id }))!
+  await db
+    .collection<{ _id: string; entries: string; revision: number }>('environment_summaries')
+    .replaceOne({ _id: otherId }, { entries: encodeEntries([first, ...bigEnvs].map(entryOf)), revision: 1000 })
+  const otherHeaders = as('other')
+  const big = await measure(() => call('GET', '/api/environments?limit=20', undefined, otherHeaders), 3)
+  const bigSorted = await measure(() => call('GET', '/api/environments?limit=100&sort=name&provider=aws', undefined, otherHeaders), 3)
+
+  console.log(
+    `\none user with ${BIG_USER.toLocaleString('en')} environments: first page of 20 ${big.median.toFixed(1)} / ${big.p95.toFixed(1)} ms; ` +
+      `page of 100 sorted by name and filtered ${bigSorted.median.toFixed(1)} / ${bigSorted.p95.toFixed(1)} ms (aim <= 200)` +
+      (big.failed + bigSorted.failed ? `; ${big.failed + bigSorted.failed} requests failed` : ''),
+  )
+} finally {
+  for (const fn of teardowns.reverse()) await Promise.resolve(fn()).catch(() => {})
+}
