@@ -4,18 +4,9 @@
 import type { FileChange } from './change-tree.ts'
 import type { Job } from './types.ts'
 
-export interface LastPush {
-  jobId: string
-  commit: string
-  branch: string
-  templatesCommit: string
-  pushedAt: string
-}
-
-export interface Behind {
-  templates: boolean
-  configuration: boolean
-}
+// The API's own types (from its TypeBox schemas; a type-only import, nothing of the server is bundled).
+import type { Behind, LastPush } from '@ies/server/jobs/push-schemas'
+export type { Behind, LastPush }
 
 export type PushStrategy = 'merge' | 'branch'
 

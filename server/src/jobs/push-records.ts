@@ -8,22 +8,10 @@ import type { Collection, Db } from 'mongodb'
 import type { FastifyBaseLogger } from 'fastify'
 import type { EnvironmentRecord } from '../../../plugins/environments/repository.ts'
 import { canonical } from './generation-record.ts'
+import type { Behind, LastPush } from './push-schemas.ts'
 import type { Format, GenerateOptions } from './selection.ts'
 import type { TemplatesSource } from './templates.ts'
 import { processorInput, type ProcessorInput } from './transform.ts'
-
-export interface LastPush {
-  jobId: string
-  commit: string
-  branch: string
-  templatesCommit: string
-  pushedAt: string
-}
-
-export interface Behind {
-  templates: boolean
-  configuration: boolean
-}
 
 /** What is recorded of a push. */
 interface PushFields {

@@ -67,6 +67,7 @@ export const LastPush = Type.Object(
   },
   { description: "The last push to the environment's branch." },
 )
+export type LastPush = Static<typeof LastPush>
 
 export const Behind = Type.Object(
   {
@@ -75,3 +76,4 @@ export const Behind = Type.Object(
   },
   { description: 'What the environment is behind since its last push (both false before the first push).' },
 )
+export type Behind = Static<typeof Behind>
