@@ -2,11 +2,11 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { crc32 } from 'node:zlib'
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { buildProcessorService, unzipToFiles, zipTree } from '@ies/processor-lib'
 import { startGitServer } from '../harness/git-server.ts'
+import { hostileZip } from '../security/zip-builder.ts'
 
 const TOKEN = 'test-token-0123456789'
 const config = { name: 'acme', region: 'eu-west-1', domain: '', services: { eks: { enabled: false } } }
@@ -23,46 +23,6 @@ async function writeFiles(root: string, files: Record<string, string>): Promise<
     await mkdir(dirname(join(root, p)), { recursive: true })
     await writeFile(join(root, p), c)
   }
-}
-
-/** A minimal stored zip writer, so tests can build archives archiver would refuse to make. */
-function rawZip(entries: { name: string; data: string; unixMode?: number }[]): Buffer {
-  const locals: Buffer[] = []
-  const centrals: Buffer[] = []
-  let offset = 0
-  for (const e of entries) {
-    const name = Buffer.from(e.name)
-    const data = Buffer.from(e.data)
-    const crc = crc32(data)
-    const local = Buffer.alloc(30)
-    local.writeUInt32LE(0x04034b50, 0)
-    local.writeUInt16LE(20, 4)
-    local.writeUInt32LE(crc, 14)
-    local.writeUInt32LE(data.length, 18)
-    local.writeUInt32LE(data.length, 22)
-    local.writeUInt16LE(name.length, 26)
-    const central = Buffer.alloc(46)
-    central.writeUInt32LE(0x02014b50, 0)
-    central.writeUInt16LE(0x031e, 4) // made by unix
-    central.writeUInt16LE(20, 6)
-    central.writeUInt32LE(crc, 16)
-    central.writeUInt32LE(data.length, 20)
-    central.writeUInt32LE(data.length, 24)
-    central.writeUInt16LE(name.length, 28)
-    central.writeUInt32LE(((e.unixMode ?? 0o100644) << 16) >>> 0, 38)
-    central.writeUInt32LE(offset, 42)
-    locals.push(local, name, data)
-    centrals.push(central, name)
-    offset += 30 + name.length + data.length
-  }
-  const cd = Buffer.concat(centrals)
-  const end = Buffer.alloc(22)
-  end.writeUInt32LE(0x06054b50, 0)
-  end.writeUInt16LE(entries.length, 8)
-  end.writeUInt16LE(entries.length, 10)
-  end.writeUInt32LE(cd.length, 12)
-  end.writeUInt32LE(offset, 16)
-  return Buffer.concat([...locals, cd, end])
 }
 
 let app: FastifyInstance
@@ -184,18 +144,18 @@ t.test('POST /process-upload: processes a zip; refuses zip-slip, links and overs
   const cases: [string, Buffer, number, string][] = [
     [
       'dot-dot entry',
-      rawZip([
+      hostileZip([
         { name: 'ok.tf', data: 'x = 1\n' },
         { name: '../evil.tf', data: 'x = 1\n' },
       ]),
       400,
       'BAD_ARCHIVE',
     ],
-    ['nested dot-dot entry', rawZip([{ name: 'a/../../evil.tf', data: 'x\n' }]), 400, 'BAD_ARCHIVE'],
-    ['absolute entry', rawZip([{ name: '/etc/evil', data: 'x\n' }]), 400, 'BAD_ARCHIVE'],
-    ['symbolic link', rawZip([{ name: 'link', data: '/etc/passwd', unixMode: 0o120777 }]), 400, 'BAD_ARCHIVE'],
-    ['too many files', rawZip(Array.from({ length: 21 }, (_, i) => ({ name: `f${i}.txt`, data: 'x' }))), 413, 'ARCHIVE_TOO_LARGE'],
-    ['too many bytes unpacked', rawZip([{ name: 'big.txt', data: 'x'.repeat(300 * 1024) }]), 413, 'ARCHIVE_TOO_LARGE'],
+    ['nested dot-dot entry', hostileZip([{ name: 'a/../../evil.tf', data: 'x\n' }]), 400, 'BAD_ARCHIVE'],
+    ['absolute entry', hostileZip([{ name: '/etc/evil', data: 'x\n' }]), 400, 'BAD_ARCHIVE'],
+    ['symbolic link', hostileZip([{ name: 'link', data: '/etc/passwd', unixMode: 0o120777 }]), 400, 'BAD_ARCHIVE'],
+    ['too many files', hostileZip(Array.from({ length: 21 }, (_, i) => ({ name: `f${i}.txt`, data: 'x' }))), 413, 'ARCHIVE_TOO_LARGE'],
+    ['too many bytes unpacked', hostileZip([{ name: 'big.txt', data: 'x'.repeat(300 * 1024) }]), 413, 'ARCHIVE_TOO_LARGE'],
     ['not a zip', Buffer.from('hello'), 400, 'BAD_ARCHIVE'],
   ]
   for (const [name, archive, status, code] of cases) {
