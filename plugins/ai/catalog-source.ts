@@ -4,7 +4,6 @@
 // the typed view of the document (catalog-view.ts); what the view adjusted is logged once per document.
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import type { Catalog as CatalogDocument } from '@ies/processor-lib'
-import { catalogCacheFor } from '../catalog/index.ts'
 import { catalogView, type Catalog } from './catalog-view.ts'
 
 export type { Catalog, CatalogField, CatalogService, CatalogOption } from './catalog-view.ts'
@@ -27,6 +26,6 @@ export function viewingSource(fetch: () => Promise<CatalogDocument>, log: Pick<F
 }
 
 export function catalogSourceFor(app: FastifyInstance): CatalogSource {
-  const cache = catalogCacheFor(app)
+  const cache = app.catalog
   return viewingSource(async () => (await cache.get()).catalog, app.log)
 }

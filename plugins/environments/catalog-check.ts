@@ -1,6 +1,6 @@
 // The values an environment write sets, checked against the service catalog (README.md beside this
 // file, "Catalog check"). The catalog is the one GET /api/catalog serves, through the same cache
-// (plugins/catalog, catalogCacheFor), and it is read the one way every client reads it: the typed
+// (plugins/catalog, `app.catalog`), and it is read the one way every client reads it: the typed
 // view of plugins/ai/catalog-view.ts (desktop/src/lib/catalog-attributes.ts: an unknown type is
 // text, a dropdown without options is text) and the assistant's rule set, plugins/ai/catalog-fields.ts
 // (`valueProblem`: toggle a boolean, number a finite number whose decimal text matches the pattern,
@@ -27,7 +27,6 @@ import { validationError, type FieldError } from '@ies/server/core/errors'
 import { GLOBAL_KEYS, valueProblem, type FieldRef } from '../ai/catalog-fields.ts'
 import { catalogView, type Catalog, type CatalogField } from '../ai/catalog-view.ts'
 import { testPattern } from '../ai/safe-pattern.ts'
-import { catalogCacheFor } from '../catalog/index.ts'
 import { sizeProblems } from './limits.ts'
 
 /** The provider whose stack the catalog describes. */
@@ -148,7 +147,7 @@ function refuseOversize(body: unknown): void {
 }
 
 export function catalogCheckFor(app: FastifyInstance): CatalogCheck {
-  const cache = catalogCacheFor(app)
+  const cache = app.catalog
   const views = new WeakMap<CatalogDocument, Catalog>()
 
   async function current(log: FastifyBaseLogger): Promise<Catalog | null> {

@@ -13,7 +13,6 @@ import type { LifecyclePushParams } from '@ies/server/jobs/push-job'
 import { isChartFile } from '@ies/server/jobs/selection'
 import type { ArchiveId } from '@ies/server/jobs/archives'
 import type { GenerateResult } from '@ies/server/jobs/store'
-import { environmentRepository } from '../environments/repository.ts'
 import { Job, toJob } from '../jobs/schemas.ts'
 import { terraformBackendRoutes } from './terraform-backend.ts'
 import { EnvironmentParams, GeneratedFiles, GenerateBody, GenerateQuery, PUSH_DEFAULTS, PushBody } from './schemas.ts'
@@ -24,7 +23,7 @@ export const autoPrefix = '/environments'
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 422: ErrorBody }
 
 const generation: FastifyPluginAsyncTypebox = async (app) => {
-  const environments = environmentRepository(app)
+  const environments = app.environments
   await app.register(terraformBackendRoutes)
   await app.register(upgradeRoutes)
 

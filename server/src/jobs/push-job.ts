@@ -2,7 +2,7 @@
 // (push.ts), the record of the last push (push-records.ts), and the job's result. Dry runs record
 // nothing and write nothing to the customer's repository.
 import type { TreeFile } from '@ies/processor-lib'
-import type { EnvironmentRecord } from '../../../plugins/environments/repository.ts'
+import type { JobEnvironment } from './transform.ts'
 import type { Config } from '../config.ts'
 import { pushHttp } from './destination.ts'
 import { GENERATION_RECORD_PATH, generationRecord, generationRecordFile, parseGenerationRecord } from './generation-record.ts'
@@ -26,7 +26,7 @@ export async function pushEnvironment(opts: {
   records: PushRecords
   config: Pick<Config, 'push'>
   job: JobRecord
-  env: EnvironmentRecord
+  env: JobEnvironment
   url: string
   branch: string
   deployKey: string

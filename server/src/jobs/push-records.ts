@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import type { Collection, Db } from 'mongodb'
 import type { FastifyBaseLogger } from 'fastify'
-import type { EnvironmentRecord } from '../../../plugins/environments/repository.ts'
+import type { JobEnvironment } from './transform.ts'
 import { canonical } from './generation-record.ts'
 import type { Behind, LastPush } from './push-schemas.ts'
 import type { Format, GenerateOptions } from './selection.ts'
@@ -93,7 +93,7 @@ export class PushRecords {
  */
 export async function upgradeStatus(
   records: PushRecords,
-  env: EnvironmentRecord,
+  env: JobEnvironment,
   templatesCommit: () => Promise<string | null>,
 ): Promise<{ lastPush: LastPush | null; behind: Behind; pushed: (PushedGeneration & LastPush) | null }> {
   const last = await records.last(env._id)

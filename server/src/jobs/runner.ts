@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { unzipToFiles, type TreeFile } from '@ies/processor-lib'
 import type { Config } from '../config.ts'
 import { isDatabaseUnavailable } from '../core/errors.ts'
-import type { EnvironmentRecord } from '../../../plugins/environments/repository.ts'
+import type { JobEnvironment } from './transform.ts'
 import { ArchiveStore, type ArchiveId } from './archives.ts'
 import { CompletionBus } from './completions.ts'
 import { checkDestination } from './destination.ts'
@@ -33,7 +33,7 @@ import {
 import { processorInput, type ProcessorInput } from './transform.ts'
 
 export interface EnvironmentAccess {
-  get(userId: string, id: string): Promise<EnvironmentRecord | null>
+  get(userId: string, id: string): Promise<JobEnvironment | null>
   /** The decrypted deploy key; only the push job asks for it. */
   getDeployKey(userId: string, id: string): Promise<string | null>
 }
@@ -237,7 +237,7 @@ export class JobRunner {
       .catch((err: Error) => this.opts.log.warn({ err: { message: err.message } }, 'could not remove a finished job from the queue'))
   }
 
-  private async environmentOf(record: JobRecord): Promise<EnvironmentRecord> {
+  private async environmentOf(record: JobRecord): Promise<JobEnvironment> {
     const env = await this.opts.environments.get(record.userId, record.environmentId)
     if (!env) throw new JobFailure('ENVIRONMENT_NOT_FOUND', 'The environment no longer exists')
     return env

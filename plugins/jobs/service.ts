@@ -1,29 +1,24 @@
-// Decorates `app.jobs` (the runner, its job store and archive store, the templates source) and runs
+// Decorates `app.jobs` (the runner, its job store and archive store) and runs
 // the job queue with the server: started when the server is ready, drained when it closes. Generation
 // runs processor-lib in process, or the remote processor service when PROCESSOR_URL and
 // PROCESSOR_SERVICE_TOKEN are set (processor-client.ts). An environment's jobs and archives go with
 // it when it is deleted.
 import fp from 'fastify-plugin'
-import { environmentRepository } from '../../../plugins/environments/repository.ts'
-import { templateProcessorFor } from './processor-client.ts'
-import { JobRunner } from './runner.ts'
-import { templatesSource, type TemplatesSource } from './templates.ts'
+import { templateProcessorFor } from '@ies/server/jobs/processor-client'
+import { JobRunner } from '@ies/server/jobs/runner'
 
 declare module 'fastify' {
   interface FastifyInstance {
     jobs: JobRunner
-    templates: TemplatesSource
   }
 }
 
 export default fp(
   async (app) => {
-    const templates = templatesSource(app.config.templates)
-    const environments = environmentRepository(app)
-    const processor = templateProcessorFor(app.config, templates)
+    const { environments } = app
+    const processor = templateProcessorFor(app.config, app.templates)
     const runner = new JobRunner({ db: app.mongo.db, config: app.config, log: app.log, processor, environments })
     app.decorate('jobs', runner)
-    app.decorate('templates', templates)
 
     environments.onEnvironmentDeleted(async (env) => {
       const archiveIds = await runner.store.removeForEnvironment(env.userId, env._id)
@@ -45,5 +40,5 @@ export default fp(
       await runner.stop()
     })
   },
-  { name: 'jobs', dependencies: ['db'] },
+  { name: 'jobs', dependencies: ['db', 'environments'], decorators: { fastify: ['templates'] } },
 )
