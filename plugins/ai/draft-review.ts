@@ -1,7 +1,8 @@
 // Checks a draft against the catalog and the spec's rules, and lists what a working stack still
 // lacks. Used by the built-in assistant (its answer) and by the prompt (grounding for a model).
 import type { Catalog } from './catalog-source.ts'
-import { GLOBAL_KEYS, fieldAt, valueProblem } from './catalog-fields.ts'
+import { GLOBAL_KEYS, fieldAt, valueProblem } from '@ies/processor-lib/contract/fields'
+import { testPattern } from '@ies/server/core/safe-pattern'
 import { isEnabled, valueAt, type Draft } from './draft.ts'
 import type { EnvironmentView } from './environment-view.ts'
 
@@ -53,7 +54,7 @@ export function checkDraft(catalog: Catalog, draft: Draft | undefined): Finding[
     if (!ref) continue
     const value = valueAt(draft, key)
     if (isBlank(value)) continue // reported by missingForStack
-    const problem = valueProblem(ref, value)
+    const problem = valueProblem(ref, value, testPattern)
     if (problem) {
       findings.push({
         severity: 'error',
@@ -93,7 +94,7 @@ export function checkDraft(catalog: Catalog, draft: Draft | undefined): Finding[
         })
         continue
       }
-      const problem = valueProblem(ref, value)
+      const problem = valueProblem(ref, value, testPattern)
       if (problem) {
         findings.push({
           severity: 'error',

@@ -1,11 +1,11 @@
 // The values an environment write sets, checked against the service catalog (README.md beside this
 // file, "Catalog check"). The catalog is the one GET /api/catalog serves, through the same cache
 // (plugins/catalog, `app.catalog`), and it is read the one way every client reads it: the typed
-// view of plugins/ai/catalog-view.ts (desktop/src/lib/catalog-attributes.ts: an unknown type is
-// text, a dropdown without options is text) and the assistant's rule set, plugins/ai/catalog-fields.ts
+// view of the catalog contract (processor-lib/src/contract/view.ts over attributes.ts: an unknown type is
+// text, a dropdown without options is text) and the rule set the assistant shares, the contract's fields.ts
 // (`valueProblem`: toggle a boolean, number a finite number whose decimal text matches the pattern,
 // dropdown exactly one option value, text a string matching the pattern; patterns tested only through
-// plugins/ai/safe-pattern.ts). Nothing here restates those rules.
+// server/src/core/safe-pattern.ts). Nothing here restates those rules.
 //
 // - Values are read as the client sent them, before the schema's type coercion: `"3"` is not 3.
 // - A create checks every value it sets; a merge patch only the values it sets that differ from the
@@ -24,9 +24,9 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import type { Catalog as CatalogDocument } from '@ies/processor-lib'
 import { validationError, type FieldError } from '@ies/server/core/errors'
-import { GLOBAL_KEYS, valueProblem, type FieldRef } from '../ai/catalog-fields.ts'
-import { catalogView, type Catalog, type CatalogField } from '../ai/catalog-view.ts'
-import { testPattern } from '../ai/safe-pattern.ts'
+import { GLOBAL_KEYS, valueProblem, type FieldRef } from '@ies/processor-lib/contract/fields'
+import { catalogView, type TypedCatalog as Catalog, type TypedField as CatalogField } from '@ies/processor-lib/contract/view'
+import { testPattern } from '@ies/server/core/safe-pattern'
 import { sizeProblems } from './limits.ts'
 
 /** The provider whose stack the catalog describes. */
@@ -97,12 +97,12 @@ export function catalogProblems(catalog: Catalog | null, values: SetValue[], onU
     const field = catalog && catalogField(catalog, v)
     if (!field) continue
     const ref: FieldRef = { path: v.path, key: v.key, field, ...(v.service !== undefined && { service: v.service }) }
-    let problem = valueProblem(ref, v.value)
+    let problem = valueProblem(ref, v.value, testPattern)
     if (problem && field.pattern && testPattern(field.pattern, '') === 'unsafe') {
       // The pattern cannot be tested in bounded time: like the wizard, drop only the pattern check.
       onUnsafe?.(v.path)
       const { pattern: _unsafe, ...withoutPattern } = field
-      problem = valueProblem({ ...ref, field: withoutPattern }, v.value)
+      problem = valueProblem({ ...ref, field: withoutPattern }, v.value, testPattern)
     }
     if (problem) problems.push({ field: v.path, message: problem })
   }

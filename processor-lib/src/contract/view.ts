@@ -1,28 +1,18 @@
-// The assistant's reading of the catalog document. The document carries decorator attributes as the
+// The typed reading of the catalog document, for the server's environment checks and the assistant. The document carries decorator attributes as the
 // templates wrote them (template decorators, rule 8): `type: "slider"`, `default: "3"`,
 // `available: "false"`. Like the wizard, the assistant is a client and interprets them (client
-// consumption rules), with the same reading (desktop/src/lib/catalog-attributes.ts):
+// consumption rules), with the same reading (attributes.ts):
 //   - an unknown `type` is coerced to `text`, with a warning (rule 3); so is a dropdown without a
 //     list of {value, label} options;
 //   - a `default` becomes the value its widget holds ("3" -> 3, "true" -> true, a dropdown's option
 //     value); one that cannot be read is no default (null), with a warning;
 //   - `available` becomes a boolean: "false" (or false) hides the service or field.
-// Everything downstream (catalog-fields.ts, the built-in assistant, the prompt, the suggestion gate)
-// works on this typed view, never on the raw document.
-import type { Catalog as CatalogDocument } from '@ies/processor-lib'
-import {
-  availableProblem,
-  isHidden,
-  isOptionList,
-  readDefault,
-  widgetOf,
-  type CatalogOption,
-  type FieldType,
-} from '../../desktop/src/lib/catalog-attributes.ts'
+// Everything downstream (fields.ts, the environment checks, the built-in assistant, the prompt, the
+// suggestion gate) works on this typed view, never on the raw document.
+import type { Catalog as CatalogDocument, CatalogOption, FieldType } from './document.ts'
+import { availableProblem, isHidden, isOptionList, readDefault, widgetOf } from './attributes.ts'
 
-export type { CatalogOption, FieldType }
-
-export interface CatalogField {
+export interface TypedField {
   displayName: string
   description?: string
   type: FieldType
@@ -34,31 +24,31 @@ export interface CatalogField {
   available: boolean
 }
 
-export interface CatalogService {
+export interface TypedService {
   displayName: string
   category?: string
   /** False when the document hides the service. */
   available: boolean
-  fields: Record<string, CatalogField>
+  fields: Record<string, TypedField>
 }
 
-export interface Catalog {
+export interface TypedCatalog {
   schemaVersion: number
   commit: string
-  global: { fields: Record<string, CatalogField> }
-  services: Record<string, CatalogService>
+  global: { fields: Record<string, TypedField> }
+  services: Record<string, TypedService>
 }
 
 export interface CatalogView {
-  catalog: Catalog
+  catalog: TypedCatalog
   /** What was adjusted, one sentence each (`services.x.y: unknown type "slider" is treated as text`). */
   warnings: string[]
 }
 
-const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
 
-function readField(key: string, raw: Record<string, any>, where: string, warnings: string[]): CatalogField {
+function readField(key: string, raw: Record<string, unknown>, where: string, warnings: string[]): TypedField {
   const widget = widgetOf(raw.type)
   if (widget.unknown) warnings.push(`${where}: unknown type ${JSON.stringify(raw.type)} is treated as text`)
   let type = widget.type
@@ -74,20 +64,22 @@ function readField(key: string, raw: Record<string, any>, where: string, warning
   if ('problem' in read) warnings.push(`${where}: ${read.problem}; no default is offered`)
   const odd = availableProblem(raw.available)
   if (odd) warnings.push(`${where}: ${odd}; the field is offered`)
-  const field: CatalogField = {
+  const field: TypedField = {
     displayName: text(raw.displayName) || key,
     type,
     default: 'value' in read ? read.value : null,
     available: !isHidden(raw.available),
   }
-  if (text(raw.description)) field.description = raw.description
+  const description = text(raw.description)
+  if (description) field.description = description
   if (options) field.options = options
-  if (text(raw.pattern) !== undefined) field.pattern = raw.pattern
+  const pattern = text(raw.pattern)
+  if (pattern !== undefined) field.pattern = pattern
   return field
 }
 
 /** Keyed entries as a plain object; `Object.fromEntries` keeps a `__proto__` key an ordinary entry. */
-function mapEntries<T>(obj: unknown, fn: (key: string, value: Record<string, any>) => T): Record<string, T> {
+function mapEntries<T>(obj: unknown, fn: (key: string, value: Record<string, unknown>) => T): Record<string, T> {
   if (!isObject(obj)) return {}
   return Object.fromEntries(Object.entries(obj).flatMap(([k, v]) => (isObject(v) ? [[k, fn(k, v)]] : [])))
 }
@@ -95,19 +87,20 @@ function mapEntries<T>(obj: unknown, fn: (key: string, value: Record<string, any
 /** The typed view of a catalog document, and what had to be adjusted to build it. */
 export function catalogView(doc: CatalogDocument): CatalogView {
   const warnings: string[] = []
-  const catalog: Catalog = {
+  const catalog: TypedCatalog = {
     schemaVersion: doc.schemaVersion,
     commit: doc.commit,
     global: { fields: mapEntries(doc.global?.fields, (k, f) => readField(k, f, k, warnings)) },
     services: mapEntries(doc.services, (key, s) => {
       const odd = availableProblem(s.available)
       if (odd) warnings.push(`services.${key}: ${odd}; the service is offered`)
-      const service: CatalogService = {
+      const service: TypedService = {
         displayName: text(s.displayName) || key,
         available: !isHidden(s.available),
         fields: mapEntries(s.fields, (k, f) => readField(k, f, `services.${key}.${k}`, warnings)),
       }
-      if (text(s.category) !== undefined) service.category = s.category
+      const category = text(s.category)
+      if (category !== undefined) service.category = category
       return service
     }),
   }

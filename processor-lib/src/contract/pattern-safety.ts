@@ -1,7 +1,7 @@
 // A static check that a catalog `pattern` cannot make a backtracking regex engine stall
 // (catastrophic backtracking). Catalog patterns come from template decorators; the wizard tests them
 // as the user types, in a browser that has no way to time-box a RegExp, and the server's assistant
-// tests them too (plugins/ai/safe-pattern.ts, which keeps its `vm` time box as a second line).
+// tests them too (server/src/core/safe-pattern.ts, which keeps its `vm` time box as a second line).
 // Pure TypeScript without dependencies: the renderer, the server and the Node tests share it.
 //
 // How: the pattern is parsed into a small syntax tree and turned into its position automaton

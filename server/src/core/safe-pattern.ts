@@ -1,12 +1,12 @@
 // Catalog patterns come from template decorators, so a careless (or hostile) template author could
 // ship a regex with catastrophic backtracking. Every pattern test the assistant makes goes through
-// here, bounded four ways:
+// here (the environment checks and the assistant), bounded four ways:
 //   1. the pattern is at most PATTERN_MAX_LENGTH characters and must compile; one that does not is
 //      'uncompilable', and like the wizard (catalog consumption rule 2) the caller drops only that
 //      field's pattern check;
 //   2. the tested value is at most VALUE_MAX_LENGTH characters (longer values fail the pattern);
-//   3. a pattern the shared static check (desktop/src/lib/pattern-safety.ts, also used by the
-//      wizard) finds able to backtrack catastrophically is 'unsafe' at once, without running it;
+//   3. a pattern the shared static check (the catalog contract's pattern-safety.ts, also used by
+//      the wizard) finds able to backtrack catastrophically is 'unsafe' at once, without running it;
 //   4. the match runs inside a `vm` script with a timeout of MATCH_TIMEOUT_MS, which V8 enforces
 //      inside a backtracking regex. The timeout is wall time, so a busy machine can trip it for an
 //      innocent pattern: a timed-out match is retried once, and only a second timeout marks the
@@ -14,7 +14,7 @@
 //      that cannot be checked is never suggested). A catastrophic pattern costs at most two time
 //      boxes, once per process.
 import vm from 'node:vm'
-import { PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, checkPatternSafety } from '../../desktop/src/lib/pattern-safety.ts'
+import { PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, checkPatternSafety } from '@ies/processor-lib/contract/pattern-safety'
 
 export { PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH }
 export const MATCH_TIMEOUT_MS = 100

@@ -2,8 +2,8 @@
 // decorators wrote them (template decorators, rule 8): `options` as strict JSON, every other
 // attribute a string (`type: "slider"`, `default: "3"`, `available: "false"`), and the extractor
 // judges none of them. So the clients interpret, and this is the one reading both use: the wizard
-// (catalog.ts), the CI guard's consistency check (catalog-guard.ts) and the server's assistant
-// (plugins/ai/catalog-view.ts). Pure: no DOM, no Node.
+// (desktop/src/lib/catalog.ts), the CI guard's consistency check (catalog-guard.ts) and the server's
+// typed view (view.ts: the environment checks and the assistant). Pure: no DOM, no Node.
 //   - an unknown `type` is coerced to `text`, with a warning (client consumption rule 3);
 //   - a `default` is read for its widget: "3" -> 3 for a number, "true"/"false" -> a boolean for a
 //     toggle, the matching option's own value for a dropdown, text for text;
@@ -11,13 +11,10 @@
 // Typed values (a default taken from the template's own value, the generated enable toggle's
 // `false`, an older or hand-written document) are read the same way.
 
-export const FIELD_TYPES = ['text', 'toggle', 'dropdown', 'number'] as const
-export type FieldType = (typeof FIELD_TYPES)[number]
+import { FIELD_TYPES, type CatalogOption, type FieldType } from './document.ts'
 
-export interface CatalogOption {
-  value: string | number | boolean
-  label: string
-}
+export { FIELD_TYPES }
+export type { CatalogOption, FieldType }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 

@@ -1,8 +1,15 @@
-// The one place that says which paths the assistant may talk about and which values pass there:
+// The one place that says which paths of an environment the catalog offers and which values pass
+// there (the environment checks of the API and the assistant use it):
 // the catalog's own paths (`name`, `globalPrefix`, `region`, `domain`, `services.<key>.<field>`),
 // the catalog's types, options and patterns, and the spec's rules for the global fields.
-import type { Catalog, CatalogField } from './catalog-source.ts'
-import { testPattern } from './safe-pattern.ts'
+import type { TypedCatalog as Catalog, TypedField as CatalogField } from './view.ts'
+
+/**
+ * How a value is tested against a catalog pattern: `match`, `no-match`, `uncompilable` (the check is
+ * dropped, like the wizard's rule 2) or `unsafe` (the pattern could not be evaluated in bounds). The
+ * server passes its time-boxed tester (server/src/core/safe-pattern.ts).
+ */
+export type PatternTest = (pattern: string, value: string) => 'match' | 'no-match' | 'uncompilable' | 'unsafe'
 
 export const GLOBAL_KEYS = ['name', 'globalPrefix', 'region', 'domain'] as const
 
@@ -60,7 +67,7 @@ export function catalogPaths(catalog: Catalog): FieldRef[] {
 }
 
 /** Why a value does not fit a catalog field, or null when it does. */
-export function valueProblem(ref: FieldRef, value: unknown): string | null {
+export function valueProblem(ref: FieldRef, value: unknown, testPattern: PatternTest): string | null {
   const { field } = ref
   switch (field.type) {
     case 'toggle':
@@ -75,16 +82,16 @@ export function valueProblem(ref: FieldRef, value: unknown): string | null {
     }
     case 'number':
       if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number'
-      return patternProblem(field, String(value))
+      return patternProblem(field, String(value), testPattern)
     default: {
       if (typeof value !== 'string') return 'must be text'
       const spec = ref.service === undefined ? SPEC_RULES[ref.key]?.(value) : null
-      return spec ?? patternProblem(field, value)
+      return spec ?? patternProblem(field, value, testPattern)
     }
   }
 }
 
-function patternProblem(field: CatalogField, text: string): string | null {
+function patternProblem(field: CatalogField, text: string, testPattern: PatternTest): string | null {
   if (!field.pattern) return null
   switch (testPattern(field.pattern, text)) {
     case 'match':
