@@ -15,6 +15,7 @@
 import { finding } from '@ies/processor-lib/findings'
 import { unzipToFiles, type Finding, type TreeFile } from '@ies/processor-lib'
 import type { Config } from '../config.ts'
+import { UNZIP_LIMITS } from './archives.ts'
 import { credentialSecrets, redact } from './errors.ts'
 import { GenerationError, inProcessProcessor, refusal, type TemplateProcessor } from './generation.ts'
 import { splitCredentials, TEMPLATES_BRANCH, type TemplatesSource } from './templates.ts'
@@ -28,8 +29,6 @@ export interface RemoteProcessorOptions {
   templatesRepo?: string
   timeoutMs: number
 }
-
-const UNZIP_LIMITS = { maxFiles: 5000, maxBytes: 200 * 1024 * 1024 }
 
 function originOf(url: string): string {
   try {

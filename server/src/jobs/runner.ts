@@ -11,7 +11,7 @@ import { unzipToFiles, type TreeFile } from '@ies/processor-lib'
 import type { Config } from '../config.ts'
 import { isDatabaseUnavailable } from '../core/errors.ts'
 import type { JobEnvironment } from './transform.ts'
-import { ArchiveStore, type ArchiveId } from './archives.ts'
+import { ArchiveStore, UNZIP_LIMITS, type ArchiveId } from './archives.ts'
 import { CompletionBus } from './completions.ts'
 import { checkDestination } from './destination.ts'
 import { isPemPrivateKey, PEM_OVER_HTTPS_MESSAGE } from './deploy-key.ts'
@@ -52,8 +52,6 @@ export function archiveName(environmentName: string, format: string, commit: str
   const short = commit.replace(/^sha256-/, '').slice(0, 7)
   return `${environmentName}-${format}-${short}.zip`
 }
-
-const UNZIP_LIMITS = { maxFiles: 5000, maxBytes: 200 * 1024 * 1024 }
 
 export class JobRunner {
   readonly store: JobStore

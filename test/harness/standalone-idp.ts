@@ -2,10 +2,13 @@
 import type { AddressInfo } from 'node:net'
 import { createServer } from 'node:http'
 import Fastify from 'fastify'
-import { createIdentityProvider, type EmbeddedIdentityProvider } from './identity-provider.ts'
-import type { IdentityProviderOptions } from './options.ts'
-import { identityProviderPlugin } from './plugin.ts'
-import type { SigningKey } from './signing-keys.ts'
+import {
+  createIdentityProvider,
+  identityProviderPlugin,
+  type EmbeddedIdentityProvider,
+  type IdentityProviderOptions,
+  type SigningKey,
+} from '../../server/src/idp/index.ts'
 
 export interface StandaloneIdentityProviderOptions extends Omit<IdentityProviderOptions, 'issuerBaseUrl'> {
   /** Default 127.0.0.1. */
