@@ -4,7 +4,7 @@
 // a line end and flagged `truncated`; a binary file's diff is one line saying it differs. A conflicted
 // file's diff shows the conflict markers a push to a new branch would carry.
 import { createTwoFilesPatch } from 'diff'
-import type { TreeEntries } from './git-objects.ts'
+import type { TreeEntries } from '@ies/processor-lib/git-objects'
 import { isBinary, type TreeMerge } from './tree-merge.ts'
 
 export type ChangeKind = 'added' | 'modified' | 'deleted' | 'conflict'

@@ -41,7 +41,7 @@ import {
   writeFileBlobs,
   type Credentials,
   type TreeEntries,
-} from './git-objects.ts'
+} from '@ies/processor-lib/git-objects'
 import { GENERATION_RECORD_PATH, parseGenerationRecord, sameGeneration, type GenerationRecord } from './generation-record.ts'
 import { changesOf, type FileChange } from './push-preview.ts'
 import { mergeTrees, type FileConflict } from './tree-merge.ts'

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import path from 'node:path'
 import { readTree, templatesCommit, type InputFile } from '@ies/processor-lib'
 import { treeFingerprint } from './tree-fingerprint.ts'
-import { fetchBranch, initBare, readCommitFiles } from './git-objects.ts'
+import { fetchBranch, initBare, readCommitFiles } from '@ies/processor-lib/git-objects'
 
 export interface Templates {
   commit: string

@@ -9,7 +9,7 @@
 // A conflicted file keeps the branch's version in `entries` (nothing is ever overwritten) and holds
 // the conflict markers in `marked` (what a push to a review branch carries).
 import { mergeText, type ConflictHunk, type MarkerLabels } from './line-merge.ts'
-import type { BlobEntry, TreeEntries } from './git-objects.ts'
+import type { BlobEntry, TreeEntries } from '@ies/processor-lib/git-objects'
 
 export type ConflictKind = 'content' | 'deleted-in-templates' | 'deleted-in-branch' | 'binary'
 

@@ -1,12 +1,13 @@
-// Git object plumbing over isomorphic-git (HTTP(S) only, no git binary), shared by the templates
-// source and the push: fetch one branch (or any ref) into a bare git directory, read a commit's files
-// or its tree's entries (path, blob id, mode) without the contents, and write trees from in-memory
-// files or from entries.
+// Git object plumbing over isomorphic-git (HTTP(S) only, no git binary), the one copy of it: the
+// server's templates source and push, and this library's repository reads (git.ts: the processor
+// service's catalog of a repository) use it. Ask a remote where a branch points, fetch one branch (or
+// any ref) into a bare git directory, read a commit's files or its tree's entries (path, blob id,
+// mode) without the contents, and write trees from in-memory files or from entries.
 import fs from 'node:fs'
 import * as git from 'isomorphic-git'
 import type { HttpClient } from 'isomorphic-git'
 import http from 'isomorphic-git/http/node'
-import type { InputFile } from '@ies/processor-lib'
+import type { InputFile } from './tree.ts'
 
 export interface Credentials {
   username: string
@@ -18,25 +19,32 @@ const authOf = (auth?: Credentials) => ({
   onAuthFailure: () => ({ cancel: true }),
 })
 
+/** A branch of a remote repository, and how to reach it. */
+export interface RemoteRef {
+  url: string
+  branch: string
+  auth?: Credentials
+  /** The HTTP client (a push's or the processor service's destination-checked one); default isomorphic-git's Node client. */
+  http?: HttpClient
+}
+
+/** The commit the branch points at on the remote (one ls-remote round trip, nothing fetched); null when there is no such branch. */
+export async function branchHead(opts: RemoteRef): Promise<string | null> {
+  const ref = `refs/heads/${opts.branch}`
+  const refs = await git.listServerRefs({ http: opts.http ?? http, url: opts.url, prefix: ref, ...authOf(opts.auth) })
+  return refs.find((r) => r.ref === ref)?.oid ?? null
+}
+
 /**
  * The commit `branch` points at on the remote, fetched into the bare `gitdir` when it is not there
  * yet (one round trip when nothing changed); null when the remote has no such branch (an empty repository).
  */
-export async function fetchBranch(opts: {
-  gitdir: string
-  url: string
-  branch: string
-  auth?: Credentials
-  /** The HTTP client (a push's destination-checked one); default isomorphic-git's Node client. */
-  http?: HttpClient
-}): Promise<string | null> {
-  const ref = `refs/heads/${opts.branch}`
-  const refs = await git.listServerRefs({ http: opts.http ?? http, url: opts.url, prefix: ref, ...authOf(opts.auth) })
-  const head = refs.find((r) => r.ref === ref)
+export async function fetchBranch(opts: RemoteRef & { gitdir: string }): Promise<string | null> {
+  const head = await branchHead(opts)
   if (!head) return null
-  if (await hasCommit(opts.gitdir, head.oid)) return head.oid
-  await fetchRefAt({ ...opts, ref })
-  return head.oid
+  if (await hasCommit(opts.gitdir, head)) return head
+  await fetchRefAt({ ...opts, ref: `refs/heads/${opts.branch}` })
+  return head
 }
 
 /**
