@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError, FastifyRequest } from 'fastify'
 import { Envelope, ErrorBody, ListEnvelope, ok, page } from '@ies/server/core/envelope'
-import { currentTemplatesCommit, upgradeStatus } from '@ies/server/jobs/push-records'
+import { currentTemplatesCommit, upgradeStatus } from '@ies/server/jobs/push/push-records'
 import { detailsFromValidation, notFound, validationError, type FieldError } from '@ies/server/core/errors'
 import { catalogCheckFor, withoutOverlap } from './catalog-check.ts'
 import { mergePatch } from './merge-patch.ts'

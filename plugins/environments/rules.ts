@@ -4,7 +4,7 @@
 // Git repository URL must be one a push may use (no credentials in it; `http://` only to a host in
 // PUSH_ALLOWED_HOSTS, e.g. an on-premise or loopback Git server).
 import type { FieldError } from '@ies/server/core/errors'
-import { urlProblem } from '@ies/server/jobs/destination'
+import { urlProblem } from '@ies/server/jobs/push/destination'
 import type { CloudCredentialRepository } from '../cloud-credentials/repository.ts'
 import { ChartValuesChecker } from './chart-values.ts'
 import type { EnvironmentInput } from './schemas.ts'

@@ -10,7 +10,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { AppError, conflict, fieldError, unavailable } from '@ies/server/core/errors'
-import { stateKeyOf } from '@ies/server/jobs/transform'
+import { stateKeyOf } from '@ies/server/jobs/generation/transform'
 import { BucketTakenError, ensureStateBucket, type AwsKeys } from './state-bucket.ts'
 
 const CreateBody = Type.Object(

@@ -4,8 +4,8 @@
 // PROCESSOR_SERVICE_TOKEN are set (processor-client.ts). An environment's jobs and archives go with
 // it when it is deleted.
 import fp from 'fastify-plugin'
-import { templateProcessorFor } from '@ies/server/jobs/processor-client'
-import { JobRunner } from '@ies/server/jobs/runner'
+import { templateProcessorFor } from '@ies/server/jobs/generation/processor-client'
+import { JobRunner } from '@ies/server/jobs/queue/runner'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -20,7 +20,7 @@ import { UsersRepository } from './core/users.ts'
 import { loggerOptions } from './core/logger.ts'
 import { API_DIRECTIVES, securityHeaders } from './core/security-headers.ts'
 import { keyRingOf, type KeyRing } from './core/crypto.ts'
-import { templatesSource, type TemplatesSource } from './jobs/templates.ts'
+import { templatesSource, type TemplatesSource } from './jobs/generation/templates.ts'
 
 /** How long requests in flight may take to finish once the server is closing. */
 export const SHUTDOWN_GRACE_MS = 5_000

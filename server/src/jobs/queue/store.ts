@@ -17,8 +17,8 @@
 import { randomUUID } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
 import type { Collection, Db } from 'mongodb'
-import type { Format, GenerateOptions } from './selection.ts'
-import type { ProcessorInput } from './transform.ts'
+import type { Format, GenerateOptions } from '../generation/selection.ts'
+import type { ProcessorInput } from '../generation/transform.ts'
 
 export const JOB_TYPES = ['generate', 'push'] as const
 export type JobType = (typeof JOB_TYPES)[number]

@@ -10,7 +10,7 @@ import type { ProcessorInput } from './transform.ts'
 export const GENERATION_RECORD_PATH = '.ies/generation.json'
 
 /** The version of the IES server that wrote the record (server/package.json). */
-export const IES_VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version
+export const IES_VERSION: string = (createRequire(import.meta.url)('../../../package.json') as { version: string }).version
 
 export interface GenerationRecord {
   schemaVersion: 1

@@ -6,12 +6,12 @@
 import { createHash } from 'node:crypto'
 import type { Collection, Db } from 'mongodb'
 import type { FastifyBaseLogger } from 'fastify'
-import type { JobEnvironment } from './transform.ts'
-import { canonical } from './generation-record.ts'
+import type { JobEnvironment } from '../generation/transform.ts'
+import { canonical } from '../generation/generation-record.ts'
 import type { Behind, LastPush } from './push-schemas.ts'
-import type { Format, GenerateOptions } from './selection.ts'
-import type { TemplatesSource } from './templates.ts'
-import { processorInput, type ProcessorInput } from './transform.ts'
+import type { Format, GenerateOptions } from '../generation/selection.ts'
+import type { TemplatesSource } from '../generation/templates.ts'
+import { processorInput, type ProcessorInput } from '../generation/transform.ts'
 
 /** What is recorded of a push. */
 interface PushFields {

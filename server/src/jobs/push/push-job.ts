@@ -2,16 +2,16 @@
 // (push.ts), the record of the last push (push-records.ts), and the job's result. Dry runs record
 // nothing and write nothing to the customer's repository.
 import type { TreeFile } from '@ies/processor-lib'
-import type { JobEnvironment } from './transform.ts'
-import type { Config } from '../config.ts'
+import type { JobEnvironment } from '../generation/transform.ts'
+import type { Config } from '../../config.ts'
 import { pushHttp } from './destination.ts'
-import { GENERATION_RECORD_PATH, generationRecord, generationRecordFile, parseGenerationRecord } from './generation-record.ts'
+import { GENERATION_RECORD_PATH, generationRecord, generationRecordFile, parseGenerationRecord } from '../generation/generation-record.ts'
 import { pushFiles, type PushRequest, type PushStrategy } from './push.ts'
 import { pushCommitMessage } from './push-message.ts'
 import type { PushRecords } from './push-records.ts'
 import type { DryRunResult, PushJobResult } from './push-schemas.ts'
-import type { JobRecord, PushParams } from './store.ts'
-import type { ProcessorInput } from './transform.ts'
+import type { JobRecord, PushParams } from '../queue/store.ts'
+import type { ProcessorInput } from '../generation/transform.ts'
 
 /** A push job's parameters: what to generate, and how to push it. */
 export interface LifecyclePushParams extends PushParams {

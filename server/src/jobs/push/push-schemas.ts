@@ -1,7 +1,7 @@
 // The push job's results as the API serves them (TypeBox: validation, types and the OpenAPI document
 // from one source): a push, a dry run, and the conflict details of PUSH_CONFLICT.
 import { Type, type Static } from '@sinclair/typebox'
-import { StringEnum } from '../core/schema.ts'
+import { StringEnum } from '../../core/schema.ts'
 
 export const PUSH_STRATEGIES = ['merge', 'branch'] as const
 export const PushStrategySchema = StringEnum(PUSH_STRATEGIES, {

@@ -28,7 +28,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { TreeFile } from '@ies/processor-lib'
 import type { HttpClient } from 'isomorphic-git'
-import { JobFailure } from './errors.ts'
+import { JobFailure } from '../queue/errors.ts'
 import {
   fetchRefAt,
   git,
@@ -42,7 +42,7 @@ import {
   type Credentials,
   type TreeEntries,
 } from '@ies/processor-lib/git-objects'
-import { GENERATION_RECORD_PATH, parseGenerationRecord, sameGeneration, type GenerationRecord } from './generation-record.ts'
+import { GENERATION_RECORD_PATH, parseGenerationRecord, sameGeneration, type GenerationRecord } from '../generation/generation-record.ts'
 import { changesOf, type FileChange } from './push-preview.ts'
 import { mergeTrees, type FileConflict } from './tree-merge.ts'
 

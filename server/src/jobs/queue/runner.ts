@@ -8,18 +8,18 @@ import { MongoBackend } from '@agendajs/mongo-backend'
 import type { Db } from 'mongodb'
 import type { FastifyBaseLogger } from 'fastify'
 import { unzipToFiles, type TreeFile } from '@ies/processor-lib'
-import type { Config } from '../config.ts'
-import { isDatabaseUnavailable } from '../core/errors.ts'
-import type { JobEnvironment } from './transform.ts'
+import type { Config } from '../../config.ts'
+import { isDatabaseUnavailable } from '../../core/errors.ts'
+import type { JobEnvironment } from '../generation/transform.ts'
 import { ArchiveStore, UNZIP_LIMITS, type ArchiveId } from './archives.ts'
 import { CompletionBus } from './completions.ts'
-import { checkDestination } from './destination.ts'
-import { isPemPrivateKey, PEM_OVER_HTTPS_MESSAGE } from './deploy-key.ts'
+import { checkDestination } from '../push/destination.ts'
+import { isPemPrivateKey, PEM_OVER_HTTPS_MESSAGE } from '../push/deploy-key.ts'
 import { credentialSecrets, jobErrorOf, JobFailure } from './errors.ts'
-import { archiveOf, generate, type Generated, type TemplateProcessor } from './generation.ts'
+import { archiveOf, generate, type Generated, type TemplateProcessor } from '../generation/generation.ts'
 import { notificationChannel, type WakeableChannel } from './notifications.ts'
-import { pushEnvironment } from './push-job.ts'
-import { PushRecords } from './push-records.ts'
+import { pushEnvironment } from '../push/push-job.ts'
+import { PushRecords } from '../push/push-records.ts'
 import { sweep } from './retention.ts'
 import {
   JobStore,
@@ -30,7 +30,7 @@ import {
   type PushParams,
   type PushResult,
 } from './store.ts'
-import { processorInput, type ProcessorInput } from './transform.ts'
+import { processorInput, type ProcessorInput } from '../generation/transform.ts'
 
 export interface EnvironmentAccess {
   get(userId: string, id: string): Promise<JobEnvironment | null>

@@ -4,8 +4,8 @@
 // message, code, system-call fields and cause chain) is returned beside it, redacted the same way, to
 // be logged: for an unexpected failure and for a failure of something outside (a Git server).
 import { ProcessorError } from '@ies/processor-lib'
-import { DestinationError } from './destination.ts'
-import { GenerationError } from './generation.ts'
+import { DestinationError } from '../push/destination.ts'
+import { GenerationError } from '../generation/generation.ts'
 import type { JobError } from './store.ts'
 
 /** A failure the job reports as it is (its code and message are meant for the user); `cause` is for the log. */

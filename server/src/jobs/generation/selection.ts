@@ -4,7 +4,7 @@
 //   .github/workflows/   the environment's own pipeline (runs Terraform)
 //   charts/<chart>/      chart values files
 //   gitops/              Argo CD Application definitions (chart values inlined)
-import { StringEnum } from '../core/schema.ts'
+import { StringEnum } from '../../core/schema.ts'
 
 export const FORMATS = ['terraform', 'helm', 'argocd'] as const
 export type Format = (typeof FORMATS)[number]

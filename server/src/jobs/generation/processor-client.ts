@@ -14,9 +14,9 @@
 // appears in a message or detail.
 import { finding } from '@ies/processor-lib/findings'
 import { unzipToFiles, type Finding, type TreeFile } from '@ies/processor-lib'
-import type { Config } from '../config.ts'
-import { UNZIP_LIMITS } from './archives.ts'
-import { credentialSecrets, redact } from './errors.ts'
+import type { Config } from '../../config.ts'
+import { UNZIP_LIMITS } from '../queue/archives.ts'
+import { credentialSecrets, redact } from '../queue/errors.ts'
 import { GenerationError, inProcessProcessor, refusal, type TemplateProcessor } from './generation.ts'
 import { splitCredentials, TEMPLATES_BRANCH, type TemplatesSource } from './templates.ts'
 
