@@ -27,6 +27,7 @@ import { validationError, type FieldError } from '@ies/server/core/errors'
 import { GLOBAL_KEYS, valueProblem, type FieldRef } from '@ies/processor-lib/contract/fields'
 import { catalogView, type TypedCatalog as Catalog, type TypedField as CatalogField } from '@ies/processor-lib/contract/view'
 import { testPattern } from '@ies/server/core/safe-pattern'
+import { relationProblems } from '@ies/processor-lib/contract/relations'
 import { sizeProblems } from './limits.ts'
 
 /** The provider whose stack the catalog describes. */
@@ -109,6 +110,25 @@ export function catalogProblems(catalog: Catalog | null, values: SetValue[], onU
   return problems
 }
 
+/**
+ * The relations between fields (the catalog contract's relations.ts: `atLeast` / `atMost`) that the
+ * environment `doc` breaks. With `touched` (an update), only those involving a value the request set
+ * (either side, or the service's `enabled`): a stored environment that predates a relation is not
+ * refused for a change elsewhere. A relation one of whose fields has a value problem (`reported`) is
+ * left out: that field's value is wrong already, and saying so once is clearer.
+ */
+export function relationFindings(catalog: Catalog, doc: unknown, touched?: SetValue[], reported: FieldError[] = []): FieldError[] {
+  if (!isObject(doc)) return []
+  const values = { ...doc, services: isObject(doc.services) ? (doc.services as Record<string, Json>) : {} }
+  const set = touched && new Set(touched.map((v) => (v.key === 'enabled' && v.service !== undefined ? `services.${v.service}` : v.path)))
+  const involved = (path: string) => !set || set.has(path) || set.has(path.split('.').slice(0, 2).join('.'))
+  const wrong = new Set(reported.map((r) => r.field))
+  return relationProblems(catalog, values)
+    .filter((p) => !wrong.has(p.field) && !(p.other !== undefined && wrong.has(p.other)))
+    .filter((p) => involved(p.field) || (p.other !== undefined && involved(p.other)))
+    .map((p) => ({ field: p.field, message: p.message }))
+}
+
 /** Every dotted prefix of a path, the path included: `a.b.c` -> `a`, `a.b`, `a.b.c`. */
 function prefixes(path: string): string[] {
   const out: string[] = []
@@ -181,18 +201,26 @@ export function catalogCheckFor(app: FastifyInstance): CatalogCheck {
     )
   }
 
+  /** The value problems, then the relations the values break (on fields without a value problem). */
+  function judge(values: SetValue[], catalog: Catalog | null, doc: unknown, log: FastifyBaseLogger, touched?: SetValue[]): FieldError[] {
+    const problems = check(values, catalog, log)
+    if (!catalog) return problems
+    return [...problems, ...withoutOverlap(problems, relationFindings(catalog, doc, touched, problems))]
+  }
+
   return {
     current,
     create(body, catalog, log) {
       refuseOversize(body)
-      return check(valuesSet(body), own(body, 'provider') === CATALOG_PROVIDER ? catalog : null, log)
+      return judge(valuesSet(body), own(body, 'provider') === CATALOG_PROVIDER ? catalog : null, body, log)
     },
     update(patch, stored, merged, catalog, log) {
       refuseOversize(merged)
       const isAws = own(merged, 'provider') === CATALOG_PROVIDER
       // Becoming an AWS environment: every value is new to the catalog.
-      if (isAws && stored.provider !== CATALOG_PROVIDER) return check(valuesSet(merged), catalog, log)
-      return check(valuesSet(patch, stored), isAws ? catalog : null, log)
+      if (isAws && stored.provider !== CATALOG_PROVIDER) return judge(valuesSet(merged), catalog, merged, log)
+      const changed = valuesSet(patch, stored)
+      return judge(changed, isAws ? catalog : null, merged, log, changed)
     },
   }
 }

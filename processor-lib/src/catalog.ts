@@ -164,7 +164,8 @@ function buildField(d: Decorator, a: Record<string, string>, options: unknown, t
   else if (typeof templateValue === 'number') type = 'number'
   else type = 'text'
   const def = a.default !== undefined ? a.default : templateValue === undefined ? null : templateValue
-  // a stable key order: displayName, description, type, options, pattern, default, available, category
+  // a stable key order: displayName, description, type, options, pattern, default, available, category,
+  // then the field relations (contract/relations.ts)
   return Object.assign(
     {},
     { displayName: a.displayName || d.path.split('.').pop()! },
@@ -175,5 +176,7 @@ function buildField(d: Decorator, a: Record<string, string>, options: unknown, t
     { default: def },
     a.available !== undefined ? { available: a.available } : {},
     a.category !== undefined ? { category: a.category } : {},
+    a.atLeast !== undefined ? { atLeast: a.atLeast } : {},
+    a.atMost !== undefined ? { atMost: a.atMost } : {},
   ) as CatalogField
 }

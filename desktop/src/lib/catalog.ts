@@ -15,6 +15,7 @@ import {
 } from '@ies/processor-lib/contract/attributes'
 import { PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, checkPatternSafety } from '@ies/processor-lib/contract/pattern-safety'
 import type { Catalog as CatalogDocument, CatalogField, CatalogService } from '@ies/processor-lib/contract/document'
+import { relationProblems, type RelationCatalog } from '@ies/processor-lib/contract/relations'
 
 export const SUPPORTED_SCHEMA_VERSION = 1
 export { FIELD_TYPES, availableProblem, isHidden, isOptionList, readDefault, widgetOf } from '@ies/processor-lib/contract/attributes'
@@ -38,6 +39,9 @@ export interface WizardField {
   /** The catalog's own message for a value that does not match. */
   message?: string
   default: unknown
+  /** Field relations as the catalog wrote them (the contract's relations.ts reads them). */
+  atLeast?: string
+  atMost?: string
 }
 
 export interface WizardService {
@@ -108,6 +112,8 @@ function prepareField(key: string, raw: Partial<CatalogField>, where: string, wa
   const field: WizardField = { key, label: raw.displayName || key, type: widget.type, default: null }
   if (raw.description) field.description = raw.description
   if (typeof raw.message === 'string' && raw.message.trim()) field.message = raw.message.trim()
+  if (typeof raw.atLeast === 'string') field.atLeast = raw.atLeast
+  if (typeof raw.atMost === 'string') field.atMost = raw.atMost
   if (field.type === 'dropdown') {
     if (isOptionList(raw.options)) field.options = raw.options
     else {
@@ -228,7 +234,27 @@ export function validateField(field: WizardField, value: unknown): string | null
   return null
 }
 
-/** Every field error of the enabled services, keyed `services.<key>.<field>` like the server's details. */
+/** The prepared catalog's services in the shape the contract's relation check reads. */
+function relationCatalogOf(catalog: PreparedCatalog): RelationCatalog {
+  return {
+    services: Object.fromEntries(
+      catalog.services.map((s) => [
+        s.key,
+        {
+          fields: Object.fromEntries(
+            s.fields.map((f) => [f.key, { displayName: f.label, type: f.type, default: f.default, atLeast: f.atLeast, atMost: f.atMost }]),
+          ),
+        },
+      ]),
+    ),
+  }
+}
+
+/**
+ * Every field error of the enabled services, keyed `services.<key>.<field>` like the server's
+ * details: each value against its field, then the relations between fields (the same check the API
+ * and the assistant make: `relationProblems` of the catalog contract).
+ */
 export function validateServices(services: Record<string, Record<string, unknown>>, catalog: PreparedCatalog) {
   const errors: Record<string, string> = {}
   for (const service of catalog.services) {
@@ -238,6 +264,11 @@ export function validateServices(services: Record<string, Record<string, unknown
       const message = validateField(field, values[field.key])
       if (message) errors[`services.${service.key}.${field.key}`] = message
     }
+  }
+  const valueErrors = new Set(Object.keys(errors))
+  for (const problem of relationProblems(relationCatalogOf(catalog), { services })) {
+    if (problem.other !== undefined && valueErrors.has(problem.other)) continue // that value is wrong already
+    errors[problem.field] ??= problem.message.charAt(0).toUpperCase() + problem.message.slice(1)
   }
   return errors
 }

@@ -34,6 +34,9 @@ export interface CatalogField {
   category?: string
   /** A sentence a client shows when the value does not match `pattern`, when a document carries one (else the pattern is explained). */
   message?: string
+  /** Field relations (relations.ts): the value is at least / at most a number or another field's value. */
+  atLeast?: string
+  atMost?: string
 }
 
 export interface CatalogService {

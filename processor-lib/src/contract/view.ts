@@ -22,6 +22,9 @@ export interface TypedField {
   default: unknown
   /** False when the document hides the field (`available: "false"`). */
   available: boolean
+  /** Field relations as written (relations.ts reads them). */
+  atLeast?: string
+  atMost?: string
 }
 
 export interface TypedService {
@@ -75,6 +78,10 @@ function readField(key: string, raw: Record<string, unknown>, where: string, war
   if (options) field.options = options
   const pattern = text(raw.pattern)
   if (pattern !== undefined) field.pattern = pattern
+  const atLeast = text(raw.atLeast)
+  if (atLeast !== undefined) field.atLeast = atLeast
+  const atMost = text(raw.atMost)
+  if (atMost !== undefined) field.atMost = atMost
   return field
 }
 
