@@ -24,7 +24,7 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
   async function checkRules(userId: string, input: EnvironmentInput, catalogFindings: FieldError[]) {
     const failures = [
       ...(await helmValuesErrors(input, app.config.yamlParseTimeoutMs)),
-      ...gitRepositoryUrlErrors(input, app.config.push.allowedHosts),
+      ...(await gitRepositoryUrlErrors(input, app.config.push.allowedHosts)),
       ...(await credentialReferenceErrors(userId, input, credentials)),
       ...catalogFindings,
     ]

@@ -46,6 +46,32 @@ export async function checkDestination(url: string, allowedHosts: readonly strin
   }
 }
 
+/** How long a save waits for the repository host's name to resolve (a slow resolver then lets the push judge it). */
+export const SAVE_RESOLVE_TIMEOUT_MS = 2000
+
+/**
+ * The push destination's problem when an environment is saved (issue 18 point 11), so a repository
+ * the server will refuse is reported then, not only at push time: the URL's form, then the push's
+ * own address rule (checkUrlDestination): an address literal that is not public, or a name
+ * (`localhost` included) that resolves to one, unless PUSH_ALLOWED_HOSTS names it. A name that does
+ * not resolve now, or not within SAVE_RESOLVE_TIMEOUT_MS, is accepted: the push resolves it again,
+ * and checks every connection.
+ */
+export async function destinationProblem(url: string, allowedHosts: readonly string[]): Promise<string | null> {
+  const problem = urlProblem(url, allowedHosts)
+  if (problem) return problem
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), SAVE_RESOLVE_TIMEOUT_MS)))
+  try {
+    await Promise.race([checkUrlDestination(url, { allowedHosts, allowSetting: ALLOW_SETTING }), late])
+    return null
+  } catch (err) {
+    return err instanceof DestinationRefused && !err.unresolved ? err.message : null
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 /** The HTTP client of a push: connects only to checked addresses, no redirects, fails a stalled server after `idleTimeoutMs`. */
 export function pushHttp(allowedHosts: readonly string[], idleTimeoutMs: number): HttpClient {
   const client = destinationHttp({ allowedHosts, allowSetting: ALLOW_SETTING, idleTimeoutMs })
