@@ -68,7 +68,11 @@ t.test('built-in assistant', async (t) => {
     t.match(content, /Domain \(domain\)/)
     t.match(content, /services\.eks\.nodeCapacityType\) must be one of: "ON_DEMAND", "SPOT"/)
     t.match(content, /services\.eks\.nodeDesiredSize\) must be a number/)
-    t.match(content, /Minimum nodes must be at most Maximum nodes \(3\); it is 4/, 'the relation the templates declare (atMost=nodeMaxSize)')
+    t.match(
+      content,
+      /Minimum nodes must be at most Maximum nodes \(3\); it is 4/,
+      'the relation the templates declare (atMost=nodeMaxSize)',
+    )
     t.match(content, /"bogus" is not in the catalog: it is stored but generates nothing/)
     t.match(content, /S3 has no field "surprise"/)
     t.match(content, /need a network/)

@@ -141,7 +141,11 @@ t.test('environment writes against the bundled catalog', async (t) => {
   })
 
   t.test('relations between fields (atLeast= / atMost= in the templates) name the field and the bound', async (t) => {
-    const contradictory = await a.createEnv('dev', { ...base, name: unique(), services: { eks: { enabled: true, nodeMinSize: 10, nodeMaxSize: 5 } } })
+    const contradictory = await a.createEnv('dev', {
+      ...base,
+      name: unique(),
+      services: { eks: { enabled: true, nodeMinSize: 10, nodeMaxSize: 5 } },
+    })
     t.equal(contradictory.status, 400, contradictory.raw)
     t.same(contradictory.body.error?.details, [
       { field: 'services.eks.nodeMinSize', message: 'must be at most Maximum nodes (5); it is 10' },
@@ -153,10 +157,18 @@ t.test('environment writes against the bundled catalog', async (t) => {
     t.same(storage.body.error?.details, [
       { field: 'services.rds.allocatedStorage', message: 'must be at most Storage autoscaling limit (GiB) (100); it is 200' },
     ])
-    const disabled = await a.createEnv('dev', { ...base, name: unique(), services: { eks: { enabled: false, nodeMinSize: 10, nodeMaxSize: 5 } } })
+    const disabled = await a.createEnv('dev', {
+      ...base,
+      name: unique(),
+      services: { eks: { enabled: false, nodeMinSize: 10, nodeMaxSize: 5 } },
+    })
     t.equal(disabled.status, 201, `a disabled service is not judged: ${disabled.raw}`)
 
-    const created = await a.createEnv('dev', { ...base, name: unique(), services: { eks: { enabled: true, nodeMinSize: 2, nodeMaxSize: 5 } } })
+    const created = await a.createEnv('dev', {
+      ...base,
+      name: unique(),
+      services: { eks: { enabled: true, nodeMinSize: 2, nodeMaxSize: 5 } },
+    })
     t.equal(created.status, 201, created.raw)
     const id = created.body.data.id
     const patched = await a.putEnv('dev', id, { services: { eks: { nodeMaxSize: 1 } } })
