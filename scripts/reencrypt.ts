@@ -4,7 +4,7 @@
 // Exits 1 when a value could not be decrypted with any configured key (their ids are listed).
 import { MongoClient, type Db } from 'mongodb'
 import { loadConfig } from '../server/src/config.ts'
-import { keyRingFor, type KeyRing } from '../server/src/core/crypto.ts'
+import { keyRingOf, type KeyRing } from '../server/src/core/crypto.ts'
 import { EnvironmentRepository } from '../plugins/environments/repository.ts'
 import { CloudCredentialRepository } from '../plugins/cloud-credentials/repository.ts'
 
@@ -23,7 +23,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   const client = await new MongoClient(config.mongodbUri, { serverSelectionTimeoutMS: 5000 }).connect()
   try {
-    const result = await reencryptAll(client.db(), keyRingFor(config))
+    const result = await reencryptAll(client.db(), keyRingOf(config))
     let failed = 0
     for (const [collection, { updated, failed: ids }] of Object.entries(result)) {
       console.log(`${collection}: ${updated} re-encrypted${ids.length ? `, ${ids.length} unreadable: ${ids.join(', ')}` : ''}`)

@@ -8,7 +8,7 @@
 // --json prints the whole token response instead of the access token alone.
 import { parseArgs } from 'node:util'
 import { authBaseUrl, loadConfig } from '../server/src/config.ts'
-import { getUserToken, OAuthError } from '../server/src/idp/client-flows.ts'
+import { getUserToken, OAuthError } from '../test/harness/scripted-login.ts'
 
 const { values } = parseArgs({
   options: {

@@ -5,7 +5,7 @@
 //   - propose a value ("enable eks", "disable waf", "set region to eu-central-1"),
 //   - list the services, and say what it can do.
 import type { Catalog, CatalogField } from './catalog-source.ts'
-import { catalogPaths, type FieldRef } from './catalog-fields.ts'
+import { catalogPaths, type FieldRef } from '@ies/processor-lib/contract/fields'
 import { valueAt, type Draft } from './draft.ts'
 import { checkDraft, missingForStack, type Finding } from './draft-review.ts'
 import type { EnvironmentView } from './environment-view.ts'

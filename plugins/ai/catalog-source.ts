@@ -1,13 +1,13 @@
 // Where the assistant gets the service catalog: the app's one catalog cache, the one GET /api/catalog
 // and the environment checks read (templates in process, or the processor service with
 // PROCESSOR_URL + PROCESSOR_SERVICE_TOKEN, for TEMPLATES_REPO when it is set). The assistant works on
-// the typed view of the document (catalog-view.ts); what the view adjusted is logged once per document.
+// the typed view of the document (the catalog contract's view.ts); what the view adjusted is logged once per document.
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import type { Catalog as CatalogDocument } from '@ies/processor-lib'
-import { catalogCacheFor } from '../catalog/index.ts'
-import { catalogView, type Catalog } from './catalog-view.ts'
+import { catalogView, type TypedCatalog as Catalog } from '@ies/processor-lib/contract/view'
 
-export type { Catalog, CatalogField, CatalogService, CatalogOption } from './catalog-view.ts'
+export type { TypedCatalog as Catalog, TypedField as CatalogField, TypedService as CatalogService } from '@ies/processor-lib/contract/view'
+export type { CatalogOption } from '@ies/processor-lib/contract/document'
 
 export type CatalogSource = () => Promise<Catalog>
 
@@ -27,6 +27,6 @@ export function viewingSource(fetch: () => Promise<CatalogDocument>, log: Pick<F
 }
 
 export function catalogSourceFor(app: FastifyInstance): CatalogSource {
-  const cache = catalogCacheFor(app)
+  const cache = app.catalog
   return viewingSource(async () => (await cache.get()).catalog, app.log)
 }

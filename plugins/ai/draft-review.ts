@@ -1,7 +1,9 @@
 // Checks a draft against the catalog and the spec's rules, and lists what a working stack still
 // lacks. Used by the built-in assistant (its answer) and by the prompt (grounding for a model).
 import type { Catalog } from './catalog-source.ts'
-import { GLOBAL_KEYS, fieldAt, valueProblem } from './catalog-fields.ts'
+import { GLOBAL_KEYS, fieldAt, valueProblem } from '@ies/processor-lib/contract/fields'
+import { relationProblems } from '@ies/processor-lib/contract/relations'
+import { testPattern } from '@ies/server/core/safe-pattern'
 import { isEnabled, valueAt, type Draft } from './draft.ts'
 import type { EnvironmentView } from './environment-view.ts'
 
@@ -21,15 +23,6 @@ export interface Finding {
  * what"); a rule is only applied when the catalog has both services.
  */
 export const NEEDS_NETWORK = ['eks', 'rds', 'aurora', 'elasticache', 'msk', 'opensearch'] as const
-
-/** Pairs of fields where the first must not exceed the second. */
-const ORDERED_FIELDS: Array<[service: string, low: string, high: string]> = [
-  ['eks', 'nodeMinSize', 'nodeDesiredSize'],
-  ['eks', 'nodeDesiredSize', 'nodeMaxSize'],
-  ['eks', 'nodeMinSize', 'nodeMaxSize'],
-  ['aurora', 'minCapacity', 'maxCapacity'],
-  ['rds', 'allocatedStorage', 'maxAllocatedStorage'],
-]
 
 const has = (catalog: Catalog, service: string) => Object.hasOwn(catalog.services, service) && catalog.services[service].available !== false
 const label = (catalog: Catalog, service: string) => catalog.services[service]?.displayName ?? service
@@ -53,7 +46,7 @@ export function checkDraft(catalog: Catalog, draft: Draft | undefined): Finding[
     if (!ref) continue
     const value = valueAt(draft, key)
     if (isBlank(value)) continue // reported by missingForStack
-    const problem = valueProblem(ref, value)
+    const problem = valueProblem(ref, value, testPattern)
     if (problem) {
       findings.push({
         severity: 'error',
@@ -93,7 +86,7 @@ export function checkDraft(catalog: Catalog, draft: Draft | undefined): Finding[
         })
         continue
       }
-      const problem = valueProblem(ref, value)
+      const problem = valueProblem(ref, value, testPattern)
       if (problem) {
         findings.push({
           severity: 'error',
@@ -104,22 +97,19 @@ export function checkDraft(catalog: Catalog, draft: Draft | undefined): Finding[
       }
     }
   }
-  for (const [service, low, high] of ORDERED_FIELDS) {
-    if (!has(catalog, service) || !isEnabled(draft, service)) continue
-    const lowPath = `services.${service}.${low}`
-    const highPath = `services.${service}.${high}`
-    const a = effective(catalog, draft, lowPath)
-    const b = effective(catalog, draft, highPath)
-    if (typeof a === 'number' && typeof b === 'number' && a > b) {
-      const lowName = fieldAt(catalog, lowPath)?.field.displayName ?? low
-      const highName = fieldAt(catalog, highPath)?.field.displayName ?? high
-      findings.push({
-        severity: 'error',
-        path: highPath,
-        message: `${label(catalog, service)}: ${lowName} (${a}) is larger than ${highName} (${b}).`,
-        fix: { path: highPath, value: a, reason: `${highName} must be at least ${lowName}` },
-      })
-    }
+  // Relations between fields, as the templates declare them (atLeast= / atMost=): the same check the
+  // API and the wizard make. A field whose value is already reported above is not reported twice.
+  const reported = new Set(findings.map((f) => f.path))
+  for (const p of relationProblems(catalog, { ...draft, services: draft?.services ?? {} })) {
+    if (reported.has(p.field) || (p.other !== undefined && reported.has(p.other))) continue
+    const name = fieldAt(catalog, p.field)?.field.displayName ?? p.field
+    const service = p.field.split('.')[1]
+    findings.push({
+      severity: 'error',
+      path: p.field,
+      message: `${label(catalog, service)}: ${name} ${p.message}.`,
+      ...(p.limit !== undefined && { fix: { path: p.field, value: p.limit, reason: `${name} ${p.message.replace(/; it is .*$/, '')}` } }),
+    })
   }
   return findings
 }

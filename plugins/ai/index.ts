@@ -4,7 +4,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { notFound, unavailable } from '@ies/server/core/errors'
-import { environmentRepository } from '../environments/repository.ts'
 import { builtinAssistant } from './builtin-assistant.ts'
 import { catalogSourceFor, type Catalog } from './catalog-source.ts'
 import { reviewDraft } from './draft-review.ts'
@@ -19,7 +18,7 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 
 const ai: FastifyPluginAsyncTypebox = async (app) => {
   const catalogSource = catalogSourceFor(app)
-  const environments = environmentRepository(app)
+  const environments = app.environments
   const model = modelSettings(app.config)
 
   async function loadCatalog(): Promise<Catalog> {

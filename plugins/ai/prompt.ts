@@ -2,7 +2,7 @@
 // types, options, patterns, defaults, descriptions), the caller's environment (non-secret view),
 // the draft, and the built-in review of the draft, so the model starts from the same facts.
 import type { Catalog } from './catalog-source.ts'
-import { catalogPaths } from './catalog-fields.ts'
+import { catalogPaths } from '@ies/processor-lib/contract/fields'
 import type { Draft } from './draft.ts'
 import type { Finding } from './draft-review.ts'
 import type { EnvironmentView } from './environment-view.ts'

@@ -1,8 +1,9 @@
 // Every suggestion that leaves the assistant, from the built-in assistant or from a model, passes
-// through acceptSuggestions: only catalog paths, only values that fit the field (catalog-fields.ts).
+// through acceptSuggestions: only catalog paths, only values that fit the field (the catalog contract's fields.ts).
 // Anything else is dropped silently (the count is returned for logging).
 import type { Catalog } from './catalog-source.ts'
-import { fieldAt, valueProblem } from './catalog-fields.ts'
+import { fieldAt, valueProblem } from '@ies/processor-lib/contract/fields'
+import { testPattern } from '@ies/server/core/safe-pattern'
 import { valueAt, type Draft } from './draft.ts'
 
 export type SuggestionValue = string | number | boolean
@@ -36,7 +37,7 @@ export function acceptSuggestions(catalog: Catalog, raw: unknown, draft?: Draft)
     if (typeof path !== 'string' || seen.has(path)) continue
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue
     const ref = fieldAt(catalog, path)
-    if (!ref || valueProblem(ref, value) !== null) continue
+    if (!ref || valueProblem(ref, value, testPattern) !== null) continue
     if (draft && valueAt(draft, path) === value) continue
     seen.add(path)
     out.push({ path, value, reason: typeof reason === 'string' ? reason.trim().slice(0, MAX_REASON_LENGTH) : '' })

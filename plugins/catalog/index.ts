@@ -1,16 +1,13 @@
 // GET /api/catalog: the service catalog the wizard is built from, from the templates in process or
 // from the remote processor service (PROCESSOR_URL + PROCESSOR_SERVICE_TOKEN; with TEMPLATES_REPO the
 // catalog of that repository's main, the one generation uses: source.ts), through a
-// process-local cache (cache.ts). `ETag` is the templates commit; `If-None-Match` with it gives 304;
-// a copy served because the processor is unreachable carries `Warning: 110`. No copy: 503. The cache
-// is shared with the environment writes (catalogCacheFor).
+// process-local cache (cache.ts, shared as `app.catalog`: service.ts). `ETag` is the templates commit; `If-None-Match` with it gives 304;
+// a copy served because the processor is unreachable carries `Warning: 110`. No copy: 503.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyInstance } from 'fastify'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { unavailable } from '@ies/server/core/errors'
-import { CatalogCache } from './cache.ts'
 import { CatalogDocument } from './schemas.ts'
-import { inProcessSource, ProcessorUnreachable, remoteSource, unquote } from './source.ts'
+import { ProcessorUnreachable, unquote } from './source.ts'
 
 function matches(header: string | undefined, etag: string): boolean {
   if (!header) return false
@@ -21,30 +18,8 @@ function matches(header: string | undefined, etag: string): boolean {
   })
 }
 
-const caches = new WeakMap<object, CatalogCache>()
-
-/**
- * The app's one catalog cache: the route below and every other reader of the catalog (the checks
- * of environment writes, plugins/environments/catalog-check.ts) share it, so they see the same
- * document, with the same TTL, stale window and upstream fetches. Keyed by the app's templates
- * source, which the jobs plugin decorates once per app on the root instance.
- */
-export function catalogCacheFor(app: FastifyInstance): CatalogCache {
-  let cache = caches.get(app.templates)
-  if (!cache) {
-    const { processorUrl, processorToken, ttlMs, staleMs, timeoutMs } = app.config.catalog
-    const source =
-      processorUrl && processorToken
-        ? remoteSource({ url: processorUrl, token: processorToken, timeoutMs, templatesRepo: app.config.templates.repo })
-        : inProcessSource(app.templates)
-    cache = new CatalogCache(source, ttlMs, staleMs)
-    caches.set(app.templates, cache)
-  }
-  return cache
-}
-
 const catalog: FastifyPluginAsyncTypebox = async (app) => {
-  const cache = catalogCacheFor(app)
+  const cache = app.catalog
 
   app.get(
     '/',

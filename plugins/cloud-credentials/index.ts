@@ -4,8 +4,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError, FastifyRequest } from 'fastify'
 import { Envelope, ErrorBody, ListEnvelope, ok, page } from '@ies/server/core/envelope'
 import { AppError, detailsFromValidation, notFound, validationError } from '@ies/server/core/errors'
-import { environmentRepository } from '../environments/repository.ts'
-import { cloudCredentialRepository } from './repository.ts'
 import {
   CREDENTIALS_BY_PROVIDER,
   CredentialCreate,
@@ -40,11 +38,7 @@ function credentialsOf(request: FastifyRequest, provider: CredentialProvider, va
 }
 
 const cloudCredentials: FastifyPluginAsyncTypebox = async (app) => {
-  const repo = cloudCredentialRepository(app)
-  const environments = environmentRepository(app)
-  app.addHook('onReady', async () => {
-    await repo.indexes().catch((err) => app.log.warn({ err: { message: err.message } }, 'could not create cloud credential indexes'))
-  })
+  const { cloudCredentials: repo, environments } = app
 
   app.get('/', { schema: { querystring: ListQuery, response: { 200: ListEnvelope(CredentialSummary), ...errors } } }, async (request) => {
     const { items, total } = await repo.list(request.principal.userId, request.query)

@@ -9,11 +9,12 @@
 // the mark and backs off (README.md, "Deleting a credential in use").
 import { randomUUID } from 'node:crypto'
 import type { Collection, Db } from 'mongodb'
-import { keyRingFor, type EncryptedSecret, type KeyRing } from '@ies/server/core/crypto'
+import type { EncryptedSecret, KeyRing } from '@ies/server/core/crypto'
 import { AppError, conflict } from '@ies/server/core/errors'
-import { onePerDatabase } from '@ies/server/core/db'
+import { isDuplicateKey } from '@ies/server/core/db'
 import { reencryptField, type ReencryptResult } from '@ies/server/core/reencrypt'
-import { isDuplicateKey, ownerLock, type DeletionMark } from '../environments/repository.ts'
+import type { DeletionMark } from '../environments/repository.ts'
+import { ownerLock } from '@ies/server/core/keyed-mutex'
 import { metadataOf } from './metadata.ts'
 import type { CredentialProvider, Credentials, Metadata } from './schemas.ts'
 
@@ -231,8 +232,3 @@ export class CloudCredentialRepository {
     return reencryptField(this.collection, this.keys, 'secret', (doc) => this.context(doc._id, doc.userId))
   }
 }
-
-/** The app's cloud credential repository (one per database handle, shared by every plugin). */
-export const cloudCredentialRepository = onePerDatabase(
-  (app) => new CloudCredentialRepository(app.mongo.db, keyRingFor(app.config, app.log)),
-)

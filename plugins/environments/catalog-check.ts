@@ -1,11 +1,11 @@
 // The values an environment write sets, checked against the service catalog (README.md beside this
 // file, "Catalog check"). The catalog is the one GET /api/catalog serves, through the same cache
-// (plugins/catalog, catalogCacheFor), and it is read the one way every client reads it: the typed
-// view of plugins/ai/catalog-view.ts (desktop/src/lib/catalog-attributes.ts: an unknown type is
-// text, a dropdown without options is text) and the assistant's rule set, plugins/ai/catalog-fields.ts
+// (plugins/catalog, `app.catalog`), and it is read the one way every client reads it: the typed
+// view of the catalog contract (processor-lib/src/contract/view.ts over attributes.ts: an unknown type is
+// text, a dropdown without options is text) and the rule set the assistant shares, the contract's fields.ts
 // (`valueProblem`: toggle a boolean, number a finite number whose decimal text matches the pattern,
 // dropdown exactly one option value, text a string matching the pattern; patterns tested only through
-// plugins/ai/safe-pattern.ts). Nothing here restates those rules.
+// server/src/core/safe-pattern.ts). Nothing here restates those rules.
 //
 // - Values are read as the client sent them, before the schema's type coercion: `"3"` is not 3.
 // - A create checks every value it sets; a merge patch only the values it sets that differ from the
@@ -24,10 +24,10 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import type { Catalog as CatalogDocument } from '@ies/processor-lib'
 import { validationError, type FieldError } from '@ies/server/core/errors'
-import { GLOBAL_KEYS, valueProblem, type FieldRef } from '../ai/catalog-fields.ts'
-import { catalogView, type Catalog, type CatalogField } from '../ai/catalog-view.ts'
-import { testPattern } from '../ai/safe-pattern.ts'
-import { catalogCacheFor } from '../catalog/index.ts'
+import { GLOBAL_KEYS, valueProblem, type FieldRef } from '@ies/processor-lib/contract/fields'
+import { catalogView, type TypedCatalog as Catalog, type TypedField as CatalogField } from '@ies/processor-lib/contract/view'
+import { testPattern } from '@ies/server/core/safe-pattern'
+import { relationProblems } from '@ies/processor-lib/contract/relations'
 import { sizeProblems } from './limits.ts'
 
 /** The provider whose stack the catalog describes. */
@@ -98,16 +98,35 @@ export function catalogProblems(catalog: Catalog | null, values: SetValue[], onU
     const field = catalog && catalogField(catalog, v)
     if (!field) continue
     const ref: FieldRef = { path: v.path, key: v.key, field, ...(v.service !== undefined && { service: v.service }) }
-    let problem = valueProblem(ref, v.value)
+    let problem = valueProblem(ref, v.value, testPattern)
     if (problem && field.pattern && testPattern(field.pattern, '') === 'unsafe') {
       // The pattern cannot be tested in bounded time: like the wizard, drop only the pattern check.
       onUnsafe?.(v.path)
       const { pattern: _unsafe, ...withoutPattern } = field
-      problem = valueProblem({ ...ref, field: withoutPattern }, v.value)
+      problem = valueProblem({ ...ref, field: withoutPattern }, v.value, testPattern)
     }
     if (problem) problems.push({ field: v.path, message: problem })
   }
   return problems
+}
+
+/**
+ * The relations between fields (the catalog contract's relations.ts: `atLeast` / `atMost`) that the
+ * environment `doc` breaks. With `touched` (an update), only those involving a value the request set
+ * (either side, or the service's `enabled`): a stored environment that predates a relation is not
+ * refused for a change elsewhere. A relation one of whose fields has a value problem (`reported`) is
+ * left out: that field's value is wrong already, and saying so once is clearer.
+ */
+export function relationFindings(catalog: Catalog, doc: unknown, touched?: SetValue[], reported: FieldError[] = []): FieldError[] {
+  if (!isObject(doc)) return []
+  const values = { ...doc, services: isObject(doc.services) ? (doc.services as Record<string, Json>) : {} }
+  const set = touched && new Set(touched.map((v) => (v.key === 'enabled' && v.service !== undefined ? `services.${v.service}` : v.path)))
+  const involved = (path: string) => !set || set.has(path) || set.has(path.split('.').slice(0, 2).join('.'))
+  const wrong = new Set(reported.map((r) => r.field))
+  return relationProblems(catalog, values)
+    .filter((p) => !wrong.has(p.field) && !(p.other !== undefined && wrong.has(p.other)))
+    .filter((p) => involved(p.field) || (p.other !== undefined && involved(p.other)))
+    .map((p) => ({ field: p.field, message: p.message }))
 }
 
 /** Every dotted prefix of a path, the path included: `a.b.c` -> `a`, `a.b`, `a.b.c`. */
@@ -148,7 +167,7 @@ function refuseOversize(body: unknown): void {
 }
 
 export function catalogCheckFor(app: FastifyInstance): CatalogCheck {
-  const cache = catalogCacheFor(app)
+  const cache = app.catalog
   const views = new WeakMap<CatalogDocument, Catalog>()
 
   async function current(log: FastifyBaseLogger): Promise<Catalog | null> {
@@ -182,18 +201,26 @@ export function catalogCheckFor(app: FastifyInstance): CatalogCheck {
     )
   }
 
+  /** The value problems, then the relations the values break (on fields without a value problem). */
+  function judge(values: SetValue[], catalog: Catalog | null, doc: unknown, log: FastifyBaseLogger, touched?: SetValue[]): FieldError[] {
+    const problems = check(values, catalog, log)
+    if (!catalog) return problems
+    return [...problems, ...withoutOverlap(problems, relationFindings(catalog, doc, touched, problems))]
+  }
+
   return {
     current,
     create(body, catalog, log) {
       refuseOversize(body)
-      return check(valuesSet(body), own(body, 'provider') === CATALOG_PROVIDER ? catalog : null, log)
+      return judge(valuesSet(body), own(body, 'provider') === CATALOG_PROVIDER ? catalog : null, body, log)
     },
     update(patch, stored, merged, catalog, log) {
       refuseOversize(merged)
       const isAws = own(merged, 'provider') === CATALOG_PROVIDER
       // Becoming an AWS environment: every value is new to the catalog.
-      if (isAws && stored.provider !== CATALOG_PROVIDER) return check(valuesSet(merged), catalog, log)
-      return check(valuesSet(patch, stored), isAws ? catalog : null, log)
+      if (isAws && stored.provider !== CATALOG_PROVIDER) return judge(valuesSet(merged), catalog, merged, log)
+      const changed = valuesSet(patch, stored)
+      return judge(changed, isAws ? catalog : null, merged, log, changed)
     },
   }
 }

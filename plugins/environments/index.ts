@@ -2,12 +2,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError, FastifyRequest } from 'fastify'
 import { Envelope, ErrorBody, ListEnvelope, ok, page } from '@ies/server/core/envelope'
-import { currentTemplatesCommit, upgradeStatus } from '@ies/server/jobs/push-records'
+import { currentTemplatesCommit, upgradeStatus } from '@ies/server/jobs/push/push-records'
 import { detailsFromValidation, notFound, validationError, type FieldError } from '@ies/server/core/errors'
-import { cloudCredentialRepository } from '../cloud-credentials/repository.ts'
 import { catalogCheckFor, withoutOverlap } from './catalog-check.ts'
 import { mergePatch } from './merge-patch.ts'
-import { environmentRepository, inputOf, toEnvironment, type DeployKeyChange, type EnvironmentRecord } from './repository.ts'
+import { inputOf, toEnvironment, type DeployKeyChange, type EnvironmentRecord } from './repository.ts'
 import { credentialReferenceErrors, gitRepositoryUrlErrors, helmValuesErrors } from './rules.ts'
 import { Environment, EnvironmentInput, EnvironmentPatch, EnvironmentSummary, IdParams, ListQuery } from './schemas.ts'
 
@@ -16,20 +15,16 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 const IMMUTABLE = ['name', 'globalPrefix'] as const
 
 const environments: FastifyPluginAsyncTypebox = async (app) => {
-  const repo = environmentRepository(app)
-  const credentials = cloudCredentialRepository(app)
+  const { environments: repo, cloudCredentials: credentials } = app
   const catalogCheck = catalogCheckFor(app)
   /** The catalog check's findings on a create body, made on the body as sent (preValidation). */
   const createFindings = new WeakMap<FastifyRequest, FieldError[]>()
-  app.addHook('onReady', async () => {
-    await repo.indexes().catch((err) => app.log.warn({ err: { message: err.message } }, 'could not create environment indexes'))
-  })
 
   /** The checks beyond the schema, with the catalog check's findings; all failures in one 400. */
   async function checkRules(userId: string, input: EnvironmentInput, catalogFindings: FieldError[]) {
     const failures = [
       ...(await helmValuesErrors(input, app.config.yamlParseTimeoutMs)),
-      ...gitRepositoryUrlErrors(input, app.config.push.allowedHosts),
+      ...(await gitRepositoryUrlErrors(input, app.config.push.allowedHosts)),
       ...(await credentialReferenceErrors(userId, input, credentials)),
       ...catalogFindings,
     ]

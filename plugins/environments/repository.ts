@@ -10,19 +10,16 @@ import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Collection, Db, Filter } from 'mongodb'
 import pMap from 'p-map'
-import { keyRingFor, type EncryptedSecret, type KeyRing } from '@ies/server/core/crypto'
+import type { EncryptedSecret, KeyRing } from '@ies/server/core/crypto'
 import { AppError, conflict, fieldError, isDatabaseUnavailable } from '@ies/server/core/errors'
-import { onePerDatabase } from '@ies/server/core/db'
-import { keyedMutexFor } from '@ies/server/core/keyed-mutex'
+import { isDuplicateKey } from '@ies/server/core/db'
+import { ownerLock } from '@ies/server/core/keyed-mutex'
 import { reencryptField, type ReencryptResult } from '@ies/server/core/reencrypt'
 import type { Environment, EnvironmentInput } from './schemas.ts'
 import { ENVIRONMENT_STATUSES, SORTS } from './schemas.ts'
 import { entryMatches, EnvironmentSummaries, select, type SummaryEntry } from './summaries.ts'
 
 export const DEPLOY_KEY_PURPOSE = 'environment.deployKey'
-
-/** Terraform state key of environments created before per-environment keys (spec "Transform", rule 1). */
-export const LEGACY_STATE_KEY = 'aws.tfstate'
 
 /** What is stored: the validated input without the deploy key, plus the service's own fields. */
 export interface EnvironmentRecord extends Omit<EnvironmentInput, 'gitRepository' | 'domain' | 'services' | 'helmCharts'> {
@@ -46,17 +43,6 @@ export interface EnvironmentRecord extends Omit<EnvironmentInput, 'gitRepository
   version?: number
   createdAt: Date
   updatedAt: Date
-}
-
-/** True when the environment predates per-environment Terraform state keys. */
-export function usesLegacyStateKey(env: Pick<EnvironmentRecord, 'stateKeyScope'>): boolean {
-  return env.stateKeyScope !== 'environment'
-}
-
-/** The Terraform state key of an environment (spec "Transform", rule 1). */
-export function stateKeyOf(env: Pick<EnvironmentRecord, '_id' | 'stateKeyScope' | 'terraformBackend'>): string {
-  if (usesLegacyStateKey(env)) return env.terraformBackend?.key ?? LEGACY_STATE_KEY
-  return `env/${env._id}/aws.tfstate`
 }
 
 export function toEnvironment(doc: EnvironmentRecord): Environment {
@@ -99,14 +85,6 @@ export interface ListOptions {
 export type EnvironmentDeletedHook = (env: EnvironmentRecord) => Promise<void> | void
 
 /**
- * Runs `fn` while no other write of this user's environments or cloud credentials runs in this
- * process (environment creates and updates, credential deletions and defaults). Re-entrant.
- */
-export function ownerLock<T>(db: Db, userId: string, fn: () => Promise<T>): Promise<T> {
-  return keyedMutexFor(db).run(`owner:${userId}`, fn)
-}
-
-/**
  * What a credential deletion writes onto the credential before it looks for environments using it
  * (`cloud_credentials.deleting`); an environment write that assigns the credential checks for it
  * after writing. Of two such requests on different replicas at least one sees the other, so a
@@ -143,15 +121,6 @@ const RETRY_PAUSE_MS = 20
 
 const credentialRefused = (provider: string) =>
   fieldError('cloudCredentialId', `must name one of your cloud credentials for provider ${provider}`)
-
-/**
- * A unique-index violation. MongoDB (and FerretDB on insert) answers code 11000; FerretDB 1.24 with
- * SQLite answers an update that violates a unique index with code 1 and SQLite's message.
- */
-export function isDuplicateKey(err: unknown): boolean {
-  const e = err as { code?: unknown; message?: unknown } | null
-  return e?.code === 11000 || (typeof e?.message === 'string' && e.message.includes('UNIQUE constraint failed'))
-}
 
 /** How often a user's list page is compared with its records, per process (see `listRows`). */
 const VERIFY_EVERY_MS = 60_000
@@ -450,6 +419,3 @@ export class EnvironmentRepository {
     return reencryptField(this.collection, this.keys, 'deployKey', (doc) => this.deployKeyContext(doc._id, doc.userId))
   }
 }
-
-/** The app's environment repository (one per database handle, shared by every plugin). */
-export const environmentRepository = onePerDatabase((app) => new EnvironmentRepository(app.mongo.db, keyRingFor(app.config, app.log)))

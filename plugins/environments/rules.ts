@@ -4,7 +4,7 @@
 // Git repository URL must be one a push may use (no credentials in it; `http://` only to a host in
 // PUSH_ALLOWED_HOSTS, e.g. an on-premise or loopback Git server).
 import type { FieldError } from '@ies/server/core/errors'
-import { urlProblem } from '@ies/server/jobs/destination'
+import { destinationProblem } from '@ies/server/jobs/push/destination'
 import type { CloudCredentialRepository } from '../cloud-credentials/repository.ts'
 import { ChartValuesChecker } from './chart-values.ts'
 import type { EnvironmentInput } from './schemas.ts'
@@ -32,8 +32,8 @@ export async function credentialReferenceErrors(
   return [{ field: 'cloudCredentialId', message: `must name one of your cloud credentials for provider ${input.provider}` }]
 }
 
-export function gitRepositoryUrlErrors(input: EnvironmentInput, pushAllowedHosts: readonly string[]): FieldError[] {
+export async function gitRepositoryUrlErrors(input: EnvironmentInput, pushAllowedHosts: readonly string[]): Promise<FieldError[]> {
   const url = input.gitRepository?.url
-  const problem = url ? urlProblem(url, pushAllowedHosts) : null
+  const problem = url ? await destinationProblem(url, pushAllowedHosts) : null
   return problem ? [{ field: 'gitRepository.url', message: problem }] : []
 }

@@ -3,8 +3,8 @@ import { Type, type Static } from '@sinclair/typebox'
 import { PageQuery } from '@ies/server/core/envelope'
 import { StringEnum } from '@ies/server/core/schema'
 import { PROVIDERS } from '@ies/server/core/users'
-import { DEPLOY_KEY_PATTERN } from '@ies/server/jobs/deploy-key'
-import { Behind, LastPush } from '@ies/server/jobs/push-schemas'
+import { DEPLOY_KEY_PATTERN } from '@ies/server/jobs/push/deploy-key'
+import { Behind, LastPush } from '@ies/server/jobs/push/push-schemas'
 import { MAX_HELM_CHARTS, MAX_SERVICE_FIELDS, MAX_SERVICES } from './limits.ts'
 
 export const ENVIRONMENT_STATUSES = ['pending', 'deploying', 'running', 'stopped', 'failed', 'destroyed'] as const
@@ -152,7 +152,7 @@ export const Environment = Type.Object({
   status: StringEnum(ENVIRONMENT_STATUSES),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
-  // The generated repository's lifecycle (server/src/jobs/push-records.ts): served by GET /:id, create and update.
+  // The generated repository's lifecycle (server/src/jobs/push/push-records.ts): served by GET /:id, create and update.
   lastPush: Type.Optional(Type.Union([LastPush, Type.Null()])),
   behind: Type.Optional(Behind),
 })

@@ -9,11 +9,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { unzipToFiles } from '@ies/processor-lib'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { AppError, fieldError, notFound } from '@ies/server/core/errors'
-import type { LifecyclePushParams } from '@ies/server/jobs/push-job'
-import { isChartFile } from '@ies/server/jobs/selection'
-import type { ArchiveId } from '@ies/server/jobs/archives'
-import type { GenerateResult } from '@ies/server/jobs/store'
-import { environmentRepository } from '../environments/repository.ts'
+import type { LifecyclePushParams } from '@ies/server/jobs/push/push-job'
+import { isChartFile } from '@ies/server/jobs/generation/selection'
+import type { ArchiveId } from '@ies/server/jobs/queue/archives'
+import type { GenerateResult } from '@ies/server/jobs/queue/store'
 import { Job, toJob } from '../jobs/schemas.ts'
 import { terraformBackendRoutes } from './terraform-backend.ts'
 import { EnvironmentParams, GeneratedFiles, GenerateBody, GenerateQuery, PUSH_DEFAULTS, PushBody } from './schemas.ts'
@@ -24,7 +23,7 @@ export const autoPrefix = '/environments'
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 422: ErrorBody }
 
 const generation: FastifyPluginAsyncTypebox = async (app) => {
-  const environments = environmentRepository(app)
+  const environments = app.environments
   await app.register(terraformBackendRoutes)
   await app.register(upgradeRoutes)
 

@@ -1,7 +1,7 @@
 // Bodies of POST /api/environments/:id/generate and /push, and the synchronous generation answer.
 import { Type, type Static } from '@sinclair/typebox'
-import { FormatSchema } from '@ies/server/jobs/selection'
-import { Behind, LastPush, PushStrategySchema } from '@ies/server/jobs/push-schemas'
+import { FormatSchema } from '@ies/server/jobs/generation/selection'
+import { Behind, LastPush, PushStrategySchema } from '@ies/server/jobs/push/push-schemas'
 import { GenerateOptions } from '../jobs/schemas.ts'
 
 export const EnvironmentParams = Type.Object({ id: Type.String({ maxLength: 64 }) })

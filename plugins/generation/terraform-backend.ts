@@ -10,8 +10,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { AppError, conflict, fieldError, unavailable } from '@ies/server/core/errors'
-import { cloudCredentialRepository } from '../cloud-credentials/repository.ts'
-import { environmentRepository, stateKeyOf } from '../environments/repository.ts'
+import { stateKeyOf } from '@ies/server/jobs/generation/transform'
 import { BucketTakenError, ensureStateBucket, type AwsKeys } from './state-bucket.ts'
 
 const CreateBody = Type.Object(
@@ -41,8 +40,8 @@ const AWS_REJECTED = new Set([
 ])
 
 export const terraformBackendRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const credentials = cloudCredentialRepository(app)
-  const environments = environmentRepository(app)
+  const credentials = app.cloudCredentials
+  const environments = app.environments
 
   app.post(
     '/terraform-backend/create',

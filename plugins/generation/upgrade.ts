@@ -9,10 +9,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
-import { checkDestination, DestinationError, urlProblem } from '@ies/server/jobs/destination'
-import type { LifecyclePushParams } from '@ies/server/jobs/push-job'
-import { currentTemplatesCommit, upgradeStatus } from '@ies/server/jobs/push-records'
-import { environmentRepository, type EnvironmentRecord } from '../environments/repository.ts'
+import { checkDestination, DestinationError, urlProblem } from '@ies/server/jobs/push/destination'
+import type { LifecyclePushParams } from '@ies/server/jobs/push/push-job'
+import { currentTemplatesCommit, upgradeStatus } from '@ies/server/jobs/push/push-records'
+import type { EnvironmentRecord } from '../environments/repository.ts'
 import { PUSH_DEFAULTS, Upgradable, UpgradeBody, UpgradeJobs } from './schemas.ts'
 
 /** Why the environment cannot be pushed, as the field and sentence of a 400; null when it can. */
@@ -38,7 +38,7 @@ export async function pushProblem(
 const PAGE = 500
 
 export const upgradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const environments = environmentRepository(app)
+  const environments = app.environments
   const records = app.jobs.pushing.records
   environments.onEnvironmentDeleted((env) => records.removeForEnvironment(env._id))
 

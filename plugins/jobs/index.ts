@@ -4,8 +4,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { conflict, notFound } from '@ies/server/core/errors'
-import type { ArchiveId } from '@ies/server/jobs/archives'
-import type { GenerateResult } from '@ies/server/jobs/store'
+import type { ArchiveId } from '@ies/server/jobs/queue/archives'
+import type { GenerateResult } from '@ies/server/jobs/queue/store'
 import { Job, JobParams, JobQuery, toJob } from './schemas.ts'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody }

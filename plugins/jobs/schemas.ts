@@ -1,9 +1,9 @@
 // The job resource as the API serves it: the one source for validation, types and the OpenAPI document.
 import { Type, type Static } from '@sinclair/typebox'
 import { StringEnum } from '@ies/server/core/schema'
-import { JOB_STATUSES, JOB_TYPES, type JobRecord } from '@ies/server/jobs/store'
-import { FormatSchema } from '@ies/server/jobs/selection'
-import { DryRunResult, PushResult } from '@ies/server/jobs/push-schemas'
+import { JOB_STATUSES, JOB_TYPES, type JobRecord } from '@ies/server/jobs/queue/store'
+import { FormatSchema } from '@ies/server/jobs/generation/selection'
+import { DryRunResult, PushResult } from '@ies/server/jobs/push/push-schemas'
 
 export const GenerateOptions = Type.Object(
   {

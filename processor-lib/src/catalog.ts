@@ -5,72 +5,19 @@
 import { readFile } from 'node:fs/promises'
 import { join, resolve, relative, isAbsolute } from 'node:path'
 import { findValueLine, parseAttributes, scanDecorators, type Decorator } from './decorators.ts'
-import { ProcessorError, type FindingCode } from './findings.ts'
+import { ProcessorError } from './findings.ts'
 import { languageOf, type Language } from './languages.ts'
 import { templatesCommit } from './commit.ts'
 import { parseLiteral, splitValue } from './values.ts'
+import type { Catalog, CatalogError, CatalogField, CatalogService } from './contract/document.ts'
 
 /** The parameter-values file each provider's catalog is extracted from, relative to the templates root. */
 export const DEFAULT_PARAMS_FILES: Readonly<Record<string, string>> = Object.freeze({
   aws: 'terraform/terraform.tfvars',
 })
 
-/**
- * The widgets a client knows (spec "Service catalog document"). The extractor does not enforce them:
- * `type` is carried as written and a client coerces an unknown type to `text` (client rule 3).
- */
-export const FIELD_TYPES = ['text', 'toggle', 'dropdown', 'number'] as const
-export type FieldType = (typeof FIELD_TYPES)[number]
-
-export interface CatalogOption {
-  value: string | number | boolean
-  label: string
-}
-
-/**
- * One field. Attribute values are what the decorator wrote (rule 8): `options` parsed as strict JSON
- * (its shape is not checked: a list of {value, label} is what a client can use), every other
- * attribute a string — `type: "slider"`, `default: "3"`, `available: "false"` — and clients
- * interpret them. Without a `type` attribute the type is inferred; without a `default` attribute the
- * default is the template's own value below the decorator (a JSON value: `3`, `true`, `"x"`) or null.
- */
-export interface CatalogField {
-  displayName: string
-  description?: string
-  type: FieldType | (string & {})
-  options?: CatalogOption[]
-  pattern?: string
-  default: unknown
-  available?: string
-  category?: string
-}
-
-export interface CatalogService {
-  displayName: string
-  /** The @module's `description`: what the service is, shown by the wizard under its name. */
-  description?: string
-  category?: string
-  /** The @module's `available` attribute as written; `"false"` hides the service (a client's rule). */
-  available?: string
-  fields: Record<string, CatalogField>
-}
-
-/** One extraction error. `line` is 1-based (0 for the file as a whole); `path` is the decorator path or null. */
-export interface CatalogError {
-  code: FindingCode | 'MISSING_PARAMS_FILE'
-  file: string
-  line: number
-  path: string | null
-  message: string
-}
-
-export interface Catalog {
-  schemaVersion: 1
-  commit: string
-  global: { fields: Record<string, CatalogField> }
-  services: Record<string, CatalogService>
-  errors: CatalogError[]
-}
+export { FIELD_TYPES } from './contract/document.ts'
+export type { Catalog, CatalogError, CatalogField, CatalogOption, CatalogService, FieldType } from './contract/document.ts'
 
 export interface ExtractOptions {
   templatesDir: string
@@ -217,7 +164,8 @@ function buildField(d: Decorator, a: Record<string, string>, options: unknown, t
   else if (typeof templateValue === 'number') type = 'number'
   else type = 'text'
   const def = a.default !== undefined ? a.default : templateValue === undefined ? null : templateValue
-  // a stable key order: displayName, description, type, options, pattern, default, available, category
+  // a stable key order: displayName, description, type, options, pattern, default, available, category,
+  // then the field relations (contract/relations.ts)
   return Object.assign(
     {},
     { displayName: a.displayName || d.path.split('.').pop()! },
@@ -228,5 +176,7 @@ function buildField(d: Decorator, a: Record<string, string>, options: unknown, t
     { default: def },
     a.available !== undefined ? { available: a.available } : {},
     a.category !== undefined ? { category: a.category } : {},
+    a.atLeast !== undefined ? { atLeast: a.atLeast } : {},
+    a.atMost !== undefined ? { atMost: a.atMost } : {},
   ) as CatalogField
 }

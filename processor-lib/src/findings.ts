@@ -21,6 +21,7 @@ export const FINDING_CODES = {
   UNDECLARED_SERVICE: 'a service field whose service has no @module declaration',
   DEFAULT_MISMATCH: 'a default= attribute that differs from the value in the file below it (the file holds the working default)',
   UNGATED_MODULE: 'a root module call of a catalog service outside its @section services.<key>.enabled gate',
+  BAD_RELATION: 'an atLeast= or atMost= field relation whose bound is not a number or a number field of the catalog',
   // Gate
   MISSING_OUTPUT: 'an input or expected file is absent from the output, or the file count differs',
   FORMAT: 'a Terraform file differs from its canonical terraform fmt form',
@@ -52,6 +53,7 @@ export const FIX_HINTS: Readonly<Record<FindingCode, string>> = {
   UNDECLARED_SERVICE: 'declare the service once: `# @module services.<key> | displayName=... | description=... | category=...`',
   DEFAULT_MISMATCH: 'make default= equal to the value on the line below it, or drop default= (the file value is the default)',
   UNGATED_MODULE: 'wrap the module block in `# @section services.<key>.enabled begin` ... `end`',
+  BAD_RELATION: 'name a number, a key of the same service (atMost=nodeMaxSize) or a full path (services.<key>.<field>) of a number field',
   MISSING_OUTPUT: 'processor error: see the message',
   FORMAT: 'run `terraform fmt` on the template; keep a comment line between knobs so `=` is not aligned across them',
   HCL_PARSE: 'usually a @section that cuts a block in half: move the begin/end lines outside the block',

@@ -7,6 +7,7 @@ import * as git from 'isomorphic-git'
 import nodeHttp from 'isomorphic-git/http/node'
 import type { HttpClient } from 'isomorphic-git'
 import { ProcessorError } from './findings.ts'
+import { branchHead, fetchRefAt, initBare, readBlob, readTreeEntries, type RemoteRef } from './git-objects.ts'
 import { readTree, type InputFile } from './tree.ts'
 
 export interface CloneOptions {
@@ -86,9 +87,11 @@ export interface RemoteBranch {
   http?: HttpClient
 }
 
-const authOf = (opts: RemoteBranch) => ({
-  onAuth: opts.username !== undefined ? () => ({ username: opts.username, password: opts.password ?? '' }) : undefined,
-  onAuthFailure: () => ({ cancel: true as const }),
+const remoteOf = (opts: RemoteBranch): RemoteRef => ({
+  url: opts.url,
+  branch: opts.branch,
+  http: opts.http ?? nodeHttp,
+  auth: opts.username !== undefined ? { username: opts.username, password: opts.password ?? '' } : undefined,
 })
 
 /**
@@ -110,52 +113,38 @@ function gitFailure(e: unknown, opts: RemoteBranch): ProcessorError {
 
 /** The commit the branch points at on the remote (one ls-remote round trip, nothing fetched); null when there is no such branch. */
 export async function remoteBranchHead(opts: RemoteBranch): Promise<string | null> {
-  const ref = `refs/heads/${opts.branch}`
   try {
-    const refs = await git.listServerRefs({ http: opts.http ?? nodeHttp, url: opts.url, prefix: ref, ...authOf(opts) })
-    return refs.find((r) => r.ref === ref)?.oid ?? null
+    return await branchHead(remoteOf(opts))
   } catch (e) {
     throw gitFailure(e, opts)
   }
 }
 
 /**
- * Some files of the branch's newest commit: a shallow clone without checkout into a temporary
- * folder, the named blobs read from it (null for a path the commit does not hold), the folder removed.
+ * Some files of the branch's newest commit: fetched (depth 1) into a temporary bare repository, the
+ * named blobs read from it (null for a path the commit does not hold), the folder removed.
  */
 export async function readBranchFiles(
   opts: RemoteBranch & { paths: readonly string[] },
 ): Promise<{ commit: string; files: Map<string, Buffer | null> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'ies-catalog-clone-'))
+  const gitdir = await mkdtemp(join(tmpdir(), 'ies-catalog-fetch-'))
   try {
+    let commit: string | null
     try {
-      await git.clone({
-        fs,
-        http: opts.http ?? nodeHttp,
-        dir,
-        url: opts.url,
-        ref: opts.branch,
-        singleBranch: true,
-        depth: 1,
-        noTags: true,
-        noCheckout: true,
-        ...authOf(opts),
-      })
+      await initBare(gitdir)
+      commit = await fetchRefAt({ ...remoteOf(opts), gitdir, ref: `refs/heads/${opts.branch}` })
     } catch (e) {
       throw gitFailure(e, opts)
     }
-    const commit = await git.resolveRef({ fs, dir, ref: `refs/heads/${opts.branch}` })
+    if (!commit) throw gitFailure(Object.assign(new Error('no such branch'), { code: 'NotFoundError' }), opts)
+    const entries = await readTreeEntries(gitdir, commit)
     const files = new Map<string, Buffer | null>()
     for (const filepath of opts.paths) {
-      try {
-        const { blob } = await git.readBlob({ fs, dir, oid: commit, filepath })
-        files.set(filepath, Buffer.from(blob))
-      } catch {
-        files.set(filepath, null)
-      }
+      const entry = entries.get(filepath)
+      files.set(filepath, entry ? await readBlob(gitdir, entry.oid) : null)
     }
     return { commit, files }
   } finally {
-    await rm(dir, { recursive: true, force: true })
+    await rm(gitdir, { recursive: true, force: true })
   }
 }

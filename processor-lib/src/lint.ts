@@ -6,6 +6,7 @@
  */
 import { buildCatalog, DEFAULT_PARAMS_FILES, type Catalog } from './catalog.ts'
 import { findValueLine, parseAttributes, scanDecorators } from './decorators.ts'
+import { relationDeclarationProblems } from './contract/relations.ts'
 import { finding, sortFindings, type Finding } from './findings.ts'
 import { languageOf, type Language } from './languages.ts'
 import { matchSections, type SectionPair } from './sections.ts'
@@ -75,6 +76,10 @@ export function lintCatalog(file: string, text: string, lang: Language, catalog:
         ),
       )
     }
+  }
+  const lineOf = new Map(scanDecorators(lines, lang).map((d) => [d.path, d.index + 1]))
+  for (const p of relationDeclarationProblems(catalog)) {
+    findings.push(finding('BAD_RELATION', 'error', file, lineOf.get(p.field) ?? 0, p.field, `@param ${p.field}: ${p.message}`))
   }
   return findings
 }

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util'
 import { Binary, type Db } from 'mongodb'
 import { encodeEntries, entryOf } from '../../plugins/environments/summaries.ts'
 import type { EnvironmentRecord } from '../../plugins/environments/repository.ts'
-import type { JobRecord } from '../../server/src/jobs/store.ts'
+import type { JobRecord } from '../../server/src/jobs/queue/store.ts'
 import { startTestApp } from '../../test/harness/app.ts'
 import { allServicesEnabled, environmentBody, generateAndWait } from '../../test/jobs/fixtures.ts'
 

@@ -3,7 +3,7 @@
 // generation and concurrency benchmarks.
 import { processFiles, readTree, zipTree } from '@ies/processor-lib'
 import { BUNDLED_TEMPLATES_DIR } from '../../server/src/config.ts'
-import { isSelected, selectedPrefixes } from '../../server/src/jobs/selection.ts'
+import { isSelected, selectedPrefixes } from '../../server/src/jobs/generation/selection.ts'
 import { allServicesEnabled, environmentBody } from '../../test/jobs/fixtures.ts'
 
 export const FULL_TREE = { includeBackend: true, includeChart: true, includeGitops: true }

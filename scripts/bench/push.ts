@@ -4,7 +4,7 @@
 // real git http-backend server over HTTP, side by side in one run, alternating:
 //   plain   what a push did before the merge: fetch the branch head, write the whole tree, one commit
 //           on top, push (the customer's files are lost);
-//   merged  the push of server/src/jobs/push.ts: fetch the head and the generated ref, three-way
+//   merged  the push of server/src/jobs/push/push.ts: fetch the head and the generated ref, three-way
 //           merge (a customer file and a customer edit in the tree), commit, push the branch and the
 //           generated ref.
 // Each run changes one generated line, so both sides push a commit every time. Prints the medians and
@@ -16,9 +16,9 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { processFiles, readTree, type TreeFile } from '@ies/processor-lib'
 import { BUNDLED_TEMPLATES_DIR } from '../../server/src/config.ts'
-import { fetchBranch, git, http, initBare, writeFilesTree } from '../../server/src/jobs/git-objects.ts'
-import { pushFiles } from '../../server/src/jobs/push.ts'
-import { isSelected, selectedPrefixes } from '../../server/src/jobs/selection.ts'
+import { fetchBranch, git, http, initBare, writeFilesTree } from '../../processor-lib/src/git-objects.ts'
+import { pushFiles } from '../../server/src/jobs/push/push.ts'
+import { isSelected, selectedPrefixes } from '../../server/src/jobs/generation/selection.ts'
 import { startGitServer } from '../../test/harness/git-server.ts'
 import { allServicesEnabled, environmentBody } from '../../test/jobs/fixtures.ts'
 

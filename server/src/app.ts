@@ -19,7 +19,8 @@ import health from './core/health.ts'
 import { UsersRepository } from './core/users.ts'
 import { loggerOptions } from './core/logger.ts'
 import { API_DIRECTIVES, securityHeaders } from './core/security-headers.ts'
-import jobs from './jobs/plugin.ts'
+import { keyRingOf, type KeyRing } from './core/crypto.ts'
+import { templatesSource, type TemplatesSource } from './jobs/generation/templates.ts'
 
 /** How long requests in flight may take to finish once the server is closing. */
 export const SHUTDOWN_GRACE_MS = 5_000
@@ -34,6 +35,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config
     users: UsersRepository
+    keyRing: KeyRing
+    templates: TemplatesSource
   }
 }
 
@@ -82,8 +85,18 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await users.init().catch((err) => app.log.warn({ err: { message: err.message } }, 'could not create user indexes'))
   })
 
-  // Generation and push jobs (Agenda on the same database) and the templates they read.
-  await app.register(jobs)
+  // The services the resource plugins offer each other (fastify/demo's shape): every
+  // plugins/<resource>/service.ts is a fastify-plugin that decorates the app (`app.environments`,
+  // `app.cloudCredentials`, `app.catalog`, `app.jobs`: the queue of generation and push jobs), loaded
+  // here at the root in the order of their declared `dependencies`. The routes (index.ts) come below.
+  app.decorate('keyRing', keyRingOf(config, app.log))
+  app.decorate('templates', templatesSource(config.templates))
+  await app.register(autoload, {
+    dir: PLUGINS_DIR,
+    indexPattern: /^service\.ts$/,
+    matchFilter: (file: string) => file.endsWith('/service.ts'),
+    forceESM: true,
+  })
 
   await app.register(auth, {
     issuer: issuerOf(config),
@@ -119,7 +132,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         await api.authenticate(request)
         await api.limitByUser(request, reply)
       })
-      await api.register(autoload, { dir: PLUGINS_DIR, forceESM: true })
+      await api.register(autoload, { dir: PLUGINS_DIR, ignorePattern: /(^|\/)service\.ts$/, forceESM: true })
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     },
     { prefix: '/api' },

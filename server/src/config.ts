@@ -80,7 +80,7 @@ export interface Config {
     process: boolean
     /** JOBS_WAIT_TIMEOUT_MS: longest a `?wait=true` generation request waits before answering 202. */
     waitTimeoutMs: number
-    /** RETENTION_KEEP_PER_ENVIRONMENT, RETENTION_MAX_AGE_MS, RETENTION_SWEEP_EVERY_MS: finished jobs kept (server/src/jobs/retention.ts). */
+    /** RETENTION_KEEP_PER_ENVIRONMENT, RETENTION_MAX_AGE_MS, RETENTION_SWEEP_EVERY_MS: finished jobs kept (server/src/jobs/queue/retention.ts). */
     retention: { keepPerEnvironment: number; maxAgeMs: number; sweepEveryMs: number }
     /** JOBS_WAIT_RECHECK_MS: longest a waiter goes without re-reading its job (it is woken by the job's completion announcement). */
     waitRecheckMs: number
@@ -92,7 +92,7 @@ export interface Config {
     /** TEMPLATES_CACHE_DIR: the cached clone of TEMPLATES_REPO. */
     cacheDir: string
   }
-  /** How generation runs the template processor (server/src/jobs/processor-client.ts). */
+  /** How generation runs the template processor (server/src/jobs/generation/processor-client.ts). */
   generation: {
     /** TRIM_DECORATOR_ATTRS=1: the in-process processor strips decorator attribute tails (a remote processor follows its own setting). */
     trimDecoratorAttrs: boolean

@@ -53,13 +53,13 @@ eks_node_instance_type = "m6i.large"
 # @param services.eks.nodeCapacityType | displayName=Node capacity type | description=On-demand or spot instances. | type=dropdown | options=[{"value":"ON_DEMAND","label":"On-demand"},{"value":"SPOT","label":"Spot"}] | default=ON_DEMAND
 eks_node_capacity_type = "ON_DEMAND"
 
-# @param services.eks.nodeMinSize | displayName=Minimum nodes | description=Lower bound of the node group. | type=number | pattern=^[0-9]+$ | default=2
+# @param services.eks.nodeMinSize | displayName=Minimum nodes | description=Lower bound of the node group. | type=number | pattern=^[0-9]+$ | default=2 | atMost=nodeMaxSize
 eks_node_min_size = 2
 
 # @param services.eks.nodeMaxSize | displayName=Maximum nodes | description=Upper bound of the node group. | type=number | pattern=^[1-9][0-9]*$ | default=5
 eks_node_max_size = 5
 
-# @param services.eks.nodeDesiredSize | displayName=Initial nodes | description=Nodes at creation; the autoscaler owns the count afterwards. | type=number | pattern=^[0-9]+$ | default=2
+# @param services.eks.nodeDesiredSize | displayName=Initial nodes | description=Nodes at creation; the autoscaler owns the count afterwards. | type=number | pattern=^[0-9]+$ | default=2 | atLeast=nodeMinSize | atMost=nodeMaxSize
 eks_node_desired_size = 2
 
 # @param services.eks.nodeDiskSize | displayName=Node disk size (GiB) | description=Encrypted gp3 root volume of each node. | type=number | pattern=^[1-9][0-9]*$ | default=50
@@ -84,7 +84,7 @@ rds_engine_version = "17"
 # @param services.rds.instanceClass | displayName=Instance class | description=Compute and memory of the instance. | type=dropdown | options=[{"value":"db.t4g.micro","label":"db.t4g.micro"},{"value":"db.t4g.medium","label":"db.t4g.medium"},{"value":"db.m7g.large","label":"db.m7g.large"},{"value":"db.r7g.large","label":"db.r7g.large"}] | default=db.t4g.medium
 rds_instance_class = "db.t4g.medium"
 
-# @param services.rds.allocatedStorage | displayName=Storage (GiB) | description=Initial gp3 storage. | type=number | pattern=^[1-9][0-9]*$ | default=20
+# @param services.rds.allocatedStorage | displayName=Storage (GiB) | description=Initial gp3 storage. | type=number | pattern=^[1-9][0-9]*$ | default=20 | atLeast=20 | atMost=maxAllocatedStorage
 rds_allocated_storage = 20
 
 # @param services.rds.maxAllocatedStorage | displayName=Storage autoscaling limit (GiB) | description=Storage grows automatically up to this size. | type=number | pattern=^[1-9][0-9]*$ | default=100
@@ -93,7 +93,7 @@ rds_max_allocated_storage = 100
 # @param services.rds.multiAz | displayName=Multi-AZ | description=Keep a synchronous standby in another availability zone. | type=toggle | default=false
 rds_multi_az = false
 
-# @param services.rds.backupRetentionDays | displayName=Backup retention (days) | description=Point-in-time recovery window. | type=number | pattern=^[1-9][0-9]?$ | default=7
+# @param services.rds.backupRetentionDays | displayName=Backup retention (days) | description=Point-in-time recovery window. | type=number | pattern=^[1-9][0-9]?$ | default=7 | atMost=35
 rds_backup_retention_days = 7
 
 # @param services.rds.deletionProtection | displayName=Deletion protection | description=Refuse to delete the instance until this is turned off. | type=toggle | default=true
@@ -112,13 +112,13 @@ aurora_engine_version = "17"
 # @param services.aurora.instanceCount | displayName=Instances | description=One writer plus readers. | type=number | pattern=^[1-9]$ | default=2
 aurora_instance_count = 2
 
-# @param services.aurora.minCapacity | displayName=Minimum ACUs | description=Smallest Serverless v2 capacity per instance. | type=number | pattern=^[0-9]+([.]5)?$ | default=0.5
+# @param services.aurora.minCapacity | displayName=Minimum ACUs | description=Smallest Serverless v2 capacity per instance. | type=number | pattern=^[0-9]+([.]5)?$ | default=0.5 | atMost=maxCapacity
 aurora_min_capacity = 0.5
 
-# @param services.aurora.maxCapacity | displayName=Maximum ACUs | description=Largest Serverless v2 capacity per instance. | type=number | pattern=^[0-9]+([.]5)?$ | default=4
+# @param services.aurora.maxCapacity | displayName=Maximum ACUs | description=Largest Serverless v2 capacity per instance. | type=number | pattern=^[0-9]+([.]5)?$ | default=4 | atLeast=1 | atMost=256
 aurora_max_capacity = 4
 
-# @param services.aurora.backupRetentionDays | displayName=Backup retention (days) | description=Point-in-time recovery window. | type=number | pattern=^[1-9][0-9]?$ | default=7
+# @param services.aurora.backupRetentionDays | displayName=Backup retention (days) | description=Point-in-time recovery window. | type=number | pattern=^[1-9][0-9]?$ | default=7 | atMost=35
 aurora_backup_retention_days = 7
 
 # @param services.aurora.deletionProtection | displayName=Deletion protection | description=Refuse to delete the cluster until this is turned off. | type=toggle | default=true
@@ -140,7 +140,7 @@ elasticache_node_type = "cache.t4g.small"
 # @param services.elasticache.nodeCount | displayName=Nodes | description=Primary plus replicas; two or more enables automatic failover. | type=number | pattern=^[1-6]$ | default=2
 elasticache_num_cache_clusters = 2
 
-# @param services.elasticache.snapshotRetentionDays | displayName=Snapshot retention (days) | description=Days automatic snapshots are kept; 0 turns them off. | type=number | pattern=^[0-9]+$ | default=5
+# @param services.elasticache.snapshotRetentionDays | displayName=Snapshot retention (days) | description=Days automatic snapshots are kept; 0 turns them off. | type=number | pattern=^[0-9]+$ | default=5 | atMost=35
 elasticache_snapshot_retention_days = 5
 
 # @section services.elasticache.enabled end

@@ -68,7 +68,7 @@ t.test('built-in assistant', async (t) => {
     t.match(content, /Domain \(domain\)/)
     t.match(content, /services\.eks\.nodeCapacityType\) must be one of: "ON_DEMAND", "SPOT"/)
     t.match(content, /services\.eks\.nodeDesiredSize\) must be a number/)
-    t.match(content, /Minimum nodes \(4\) is larger than Maximum nodes \(3\)/)
+    t.match(content, /Minimum nodes must be at most Maximum nodes \(3\); it is 4/, 'the relation the templates declare (atMost=nodeMaxSize)')
     t.match(content, /"bogus" is not in the catalog: it is stored but generates nothing/)
     t.match(content, /S3 has no field "surprise"/)
     t.match(content, /need a network/)
@@ -87,8 +87,8 @@ t.test('built-in assistant', async (t) => {
       { value: true },
     )
     t.match(
-      suggestions.find((s: { path: string }) => s.path === 'services.eks.nodeMaxSize'),
-      { value: 4 },
+      suggestions.find((s: { path: string }) => s.path === 'services.eks.nodeMinSize'),
+      { value: 3 },
     )
     t.notOk(
       paths(suggestions).some((p: string) => p.startsWith('services.bogus')),

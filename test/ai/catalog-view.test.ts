@@ -7,9 +7,10 @@ import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { extractCatalog, type Catalog as CatalogDocument } from '@ies/processor-lib'
 import { builtinAssistant } from '../../plugins/ai/builtin-assistant.ts'
-import { fieldAt, valueProblem } from '../../plugins/ai/catalog-fields.ts'
+import { fieldAt, valueProblem } from '../../processor-lib/src/contract/fields.ts'
+import { testPattern } from '../../server/src/core/safe-pattern.ts'
 import { viewingSource } from '../../plugins/ai/catalog-source.ts'
-import { catalogView } from '../../plugins/ai/catalog-view.ts'
+import { catalogView } from '../../processor-lib/src/contract/view.ts'
 import { checkDraft } from '../../plugins/ai/draft-review.ts'
 import { acceptSuggestions } from '../../plugins/ai/suggestions.ts'
 
@@ -52,8 +53,8 @@ t.test('an unknown type reaches the assistant as text, with a warning', async (t
   t.match(catalog.services.db.fields.size, { type: 'text', default: '20' })
   t.same(warnings, ['services.db.size: unknown type "slider" is treated as text'])
   const ref = fieldAt(catalog, 'services.db.size')!
-  t.equal(valueProblem(ref, 'large'), null, 'text is accepted')
-  t.equal(valueProblem(ref, 20), 'must be text')
+  t.equal(valueProblem(ref, 'large', testPattern), null, 'text is accepted')
+  t.equal(valueProblem(ref, 20, testPattern), 'must be text')
 
   const logged: Array<{ obj: unknown; msg: string }> = []
   const log = { warn: (obj: unknown, msg: string) => logged.push({ obj, msg }) }

@@ -1,8 +1,9 @@
 // Helpers for the assistant tests: one chat call over real HTTP, and the catalog the server reads.
 import { extractCatalog } from '@ies/processor-lib'
 import type { TestApp, TestUser } from '../harness/app.ts'
-import { fieldAt, valueProblem } from '../../plugins/ai/catalog-fields.ts'
-import { catalogView, type Catalog } from '../../plugins/ai/catalog-view.ts'
+import { fieldAt, valueProblem } from '@ies/processor-lib/contract/fields'
+import { testPattern } from '@ies/server/core/safe-pattern'
+import { catalogView, type TypedCatalog as Catalog } from '../../processor-lib/src/contract/view.ts'
 
 export async function chat(ctx: TestApp, body: unknown, user: TestUser = 'dev') {
   const res = await fetch(`${ctx.url}/api/ai/chat`, {
@@ -25,6 +26,6 @@ export async function bundledCatalog(ctx: TestApp): Promise<Catalog> {
 export function allValid(catalog: Catalog, suggestions: Array<{ path: string; value: unknown }>): boolean {
   return suggestions.every((s) => {
     const ref = fieldAt(catalog, s.path)
-    return ref !== null && valueProblem(ref, s.value) === null
+    return ref !== null && valueProblem(ref, s.value, testPattern) === null
   })
 }

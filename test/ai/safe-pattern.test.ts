@@ -4,9 +4,9 @@
 import t from 'tap'
 import type { Catalog } from '@ies/processor-lib'
 import { loadConfig } from '@ies/server/config'
-import { MATCH_TIMEOUT_MS, PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, testPattern } from '../../plugins/ai/safe-pattern.ts'
+import { MATCH_TIMEOUT_MS, PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, testPattern } from '../../server/src/core/safe-pattern.ts'
 import { acceptSuggestions } from '../../plugins/ai/suggestions.ts'
-import { catalogView } from '../../plugins/ai/catalog-view.ts'
+import { catalogView } from '../../processor-lib/src/contract/view.ts'
 
 const EVIL = '^(a+)+$'
 const attack = 'a'.repeat(40) + '!'

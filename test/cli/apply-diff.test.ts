@@ -58,9 +58,8 @@ t.test('an equal file plans nothing; bookkeeping members are ignored', async (t)
   t.same(diff({ domain: null }, { domain: '' }), { changes: [] }, 'null is satisfied by the server’s empty value')
 })
 
-t.test('ies env export and the web UI’s export agree (until the desktop imports the shared module)', async (t) => {
+t.test('the export (ies env export and the web UI, one module) keeps configuration only', async (t) => {
   const { exportableConfiguration } = await import('../../cli/src/client/export-config.ts')
-  const desktop = await import('../../desktop/src/lib/export-config.ts')
   const environment = {
     id: '5f0c1e1a-0000-4000-8000-000000000001',
     name: 'shop',
@@ -76,8 +75,9 @@ t.test('ies env export and the web UI’s export agree (until the desktop import
     status: 'pending',
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
+    lastPush: { jobId: 'j', commit: 'c', branch: 'main', templatesCommit: 't', pushedAt: '2026-01-01T00:00:00Z' },
+    behind: { templates: true, configuration: false },
   }
-  t.same(exportableConfiguration(environment), desktop.exportableConfiguration(environment as never))
   t.same(Object.keys(exportableConfiguration(environment)), [
     'name',
     'globalPrefix',

@@ -23,7 +23,7 @@ t.test('an edit: the name alone, or the whole new secret', async (t) => {
 })
 
 t.test('valid, invalid, or could not check', async (t) => {
-  t.same(checkOutcome({ valid: true, identity: { arn: 'arn:aws:iam::1:user/a' } }), {
+  t.same(checkOutcome({ valid: true, identity: { arn: 'arn:aws:iam::1:user/a', accountId: '1' } }), {
     state: 'valid',
     text: 'Valid: arn:aws:iam::1:user/a',
   })

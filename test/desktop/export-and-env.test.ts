@@ -4,6 +4,8 @@ import vm from 'node:vm'
 import { parse } from 'yaml'
 import { exportConfiguration, exportableConfiguration } from '../../desktop/src/lib/export-config.ts'
 import { ENV_GLOBAL, readClientEnv, renderEnvScript } from '../../desktop/src/lib/env.ts'
+import { loadConfig } from '../../server/src/config.ts'
+import { envScript, ENV_GLOBAL as SERVER_ENV_GLOBAL } from '../../server/src/web/env-script.ts'
 
 const environment = {
   id: 'e1',
@@ -79,4 +81,26 @@ t.test('env.js: rendered by the server, read by the app', async (t) => {
     renderEnvScript({ API_URL: '</script><script>', AUTH_URL: '', AUTH_REALM: '', AUTH_CLIENT_ID: '', USE_RUNTIME_CATALOG: true }),
     /<\/script>/,
   )
+})
+
+t.test("env.js: the server's writer and the app's reader agree (two modules, one shape)", async (t) => {
+  t.equal(SERVER_ENV_GLOBAL, ENV_GLOBAL)
+  const config = loadConfig({
+    PUBLIC_URL: 'https://ies.example.com',
+    AUTH_URL: 'https://id.example.com',
+    AUTH_REALM: 'acme',
+    AUTH_APP_CLIENT_ID: 'acme-app',
+    USE_RUNTIME_CATALOG: 'false',
+  })
+  const window: Record<string, unknown> = {}
+  vm.runInNewContext(envScript(config), { window })
+  t.same(readClientEnv(window[ENV_GLOBAL], 'https://elsewhere.example.com'), {
+    apiUrl: 'https://ies.example.com/api',
+    authUrl: 'https://id.example.com',
+    realm: 'acme',
+    clientId: 'acme-app',
+    useRuntimeCatalog: false,
+  })
+  const hostile = loadConfig({ PUBLIC_URL: 'https://ies.example.com', AUTH_REALM: '</script><script>alert(1)' })
+  t.notMatch(envScript(hostile), /<\/script>/, 'no value closes the script')
 })

@@ -1,7 +1,7 @@
 // The desktop login against the real embedded identity provider: loopback redirect with PKCE, a
 // refresh before expiry, and logout at the provider (the refresh token stops working).
 import t from 'tap'
-import { browse } from '../../server/src/idp/client-flows.ts'
+import { browse } from '../harness/scripted-login.ts'
 import { startTestIdentityProvider, TEST_PASSWORDS, jwtClaims } from '../harness/identity.ts'
 import { loginWithLoopback } from '../../desktop/src/lib/loopback-login.ts'
 import { refreshTokens } from '../../desktop/src/lib/oidc.ts'

@@ -2,7 +2,7 @@
 // pattern is explained for the shapes templates use; else the field's description. Every pattern
 // of the static catalog gets a message without a regular expression in it.
 import t from 'tap'
-import { explainPattern, patternMessage } from '../../desktop/src/lib/pattern-message.ts'
+import { explainPattern, patternMessage } from '../../processor-lib/src/contract/pattern-message.ts'
 import { prepareCatalog, validateField } from '../../desktop/src/lib/catalog.ts'
 import staticCatalog from '../../desktop/src/catalog/static-catalog.json' with { type: 'json' }
 

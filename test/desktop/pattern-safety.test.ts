@@ -1,5 +1,5 @@
 // Catalog patterns cannot freeze the wizard: the browser has no way to time-box a RegExp, so
-// desktop/src/lib/pattern-safety.ts checks each pattern statically; an unsafe one is dropped like a
+// the catalog contract's pattern-safety.ts (processor-lib/src/contract) checks each pattern statically; an unsafe one is dropped like a
 // pattern that does not compile (rule 2: only that field's validation), with a warning the wizard
 // shows and logs. The real catalog's patterns all stay active, and the tested text is bounded.
 import { execFileSync } from 'node:child_process'
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { checkPattern, compilePattern, prepareCatalog, validateField, type WizardField } from '../../desktop/src/lib/catalog.ts'
 import { loadCatalog } from '../../desktop/src/lib/catalog-source.ts'
-import { PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, checkPatternSafety } from '../../desktop/src/lib/pattern-safety.ts'
+import { PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, checkPatternSafety } from '../../processor-lib/src/contract/pattern-safety.ts'
 import staticCatalog from '../../desktop/src/catalog/static-catalog.json' with { type: 'json' }
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')

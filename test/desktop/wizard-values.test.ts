@@ -42,6 +42,7 @@ t.test('edit: a merge patch without the immutable fields; the stored key is not 
     domain: 'example.com',
     status: 'pending',
     services: { rds: { enabled: true } },
+    helmCharts: {},
     gitRepository: { url: 'https://git.example.com/a.git', branch: 'main', hasDeployKey: true },
     createdAt: '',
     updatedAt: '',

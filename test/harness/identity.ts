@@ -1,14 +1,10 @@
 // A real identity provider for tests: the embedded provider (oidc-provider) alone on a loopback
 // port, as the "external" provider at AUTH_URL, with the development users and known passwords.
-// Tokens come from the real flows over HTTP (server/src/idp/client-flows.ts), never forged.
+// Tokens come from the real flows over HTTP (scripted-login.ts, over the CLI's cli/src/auth/oauth.ts), never forged.
 import { createPublicKey, createVerify } from 'node:crypto'
 import type { Test } from 'tap'
-import {
-  defaultDevUsers,
-  startIdentityProvider,
-  type RunningIdentityProvider,
-  type StandaloneIdentityProviderOptions,
-} from '../../server/src/idp/index.ts'
+import { defaultDevUsers } from '../../server/src/idp/index.ts'
+import { startIdentityProvider, type RunningIdentityProvider, type StandaloneIdentityProviderOptions } from './standalone-idp.ts'
 import {
   OAuthError,
   endpoint,
@@ -19,7 +15,7 @@ import {
   type AuthorizationCodeOptions,
   type RealmAddress,
   type TokenResponse,
-} from '../../server/src/idp/client-flows.ts'
+} from './scripted-login.ts'
 
 export {
   approveDevice,
@@ -33,7 +29,7 @@ export {
   requestDeviceCode,
   OAuthError,
   type TokenResponse,
-} from '../../server/src/idp/client-flows.ts'
+} from './scripted-login.ts'
 
 export const TEST_PASSWORDS = { dev: 'dev-password', admin: 'admin-password' } as const
 export const TEST_CLI_SECRET = 'ies-cli-test-secret'

@@ -25,7 +25,7 @@ import {
   verifiedByCerts,
 } from '../harness/identity.ts'
 import { serviceAccountId } from '../../server/src/idp/index.ts'
-import { basicAuthorization, endpoint, postForm } from '../../server/src/idp/client-flows.ts'
+import { basicAuthorization, endpoint, postForm } from '../harness/scripted-login.ts'
 
 const TOKEN_RESPONSE_FIELDS = [
   'access_token',

@@ -26,7 +26,7 @@ import {
   verifiedByCerts,
   type TokenResponse,
 } from '../harness/identity.ts'
-import type { RealmAddress } from '../../server/src/idp/client-flows.ts'
+import type { RealmAddress } from '../harness/scripted-login.ts'
 import { KEYCLOAK_CLI_SECRET, keycloakHome, startKeycloak } from '../harness/keycloak.ts'
 
 const SPEC_TOKEN_RESPONSE = [

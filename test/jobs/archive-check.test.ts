@@ -6,9 +6,9 @@ import os from 'node:os'
 import path from 'node:path'
 import t from 'tap'
 import { zipTree } from '@ies/processor-lib'
-import { archiveOf, checkedArchive, generate, GenerationError, inProcessProcessor } from '@ies/server/jobs/generation'
-import { directorySource } from '@ies/server/jobs/templates'
-import type { ProcessorInput } from '@ies/server/jobs/transform'
+import { archiveOf, checkedArchive, generate, GenerationError, inProcessProcessor } from '@ies/server/jobs/generation/generation'
+import { directorySource } from '@ies/server/jobs/generation/templates'
+import type { ProcessorInput } from '@ies/server/jobs/generation/transform'
 import { unzip } from './fixtures.ts'
 
 const input: ProcessorInput = {

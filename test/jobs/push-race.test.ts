@@ -1,4 +1,4 @@
-// The merge push (server/src/jobs/push.ts) called directly against a real git http-backend server,
+// The merge push (server/src/jobs/push/push.ts) called directly against a real git http-backend server,
 // for what the API cannot stage: a customer push landing between IES's fetch and its push, a
 // repository pushed by an IES version that replaced the whole tree (no generated ref yet), and the
 // cap on a preview's diff.
@@ -8,8 +8,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
-import { DIFF_CAP } from '../../server/src/jobs/push-preview.ts'
-import { pushFiles, type PushRequest } from '../../server/src/jobs/push.ts'
+import { DIFF_CAP } from '../../server/src/jobs/push/push-preview.ts'
+import { pushFiles, type PushRequest } from '../../server/src/jobs/push/push.ts'
 import { startGitServer } from '../harness/git-server.ts'
 
 const run = promisify(execFile)

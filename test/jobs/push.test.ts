@@ -161,23 +161,48 @@ t.test('push', async (t) => {
   })
 
   await t.test('refused destinations and requests', async (t) => {
-    // Accepted by the API (an https:// URL), refused when the push is asked for.
-    const cases: [string, Record<string, unknown> | undefined, string | null, string][] = [
-      ['push-private', { url: 'https://10.20.30.40/acme/shop.git' }, DEPLOY_KEY, 'gitRepository.url'],
-      ['push-loopback', { url: 'https://127.0.0.2/acme/shop.git' }, DEPLOY_KEY, 'gitRepository.url'],
-      ['push-link-local', { url: 'https://[fe80::1]/acme/shop.git' }, DEPLOY_KEY, 'gitRepository.url'],
+    // Stored before the save-time check existed (written to the database directly: the API refuses
+    // them now, below), refused again when the push is asked for; and requests that lack a part.
+    const cases: [string, Record<string, unknown> | undefined, string | null, string, string?][] = [
+      [
+        'push-private',
+        { url: 'https://git.example.com/acme/shop.git' },
+        DEPLOY_KEY,
+        'gitRepository.url',
+        'https://10.20.30.40/acme/shop.git',
+      ],
+      [
+        'push-loopback',
+        { url: 'https://git.example.com/acme/shop.git' },
+        DEPLOY_KEY,
+        'gitRepository.url',
+        'https://127.0.0.2/acme/shop.git',
+      ],
+      [
+        'push-link-local',
+        { url: 'https://git.example.com/acme/shop.git' },
+        DEPLOY_KEY,
+        'gitRepository.url',
+        'https://[fe80::1]/acme/shop.git',
+      ],
       ['push-no-repo', undefined, null, 'gitRepository'],
       ['push-no-key', { url: 'https://git.example.com/acme/shop.git' }, null, 'gitRepository.deployKey'],
     ]
-    for (const [name, gitRepository, key, field] of cases) {
+    for (const [name, gitRepository, key, field, storedUrl] of cases) {
       const env = await envWith(name, gitRepository, key)
+      if (storedUrl)
+        await app.mongo.db.collection('environments').updateOne({ _id: env.id as never }, { $set: { 'gitRepository.url': storedUrl } })
       const res = await push(env.id)
       const body = (await res.json()) as any
       t.equal(res.status, 400, name)
       t.equal(body.error?.details?.[0]?.field, field, `${name}: ${body.error?.details?.[0]?.message}`)
     }
-    // Refused by the API already: SSH URLs, and http:// to a host PUSH_ALLOWED_HOSTS does not name.
+    // Refused by the API already: SSH URLs, http:// to a host PUSH_ALLOWED_HOSTS does not name, and
+    // addresses that are not public (the push's own rule, applied when the environment is saved).
     for (const [name, repoUrl] of [
+      ['push-private-saved', 'https://10.20.30.40/acme/shop.git'],
+      ['push-loopback-saved', 'https://127.0.0.2/acme/shop.git'],
+      ['push-link-local-saved', 'https://[fe80::1]/acme/shop.git'],
       ['push-ssh', 'git@github.com:acme/shop.git'],
       ['push-ssh-url', 'ssh://git@github.com/acme/shop.git'],
       ['push-http-elsewhere', 'http://git.example.com/acme/shop.git'],

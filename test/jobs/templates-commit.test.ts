@@ -1,8 +1,8 @@
 // The templates commit an environment view compares with its last push: a templates source that is
 // slow or failing (an unreachable TEMPLATES_REPO) must not hold the view; the last commit seen is used.
 import t from 'tap'
-import { currentTemplatesCommit } from '../../server/src/jobs/push-records.ts'
-import type { TemplatesSource } from '../../server/src/jobs/templates.ts'
+import { currentTemplatesCommit } from '../../server/src/jobs/push/push-records.ts'
+import type { TemplatesSource } from '../../server/src/jobs/generation/templates.ts'
 
 const log = { warn: () => {} } as never
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile, unlink, rename } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import t from 'tap'
-import { directorySource } from '@ies/server/jobs/templates'
+import { directorySource } from '@ies/server/jobs/generation/templates'
 
 t.test('a directory source sees every change on the next load', async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'ies-templates-'))

@@ -4,9 +4,8 @@
 import t from 'tap'
 import { buildApp } from '@ies/server'
 import { loadConfig } from '@ies/server/config'
-import { DecryptionError, generateKey, keyRingFor } from '@ies/server/core/crypto'
-import { environmentRepository, stateKeyOf, usesLegacyStateKey } from '../../plugins/environments/repository.ts'
-import { cloudCredentialRepository } from '../../plugins/cloud-credentials/repository.ts'
+import { DecryptionError, generateKey, keyRingOf } from '@ies/server/core/crypto'
+import { stateKeyOf, usesLegacyStateKey } from '../../server/src/jobs/generation/transform.ts'
 import { reencryptAll } from '../../scripts/reencrypt.ts'
 import { startTestApp } from '../harness/app.ts'
 import { AWS_KEY, DEPLOY_KEY, api } from './helpers.ts'
@@ -60,21 +59,21 @@ t.test('encryption at rest and persistence', async (t) => {
       t.notOk(dump.includes(secret), `not stored in the clear: ${secret.slice(0, 6)}…`)
     }
     const raw = await db.collection('environments').findOne({ _id: env.id as never })
-    t.match(raw?.deployKey, { v: 1, alg: 'A256GCM', kid: keyRingFor(ctx.config).currentKeyId, iv: String, tag: String, data: String })
+    t.match(raw?.deployKey, { v: 1, alg: 'A256GCM', kid: keyRingOf(ctx.config).currentKeyId, iv: String, tag: String, data: String })
     t.notOk(raw?.gitRepository?.deployKey, 'the plaintext field is not kept')
     const rawCred = await db.collection('cloud_credentials').findOne({ _id: cred.id as never })
     t.match(rawCred?.secret, { v: 1, alg: 'A256GCM', kid: String })
   })
 
   t.test('the repository API decrypts for jobs', async (t) => {
-    const environments = environmentRepository(ctx.app)
+    const environments = ctx.app.environments
     t.equal(await environments.getDeployKey(await userIdOf('dev'), env.id), DEPLOY_KEY)
     t.equal(await environments.getDeployKey(await userIdOf('other'), env.id), null, "another user's id gets nothing")
     const record = await environments.get(await userIdOf('dev'), env.id)
     t.equal(record?.name, 'secure')
     t.notOk(usesLegacyStateKey(record!), 'new environments use per-environment state keys')
     t.equal(stateKeyOf(record!), `env/${env.id}/aws.tfstate`)
-    const stored = await cloudCredentialRepository(ctx.app).getCredentials(await userIdOf('dev'), azure.id)
+    const stored = await ctx.app.cloudCredentials.getCredentials(await userIdOf('dev'), azure.id)
     t.equal((stored?.credentials as { clientSecret: string }).clientSecret, AZURE_SECRET)
   })
 
@@ -99,20 +98,17 @@ t.test('encryption at rest and persistence', async (t) => {
     const res = await a.getEnv('dev', '0f0f0f0f-0000-4000-8000-000000000001')
     t.equal(res.status, 200, res.raw)
     t.equal(res.body.data.domain, '')
-    const record = await environmentRepository(ctx.app).get(userId, '0f0f0f0f-0000-4000-8000-000000000001')
+    const record = await ctx.app.environments.get(userId, '0f0f0f0f-0000-4000-8000-000000000001')
     t.ok(usesLegacyStateKey(record!))
     t.equal(stateKeyOf(record!), 'aws.tfstate')
     const updated = await a.putEnv('dev', '0f0f0f0f-0000-4000-8000-000000000001', { domain: 'old.example.com' })
     t.equal(updated.status, 200)
-    t.ok(
-      usesLegacyStateKey((await environmentRepository(ctx.app).get(userId, '0f0f0f0f-0000-4000-8000-000000000001'))!),
-      'an update keeps it legacy',
-    )
+    t.ok(usesLegacyStateKey((await ctx.app.environments.get(userId, '0f0f0f0f-0000-4000-8000-000000000001'))!), 'an update keeps it legacy')
   })
 
   t.test('the deletion hook runs before an environment is deleted', async (t) => {
     const deleted: string[] = []
-    environmentRepository(ctx.app).onEnvironmentDeleted((doomed) => {
+    ctx.app.environments.onEnvironmentDeleted((doomed) => {
       deleted.push(doomed.name)
     })
     const doomed = (await a.createEnv('dev', { ...envBody, name: 'doomed' })).body.data
@@ -139,7 +135,7 @@ t.test('encryption at rest and persistence', async (t) => {
     t.same(got.body.data, env, 'the environment is as it was')
     t.same((await b.getCred('dev', cred.id)).body.data.metadata, { region: 'eu-west-1', accessKeyId: 'AKIA************MPLE' })
     t.equal(
-      await environmentRepository(app2).getDeployKey((await b.call('dev', 'GET', '/api/users/me')).body.data.id, env.id),
+      await app2.environments.getDeployKey((await b.call('dev', 'GET', '/api/users/me')).body.data.id, env.id),
       DEPLOY_KEY,
       'the new process decrypts',
     )
@@ -147,7 +143,7 @@ t.test('encryption at rest and persistence', async (t) => {
 
     t.test('moved or tampered ciphertext fails closed', async (t) => {
       const userId = (await b.call('dev', 'GET', '/api/users/me')).body.data.id
-      const environments = environmentRepository(app2)
+      const environments = app2.environments
       const one = await db.collection('environments').findOne({ _id: env.id as never })
       // The deploy key of `secure` copied into `second` (same owner): the AAD binds it to its record.
       await db.collection('environments').updateOne({ _id: env2.id as never }, { $set: { deployKey: one!.deployKey } })
@@ -161,7 +157,7 @@ t.test('encryption at rest and persistence', async (t) => {
       t.equal(res.status, 500, 'a server-side integrity failure, not a result')
       t.equal(res.body.error.code, 'INTERNAL_ERROR')
       t.notMatch(res.raw, /wJalr|session-token/)
-      await t.rejects(cloudCredentialRepository(app2).getCredentials(userId, cred.id), DecryptionError)
+      await t.rejects(app2.cloudCredentials.getCredentials(userId, cred.id), DecryptionError)
       t.equal((await b.getCred('dev', cred.id)).status, 200, 'metadata stays readable')
       // Put things back for the rotation test.
       await db.collection('cloud_credentials').updateOne({ _id: cred.id as never }, { $set: { secret: rawCred!.secret } })
@@ -171,7 +167,7 @@ t.test('encryption at rest and persistence', async (t) => {
     t.test('key rotation: old keys decrypt, the script re-encrypts under the current key', async (t) => {
       const newKey = generateKey()
       const rotated = loadConfig({ NODE_ENV: 'test', MONGODB_URI: ctx.db.uri, ENCRYPTION_KEY: newKey, ENCRYPTION_KEYS: key })
-      const ring = keyRingFor(rotated)
+      const ring = keyRingOf(rotated)
       const versionBefore = (await db.collection('environments').findOne({ _id: env.id as never }))?.version
       const result = await reencryptAll(db, ring)
       t.same(result, { environments: { updated: 1, failed: [] }, cloudCredentials: { updated: 2, failed: [] } })
@@ -207,8 +203,8 @@ t.test('encryption at rest and persistence', async (t) => {
       const app3 = await buildApp({ config: onlyNew, logger: false })
       t.teardown(() => app3.close())
       const userId = (await api({ ...ctx, app: app3 }).call('dev', 'GET', '/api/users/me')).body.data.id
-      t.equal(await environmentRepository(app3).getDeployKey(userId, env.id), DEPLOY_KEY, 'readable without the old key')
-      const stored = await cloudCredentialRepository(app3).getCredentials(userId, cred.id)
+      t.equal(await app3.environments.getDeployKey(userId, env.id), DEPLOY_KEY, 'readable without the old key')
+      const stored = await app3.cloudCredentials.getCredentials(userId, cred.id)
       t.equal((stored?.credentials as { secretAccessKey: string }).secretAccessKey, AWS_KEY.secretAccessKey)
     })
   })

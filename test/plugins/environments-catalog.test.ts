@@ -140,6 +140,35 @@ t.test('environment writes against the bundled catalog', async (t) => {
     }
   })
 
+  t.test('relations between fields (atLeast= / atMost= in the templates) name the field and the bound', async (t) => {
+    const contradictory = await a.createEnv('dev', { ...base, name: unique(), services: { eks: { enabled: true, nodeMinSize: 10, nodeMaxSize: 5 } } })
+    t.equal(contradictory.status, 400, contradictory.raw)
+    t.same(contradictory.body.error?.details, [
+      { field: 'services.eks.nodeMinSize', message: 'must be at most Maximum nodes (5); it is 10' },
+      { field: 'services.eks.nodeDesiredSize', message: 'must be at least Minimum nodes (10); it is 2' },
+    ])
+    const retention = await a.createEnv('dev', { ...base, name: unique(), services: { rds: { enabled: true, backupRetentionDays: 40 } } })
+    t.same(retention.body.error?.details, [{ field: 'services.rds.backupRetentionDays', message: 'must be at most 35; it is 40' }])
+    const storage = await a.createEnv('dev', { ...base, name: unique(), services: { rds: { enabled: true, allocatedStorage: 200 } } })
+    t.same(storage.body.error?.details, [
+      { field: 'services.rds.allocatedStorage', message: 'must be at most Storage autoscaling limit (GiB) (100); it is 200' },
+    ])
+    const disabled = await a.createEnv('dev', { ...base, name: unique(), services: { eks: { enabled: false, nodeMinSize: 10, nodeMaxSize: 5 } } })
+    t.equal(disabled.status, 201, `a disabled service is not judged: ${disabled.raw}`)
+
+    const created = await a.createEnv('dev', { ...base, name: unique(), services: { eks: { enabled: true, nodeMinSize: 2, nodeMaxSize: 5 } } })
+    t.equal(created.status, 201, created.raw)
+    const id = created.body.data.id
+    const patched = await a.putEnv('dev', id, { services: { eks: { nodeMaxSize: 1 } } })
+    t.equal(patched.status, 400, patched.raw)
+    t.same(patched.body.error?.details, [
+      { field: 'services.eks.nodeMinSize', message: 'must be at most Maximum nodes (1); it is 2' },
+      { field: 'services.eks.nodeDesiredSize', message: 'must be at most Maximum nodes (1); it is 2' },
+    ])
+    const stored = await a.getEnv('dev', id)
+    t.equal(stored.body.data.services.eks.nodeMaxSize, 5, 'nothing stored is lost')
+  })
+
   t.test('schema errors and catalog findings together, each field once', async (t) => {
     const res = await a.createEnv('dev', {
       ...base,

@@ -10,7 +10,7 @@ import t, { type Test } from 'tap'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { buildApp } from '@ies/server'
 import { KeyedMutex } from '@ies/server/core/keyed-mutex'
-import { environmentRepository, VersionConflict } from '../../plugins/environments/repository.ts'
+import { VersionConflict } from '../../plugins/environments/repository.ts'
 import { startTestApp } from '../harness/app.ts'
 import { AWS_KEY, api, fieldsOf } from './helpers.ts'
 
@@ -198,7 +198,7 @@ t.test('concurrent writes', async (t) => {
   })
 
   t.test('a write from a stale read is refused, and updating() re-runs it on the fresh record', async (t) => {
-    const repo = environmentRepository(ctx.app)
+    const repo = ctx.app.environments
     const env = (await a.createEnv('dev', { ...base, name: 'stale-read' })).body.data
     const userId = (await a.call('dev', 'GET', '/api/users/me')).body.data.id
     const stale = (await repo.get(userId, env.id))!

@@ -149,6 +149,14 @@ t.test('environments', async (t) => {
         'gitRepository.url',
       ],
       ['git url over ssh', { gitRepository: { url: 'git@git.example.com:acme/infra.git' } }, 'gitRepository.url'],
+      [
+        'git url on a loopback address (refused at push time, so at save time)',
+        { gitRepository: { url: 'https://127.0.0.1/a.git' } },
+        'gitRepository.url',
+      ],
+      ['git url on a private address', { gitRepository: { url: 'https://10.1.2.3/a.git' } }, 'gitRepository.url'],
+      ['git url on an IPv4-mapped loopback address', { gitRepository: { url: 'https://[::ffff:127.0.0.1]/a.git' } }, 'gitRepository.url'],
+      ['git url naming localhost', { gitRepository: { url: 'https://localhost/a.git' } }, 'gitRepository.url'],
       ['git repository without url', { gitRepository: { branch: 'main' } }, 'gitRepository.url'],
       ['git branch with ..', { gitRepository: { url: 'https://git.example.com/a.git', branch: 'a..b' } }, 'gitRepository.branch'],
       [

@@ -1,7 +1,7 @@
 // A pathological regex in a template's `pattern` (catastrophic backtracking) reaches two places:
-// the server's assistant (plugins/ai/safe-pattern.ts, time-boxed) and the wizard in the client
+// the server's assistant (server/src/core/safe-pattern.ts, time-boxed) and the wizard in the client
 // (desktop/src/lib/catalog.ts, validateField; the browser cannot time-box a RegExp, so the shared
-// static check of desktop/src/lib/pattern-safety.ts drops such a pattern like one that does not
+// static check of the catalog contract's pattern-safety.ts drops such a pattern like one that does not
 // compile). Each is run in a child process with a deadline, so a stall fails the test instead of
 // hanging it.
 import { spawnSync } from 'node:child_process'
@@ -32,7 +32,7 @@ t.test('control: the pathological pattern really stalls an unguarded RegExp', as
 
 t.test('server: the assistant judges it unsafe (static check first, its time box behind it), and answers at once afterwards', async (t) => {
   const { out, ms } = runWithDeadline(
-    `import { testPattern } from './plugins/ai/safe-pattern.ts'
+    `import { testPattern } from './server/src/core/safe-pattern.ts'
      const first = testPattern(${JSON.stringify(EVIL)}, ${JSON.stringify(VALUE)})
      const started = Date.now()
      const again = testPattern(${JSON.stringify(EVIL)}, ${JSON.stringify(VALUE)})

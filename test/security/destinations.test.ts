@@ -8,7 +8,7 @@ import t from 'tap'
 import * as git from 'isomorphic-git'
 import { buildProcessorService } from '@ies/processor-lib'
 import { addressProblem, destinationHttp, DestinationRefused } from '@ies/processor-lib/service/destination'
-import { checkDestination, DestinationError } from '@ies/server/jobs/destination'
+import { checkDestination, DestinationError } from '@ies/server/jobs/push/destination'
 import { startTestApp } from '../harness/app.ts'
 import { startGitServer } from '../harness/git-server.ts'
 import { environmentBody } from '../jobs/fixtures.ts'
@@ -87,7 +87,7 @@ t.test('the push check refuses every internal form, before any network access', 
   await t.resolves(checkDestination('https://127.0.0.1/acme/shop.git', ['127.0.0.1']), 'unless PUSH_ALLOWED_HOSTS names it')
 })
 
-t.test('a push to an internal address in a transition form is a 400 naming gitRepository.url', async (t) => {
+t.test('an internal address in a transition form is refused when the environment is saved, naming gitRepository.url', async (t) => {
   const { url, auth } = await startTestApp(t)
   const headers = { ...auth('dev'), 'content-type': 'application/json' }
   for (const [i, host] of ['[::7f00:1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::]', '198.18.0.1'].entries()) {
@@ -96,12 +96,10 @@ t.test('a push to an internal address in a transition form is a 400 naming gitRe
       gitRepository: { url: `https://${host}/acme/shop.git`, deployKey: 'token-1' },
     }
     const created = await fetch(`${url}/api/environments`, { method: 'POST', headers, body: JSON.stringify(body) })
-    t.equal(created.status, 201, `${host}: stored (its form is https)`)
-    const id = ((await created.json()) as any).data.id
-    const res = await fetch(`${url}/api/environments/${id}/push`, { method: 'POST', headers, body: '{}' })
-    const answer = (await res.json()) as any
-    t.equal(res.status, 400, `${host}: push refused`)
+    const answer = (await created.json()) as any
+    t.equal(created.status, 400, `${host}: refused when saved, not only at push time`)
     t.equal(answer.error.details?.[0]?.field, 'gitRepository.url', `${host}: names gitRepository.url`)
+    t.match(answer.error.details?.[0]?.message, /is not a public address/, `${host}: says why`)
   }
 })
 

@@ -6,7 +6,6 @@
 // (an environment name, a probe log line) prove that each channel is really scanned.
 import { generateKeyPairSync } from 'node:crypto'
 import t from 'tap'
-import { environmentRepository } from '../../plugins/environments/repository.ts'
 import { startTestApp } from '../harness/app.ts'
 import { startGitServer } from '../harness/git-server.ts'
 import { environmentBody, unzip, waitForJob } from '../jobs/fixtures.ts'
@@ -123,7 +122,7 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
 
   // Pushes to the loopback Git server (http, allow-listed) use an environment stored directly, as the API takes https:// only.
   const devId = env && (await app.mongo.db.collection('environments').findOne({ _id: env.id }))?.userId
-  const repo = environmentRepository(app)
+  const repo = app.environments
   const pushEnv = await repo.create(devId, {
     ...environmentBody({ name: 'push-ok' }),
     gitRepository: { url: await git.createRepo('ok', { 'README.md': 'x\n' }), branch: 'main', deployKey },

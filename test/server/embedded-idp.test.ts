@@ -3,7 +3,7 @@
 import t from 'tap'
 import { loadConfig } from '@ies/server/config'
 import { startServer } from '@ies/server/main'
-import { getClientCredentialsToken, getUserToken } from '@ies/server/idp/client-flows'
+import { getClientCredentialsToken, getUserToken } from '../harness/scripted-login.ts'
 import { startTestDatabase } from '../harness/database.ts'
 import { freePort } from '../../scripts/services/net.ts'
 

@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractCatalog, processTree, writeTree, type Catalog } from '@ies/processor-lib';
-import { backendFile, BACKEND_FILE } from '../../server/src/jobs/backend-file.ts';
-import type { ProcessorInput } from '../../server/src/jobs/transform.ts';
+import { backendFile, BACKEND_FILE } from '../../server/src/jobs/generation/backend-file.ts';
+import type { ProcessorInput } from '../../server/src/jobs/generation/transform.ts';
 import { configFrom, repoRoot, templatesDir as defaultTemplatesDir, type Config } from './helpers.ts';
 
 export const tools = {

@@ -25,8 +25,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { extractCatalog, processTree, writeTree, type Catalog } from '@ies/processor-lib';
-import { backendFile, BACKEND_FILE } from '../../server/src/jobs/backend-file.ts';
-import type { ProcessorInput } from '../../server/src/jobs/transform.ts';
+import { backendFile, BACKEND_FILE } from '../../server/src/jobs/generation/backend-file.ts';
+import type { ProcessorInput } from '../../server/src/jobs/generation/transform.ts';
 import { startTestMoto } from '../harness/moto.ts';
 import { catalogDefaults, configFrom, repoRoot, templatesDir, type Config } from './helpers.ts';
 

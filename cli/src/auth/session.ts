@@ -1,9 +1,9 @@
 // Access tokens for the command line, from one of two sources:
 // - client credentials from the environment (IES_CLIENT_ID / IES_CLIENT_SECRET): pipelines; nothing on disk;
 // - the refresh token `ies login` stored (device flow) in the config directory, mode 0600.
-// The OAuth requests themselves are the server's client flows (server/src/idp/client-flows.ts), which
+// The OAuth requests themselves are oauth.ts's, which
 // speak to Keycloak and to the embedded provider alike.
-import { getClientCredentialsToken, OAuthError, refreshToken, type TokenResponse } from '@ies/server/idp/client-flows'
+import { getClientCredentialsToken, OAuthError, refreshToken, type TokenResponse } from './oauth.ts'
 import type { TokenSource } from '../client/index.ts'
 import type { Settings } from '../settings.ts'
 import { readCredentials, saveCredentials, type StoredLogin } from './store.ts'

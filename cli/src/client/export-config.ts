@@ -1,11 +1,23 @@
 // The configuration export (spec, Environments: the client assembles it; there is no export
-// endpoint): the environment without credential fields and server bookkeeping, as YAML. The same
-// rules as the desktop's export (desktop/src/lib/export-config.ts), so a file exported from either
-// one applies with `ies apply`; the desktop can import this module instead of keeping its own copy.
+// endpoint): the environment without credential fields and server bookkeeping, as YAML. The desktop's
+// export (desktop/src/lib/export-config.ts: JSON or YAML) uses these rules too, so a file exported
+// from either one applies with `ies apply`.
 import { stringify } from 'yaml'
 
 /** Fields of an environment that are never exported: credentials, secrets, and server bookkeeping. */
-export const NOT_EXPORTED = new Set(['id', 'status', 'createdAt', 'updatedAt', 'cloudCredentialId', 'credentials', 'userId', 'ownerId'])
+// `lastPush` and `behind` are the server's record of the repository, not configuration.
+export const NOT_EXPORTED = new Set([
+  'id',
+  'status',
+  'createdAt',
+  'updatedAt',
+  'cloudCredentialId',
+  'credentials',
+  'userId',
+  'ownerId',
+  'lastPush',
+  'behind',
+])
 /** Members of `gitRepository` that are never exported (the deploy key and its traces). */
 export const NOT_EXPORTED_GIT = new Set(['deployKey', 'hasDeployKey', 'privateKey', 'password', 'token'])
 

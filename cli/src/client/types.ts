@@ -6,7 +6,6 @@ import type * as environments from '../../../plugins/environments/schemas.ts'
 import type * as credentials from '../../../plugins/cloud-credentials/schemas.ts'
 import type * as jobs from '../../../plugins/jobs/schemas.ts'
 import type * as generation from '../../../plugins/generation/schemas.ts'
-import type * as catalog from '../../../plugins/catalog/schemas.ts'
 import type * as users from '../../../plugins/users/schemas.ts'
 import type * as envelope from '../../../server/src/core/envelope.ts'
 
@@ -27,7 +26,7 @@ export type Job = Static<typeof jobs.Job>
 export type GenerateBody = Static<typeof generation.GenerateBody>
 export type GenerateOptions = Static<typeof jobs.GenerateOptions>
 export type GeneratedFiles = Static<typeof generation.GeneratedFiles>
-export type CatalogDocument = Static<typeof catalog.CatalogDocument>
+export type { Catalog as CatalogDocument } from '@ies/processor-lib/contract/document'
 export type User = Static<typeof users.User>
 export type Preferences = Static<typeof users.Preferences>
 

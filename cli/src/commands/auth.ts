@@ -1,6 +1,6 @@
 // ies login | logout | whoami
 import type { Command } from 'commander'
-import { jwtClaims, logout, OAuthError, pollDeviceToken, requestDeviceCode, type TokenResponse } from '@ies/server/idp/client-flows'
+import { jwtClaims, logout, OAuthError, pollDeviceToken, requestDeviceCode, type TokenResponse } from '../auth/oauth.ts'
 import { clientCredentialsFromEnv } from '../auth/session.ts'
 import { readCredentials, removeCredentials, saveCredentials } from '../auth/store.ts'
 import type { Context } from '../context.ts'

@@ -2,6 +2,7 @@
 // server's code and field details so screens can show them next to the field the server named.
 import type {
   CloudCredential,
+  CredentialDetail,
   CredentialProvider,
   CredentialValidation,
   Environment,
@@ -213,7 +214,7 @@ export function createApiClient(opts: ApiClientOptions) {
       json<Record<string, unknown>>('POST', '/environments/terraform-backend/create', input),
 
     listCredentials: () => list<CloudCredential>('/cloud-credentials'),
-    getCredential: (id: string) => json<CloudCredential>('GET', `/cloud-credentials/${enc(id)}`),
+    getCredential: (id: string) => json<CredentialDetail>('GET', `/cloud-credentials/${enc(id)}`),
     createCredential: (input: { name: string; provider: CredentialProvider; credentials: Record<string, unknown> }) =>
       json<CloudCredential>('POST', '/cloud-credentials', input),
     /** Rename, and with `credentials` replace the whole secret (rotate). */

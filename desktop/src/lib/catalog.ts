@@ -1,8 +1,9 @@
 // How the wizard consumes the service catalog (spec "Catalog", client consumption rules 1-4).
 // Pure functions: the same code runs in the renderer and in the Node tests.
-// The document's attributes are strings as the decorators wrote them; catalog-attributes.ts reads
+// The document's types and the reading of its attributes are the catalog contract's
+// (processor-lib/src/contract: document.ts, attributes.ts), which reads
 // them (unknown type -> text, "3" -> 3, "true" -> true, available "false" hides).
-import { patternMessage } from './pattern-message.ts'
+import { patternMessage } from '@ies/processor-lib/contract/pattern-message'
 import {
   availableProblem,
   isHidden,
@@ -11,44 +12,15 @@ import {
   widgetOf,
   type CatalogOption,
   type FieldType,
-} from './catalog-attributes.ts'
-import { PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, checkPatternSafety } from './pattern-safety.ts'
+} from '@ies/processor-lib/contract/attributes'
+import { PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, checkPatternSafety } from '@ies/processor-lib/contract/pattern-safety'
+import type { Catalog as CatalogDocument, CatalogField, CatalogService } from '@ies/processor-lib/contract/document'
+import { relationProblems, type RelationCatalog } from '@ies/processor-lib/contract/relations'
 
 export const SUPPORTED_SCHEMA_VERSION = 1
-export { FIELD_TYPES, availableProblem, isHidden, isOptionList, readDefault, widgetOf } from './catalog-attributes.ts'
-export type { CatalogOption, FieldType, ReadDefault } from './catalog-attributes.ts'
-
-/** A field as the catalog document states it (types unchecked: it comes over the wire). */
-export interface CatalogField {
-  displayName?: string
-  description?: string
-  type?: unknown
-  options?: unknown
-  pattern?: string
-  default?: unknown
-  /** `"false"` (as the extractor writes it) or `false` hides the field. */
-  available?: unknown
-  category?: string
-  /** A sentence shown when the value does not match `pattern` (optional; else the pattern is explained). */
-  message?: string
-}
-
-export interface CatalogService {
-  displayName?: string
-  category?: string
-  /** `"false"` (as the extractor writes it) or `false` hides the service. */
-  available?: unknown
-  description?: string
-  fields?: Record<string, CatalogField>
-}
-
-export interface CatalogDocument {
-  schemaVersion: number
-  commit: string
-  global?: { fields?: Record<string, CatalogField> }
-  services: Record<string, CatalogService>
-  errors?: unknown[]
-}
+export { FIELD_TYPES, availableProblem, isHidden, isOptionList, readDefault, widgetOf } from '@ies/processor-lib/contract/attributes'
+export type { CatalogOption, FieldType, ReadDefault } from '@ies/processor-lib/contract/attributes'
+export type { CatalogDocument, CatalogField, CatalogService }
 
 /** A field ready for a widget. */
 export interface WizardField {
@@ -67,6 +39,9 @@ export interface WizardField {
   /** The catalog's own message for a value that does not match. */
   message?: string
   default: unknown
+  /** Field relations as the catalog wrote them (the contract's relations.ts reads them). */
+  atLeast?: string
+  atMost?: string
 }
 
 export interface WizardService {
@@ -130,13 +105,15 @@ export function compilePattern(source: string): RegExp | undefined {
   return 're' in checked ? checked.re : undefined
 }
 
-function prepareField(key: string, raw: CatalogField, where: string, warnings: string[]): WizardField {
+function prepareField(key: string, raw: Partial<CatalogField>, where: string, warnings: string[]): WizardField {
   const widget = widgetOf(raw.type)
   // Rule 3: an unknown type is coerced to text, with a warning.
   if (widget.unknown) warnings.push(`${where}: unknown type ${JSON.stringify(raw.type)} is shown as a text field`)
   const field: WizardField = { key, label: raw.displayName || key, type: widget.type, default: null }
   if (raw.description) field.description = raw.description
   if (typeof raw.message === 'string' && raw.message.trim()) field.message = raw.message.trim()
+  if (typeof raw.atLeast === 'string') field.atLeast = raw.atLeast
+  if (typeof raw.atMost === 'string') field.atMost = raw.atMost
   if (field.type === 'dropdown') {
     if (isOptionList(raw.options)) field.options = raw.options
     else {
@@ -170,12 +147,12 @@ export function prepareCatalog(doc: unknown): PreparedCatalog {
   const global: Record<string, WizardField> = {}
   const globalFields = isObject(doc.global) && isObject(doc.global.fields) ? doc.global.fields : {}
   for (const [key, raw] of Object.entries(globalFields)) {
-    if (isObject(raw)) global[key] = prepareField(key, raw as CatalogField, `global.${key}`, warnings)
+    if (isObject(raw)) global[key] = prepareField(key, raw as Partial<CatalogField>, `global.${key}`, warnings)
   }
   const services: WizardService[] = []
   for (const [key, rawService] of Object.entries(doc.services)) {
     if (!isObject(rawService)) continue
-    const svc = rawService as CatalogService
+    const svc = rawService as Partial<CatalogService>
     const odd = availableProblem(svc.available)
     if (odd) warnings.push(`services.${key}: ${odd}; the service is shown`)
     if (isHidden(svc.available)) continue
@@ -193,7 +170,7 @@ export function prepareCatalog(doc: unknown): PreparedCatalog {
       const oddField = availableProblem(rawField.available)
       if (oddField) warnings.push(`${where}: ${oddField}; the field is shown`)
       if (isHidden(rawField.available)) continue
-      fields.push(prepareField(fieldKey, rawField as CatalogField, where, warnings))
+      fields.push(prepareField(fieldKey, rawField as Partial<CatalogField>, where, warnings))
     }
     const service: WizardService = {
       key,
@@ -257,7 +234,27 @@ export function validateField(field: WizardField, value: unknown): string | null
   return null
 }
 
-/** Every field error of the enabled services, keyed `services.<key>.<field>` like the server's details. */
+/** The prepared catalog's services in the shape the contract's relation check reads. */
+function relationCatalogOf(catalog: PreparedCatalog): RelationCatalog {
+  return {
+    services: Object.fromEntries(
+      catalog.services.map((s) => [
+        s.key,
+        {
+          fields: Object.fromEntries(
+            s.fields.map((f) => [f.key, { displayName: f.label, type: f.type, default: f.default, atLeast: f.atLeast, atMost: f.atMost }]),
+          ),
+        },
+      ]),
+    ),
+  }
+}
+
+/**
+ * Every field error of the enabled services, keyed `services.<key>.<field>` like the server's
+ * details: each value against its field, then the relations between fields (the same check the API
+ * and the assistant make: `relationProblems` of the catalog contract).
+ */
 export function validateServices(services: Record<string, Record<string, unknown>>, catalog: PreparedCatalog) {
   const errors: Record<string, string> = {}
   for (const service of catalog.services) {
@@ -267,6 +264,11 @@ export function validateServices(services: Record<string, Record<string, unknown
       const message = validateField(field, values[field.key])
       if (message) errors[`services.${service.key}.${field.key}`] = message
     }
+  }
+  const valueErrors = new Set(Object.keys(errors))
+  for (const problem of relationProblems(relationCatalogOf(catalog), { services })) {
+    if (problem.other !== undefined && valueErrors.has(problem.other)) continue // that value is wrong already
+    errors[problem.field] ??= problem.message.charAt(0).toUpperCase() + problem.message.slice(1)
   }
   return errors
 }

@@ -1,6 +1,6 @@
 // The client environment script (`env.js`): runtime configuration read when the app starts, not
-// baked into the build. The server renders it from its own configuration (server/src/web); a
-// packaged desktop app ships one beside index.html. One module names the fields for both sides.
+// baked into the build. The server writes it from its own configuration (server/src/web/env-script.ts,
+// checked against this reader by a test); the desktop app renders its own from its settings.
 
 export const ENV_GLOBAL = '__IES_ENV__'
 

@@ -56,11 +56,12 @@ export function valuesFromEnvironment(env: Environment): WizardValues {
   }
 }
 
-/** Service values the API accepts: nulls (a catalog field without default) are left out. */
-function cleanServices(services: ServicesConfig): ServicesConfig {
-  const out: ServicesConfig = {}
+/** Service values the API accepts: nulls (a catalog field without default) are left out; every service says whether it is enabled. */
+function cleanServices(services: ServicesConfig): EnvironmentInput['services'] {
+  const out: EnvironmentInput['services'] = {}
   for (const [key, values] of Object.entries(services)) {
-    out[key] = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null && v !== undefined))
+    const kept = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null && v !== undefined))
+    out[key] = { ...kept, enabled: kept.enabled === true }
   }
   return out
 }

@@ -26,6 +26,12 @@ import type { GitHttpRequest, HttpClient } from 'isomorphic-git'
 
 export class DestinationRefused extends Error {
   readonly code = 'EDESTINATION'
+  /** True when the host did not resolve (it may later); false when its address was refused. */
+  readonly unresolved: boolean
+  constructor(message: string, opts: { unresolved?: boolean } = {}) {
+    super(message)
+    this.unresolved = opts.unresolved ?? false
+  }
 }
 
 /** The IPv4 address of 32 bits starting at IPv6 part `index` (parts are 16 bits). */
@@ -155,7 +161,7 @@ export async function checkUrlDestination(url: string, rule: DestinationRule): P
   const addresses = await new Promise<LookupAddress[]>((resolve) =>
     dnsLookup(host, { all: true, verbatim: true }, (err, found) => resolve(err ? [] : found)),
   )
-  if (addresses.length === 0) throw new DestinationRefused(`host ${host} does not resolve`)
+  if (addresses.length === 0) throw new DestinationRefused(`host ${host} does not resolve`, { unresolved: true })
   const problem = addressesProblem(
     host,
     addresses.map((a) => a.address),

@@ -133,18 +133,11 @@ function fallbackKey(config: Config, log?: Warn): string {
   return readFileSync(file, 'utf8').trim()
 }
 
-const rings = new WeakMap<Config, KeyRing>()
-
-/** The key ring for a configuration (one per loaded config). */
-export function keyRingFor(config: Config, log?: Warn): KeyRing {
-  let ring = rings.get(config)
-  if (!ring) {
-    const current = config.encryption.key ?? fallbackKey(config, log)
-    ring = new KeyRing(
-      Buffer.from(current, 'base64'),
-      config.encryption.oldKeys.map((k) => Buffer.from(k, 'base64')),
-    )
-    rings.set(config, ring)
-  }
-  return ring
+/** The key ring of a configuration; the app makes it once and shares it as `app.keyRing` (app.ts). */
+export function keyRingOf(config: Config, log?: Warn): KeyRing {
+  const current = config.encryption.key ?? fallbackKey(config, log)
+  return new KeyRing(
+    Buffer.from(current, 'base64'),
+    config.encryption.oldKeys.map((k) => Buffer.from(k, 'base64')),
+  )
 }

@@ -1,6 +1,5 @@
 // The MongoDB connection, decorated onto the instance as `app.mongo`. Repositories take `app.mongo.db`.
 import fp from 'fastify-plugin'
-import type { FastifyInstance } from 'fastify'
 import { MongoClient, type Db } from 'mongodb'
 
 declare module 'fastify' {
@@ -120,15 +119,11 @@ export default fp<DatabaseOptions>(
   { name: 'db' },
 )
 
-/** One instance per database handle, shared by every plugin of an app (repositories). */
-export function onePerDatabase<T>(make: (app: FastifyInstance) => T): (app: FastifyInstance) => T {
-  const instances = new WeakMap<Db, T>()
-  return (app) => {
-    let instance = instances.get(app.mongo.db)
-    if (!instance) {
-      instance = make(app)
-      instances.set(app.mongo.db, instance)
-    }
-    return instance
-  }
+/**
+ * A unique-index violation. MongoDB (and FerretDB on insert) answers code 11000; FerretDB 1.24 with
+ * SQLite answers an update that violates a unique index with code 1 and SQLite's message.
+ */
+export function isDuplicateKey(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null
+  return e?.code === 11000 || (typeof e?.message === 'string' && e.message.includes('UNIQUE constraint failed'))
 }

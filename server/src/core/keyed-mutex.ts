@@ -52,3 +52,12 @@ export function keyedMutexFor(owner: object): KeyedMutex {
   }
   return mutex
 }
+
+/**
+ * Runs `fn` while no other write of this user's environments or cloud credentials runs in this
+ * process (environment creates and updates, credential deletions and defaults). Re-entrant. Both
+ * repositories take it, so it lives below them.
+ */
+export function ownerLock<T>(db: object, userId: string, fn: () => Promise<T>): Promise<T> {
+  return keyedMutexFor(db).run(`owner:${userId}`, fn)
+}

@@ -6,22 +6,11 @@ import path from 'node:path'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import fastifyStatic from '@fastify/static'
 import helmet from '@fastify/helmet'
-import { authBaseUrl, type Config } from '../config.ts'
 import { securityHeaders, webUiDirectives } from '../core/security-headers.ts'
-import { renderEnvScript, type EnvScriptValues } from '../../../desktop/src/lib/env.ts'
+import { envScript } from './env-script.ts'
 
 /** Paths that belong to the API or the identity provider: never answered with the app. */
 const NOT_THE_APP = /^\/(api|health|realms)(\/|$)/
-
-export function envScriptValues(config: Config): EnvScriptValues {
-  return {
-    API_URL: `${config.publicUrl}/api`,
-    AUTH_URL: authBaseUrl(config),
-    AUTH_REALM: config.auth.realm,
-    AUTH_CLIENT_ID: config.auth.appClientId,
-    USE_RUNTIME_CATALOG: config.web.useRuntimeCatalog,
-  }
-}
 
 export default async function webUi(app: FastifyInstance) {
   const config = app.config
@@ -29,14 +18,14 @@ export default async function webUi(app: FastifyInstance) {
   // Every answer of this scope (index, /env.js, assets, the not-built notice): helmet's headers with
   // the web UI's Content-Security-Policy (server/src/core/security-headers.ts).
   await app.register(helmet, securityHeaders(webUiDirectives(config)))
-  // Read from the configuration on each request (tiny): what the server says is what clients get.
-  const envScript = () => renderEnvScript(envScriptValues(config))
   const indexFile = path.join(dir, 'index.html')
   // The app's paths are deep links (/environments/…): a base makes its relative asset URLs resolve from /.
   const indexHtml = existsSync(indexFile) ? readFileSync(indexFile, 'utf8').replace('<head>', '<head><base href="/">') : null
 
-  app.get('/env.js', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-store').send(envScript()),
+  app.get(
+    '/env.js',
+    { schema: { hide: true } },
+    async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-store').send(envScript(config)), // read from the configuration on each request (tiny)
   )
 
   if (!indexHtml) {

@@ -1,0 +1,44 @@
+// Decorates `app.jobs` (the runner, its job store and archive store) and runs
+// the job queue with the server: started when the server is ready, drained when it closes. Generation
+// runs processor-lib in process, or the remote processor service when PROCESSOR_URL and
+// PROCESSOR_SERVICE_TOKEN are set (processor-client.ts). An environment's jobs and archives go with
+// it when it is deleted.
+import fp from 'fastify-plugin'
+import { templateProcessorFor } from '@ies/server/jobs/generation/processor-client'
+import { JobRunner } from '@ies/server/jobs/queue/runner'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    jobs: JobRunner
+  }
+}
+
+export default fp(
+  async (app) => {
+    const { environments } = app
+    const processor = templateProcessorFor(app.config, app.templates)
+    const runner = new JobRunner({ db: app.mongo.db, config: app.config, log: app.log, processor, environments })
+    app.decorate('jobs', runner)
+
+    environments.onEnvironmentDeleted(async (env) => {
+      const archiveIds = await runner.store.removeForEnvironment(env.userId, env._id)
+      await runner.archives.remove(archiveIds)
+    })
+
+    let retry: NodeJS.Timeout | undefined
+    const start = async (): Promise<void> => {
+      try {
+        await runner.start()
+      } catch (err) {
+        app.log.warn({ err: { message: (err as Error).message } }, 'job queue not started; retrying in 5 s')
+        retry = setTimeout(() => void start(), 5000)
+      }
+    }
+    app.addHook('onReady', start)
+    app.addHook('onClose', async () => {
+      clearTimeout(retry)
+      await runner.stop()
+    })
+  },
+  { name: 'jobs', dependencies: ['db', 'environments'], decorators: { fastify: ['templates'] } },
+)

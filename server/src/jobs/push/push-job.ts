@@ -1,0 +1,120 @@
+// The push job's work once the files are generated: the commit message, the merge and push
+// (push.ts), the record of the last push (push-records.ts), and the job's result. Dry runs record
+// nothing and write nothing to the customer's repository.
+import type { TreeFile } from '@ies/processor-lib'
+import type { JobEnvironment } from '../generation/transform.ts'
+import type { Config } from '../../config.ts'
+import { pushHttp } from './destination.ts'
+import { GENERATION_RECORD_PATH, generationRecord, generationRecordFile, parseGenerationRecord } from '../generation/generation-record.ts'
+import { pushFiles, type PushRequest, type PushStrategy } from './push.ts'
+import { pushCommitMessage } from './push-message.ts'
+import type { PushRecords } from './push-records.ts'
+import type { DryRunResult, PushJobResult } from './push-schemas.ts'
+import type { JobRecord, PushParams } from '../queue/store.ts'
+import type { ProcessorInput } from '../generation/transform.ts'
+
+/** A push job's parameters: what to generate, and how to push it. */
+export interface LifecyclePushParams extends PushParams {
+  dryRun?: boolean
+  strategy?: PushStrategy
+}
+
+/** `ies/update-<first 8 characters of the job id>`: the branch strategy "branch" pushes to. */
+export const reviewBranchOf = (jobId: string) => `ies/update-${jobId.replace(/-/g, '').slice(0, 8)}`
+
+export async function pushEnvironment(opts: {
+  records: PushRecords
+  config: Pick<Config, 'push'>
+  job: JobRecord
+  env: JobEnvironment
+  url: string
+  branch: string
+  deployKey: string
+  files: readonly TreeFile[]
+  templatesCommit: string
+  input: ProcessorInput
+  /** For tests: see PushRequest.beforeUpdate. */
+  beforeUpdate?: PushRequest['beforeUpdate']
+}): Promise<PushJobResult | DryRunResult> {
+  const { job, env } = opts
+  const params = job.params as LifecyclePushParams
+  const strategy = params.strategy ?? 'merge'
+  // Files of an earlier generation (generationJobId) carry the input they were made from.
+  const carried = parseGenerationRecord(opts.files.find((f) => f.path === GENERATION_RECORD_PATH)?.content)
+  const input = carried?.input ?? opts.input
+  const files = carried
+    ? opts.files
+    : // An archive made before the record existed.
+      [
+        ...opts.files,
+        generationRecordFile(
+          generationRecord({
+            environmentId: env._id,
+            environmentName: env.name,
+            templatesCommit: opts.templatesCommit,
+            format: params.format,
+            options: params.options,
+            input: opts.input,
+          }),
+        ),
+      ]
+  const outcome = await pushFiles({
+    url: opts.url,
+    branch: opts.branch,
+    auth: { username: opts.config.push.username, password: opts.deployKey },
+    files,
+    author: { name: opts.config.push.authorName, email: opts.config.push.authorEmail },
+    strategy,
+    reviewBranch: reviewBranchOf(job._id),
+    dryRun: params.dryRun === true,
+    beforeUpdate: opts.beforeUpdate,
+    http: pushHttp(opts.config.push.allowedHosts, opts.config.push.gitTimeoutMs),
+    message: (previous) =>
+      pushCommitMessage({
+        environmentId: env._id,
+        environmentName: env.name,
+        format: params.format,
+        templatesCommit: opts.templatesCommit,
+        input,
+        jobId: job._id,
+        previous,
+      }),
+  })
+  const from = params.generationJobId ? { generationJobId: params.generationJobId } : {}
+  if (params.dryRun) {
+    return {
+      dryRun: true,
+      branch: outcome.branch,
+      strategy,
+      templatesCommit: opts.templatesCommit,
+      changes: outcome.changes ?? [],
+      conflicts: outcome.conflicts,
+      ...from,
+    }
+  }
+  const commit = outcome.commit as string
+  await opts.records.record({
+    environmentId: env._id,
+    userId: job.userId,
+    jobId: job._id,
+    commit,
+    branch: outcome.branch,
+    templatesCommit: opts.templatesCommit,
+    format: params.format,
+    options: params.options,
+    input,
+    ofEnvironment: strategy === 'merge',
+  })
+  return {
+    commit,
+    branch: outcome.branch,
+    url: opts.url,
+    strategy,
+    changed: outcome.changed,
+    templatesCommit: opts.templatesCommit,
+    fileCount: files.length,
+    ...from,
+    ...(strategy === 'branch' && { conflicts: outcome.conflicts }),
+    ...(outcome.warnings && { warnings: outcome.warnings }),
+  }
+}

@@ -1,0 +1,145 @@
+// The last push of each environment to its branch, and of each environment and branch (collection
+// `environmentPushes`, read by `_id` alone: FerretDB looks up only an exact `_id` cheaply), and what
+// an environment is behind: the templates (the current templates commit differs from the last
+// push's) and its configuration (the processor input differs from the one last pushed). Dry runs
+// are not recorded.
+import { createHash } from 'node:crypto'
+import type { Collection, Db } from 'mongodb'
+import type { FastifyBaseLogger } from 'fastify'
+import type { JobEnvironment } from '../generation/transform.ts'
+import { canonical } from '../generation/generation-record.ts'
+import type { Behind, LastPush } from './push-schemas.ts'
+import type { Format, GenerateOptions } from '../generation/selection.ts'
+import type { TemplatesSource } from '../generation/templates.ts'
+import { processorInput, type ProcessorInput } from '../generation/transform.ts'
+
+/** What is recorded of a push. */
+interface PushFields {
+  environmentId: string
+  userId: string
+  jobId: string
+  commit: string
+  branch: string
+  templatesCommit: string
+  /** What the push generated, so that an upgrade generates the same. */
+  format: Format
+  options: GenerateOptions
+}
+
+interface PushDoc extends PushFields {
+  /** `<environment id>` for the environment's last push; `<environment id>:<branch>` per branch. */
+  _id: string
+  pushedAt: Date
+  /** sha256 of the processor input pushed (canonical JSON). */
+  inputHash: string
+}
+
+export interface PushedGeneration {
+  format: Format
+  options: GenerateOptions
+}
+
+export const inputHash = (input: ProcessorInput) => createHash('sha256').update(canonical(input)).digest('hex')
+
+export class PushRecords {
+  private readonly collection: Collection<PushDoc>
+
+  constructor(db: Db) {
+    this.collection = db.collection<PushDoc>('environmentPushes')
+  }
+
+  async record(
+    push: PushFields & {
+      input: ProcessorInput
+      /** False for a push to a review branch: the environment's own branch did not receive it. */
+      ofEnvironment: boolean
+    },
+  ): Promise<void> {
+    const { input, ofEnvironment, ...fields } = push
+    const doc = { ...fields, pushedAt: new Date(), inputHash: inputHash(input) }
+    const ids = [`${push.environmentId}:${push.branch}`, ...(ofEnvironment ? [push.environmentId] : [])]
+    await Promise.all(ids.map((_id) => this.collection.replaceOne({ _id }, doc, { upsert: true })))
+  }
+
+  /** The last push to the environment's own branch, or null. */
+  async last(environmentId: string): Promise<(LastPush & PushedGeneration & { inputHash: string }) | null> {
+    const doc = await this.collection.findOne({ _id: environmentId })
+    if (!doc) return null
+    return {
+      jobId: doc.jobId,
+      commit: doc.commit,
+      branch: doc.branch,
+      templatesCommit: doc.templatesCommit,
+      pushedAt: doc.pushedAt.toISOString(),
+      format: doc.format,
+      options: doc.options,
+      inputHash: doc.inputHash,
+    }
+  }
+
+  /** The index of `removeForEnvironment`'s query (test/server/query-indexes.test.ts). */
+  async init(): Promise<void> {
+    await this.collection.createIndex({ environmentId: 1 }, { name: 'environment' })
+  }
+
+  async removeForEnvironment(environmentId: string): Promise<void> {
+    await this.collection.deleteMany({ environmentId })
+  }
+}
+
+/**
+ * The `lastPush` and `behind` of an environment's view; `templatesCommit` answers the current one
+ * (null when unknown), asked only for an environment that has been pushed.
+ */
+export async function upgradeStatus(
+  records: PushRecords,
+  env: JobEnvironment,
+  templatesCommit: () => Promise<string | null>,
+): Promise<{ lastPush: LastPush | null; behind: Behind; pushed: (PushedGeneration & LastPush) | null }> {
+  const last = await records.last(env._id)
+  if (!last) return { lastPush: null, behind: { templates: false, configuration: false }, pushed: null }
+  const { format, options, inputHash: pushedHash, ...lastPush } = last
+  const current = await templatesCommit()
+  return {
+    lastPush,
+    behind: {
+      templates: current !== null && current !== last.templatesCommit,
+      configuration: pushedHash !== inputHash(processorInput(env)),
+    },
+    pushed: { ...lastPush, format, options },
+  }
+}
+
+/** How long a view waits for the templates commit (a TEMPLATES_REPO asks its remote) before it uses the last one seen. */
+export const TEMPLATES_COMMIT_WAIT_MS = 3000
+
+const lastSeen = new WeakMap<TemplatesSource, string>()
+
+/**
+ * The templates commit a generation would use now (TEMPLATES_DIR or TEMPLATES_REPO, as generation
+ * reads it). When the templates cannot be read, or not within `waitMs`, the last commit seen (null
+ * before any), logged: a view still answers, and at once.
+ */
+export async function currentTemplatesCommit(
+  templates: TemplatesSource,
+  log: FastifyBaseLogger,
+  waitMs = TEMPLATES_COMMIT_WAIT_MS,
+): Promise<string | null> {
+  const load = templates.load().then((t) => {
+    lastSeen.set(templates, t.commit)
+    return t.commit
+  })
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)))
+  try {
+    const commit = await Promise.race([load, late])
+    if (commit === null) log.warn(`the templates commit took longer than ${waitMs} ms; behind.templates uses the last one seen`)
+    return commit ?? lastSeen.get(templates) ?? null
+  } catch (err) {
+    log.warn({ err: { message: (err as Error).message } }, 'could not read the templates commit; behind.templates uses the last one seen')
+    return lastSeen.get(templates) ?? null
+  } finally {
+    clearTimeout(timer)
+    load.catch(() => {})
+  }
+}

@@ -1,0 +1,79 @@
+// The push job's results as the API serves them (TypeBox: validation, types and the OpenAPI document
+// from one source): a push, a dry run, and the conflict details of PUSH_CONFLICT.
+import { Type, type Static } from '@sinclair/typebox'
+import { StringEnum } from '../../core/schema.ts'
+
+export const PUSH_STRATEGIES = ['merge', 'branch'] as const
+export const PushStrategySchema = StringEnum(PUSH_STRATEGIES, {
+  description:
+    '"merge": three-way merge onto the branch (a conflict fails the push); "branch": push the merge to a new branch ies/update-<short id>.',
+})
+
+export const ConflictHunk = Type.Object({
+  line: Type.Integer({ description: 'First line of the hunk in the branch file (1-based).' }),
+  ours: Type.String({ description: 'The lines as the branch has them.' }),
+  base: Type.String({ description: 'The lines as the last push generated them.' }),
+  theirs: Type.String({ description: 'The lines as the new generation has them.' }),
+})
+
+export const FileConflict = Type.Object({
+  file: Type.String(),
+  kind: StringEnum(['content', 'deleted-in-templates', 'deleted-in-branch', 'binary'] as const, {
+    description:
+      'content: both changed the same lines; deleted-in-templates: the generation dropped a file edited on the branch; deleted-in-branch: the branch deleted a file the generation changed; binary: a binary file both changed.',
+  }),
+  hunks: Type.Array(ConflictHunk),
+})
+
+export const FileChange = Type.Object({
+  path: Type.String(),
+  change: StringEnum(['added', 'modified', 'deleted', 'conflict'] as const),
+  diff: Type.String({ description: 'Unified diff against the branch head.' }),
+  truncated: Type.Boolean({ description: 'The diff was cut (at 64 KiB).' }),
+})
+
+export const PushResult = Type.Object({
+  commit: Type.String({ description: 'The commit the pushed branch points at after the push.' }),
+  branch: Type.String({ description: 'The branch pushed to: the environment\'s, or the new branch for strategy "branch".' }),
+  url: Type.String(),
+  strategy: PushStrategySchema,
+  changed: Type.Boolean({ description: 'False when the branch already held exactly this merge (nothing pushed).' }),
+  templatesCommit: Type.String(),
+  fileCount: Type.Integer(),
+  generationJobId: Type.Optional(Type.String()),
+  conflicts: Type.Optional(Type.Array(FileConflict, { description: 'Strategy "branch": the files pushed with conflict markers.' })),
+  warnings: Type.Optional(Type.Array(Type.String(), { description: 'What went wrong without failing the push.' })),
+})
+export type PushJobResult = Static<typeof PushResult>
+
+export const DryRunResult = Type.Object({
+  dryRun: Type.Literal(true),
+  branch: Type.String(),
+  strategy: PushStrategySchema,
+  templatesCommit: Type.String(),
+  changes: Type.Array(FileChange),
+  conflicts: Type.Array(FileConflict),
+  generationJobId: Type.Optional(Type.String()),
+})
+export type DryRunResult = Static<typeof DryRunResult>
+
+export const LastPush = Type.Object(
+  {
+    jobId: Type.String(),
+    commit: Type.String(),
+    branch: Type.String(),
+    templatesCommit: Type.String(),
+    pushedAt: Type.String({ format: 'date-time' }),
+  },
+  { description: "The last push to the environment's branch." },
+)
+export type LastPush = Static<typeof LastPush>
+
+export const Behind = Type.Object(
+  {
+    templates: Type.Boolean({ description: 'The current templates commit differs from the one last pushed.' }),
+    configuration: Type.Boolean({ description: 'The environment changed since the last push.' }),
+  },
+  { description: 'What the environment is behind since its last push (both false before the first push).' },
+)
+export type Behind = Static<typeof Behind>

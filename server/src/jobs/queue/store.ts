@@ -1,0 +1,240 @@
+// The job records the API serves, always scoped by the owning user. Agenda's own collection only
+// dispatches; this record carries status, timestamps, result and error. A queued or running job's
+// record is in `jobs`, the only collection written in place (start, heartbeats), which so stays as
+// small as the queue; when the job finishes, its final record is inserted into `jobHistory`
+// (insert-only; retention.ts prunes it) and then removed from `jobs`. A read looks in `jobs`, then in
+// `jobHistory`: in that order a job that finishes meanwhile is found in one or the other.
+//
+// Recently finished records are also kept in memory (`recent`): FerretDB 1.24 answers a `{ _id }`
+// read by walking the table until it finds the row, so a job that just finished, at the end of a
+// long history, took 0.2-0.8 s to read at 20,000 records (and a missing id the whole table); its
+// waiters and first readers are served from memory instead. Deletions drop it from there too.
+//
+// Every query on the hot path filters by `_id` alone and checks owner and status in code: FerretDB 1.x
+// (SQLite) pushes down only a filter that is exactly `{ _id: <string or ObjectId> }`; any other filter
+// (`{ _id, userId }`, `{ _id, status }`) reads and decodes the whole collection, which grows with every
+// job. The same queries use the `_id` index on MongoDB.
+import { randomUUID } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
+import type { Collection, Db } from 'mongodb'
+import type { Format, GenerateOptions } from '../generation/selection.ts'
+import type { ProcessorInput } from '../generation/transform.ts'
+
+export const JOB_TYPES = ['generate', 'push'] as const
+export type JobType = (typeof JOB_TYPES)[number]
+export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const
+export type JobStatus = (typeof JOB_STATUSES)[number]
+
+export interface JobError {
+  code: string
+  message: string
+  details?: unknown
+}
+
+export interface GenerateParams {
+  format: Format
+  options: GenerateOptions
+}
+
+export interface PushParams extends GenerateParams {
+  /** A successful generation of the same environment whose files are pushed. */
+  generationJobId?: string
+}
+
+export interface GenerateResult {
+  format: Format
+  options: GenerateOptions
+  templatesCommit: string
+  fileCount: number
+  warnings: number
+  archive: { filename: string; size: number; sha256: string }
+}
+
+export interface PushResult {
+  commit: string
+  branch: string
+  url: string
+  changed: boolean
+  templatesCommit: string
+  fileCount: number
+  generationJobId?: string
+}
+
+export interface JobRecord {
+  _id: string
+  type: JobType
+  userId: string
+  environmentId: string
+  status: JobStatus
+  params: GenerateParams | PushParams
+  /** The processor input the job used (the transform's output; never a secret). */
+  processorInput?: ProcessorInput
+  result?: GenerateResult | PushResult
+  error?: JobError
+  /** GridFS file of the archive (generate jobs). */
+  archiveId?: unknown
+  attempts: number
+  createdAt: Date
+  startedAt: Date | null
+  finishedAt: Date | null
+  /** Set when an attempt starts and whenever its worker touches its lock (see `start`). */
+  heartbeatAt?: Date
+}
+
+export class JobStore {
+  readonly collection: Collection<JobRecord>
+
+  /** Finished jobs' final records (insert-only, pruned by retention.ts). */
+  readonly history: Collection<JobRecord>
+
+  /** One document per started attempt of a job (see `start`). */
+  readonly claims: Collection<{ _id: string; jobId: string; at: Date }>
+
+  /** Final records of jobs finished here lately (see the top). */
+  private readonly recent = new LRUCache<string, JobRecord>({ max: 2000 })
+
+  constructor(db: Db) {
+    this.collection = db.collection<JobRecord>('jobs')
+    this.history = db.collection<JobRecord>('jobHistory')
+    this.claims = db.collection('jobClaims')
+  }
+
+  async init(): Promise<void> {
+    await Promise.all([
+      this.collection.createIndex({ userId: 1, environmentId: 1 }, { name: 'user_environment' }),
+      this.history.createIndex({ userId: 1, environmentId: 1 }, { name: 'user_environment' }),
+      this.history.createIndex({ finishedAt: 1 }, { name: 'finished' }),
+      this.claims.createIndex({ jobId: 1 }, { name: 'job' }),
+      this.claims.createIndex({ at: 1 }, { name: 'at' }),
+    ])
+  }
+
+  async create(type: JobType, userId: string, environmentId: string, params: JobRecord['params']): Promise<JobRecord> {
+    const doc: JobRecord = {
+      _id: randomUUID(),
+      type,
+      userId,
+      environmentId,
+      status: 'queued',
+      params,
+      attempts: 0,
+      createdAt: new Date(),
+      startedAt: null,
+      finishedAt: null,
+    }
+    await this.collection.insertOne(doc)
+    return doc
+  }
+
+  /** One of the user's jobs, or null (also for another user's job). */
+  async get(userId: string, id: string): Promise<JobRecord | null> {
+    const record = await this.byId(id)
+    return record?.userId === userId ? record : null
+  }
+
+  /** For the worker: the job whatever its owner (queued or running, else finished). */
+  async byId(id: string): Promise<JobRecord | null> {
+    const queued = await this.collection.findOne({ _id: id })
+    if (queued) return queued
+    const recent = this.recent.get(id)
+    return recent ? structuredClone(recent) : this.history.findOne({ _id: id })
+  }
+
+  /**
+   * Marks the job running (again, once its worker has not been heard of for `lockLifetimeMs`: it died)
+   * unless it has finished; the record, or null when it has finished or another worker holds it. Agenda's lock is a
+   * conditional update, which is not atomic on FerretDB 1.x (SQLite reads and writes in two steps), so
+   * there two replicas can both lock one Agenda job, at once or a moment apart, and would run it twice
+   * (test/faults/replicas.test.ts). So a job whose heartbeat is younger than a lock lifetime is left alone, and
+   * each attempt is claimed by inserting `<job>:<attempt>` into `jobClaims`: a unique _id is atomic on
+   * every MongoDB-compatible store. `abandonedAttempt`: this replica gave that attempt up (the
+   * database was unreachable), so if it is still the record's latest, its heartbeat is ours and stale.
+   */
+  async start(id: string, lockLifetimeMs: number, abandonedAttempt?: number): Promise<JobRecord | null> {
+    const current = await this.byId(id)
+    if (!current || (current.status !== 'queued' && current.status !== 'running')) return null
+    const heard = current.heartbeatAt ?? current.startedAt
+    const ours = abandonedAttempt !== undefined && abandonedAttempt === current.attempts
+    if (current.status === 'running' && !ours && heard && Date.now() - heard.getTime() < lockLifetimeMs) return null
+    let attempt = current.attempts + 1
+    for (;;) {
+      try {
+        await this.claims.insertOne({ _id: `${id}:${attempt}`, jobId: id, at: new Date() })
+        break
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== 11000) throw err
+        // Claimed by another worker: it runs the job, unless it claimed a lock lifetime ago and never
+        // marked the record (the database failed between the two writes); then the next attempt is ours.
+        const claim = await this.claims.findOne({ _id: `${id}:${attempt}` })
+        if (!claim || Date.now() - claim.at.getTime() < lockLifetimeMs) return null
+        attempt++
+      }
+    }
+    // The claim makes this attempt ours; the record is updated by `_id` alone (see the top).
+    const started = await this.collection.findOneAndUpdate(
+      { _id: id },
+      { $set: { status: 'running', startedAt: new Date(), heartbeatAt: new Date(), attempts: attempt } },
+      { returnDocument: 'after' },
+    )
+    return started?.status === 'running' ? started : null
+  }
+
+  /** The running attempt's worker is alive. */
+  async heartbeat(id: string): Promise<void> {
+    await this.collection.updateOne({ _id: id }, { $set: { heartbeatAt: new Date() } })
+  }
+
+  /** Finished: the result (and archive), with the processor input the job used, in one record. */
+  async succeed(
+    record: JobRecord,
+    result: JobRecord['result'],
+    extra: { archiveId?: unknown; processorInput?: ProcessorInput } = {},
+  ): Promise<void> {
+    const done: JobRecord = { ...record, status: 'succeeded', result, finishedAt: new Date() }
+    delete done.error
+    if (extra.archiveId !== undefined) done.archiveId = extra.archiveId
+    if (extra.processorInput !== undefined) done.processorInput = extra.processorInput
+    await this.finish(done)
+  }
+
+  /** Failed: the error, with the processor input when the job got that far, in one record. */
+  async fail(record: JobRecord, error: JobError, processorInput?: ProcessorInput): Promise<void> {
+    const done: JobRecord = { ...record, status: 'failed', error, finishedAt: new Date() }
+    delete done.result
+    if (processorInput !== undefined) done.processorInput = processorInput
+    await this.finish(done)
+  }
+
+  /**
+   * Moves the final record to the history (an insert), then out of the queue. A record already in
+   * the history (an earlier attempt finished it, and its removal from `jobs` was lost) stays as it is.
+   */
+  private async finish(done: JobRecord): Promise<void> {
+    delete done.heartbeatAt
+    try {
+      await this.history.insertOne(done)
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 11000) throw err
+    }
+    this.recent.set(done._id, structuredClone(done))
+    await this.collection.deleteOne({ _id: done._id })
+  }
+
+  /** Forgets the in-memory copies of removed records (retention, deletion of an environment). */
+  forget(ids: Iterable<string>): void {
+    for (const id of ids) this.recent.delete(id)
+  }
+
+  /** Removes an environment's jobs; the archive ids they held. */
+  async removeForEnvironment(userId: string, environmentId: string): Promise<unknown[]> {
+    const docs: Pick<JobRecord, '_id' | 'archiveId'>[] = []
+    for (const collection of [this.collection, this.history]) {
+      docs.push(...(await collection.find({ userId, environmentId }, { projection: { archiveId: 1 } }).toArray()))
+      await collection.deleteMany({ userId, environmentId })
+    }
+    this.forget(docs.map((d) => d._id))
+    for (const [id, record] of this.recent.entries()) if (record.environmentId === environmentId) this.recent.delete(id)
+    await this.claims.deleteMany({ jobId: { $in: docs.map((d) => d._id) } })
+    return docs.map((d) => d.archiveId).filter((id) => id !== undefined && id !== null)
+  }
+}
