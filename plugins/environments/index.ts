@@ -50,8 +50,10 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get('/', { schema: { querystring: ListQuery, response: { 200: ListEnvelope(EnvironmentSummary), ...errors } } }, async (request) => {
-    const { items, total } = await repo.list(request.principal.userId, request.query)
-    return page(request, items.map(toEnvironment), { page: request.query.page, limit: request.query.limit, total })
+    // List rows straight from the user's summary: no record is read (README "Data and scale").
+    const { items, total } = await repo.listRows(request.principal.userId, request.query)
+    const rows = items.map((e) => ({ ...e, createdAt: e.createdAt.toISOString(), updatedAt: e.updatedAt.toISOString() }))
+    return page(request, rows, { page: request.query.page, limit: request.query.limit, total })
   })
 
   app.post(

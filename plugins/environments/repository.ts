@@ -17,7 +17,7 @@ import { ownerLock } from '@ies/server/core/keyed-mutex'
 import { reencryptField, type ReencryptResult } from '@ies/server/core/reencrypt'
 import type { Environment, EnvironmentInput } from './schemas.ts'
 import { ENVIRONMENT_STATUSES, SORTS } from './schemas.ts'
-import { entryMatches, EnvironmentSummaries, select } from './summaries.ts'
+import { entryMatches, EnvironmentSummaries, select, type SummaryEntry } from './summaries.ts'
 
 export const DEPLOY_KEY_PURPOSE = 'environment.deployKey'
 
@@ -122,6 +122,9 @@ const RETRY_PAUSE_MS = 20
 const credentialRefused = (provider: string) =>
   fieldError('cloudCredentialId', `must name one of your cloud credentials for provider ${provider}`)
 
+/** How often a user's list page is compared with its records, per process (see `listRows`). */
+const VERIFY_EVERY_MS = 60_000
+
 export class EnvironmentRepository {
   readonly collection: Collection<EnvironmentRecord>
   /** The cloud credentials (plugins/cloud-credentials), read only to check references. */
@@ -130,6 +133,8 @@ export class EnvironmentRepository {
   private readonly deletedHooks: EnvironmentDeletedHook[] = []
   /** Per user: what a list filters, sorts, counts and pages (summaries.ts). */
   readonly summaries: EnvironmentSummaries
+  /** When each user's list page was last compared with its records here (see `listRows`). */
+  private readonly verifiedAt = new Map<string, number>()
 
   constructor(
     private readonly db: Db,
@@ -163,6 +168,30 @@ export class EnvironmentRepository {
 
   private deployKeyContext(id: string, userId: string) {
     return { purpose: DEPLOY_KEY_PURPOSE, recordId: id, ownerId: userId }
+  }
+
+  /**
+   * One page of the user's environments as list rows, and their total, from the user's summary alone
+   * (one `_id` read, whatever the page's size): its entries carry every field a row shows. After
+   * answering, at most once a minute per user in this process, the page's records are compared with
+   * their entries in the background; one that disagrees (a summary update lost to a crash between
+   * the two writes) rebuilds the summary for the next list. An update that failed in this process
+   * marks the summary for a rebuild at once (summaries.ts).
+   */
+  async listRows(userId: string, opts: ListOptions): Promise<{ items: SummaryEntry[]; total: number }> {
+    const selected = select((await this.summaries.read(userId)).entries, opts)
+    const items = selected.slice((opts.page - 1) * opts.limit, opts.page * opts.limit)
+    if ((this.verifiedAt.get(userId) ?? 0) + VERIFY_EVERY_MS < Date.now()) {
+      this.verifiedAt.set(userId, Date.now())
+      void this.verify(userId, items).catch(() => this.verifiedAt.delete(userId))
+    }
+    return { items, total: selected.length }
+  }
+
+  /** Rebuilds the user's summary when an entry disagrees with its record. */
+  private async verify(userId: string, entries: SummaryEntry[]): Promise<void> {
+    const docs = await pMap(entries, (e) => this.collection.findOne({ _id: e.id }), { concurrency: PAGE_READS })
+    if (!entries.every((e, i) => entryMatches(e, docs[i], userId))) await this.summaries.rebuild(userId)
   }
 
   /**

@@ -19,9 +19,11 @@ import { SORTS } from './schemas.ts'
 export interface SummaryEntry {
   id: string
   name: string
-  provider: string
-  status: string
+  provider: EnvironmentRecord['provider']
+  region: string
+  status: EnvironmentRecord['status']
   createdAt: Date
+  updatedAt: Date
   /** The record's version this entry was taken from (0: a record from before versions). */
   version: number
 }
@@ -35,7 +37,7 @@ export interface SummaryDocument {
 
 /**
  * As stored: the entries as one string, a line each (`id`, `name`, `provider`, `status`, `createdAt`
- * in ms, `version`, tab-separated; none of them can hold a tab or a line break). FerretDB decodes
+ * in ms, `version`, `region`, `updatedAt` in ms, tab-separated; none of them can hold a tab or a line break). FerretDB decodes
  * a document field by field: 10,000 entries as objects took half a second to read, as one string
  * a few milliseconds.
  */
@@ -46,16 +48,24 @@ interface StoredSummary {
 }
 
 export function encodeEntries(entries: SummaryEntry[]): string {
-  return entries.map((e) => [e.id, e.name, e.provider, e.status, e.createdAt.getTime(), e.version].join('\t')).join('\n')
+  return entries
+    .map((e) => [e.id, e.name, e.provider, e.status, e.createdAt.getTime(), e.version, e.region, e.updatedAt.getTime()].join('\t'))
+    .join('\n')
 }
 
 export function decodeEntries(text: string): SummaryEntry[] {
   if (!text) return []
   return text.split('\n').map((line) => {
-    const [id, name, provider, status, created, version] = line.split('\t')
-    return { id, name, provider, status, createdAt: new Date(Number(created)), version: Number(version) }
+    const [id, name, provider, status, created, version, region, updated] = line.split('\t')
+    // A line from before `region` and `updatedAt` were kept has no `updated`: see `complete`.
+    const updatedAt = new Date(updated === undefined ? NaN : Number(updated))
+    const stored = { provider: provider as SummaryEntry['provider'], status: status as SummaryEntry['status'] }
+    return { id, name, ...stored, region: region ?? '', createdAt: new Date(Number(created)), updatedAt, version: Number(version) }
   })
 }
+
+/** False for a summary stored before entries carried everything a list row shows: it is rebuilt. */
+const complete = (entries: SummaryEntry[]): boolean => entries.every((e) => !Number.isNaN(e.updatedAt.getTime()))
 
 const decoded = (doc: StoredSummary): SummaryDocument => ({ _id: doc._id, entries: decodeEntries(doc.entries), revision: doc.revision })
 
@@ -67,13 +77,29 @@ export interface SummaryQuery {
 }
 
 export function entryOf(doc: EnvironmentRecord): SummaryEntry {
-  return { id: doc._id, name: doc.name, provider: doc.provider, status: doc.status, createdAt: doc.createdAt, version: doc.version ?? 0 }
+  return {
+    id: doc._id,
+    name: doc.name,
+    provider: doc.provider,
+    region: doc.region,
+    status: doc.status,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    version: doc.version ?? 0,
+  }
 }
 
 /** True when the entry describes the record as stored. */
 export function entryMatches(entry: SummaryEntry, doc: EnvironmentRecord | null, userId: string): boolean {
   if (!doc || doc.userId !== userId) return false
-  return (doc.version ?? 0) === entry.version && doc.name === entry.name && doc.provider === entry.provider && doc.status === entry.status
+  return (
+    (doc.version ?? 0) === entry.version &&
+    doc.name === entry.name &&
+    doc.provider === entry.provider &&
+    doc.region === entry.region &&
+    doc.status === entry.status &&
+    doc.updatedAt.getTime() === entry.updatedAt.getTime()
+  )
 }
 
 /** The entries a list query selects, in its order (the order the database query used: field, then id). */
@@ -90,7 +116,7 @@ export function select(entries: SummaryEntry[], query: SummaryQuery): SummaryEnt
 
 /** The `_id` of the marker set once every user's summary has been built (see `allBuilt`). */
 const ALL_BUILT = '#all'
-const SUMMARY_FIELDS = { _id: 1, userId: 1, name: 1, provider: 1, status: 1, createdAt: 1, version: 1 } as const
+const SUMMARY_FIELDS = { _id: 1, userId: 1, name: 1, provider: 1, region: 1, status: 1, createdAt: 1, updatedAt: 1, version: 1 } as const
 
 const empty = (userId: string): SummaryDocument => ({ _id: userId, entries: [], revision: 0 })
 
@@ -120,11 +146,14 @@ export class EnvironmentSummaries {
     this.claims = db.collection('environment_summary_claims')
   }
 
-  /** The user's summary, rebuilt when missing or marked stale here. */
+  /** The user's summary, rebuilt when missing, marked stale here, or stored in an older form. */
   async read(userId: string): Promise<SummaryDocument> {
     if (this.stale.has(userId)) return this.rebuild(userId)
     const doc = await this.collection.findOne({ _id: userId })
-    if (doc) return decoded(doc)
+    if (doc) {
+      const summary = decoded(doc)
+      return complete(summary.entries) ? summary : this.rebuild(userId)
+    }
     // Every user's summary was built: no summary is no environment (no scan for a new user).
     if (await this.allBuilt()) return (await this.collection.findOne({ _id: userId }).then((d) => d && decoded(d))) ?? empty(userId)
     return this.rebuild(userId)
@@ -209,7 +238,7 @@ export class EnvironmentSummaries {
           ? empty(userId)
           : null
       const abandoned = Date.now() > deadline
-      const wanted = current && !abandoned ? change(current.entries) : 'rebuild'
+      const wanted = current && !abandoned && complete(current.entries) ? change(current.entries) : 'rebuild'
       if (current && wanted === null) return current
       if (abandoned) skip++
       const revision = (current?.revision ?? 0) + 1 + skip
