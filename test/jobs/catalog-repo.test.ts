@@ -23,7 +23,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const TOKEN = 'svc-token-catalog-repo-8e41d7'
 const PASSWORD = 'repo-password-canary-2b7f90'
 const WRONG_PASSWORD = 'wrong-password-canary-c3a5'
-const TTL = 400
+// Long enough for a `git push` between two requests on a loaded machine (the checks below rely on
+// the second request falling within the TTL of the first).
+const TTL = 1500
 const GIT_ENV = {
   ...process.env,
   GIT_AUTHOR_NAME: 't',
@@ -134,11 +136,8 @@ t.test('the catalog is the one of the templates repository generation uses', asy
   await t.test(
     'a new commit on main: after the TTL the revalidation is a 200 with the new ETag, and the next generation uses it',
     async (t) => {
-      await sleep(TTL + 50)
-      const stillSame = await getCatalog(etag1)
-      t.equal(stillSame.status, 304, 'before the commit: revalidated, still current')
-      t.equal(catalogCalls().at(-1)!.status, 304, 'the processor answered 304 to the conditional request')
-
+      // The new commit is made first and pushed only after the revalidation below, so that only the
+      // push falls between it and the request within its TTL.
       const work = await mkdtemp(path.join(os.tmpdir(), 'ies-catalog-repo-work-'))
       t.teardown(() => rm(work, { recursive: true, force: true }))
       await run('git', ['clone', '-q', path.join(git.reposDir, 'templates.git'), work], { env: GIT_ENV })
@@ -147,6 +146,11 @@ t.test('the catalog is the one of the templates repository generation uses', asy
         TFVARS + '# @param domain | displayName=Domain\ndomain = "example.com"\n',
       )
       await run('git', ['commit', '-qam', 'templates: domain'], { cwd: work, env: GIT_ENV })
+
+      await sleep(TTL + 50)
+      const stillSame = await getCatalog(etag1)
+      t.equal(stillSame.status, 304, 'before the commit: revalidated, still current')
+      t.equal(catalogCalls().at(-1)!.status, 304, 'the processor answered 304 to the conditional request')
       await run('git', ['push', '-q', 'origin', 'main'], { cwd: work, env: GIT_ENV })
       const c2 = await head()
       t.not(`"${c2}"`, etag1)
