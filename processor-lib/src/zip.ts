@@ -1,42 +1,7 @@
-/**
- * Zipping a processed tree (archiver) with a stable entry order and fixed timestamps, so the
- * same tree gives the same bytes; and unpacking an uploaded archive (yauzl) safely, in memory.
- */
-import { ZipArchive } from 'archiver'
+/** Unpacking an uploaded archive (yauzl) safely, in memory. Writing one: zip-writer.ts. */
 import yauzl from 'yauzl'
 import { ProcessorError } from './findings.ts'
-import type { InputFile, TreeFile } from './tree.ts'
-
-const FIXED_DATE = new Date('2000-01-01T00:00:00Z')
-
-/**
- * Deflate level of the archives: 1 compresses the generated tree about 6x faster than the default
- * 6 for about 5% more bytes (measured on the AWS tree: 8 ms and 68 KB against 50 ms and 65 KB).
- */
-export const DEFAULT_ZIP_LEVEL = 1
-
-/** Zip the files (sorted by path) into one Buffer. Every file becomes exactly one entry. */
-export async function zipTree(files: readonly TreeFile[], opts: { level?: number } = {}): Promise<Buffer> {
-  const archive = new ZipArchive({ zlib: { level: opts.level ?? DEFAULT_ZIP_LEVEL } })
-  const chunks: Buffer[] = []
-  archive.on('data', (c: Buffer) => chunks.push(c))
-  const done = new Promise<void>((resolve, reject) => {
-    archive.on('end', () => resolve())
-    archive.on('error', reject)
-    archive.on('warning', reject)
-  })
-  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-  for (const f of sorted) {
-    archive.append(typeof f.content === 'string' ? Buffer.from(f.content, 'utf8') : f.content, {
-      name: f.path,
-      date: FIXED_DATE,
-      mode: f.mode,
-    })
-  }
-  await archive.finalize()
-  await done
-  return Buffer.concat(chunks)
-}
+import type { InputFile } from './tree.ts'
 
 export interface UnzipLimits {
   /** Most entries (files) accepted. */

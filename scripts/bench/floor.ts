@@ -1,9 +1,12 @@
-// The in-process floor of one generation (no queue, no database, no HTTP): reading the bundled
-// templates, processing the full AWS tree with every service enabled, and zipping it. Shared by the
-// generation and concurrency benchmarks.
-import { processFiles, readTree, zipTree } from '@ies/processor-lib'
+// The in-process floor of one generation (no queue, no database, no HTTP): what the server's job does
+// between reading the environment and storing the archive, with the same code (generation.ts): the
+// templates check (templates.ts: the tree's fingerprint and commit, the files kept in memory),
+// processing the full AWS tree with every service enabled, the backend file and generation record,
+// and the checked zip. Shared by the generation and concurrency benchmarks.
 import { BUNDLED_TEMPLATES_DIR } from '../../server/src/config.ts'
-import { isSelected, selectedPrefixes } from '../../server/src/jobs/generation/selection.ts'
+import { archiveOf, generate, inProcessProcessor } from '../../server/src/jobs/generation/generation.ts'
+import { directorySource } from '../../server/src/jobs/generation/templates.ts'
+import { processorInput, type JobEnvironment } from '../../server/src/jobs/generation/transform.ts'
 import { allServicesEnabled, environmentBody } from '../../test/jobs/fixtures.ts'
 
 export const FULL_TREE = { includeBackend: true, includeChart: true, includeGitops: true }
@@ -11,20 +14,18 @@ export const FULL_TREE = { includeBackend: true, includeChart: true, includeGito
 /** Milliseconds of `n` warm runs (after one warm-up). */
 export async function floorSamples(n: number): Promise<number[]> {
   const services = await allServicesEnabled()
-  const config = {
-    ...environmentBody({ services }),
-    domain: 'shop.example.com',
-    terraformBackend: { key: 'env/x/aws.tfstate', useLockfile: true },
-  }
-  const prefixes = selectedPrefixes('terraform', FULL_TREE)
+  const env = { ...environmentBody({ services }), domain: 'shop.example.com', terraformBackend: {} } as unknown as JobEnvironment
+  const processor = inProcessProcessor(directorySource(BUNDLED_TEMPLATES_DIR), { trimDecoratorAttrs: false })
   const once = async () => {
     const t0 = performance.now()
-    const { inputs } = await readTree(BUNDLED_TEMPLATES_DIR)
-    const result = processFiles(
-      inputs.filter((f) => isSelected(f.path, prefixes)),
-      config,
-    )
-    await zipTree(result.files)
+    const generated = await generate({
+      input: processorInput(env),
+      format: 'terraform',
+      options: FULL_TREE,
+      processor,
+      environmentId: 'floor',
+    })
+    await archiveOf(generated)
     return performance.now() - t0
   }
   await once()
