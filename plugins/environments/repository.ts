@@ -188,10 +188,16 @@ export class EnvironmentRepository {
     return { items, total: selected.length }
   }
 
-  /** Rebuilds the user's summary when an entry disagrees with its record. */
+  /**
+   * Rebuilds the user's summary when an entry disagrees with its record. One `$in` query: on MongoDB
+   * the `_id` index answers it; on FerretDB it reads the table once, where each `{ _id }` read would
+   * walk it up to its row (twenty walks to the end of a large table cost many times one scan).
+   */
   private async verify(userId: string, entries: SummaryEntry[]): Promise<void> {
-    const docs = await pMap(entries, (e) => this.collection.findOne({ _id: e.id }), { concurrency: PAGE_READS })
-    if (!entries.every((e, i) => entryMatches(e, docs[i], userId))) await this.summaries.rebuild(userId)
+    if (entries.length === 0) return
+    const docs = await this.collection.find({ _id: { $in: entries.map((e) => e.id) } }).toArray()
+    const byId = new Map(docs.map((d) => [d._id, d]))
+    if (!entries.every((e) => entryMatches(e, byId.get(e.id) ?? null, userId))) await this.summaries.rebuild(userId)
   }
 
   /**
