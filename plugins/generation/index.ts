@@ -5,6 +5,7 @@
 //   GET  /environments/upgrades       the caller's pushed environments that are behind (upgrade.ts)
 //   POST /environments/upgrade        one push job per environment that is behind, or per id given
 //   POST /environments/terraform-backend/create   the S3 state bucket (terraform-backend.ts)
+//   GET  /environments/:id/jobs       the environment's jobs, newest first, by cursor (history.ts)
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { unzipToFiles } from '@ies/processor-lib'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
@@ -14,6 +15,7 @@ import { isChartFile } from '@ies/server/jobs/generation/selection'
 import type { ArchiveId } from '@ies/server/jobs/queue/archives'
 import type { GenerateResult } from '@ies/server/jobs/queue/store'
 import { Job, toJob } from '../jobs/schemas.ts'
+import { historyRoutes } from './history.ts'
 import { terraformBackendRoutes } from './terraform-backend.ts'
 import { EnvironmentParams, GeneratedFiles, GenerateBody, GenerateQuery, PUSH_DEFAULTS, PushBody } from './schemas.ts'
 import { pushProblem, upgradeRoutes } from './upgrade.ts'
@@ -26,6 +28,7 @@ const generation: FastifyPluginAsyncTypebox = async (app) => {
   const environments = app.environments
   await app.register(terraformBackendRoutes)
   await app.register(upgradeRoutes)
+  await app.register(historyRoutes)
 
   const environmentOf = async (userId: string, id: string) => {
     const env = await environments.get(userId, id)

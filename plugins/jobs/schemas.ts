@@ -59,6 +59,13 @@ export type Job = Static<typeof Job>
 
 export const JobParams = Type.Object({ jobId: Type.String({ maxLength: 64 }) })
 
+/** What a generation produced: the archive's files (paths and sizes in bytes) and the templates commit. */
+export const JobFiles = Type.Object({
+  jobId: Type.String(),
+  templatesCommit: Type.String(),
+  files: Type.Array(Type.Object({ path: Type.String(), size: Type.Integer() })),
+})
+
 export const JobQuery = Type.Object({
   wait: Type.Boolean({
     default: false,

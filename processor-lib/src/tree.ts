@@ -147,15 +147,20 @@ export function outputFindings(expected: readonly string[], produced: readonly s
 
 /** The file entries of a zip, from its central directory (nothing is inflated; directory entries are skipped). */
 export async function archiveEntries(zip: Buffer): Promise<string[]> {
+  return (await archiveListing(zip)).map((entry) => entry.path)
+}
+
+/** The archive's files (directory entries left out), with their uncompressed sizes, in archive order. */
+export async function archiveListing(zip: Buffer): Promise<{ path: string; size: number }[]> {
   const archive = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     yauzl.fromBuffer(zip, { lazyEntries: true }, (err, z) => (err || !z ? reject(err ?? new Error('not a zip')) : resolve(z))),
   ).catch((e: Error) => {
     throw new ProcessorError(500, 'GENERATION_FAILED', `the generated archive cannot be read: ${e.message}`)
   })
-  const names: string[] = []
+  const names: { path: string; size: number }[] = []
   await new Promise<void>((resolve, reject) => {
     archive.on('entry', (entry: yauzl.Entry) => {
-      if (!entry.fileName.endsWith('/')) names.push(entry.fileName)
+      if (!entry.fileName.endsWith('/')) names.push({ path: entry.fileName, size: entry.uncompressedSize })
       archive.readEntry()
     })
     archive.on('end', () => resolve())

@@ -23,6 +23,7 @@ export type CredentialValidation = Static<typeof credentials.ValidationResult>
 export type CredentialListQuery = Static<typeof credentials.ListQuery>
 
 export type Job = Static<typeof jobs.Job>
+export type JobFiles = Static<typeof jobs.JobFiles>
 export type GenerateBody = Static<typeof generation.GenerateBody>
 export type GenerateOptions = Static<typeof jobs.GenerateOptions>
 export type GeneratedFiles = Static<typeof generation.GeneratedFiles>

@@ -10,6 +10,7 @@ import type {
   EnvironmentSummary,
   GenerateRequest,
   Job,
+  JobFiles,
   Pagination,
   Preferences,
   User,
@@ -232,6 +233,19 @@ export function createApiClient(opts: ApiClientOptions) {
     upgrades: () => json<EnvironmentUpgrade[]>('GET', '/environments/upgrades'),
     /** One push job per environment that is behind (or per id given). */
     upgrade: (body: { ids?: string[] } & PushRequest) => json<UpgradeStarted>('POST', '/environments/upgrade', body),
+    /** One page of the environment's jobs, newest first; `nextCursor` (null: the last page) asks for the next. */
+    environmentJobs: async (
+      id: string,
+      q: { limit?: number; cursor?: string } = {},
+    ): Promise<{ data: Job[]; nextCursor: string | null }> => {
+      const page = (await (await raw('GET', `/environments/${enc(id)}/jobs${query(q)}`)).json()) as {
+        data: Job[]
+        pagination: { nextCursor: string | null }
+      }
+      return { data: page.data, nextCursor: page.pagination.nextCursor }
+    },
+    /** What a successful generation produced: its files (paths and sizes) and templates commit. */
+    jobFiles: (id: string) => json<JobFiles>('GET', `/jobs/${enc(id)}/files`),
     /** A job; with `wait`, the server answers once it has finished (or after its long-poll timeout). */
     job: (id: string, opts: { wait?: boolean } = {}) => json<Job>('GET', `/jobs/${enc(id)}${opts.wait ? '?wait=true' : ''}`),
     /** The generated archive. */

@@ -23,6 +23,7 @@ export type CloudCredential = api.CredentialSummary
 export type CredentialDetail = api.CredentialDetail
 export type CredentialValidation = api.CredentialValidation
 export type JobStatus = api.Job['status']
+export type JobFiles = api.JobFiles
 export type Preferences = api.Preferences
 export type User = api.User
 export type Pagination = api.Pagination

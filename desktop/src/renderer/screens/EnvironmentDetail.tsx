@@ -31,6 +31,7 @@ import { enabledServices } from '../../lib/config-summary.ts'
 import { differsFromForm, FORMAT_LABELS, generationSummary, optionEffects, type OptionKey } from '../../lib/generate-options.ts'
 import { shortCommit } from '../../lib/catalog.ts'
 import { PushPanel } from './PushPanel.tsx'
+import { JobHistory } from '../components/JobHistory.tsx'
 
 export function EnvironmentDetail({ id }: { id: string }) {
   const { api, toast, takeEnvironment, credentials, keptCatalog } = useApp()
@@ -40,6 +41,8 @@ export function EnvironmentDetail({ id }: { id: string }) {
   const [confirming, setConfirming] = useState(false)
   const [deleting, setDeleting] = useState(false)
   const [deleteError, setDeleteError] = useState<unknown>(null)
+  // Bumped when a generation or push of this page ends: the job list is read again.
+  const [jobsChanged, setJobsChanged] = useState(0)
 
   useEffect(() => {
     // The wizard hands over the environment it just saved; otherwise one request.
@@ -174,8 +177,15 @@ export function EnvironmentDetail({ id }: { id: string }) {
           )}
         </div>
       </div>
-      <GeneratePanel env={env} />
-      <PushPanel env={env} onPushed={() => api.getEnvironment(id).then(setEnv, () => {})} />
+      <GeneratePanel env={env} onFinished={() => setJobsChanged((n) => n + 1)} />
+      <PushPanel
+        env={env}
+        onPushed={() => {
+          setJobsChanged((n) => n + 1)
+          api.getEnvironment(id).then(setEnv, () => {})
+        }}
+      />
+      <JobHistory env={env} refreshKey={jobsChanged} />
       <ExportPanel env={env} />
       {confirming && (
         <ConfirmDialog
@@ -199,7 +209,7 @@ const OPTION_LABELS: Record<OptionKey, string> = {
   includeGitops: 'Include GitOps application definitions',
 }
 
-function GeneratePanel({ env }: { env: Environment }) {
+function GeneratePanel({ env, onFinished }: { env: Environment; onFinished: () => void }) {
   const { api } = useApp()
   const [format, setFormat] = useState<GenerateFormat>('terraform')
   const [options, setOptions] = useState({ includeBackend: !!env.terraformBackend?.bucket, includeChart: true, includeGitops: false })
@@ -228,6 +238,10 @@ function GeneratePanel({ env }: { env: Environment }) {
     }
   }
   const running = job?.status === 'queued' || job?.status === 'running'
+  const finished = job?.status === 'succeeded' || job?.status === 'failed'
+  useEffect(() => {
+    if (finished) onFinished()
+  }, [finished, job?.id])
   const summary = job ? generationSummary(job) : null
   return (
     <section className="card" aria-labelledby="generate-title">

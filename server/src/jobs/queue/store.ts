@@ -220,6 +220,42 @@ export class JobStore {
     await this.collection.deleteOne({ _id: done._id })
   }
 
+  /**
+   * One page of an environment's jobs, newest first (creation time, then id): queued and running ones
+   * from `jobs`, finished ones from `jobHistory`, `limit` of them after `before` (the last job of the
+   * previous page). The index `user_environment` serves both queries on MongoDB; on FerretDB each reads
+   * its collection once (an environment detail page, not a hot path; retention bounds the history).
+   */
+  async listForEnvironment(
+    userId: string,
+    environmentId: string,
+    limit: number,
+    before?: { createdAt: Date; id: string },
+  ): Promise<JobRecord[]> {
+    const filter = {
+      userId,
+      environmentId,
+      ...(before && {
+        $or: [{ createdAt: { $lt: before.createdAt } }, { createdAt: before.createdAt, _id: { $lt: before.id } }],
+      }),
+    }
+    const page = (collection: Collection<JobRecord>) =>
+      collection
+        .find(filter, { projection: { processorInput: 0 } })
+        .sort({ createdAt: -1, _id: -1 })
+        .limit(limit)
+        .toArray()
+    // The queue first (as `byId` reads): a job that finishes between the two reads is in both, and the
+    // finished record wins; none is missed.
+    const queued = await page(this.collection)
+    const finished = await page(this.history)
+    const byId = new Map<string, JobRecord>()
+    for (const record of [...queued, ...finished]) byId.set(record._id, record)
+    return [...byId.values()]
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0))
+      .slice(0, limit)
+  }
+
   /** Forgets the in-memory copies of removed records (retention, deletion of an environment). */
   forget(ids: Iterable<string>): void {
     for (const id of ids) this.recent.delete(id)

@@ -1,0 +1,59 @@
+// An environment's job history (README.md beside this file, "Job history"):
+//   GET /environments/:id/jobs?limit=&cursor=   its generation and push jobs, newest first, a page at a
+//   time: `pagination.nextCursor` is given to the next request until it is null.
+// Only the owner sees them (another user's environment is a 404, as everywhere).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { ErrorBody, Meta, ok, PageQuery } from '@ies/server/core/envelope'
+import { fieldError, notFound } from '@ies/server/core/errors'
+import { Job, toJob } from '../jobs/schemas.ts'
+import { EnvironmentParams } from './schemas.ts'
+
+export const HistoryQuery = Type.Object({
+  limit: { ...PageQuery.limit, description: 'Jobs per page.' },
+  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'The `nextCursor` of the previous page.' })),
+})
+
+const JobPage = Type.Object({
+  data: Type.Array(Job),
+  pagination: Type.Object({
+    limit: Type.Integer(),
+    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Where the next page starts; null on the last page.' }),
+  }),
+  meta: Meta,
+})
+
+/** The cursor names the last job of a page: its creation time and id (the order's two keys). */
+function cursorOf(job: { createdAt: Date; _id: string }): string {
+  return Buffer.from(`${job.createdAt.getTime()}:${job._id}`).toString('base64url')
+}
+
+function parseCursor(cursor: string): { createdAt: Date; id: string } {
+  const match = /^(\d{1,15}):([\w-]{1,64})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'))
+  if (!match) throw fieldError('cursor', 'must be the nextCursor of a previous page')
+  return { createdAt: new Date(Number(match[1])), id: match[2] }
+}
+
+export const historyRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/:id/jobs',
+    {
+      schema: {
+        params: EnvironmentParams,
+        querystring: HistoryQuery,
+        response: { 200: JobPage, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request) => {
+      const { userId } = request.principal
+      const { limit, cursor } = request.query
+      const before = cursor === undefined ? undefined : parseCursor(cursor)
+      if (!(await app.environments.get(userId, request.params.id))) throw notFound('Environment not found')
+      // One more than a page: whether there is a next one.
+      const records = await app.jobs.store.listForEnvironment(userId, request.params.id, limit + 1, before)
+      const page = records.slice(0, limit)
+      const nextCursor = records.length > limit ? cursorOf(page[page.length - 1]) : null
+      return { ...ok(request, page.map(toJob)), pagination: { limit, nextCursor } }
+    },
+  )
+}
