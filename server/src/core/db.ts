@@ -44,7 +44,8 @@ export function createMongoClient(uri: string): MongoClient {
  * connect again. A heartbeat under way is a busy database, not a stalled monitor (FerretDB answers
  * a check late while it works through a burst of writes): closing then failed every operation in
  * flight, so only one under way longer than the socket timeout (15 s) counts.
- * (While the database is down a live monitor keeps starting heartbeats, so this stays quiet.)
+ * (While the database is down a live monitor keeps starting heartbeats, so this stays quiet.) A
+ * check that runs late because the event loop was blocked does not count the blocked time as silence.
  */
 export function reconnectWhenMonitorStalls(client: MongoClient, onReconnect: (err?: Error) => void = () => {}) {
   let lastHeartbeat = Date.now()
@@ -60,7 +61,13 @@ export function reconnectWhenMonitorStalls(client: MongoClient, onReconnect: (er
   }
   client.on('serverHeartbeatSucceeded', ended)
   client.on('serverHeartbeatFailed', ended)
+  let lastTick = Date.now()
   const timer = setInterval(async () => {
+    // This check itself ran late: the event loop was busy (a long synchronous task), and so were the
+    // driver's heartbeat timers. Silence measured across that is not the monitor's: start again.
+    const late = Date.now() - lastTick > HEARTBEAT_MS * 2
+    lastTick = Date.now()
+    if (late) lastHeartbeat = Math.max(lastHeartbeat, lastTick)
     const silent = Date.now() - lastHeartbeat
     if (reconnecting || silent < (underWay ? STALLED_CHECK_MS : HEARTBEAT_MS * 5)) return
     reconnecting = true
