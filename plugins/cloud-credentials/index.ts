@@ -103,9 +103,13 @@ const cloudCredentials: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.post('/:id/validate', { schema: { params: IdParams, response: { 200: Envelope(ValidationResult), ...errors } } }, async (request) => {
-    const stored = await repo.getCredentials(request.principal.userId, request.params.id)
+    const { userId } = request.principal
+    const stored = await repo.getCredentials(userId, request.params.id)
     if (!stored) throw notFound(NOT_FOUND)
-    return ok(request, await validateCredentials(stored.provider, stored.credentials, app.config.cloud))
+    const checked = await validateCredentials(stored.provider, stored.credentials, app.config.cloud)
+    const result = { ...checked, checkedAt: new Date().toISOString() } as ValidationResult
+    await repo.recordValidation(userId, request.params.id, result)
+    return ok(request, result)
   })
 }
 

@@ -16,7 +16,7 @@ import { reencryptField, type ReencryptResult } from '@ies/server/core/reencrypt
 import type { DeletionMark } from '../environments/repository.ts'
 import { ownerLock } from '@ies/server/core/keyed-mutex'
 import { metadataOf } from './metadata.ts'
-import type { CredentialProvider, Credentials, Metadata } from './schemas.ts'
+import type { CredentialProvider, Credentials, Metadata, ValidationResult } from './schemas.ts'
 
 export const CREDENTIALS_PURPOSE = 'cloudCredential.credentials'
 
@@ -29,6 +29,8 @@ export interface CloudCredentialRecord {
   metadata: Metadata
   /** Set while a deletion checks for environments using the credential. */
   deleting?: DeletionMark
+  /** The last check against the cloud (no secret: its error text is redacted). */
+  lastValidation?: ValidationResult
   createdAt: Date
   updatedAt: Date
 }
@@ -46,6 +48,7 @@ export interface CloudCredential {
   provider: CredentialProvider
   isDefault: boolean
   metadata: Metadata
+  lastValidation?: ValidationResult
   createdAt: string
   updatedAt: string
 }
@@ -101,6 +104,7 @@ export class CloudCredentialRepository {
       provider: doc.provider,
       isDefault,
       metadata: doc.metadata,
+      ...(doc.lastValidation && { lastValidation: doc.lastValidation }),
       createdAt: doc.createdAt.toISOString(),
       updatedAt: doc.updatedAt.toISOString(),
     }
@@ -127,6 +131,11 @@ export class CloudCredentialRepository {
   async get(userId: string, id: string): Promise<CloudCredential | null> {
     const doc = await this.collection.findOne({ _id: id, userId })
     return doc ? this.view(doc, await this.isDefault(doc)) : null
+  }
+
+  /** Keeps the result of a check with the credential (unless it was deleted meanwhile). */
+  async recordValidation(userId: string, id: string, result: ValidationResult): Promise<void> {
+    await this.collection.updateOne({ _id: id, userId }, { $set: { lastValidation: result } })
   }
 
   /** True when the user owns a credential with this id for this provider (environment references). */
@@ -177,7 +186,9 @@ export class CloudCredentialRepository {
     }
     await this.indexes()
     try {
-      const after = await this.collection.findOneAndUpdate({ _id: id, userId }, { $set: set }, { returnDocument: 'after' })
+      // A new secret has not been checked: the last check was of the old one.
+      const forget = change.credentials !== undefined ? { $unset: { lastValidation: '' as const } } : {}
+      const after = await this.collection.findOneAndUpdate({ _id: id, userId }, { $set: set, ...forget }, { returnDocument: 'after' })
       return after ? this.view(after, await this.isDefault(after)) : null
     } catch (err) {
       if (isDuplicateKey(err)) throw conflict(`Cloud credential '${change.name}' already exists`)

@@ -100,21 +100,38 @@ const Base = {
 }
 
 export const CredentialCreated = Type.Object({ ...Base, createdAt: Timestamp, updatedAt: Timestamp })
-export const CredentialSummary = Type.Object({ ...Base, isDefault: Type.Boolean(), createdAt: Timestamp, updatedAt: Timestamp })
+const CheckedAt = Type.String({ format: 'date-time', description: 'When the check was made.' })
+export const ValidationResult = Type.Union([
+  Type.Object({ valid: Type.Literal(true), identity: Type.Object({ arn: Type.String(), accountId: Type.String() }), checkedAt: CheckedAt }),
+  Type.Object({
+    valid: Type.Literal(false),
+    error: Type.String(),
+    unreachable: Type.Optional(
+      Type.Literal(true, { description: 'The provider could not be reached: the credential was not judged (could not check).' }),
+    ),
+    checkedAt: CheckedAt,
+  }),
+])
+export type ValidationResult = Static<typeof ValidationResult>
+
+/** The last check of the credential (POST /:id/validate), kept with it. */
+const LastValidation = { lastValidation: Type.Optional(ValidationResult) }
+export const CredentialSummary = Type.Object({
+  ...Base,
+  isDefault: Type.Boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  ...LastValidation,
+})
 export const CredentialDetail = Type.Object({
   ...Base,
   isDefault: Type.Boolean(),
   metadata: Metadata,
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  ...LastValidation,
 })
 export const CredentialUpdated = Type.Object({ ...Base, updatedAt: Timestamp })
-
-export const ValidationResult = Type.Union([
-  Type.Object({ valid: Type.Literal(true), identity: Type.Object({ arn: Type.String(), accountId: Type.String() }) }),
-  Type.Object({ valid: Type.Literal(false), error: Type.String() }),
-])
-export type ValidationResult = Static<typeof ValidationResult>
 
 export const ListQuery = Type.Object(
   { ...PageQuery, provider: Type.Optional(StringEnum(CREDENTIAL_PROVIDERS)) },

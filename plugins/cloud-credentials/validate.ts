@@ -10,13 +10,30 @@ type CloudConfig = Config['cloud']
 
 const MAX_ERROR_LENGTH = 300
 
-/** The error text with every secret value replaced, shortened to one readable line. */
-function failure(message: string, secrets: Array<string | undefined>): ValidationResult {
+/** A check's answer before it is stamped with its time (the route adds `checkedAt`). */
+export type CheckResult = DistributiveOmit<ValidationResult, 'checkedAt'>
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
+
+/**
+ * The error text with every secret value replaced, shortened to one readable line. `unreachable`:
+ * the provider was not reached, so the credential was not judged ("could not check", not "invalid").
+ */
+function failure(message: string, secrets: Array<string | undefined>, unreachable = false): CheckResult {
   let text = message.replace(/\s+/g, ' ').trim() || 'Validation failed'
   for (const secret of secrets) {
     if (secret && secret.length >= 4) text = text.split(secret).join('[redacted]')
   }
-  return { valid: false, error: text.slice(0, MAX_ERROR_LENGTH) }
+  return { valid: false, error: text.slice(0, MAX_ERROR_LENGTH), ...(unreachable && { unreachable: true as const }) }
+}
+
+/** Why a request did not reach the provider, in words (the system code kept in brackets). */
+function unreachableReason(err: unknown): string {
+  const e = err as { name?: string; code?: string; cause?: { code?: string } }
+  const code = e?.code ?? e?.cause?.code
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError' || code === 'ETIMEDOUT') return 'the request timed out'
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host name does not resolve (${code})`
+  if (code === 'ECONNREFUSED') return 'the connection was refused (ECONNREFUSED)'
+  return describe(err)
 }
 
 function describe(err: unknown): string {
@@ -26,7 +43,7 @@ function describe(err: unknown): string {
   return [e?.name && e.name !== 'Error' ? `${e.name}:` : '', e?.message ?? String(err), cause ? `(${cause})` : ''].filter(Boolean).join(' ')
 }
 
-async function checkAws(c: AwsCredentials, cloud: CloudConfig): Promise<ValidationResult> {
+async function checkAws(c: AwsCredentials, cloud: CloudConfig): Promise<CheckResult> {
   const client = new STSClient({
     region: c.region ?? 'us-east-1',
     ...(cloud.awsEndpointUrl && { endpoint: cloud.awsEndpointUrl }),
@@ -39,6 +56,10 @@ async function checkAws(c: AwsCredentials, cloud: CloudConfig): Promise<Validati
     if (!out.Arn || !out.Account) return failure('AWS returned no identity', [])
     return { valid: true, identity: { arn: out.Arn, accountId: out.Account } }
   } catch (err) {
+    // An answer of STS carries its HTTP status; without one the request never got an answer.
+    if (!(err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode) {
+      return failure(`Could not reach AWS STS: ${unreachableReason(err)}`, [c.secretAccessKey, c.sessionToken], true)
+    }
     return failure(describe(err), [c.secretAccessKey, c.sessionToken])
   } finally {
     client.destroy()
@@ -60,7 +81,7 @@ async function requestToken(url: string, form: Record<string, string>, timeoutMs
   return `The token endpoint refused the credential (HTTP ${response.status})${reason ? `: ${reason}` : ''}`
 }
 
-async function checkAzure(c: AzureCredentials, cloud: CloudConfig): Promise<ValidationResult> {
+async function checkAzure(c: AzureCredentials, cloud: CloudConfig): Promise<CheckResult> {
   const url = `${cloud.azureAuthorityHost}/${encodeURIComponent(c.tenantId)}/oauth2/v2.0/token`
   try {
     const refused = await requestToken(
@@ -76,7 +97,7 @@ async function checkAzure(c: AzureCredentials, cloud: CloudConfig): Promise<Vali
     if (refused) return failure(refused, [c.clientSecret])
     return { valid: true, identity: { arn: c.clientId, accountId: c.subscriptionId } }
   } catch (err) {
-    return failure(`Token endpoint unreachable: ${describe(err)}`, [c.clientSecret])
+    return failure(`Could not reach the token endpoint: ${unreachableReason(err)}`, [c.clientSecret], true)
   }
 }
 
@@ -95,7 +116,7 @@ function assertionFor(c: GcpCredentials, key: KeyObject, audience: string): stri
   return `${unsigned}.${signature}`
 }
 
-async function checkGcp(c: GcpCredentials, cloud: CloudConfig): Promise<ValidationResult> {
+async function checkGcp(c: GcpCredentials, cloud: CloudConfig): Promise<CheckResult> {
   const secrets = [c.serviceAccountKey.private_key]
   let key: KeyObject
   try {
@@ -113,11 +134,11 @@ async function checkGcp(c: GcpCredentials, cloud: CloudConfig): Promise<Validati
     if (refused) return failure(refused, secrets)
     return { valid: true, identity: { arn: c.serviceAccountKey.client_email, accountId: c.projectId } }
   } catch (err) {
-    return failure(`Token endpoint unreachable: ${describe(err)}`, secrets)
+    return failure(`Could not reach the token endpoint: ${unreachableReason(err)}`, secrets, true)
   }
 }
 
-export function validateCredentials(provider: CredentialProvider, credentials: Credentials, cloud: CloudConfig): Promise<ValidationResult> {
+export function validateCredentials(provider: CredentialProvider, credentials: Credentials, cloud: CloudConfig): Promise<CheckResult> {
   switch (provider) {
     case 'aws':
       return checkAws(credentials as AwsCredentials, cloud)

@@ -66,6 +66,11 @@ t.test('web UI: credentials, wizard, detail, edit, export, delete, preferences',
   // the provider cannot be reached: that is "could not check", not "invalid"
   t.equal(await broken.getByTestId('validation-result').getAttribute('data-state'), 'unreachable')
   t.match(await broken.getByTestId('validation-result').textContent(), /^could not check.*checked /)
+  // the server keeps each credential's last check with its time: still shown after a reload
+  await page.reload()
+  await broken.getByTestId('validation-result').waitFor()
+  t.equal(await broken.getByTestId('validation-result').getAttribute('data-state'), 'unreachable', 'kept across a reload')
+  t.equal(await row.getByTestId('validation-result').getAttribute('data-state'), 'valid')
   await row.getByRole('button', { name: 'Set default' }).click()
   await row.getByText('default', { exact: true }).waitFor()
   await screenshot(page, '03-credentials')

@@ -49,7 +49,7 @@ t.test('aws: STS GetCallerIdentity against moto with authentication on', async (
   }
 
   const good = await check('good', { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey, region: 'eu-west-1' })
-  t.same(good, { valid: true, identity: { arn: key.arn, accountId: key.arn.split(':')[4] } })
+  t.match(good, { valid: true, identity: { arn: key.arn, accountId: key.arn.split(':')[4] }, checkedAt: /^\d{4}-\d\d-\d\dT/ })
   t.match(good.identity.arn, /^arn:aws:iam::\d{12}:user\/ies-validator$/)
 
   const wrongSecret = await check('wrong secret', {
@@ -58,13 +58,14 @@ t.test('aws: STS GetCallerIdentity against moto with authentication on', async (
   })
   t.equal(wrongSecret.valid, false)
   t.match(wrongSecret.error, /signature/i)
+  t.notOk(wrongSecret.unreachable, 'an answer of STS: judged invalid, not "could not check"')
 
   const unknownKey = await check('unknown key', { accessKeyId: 'AKIAUNKNOWNKEY000000', secretAccessKey: key.secretAccessKey })
   t.equal(unknownKey.valid, false)
   t.match(unknownKey.error, /token|invalid/i)
 })
 
-t.test('aws: an unreachable endpoint is valid: false', async (t) => {
+t.test('aws: an unreachable endpoint is valid: false, unreachable, and the result is kept with its time', async (t) => {
   const ctx = await startTestApp(t, { AWS_ENDPOINT_URL: 'http://127.0.0.1:1', CREDENTIAL_VALIDATE_TIMEOUT_MS: '2000' })
   const a = api(ctx)
   const id = (
@@ -77,8 +78,13 @@ t.test('aws: an unreachable endpoint is valid: false', async (t) => {
   const res = await a.call('dev', 'POST', `/api/cloud-credentials/${id}/validate`)
   t.equal(res.status, 200)
   t.equal(res.body.data.valid, false)
-  t.type(res.body.data.error, 'string')
+  t.equal(res.body.data.unreachable, true, 'could not check')
+  t.match(res.body.data.error, /^Could not reach AWS STS: the connection was refused/, 'in words')
   t.notMatch(res.raw, /abcd1234secret/)
+  const detail = await a.call('dev', 'GET', `/api/cloud-credentials/${id}`)
+  t.same(detail.body.data.lastValidation, res.body.data, 'the last check is kept with the credential')
+  const list = await a.call('dev', 'GET', '/api/cloud-credentials')
+  t.same(list.body.data.find((c: { id: string }) => c.id === id).lastValidation, res.body.data, 'and listed')
 })
 
 const AZURE = {
@@ -99,7 +105,7 @@ t.test('azure: client credentials grant at the tenant token endpoint', async (t)
     t.notMatch(res.raw, new RegExp(credentials.clientSecret))
     return res.body.data
   }
-  t.same(await validate('good', AZURE), { valid: true, identity: { arn: AZURE.clientId, accountId: AZURE.subscriptionId } })
+  t.match(await validate('good', AZURE), { valid: true, identity: { arn: AZURE.clientId, accountId: AZURE.subscriptionId } })
   const sent = endpoint.seen[0]
   t.equal(sent.path, '/acme.onmicrosoft.com/oauth2/v2.0/token')
   t.equal(sent.form.get('grant_type'), 'client_credentials')
@@ -140,7 +146,7 @@ t.test('gcp: a signed JWT bearer assertion at the token endpoint', async (t) => 
     t.notMatch(res.raw, /PRIVATE KEY/)
     return res.body.data
   }
-  t.same(await validate('good', pem), { valid: true, identity: { arn: key.client_email, accountId: 'acme-prod-1' } })
+  t.match(await validate('good', pem), { valid: true, identity: { arn: key.client_email, accountId: 'acme-prod-1' } })
   const claims = JSON.parse(Buffer.from(endpoint.seen[0].form.get('assertion')!.split('.')[1], 'base64url').toString())
   t.equal(claims.iss, key.client_email)
   t.equal(claims.aud, `${endpoint.url}/token`)
@@ -152,7 +158,8 @@ t.test('gcp: a signed JWT bearer assertion at the token endpoint', async (t) => 
   t.match(refused.error, /HTTP 400/)
 
   const unreadable = await validate('unreadable', '-----BEGIN PRIVATE KEY-----\nnot base64 at all\n-----END PRIVATE KEY-----\n')
-  t.same(unreadable, { valid: false, error: 'serviceAccountKey.private_key is not a readable private key' }, 'the local structural check')
+  t.match(unreadable, { valid: false, error: 'serviceAccountKey.private_key is not a readable private key' }, 'the local structural check')
+  t.notOk(unreadable.unreachable)
   t.equal(endpoint.seen.length, 2, 'an unreadable key never reaches the endpoint')
 })
 
@@ -179,7 +186,8 @@ t.test('azure and gcp: unreachable token endpoints are valid: false', async (t) 
     const res = await a.call('dev', 'POST', `/api/cloud-credentials/${id}/validate`)
     t.equal(res.status, 200, provider)
     t.equal(res.body.data.valid, false, provider)
-    t.match(res.body.data.error, /unreachable/, provider)
+    t.match(res.body.data.error, /^Could not reach the token endpoint/, provider)
+    t.equal(res.body.data.unreachable, true, provider)
     t.notMatch(res.raw, /the-right-client-secret|PRIVATE KEY/)
   }
 })

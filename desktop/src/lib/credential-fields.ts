@@ -89,17 +89,14 @@ export interface CheckOutcome {
   detail?: string
 }
 
-// Failures to reach the provider, not answers from it: the credential was not judged.
-const UNREACHABLE =
-  /getaddrinfo|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|socket hang up|fetch failed|timed? ?out|network/i
-
 /** A validation result as the user should read it: a network failure is "could not check", not "invalid". */
 export function checkOutcome(result: CredentialValidation): CheckOutcome {
   if (result.valid) {
     const who = String(result.identity?.arn ?? result.identity?.accountId ?? '')
     return { state: 'valid', text: who ? `Valid: ${who}` : 'Valid' }
   }
-  if (UNREACHABLE.test(result.error))
+  // The server says when the provider was not reached: the credential was not judged.
+  if (result.unreachable)
     return {
       state: 'unreachable',
       text: 'Could not check: the provider could not be reached from the server. The credential may well be fine; try again later.',

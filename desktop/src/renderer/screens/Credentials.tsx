@@ -20,20 +20,13 @@ import {
   formatDate,
 } from '../components/ui.tsx'
 
-interface Check {
-  result: CredentialValidation
-  at: Date
-}
-
-/** The last check of each credential, kept while the app runs (navigating away and back keeps it). */
-const lastChecks = new Map<string, Check>()
-
 export function Credentials() {
   const { api, toast, credentials, setCredentials } = useApp()
   const [list, setListState] = useState<CloudCredential[] | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [adding, setAdding] = useState(false)
-  const [results, setResults] = useState<Record<string, Check | 'checking'>>(() => Object.fromEntries(lastChecks))
+  // Credentials being checked now; the last check's result is kept by the server with the credential.
+  const [checking, setChecking] = useState<Record<string, boolean>>({})
   const [editing, setEditing] = useState<CloudCredential | null>(null)
   const [rowError, setRowError] = useState<{ id: string; error: unknown } | null>(null)
   const [deleting, setDeleting] = useState<CloudCredential | null>(null)
@@ -47,17 +40,14 @@ export function Credentials() {
   }, [credentials])
 
   async function validate(c: CloudCredential) {
-    setResults((r) => ({ ...r, [c.id]: 'checking' }))
+    setChecking((r) => ({ ...r, [c.id]: true }))
     try {
-      const check = { result: await api.validateCredential(c.id), at: new Date() }
-      lastChecks.set(c.id, check)
-      setResults((r) => ({ ...r, [c.id]: check }))
+      const lastValidation = await api.validateCredential(c.id)
+      setList((list ?? []).map((x) => (x.id === c.id ? { ...x, lastValidation } : x)))
     } catch (e) {
-      setResults((r) => {
-        const { [c.id]: _, ...rest } = r
-        return rest
-      })
       setRowError({ id: c.id, error: e })
+    } finally {
+      setChecking((r) => ({ ...r, [c.id]: false }))
     }
   }
 
@@ -118,14 +108,8 @@ export function Credentials() {
           onSaved={(c, rotated) => {
             setEditing(null)
             toast(rotated ? `Saved ${c.name} with its new secret` : `Renamed to ${c.name}`)
-            if (rotated) {
-              lastChecks.delete(c.id)
-              setResults((r) => {
-                const { [c.id]: _old, ...rest } = r
-                return rest
-              })
-            }
-            setList(list!.map((x) => (x.id === c.id ? { ...x, ...c } : x)))
+            // A new secret has not been checked: the server forgot the last check, and so does the list.
+            setList(list!.map((x) => (x.id === c.id ? { ...x, ...c, ...(rotated && { lastValidation: undefined }) } : x)))
           }}
         />
       )}
@@ -175,7 +159,6 @@ export function Credentials() {
               </thead>
               <tbody>
                 {list.map((c) => {
-                  const r = results[c.id]
                   return (
                     <tr key={c.id} data-credential={c.name}>
                       <td>
@@ -186,8 +169,8 @@ export function Credentials() {
                       </td>
                       <td>{formatDate(c.createdAt)}</td>
                       <td aria-live="polite">
-                        {r === 'checking' && <Spinner label="Checking" />}
-                        {r && r !== 'checking' && <CheckResult check={r} />}
+                        {checking[c.id] && <Spinner label="Checking" />}
+                        {!checking[c.id] && c.lastValidation && <CheckResult result={c.lastValidation} />}
                         {rowError?.id === c.id && <ErrorNotice error={rowError.error} what="The action" />}
                       </td>
                       <td>
@@ -331,14 +314,14 @@ function NewCredential(p: { onCancel: () => void; onCreated: (c: CloudCredential
   )
 }
 
-function CheckResult({ check }: { check: Check }) {
-  const outcome = checkOutcome(check.result)
+function CheckResult({ result }: { result: CredentialValidation }) {
+  const outcome = checkOutcome(result)
   const badge = { valid: 'valid', invalid: 'invalid', unreachable: 'could not check' }[outcome.state]
   return (
     <span data-testid="validation-result" data-state={outcome.state}>
       <Badge kind={outcome.state === 'unreachable' ? 'pending' : outcome.state}>{badge}</Badge>{' '}
       <span className="small">{outcome.text.replace(/^(Valid|Invalid): ?/, '')}</span>{' '}
-      <span className="muted small">checked {check.at.toLocaleTimeString()}</span>
+      <span className="muted small">checked {formatDate(result.checkedAt)}</span>
       {outcome.detail && (
         <details className="error-detail">
           <summary>What the server saw</summary>
