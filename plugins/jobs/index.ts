@@ -3,12 +3,13 @@
 // anyone else gets 404. Download: 404 for an unknown or foreign job and for a push job (it has no
 // archive); 409 CONFLICT while the generation is queued or running, or when it failed.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
 import { archiveListing } from '@ies/processor-lib/tree'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
-import { conflict, notFound } from '@ies/server/core/errors'
+import { conflict, fieldError, notFound } from '@ies/server/core/errors'
 import type { ArchiveId } from '@ies/server/jobs/queue/archives'
 import type { GenerateResult } from '@ies/server/jobs/queue/store'
-import { Job, JobFiles, JobParams, JobQuery, toJob } from './schemas.ts'
+import { Job, JobBatchQuery, JobFiles, JobParams, JobQuery, MAX_BATCH_JOBS, toJob } from './schemas.ts'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
@@ -18,6 +19,20 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
     if (!record) throw notFound('Job not found')
     return record
   }
+
+  // Several jobs at once (the list's "Update all" follows every push with one request per round):
+  // the caller's jobs among `ids`, in that order; ids that are not the caller's jobs are left out.
+  app.get('/', { schema: { querystring: JobBatchQuery, response: { 200: Envelope(Type.Array(Job)), ...errors } } }, async (request) => {
+    const { userId } = request.principal
+    const ids = [...new Set(request.query.ids.split(',').map((id) => id.trim()))]
+    if (ids.length > MAX_BATCH_JOBS || ids.some((id) => !/^[\w-]{1,64}$/.test(id))) {
+      throw fieldError('ids', `must be at most ${MAX_BATCH_JOBS} job ids separated by commas`)
+    }
+    const records = request.query.wait
+      ? await app.jobs.waitForAny(userId, ids, app.config.jobs.waitTimeoutMs)
+      : await Promise.all(ids.map((id) => app.jobs.store.get(userId, id)))
+    return ok(request, records.filter((r) => r !== null).map(toJob))
+  })
 
   app.get(
     '/:jobId',

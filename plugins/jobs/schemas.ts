@@ -66,6 +66,22 @@ export const JobFiles = Type.Object({
   files: Type.Array(Type.Object({ path: Type.String(), size: Type.Integer() })),
 })
 
+/** At most this many jobs in one batch status request. */
+export const MAX_BATCH_JOBS = 50
+
+export const JobBatchQuery = Type.Object({
+  ids: Type.String({
+    minLength: 1,
+    maxLength: MAX_BATCH_JOBS * 65,
+    description: `Job ids separated by commas (at most ${MAX_BATCH_JOBS}).`,
+  }),
+  wait: Type.Boolean({
+    default: false,
+    description:
+      'Answer once one of the jobs has finished (or is not found), or after JOBS_WAIT_TIMEOUT_MS with their status then (long polling).',
+  }),
+})
+
 export const JobQuery = Type.Object({
   wait: Type.Boolean({
     default: false,

@@ -113,6 +113,12 @@ t.test('preview, push, behind, update all, conflict in the UI', async (t) => {
   await banner.waitFor()
   t.match(await banner.textContent(), /1 environment is behind/)
   t.equal(await page.getByRole('row', { name: /shop/ }).getByText('behind', { exact: true }).count(), 1, 'the row says so')
+  // Every job of "Update all" is followed by the batch status route, one request per round.
+  const jobRequests: string[] = []
+  page.on('request', (r) => {
+    const url = new URL(r.url())
+    if (url.pathname.startsWith('/api/jobs')) jobRequests.push(url.pathname + url.search)
+  })
   await banner.getByRole('button', { name: 'Preview and update all' }).click()
   const row = banner.locator('[data-upgrade="shop"]')
   await row.getByTestId('upgrade-outcome').waitFor({ timeout: 180_000 })
@@ -121,6 +127,11 @@ t.test('preview, push, behind, update all, conflict in the UI', async (t) => {
   await banner.getByRole('button', { name: 'Update all 1' }).click()
   await row.getByText(/^Updated: commit/).waitFor({ timeout: 180_000 })
   t.match(await banner.textContent(), /Update finished: 1 updated, 0 in conflict, 0 failed/)
+  t.ok(jobRequests.length > 0, `jobs followed: ${jobRequests.join(' ')}`)
+  t.ok(
+    jobRequests.every((u) => u.startsWith('/api/jobs?ids=') && u.includes('wait=true')),
+    'by the batch status route only',
+  )
   t.match(await show('main:terraform/versions.tf'), /# upgrade 1\n$/, 'the upgrade landed')
   t.equal(await show('main:terraform/team.tf'), '# our own module\n', "the customer's file is kept")
   t.match(await show('main:terraform/providers.tf'), /^# customer: our provider\n/, "the customer's edit is kept")

@@ -63,6 +63,38 @@ t.test('job history and generated files', async (t) => {
     t.match(JSON.stringify(badLimit.body.error.details), /limit/)
   })
 
+  await t.test('several jobs in one request; with wait, once one of them has finished', async (t) => {
+    const [a, b] = [jobs[0].id, jobs[1].id]
+    const both = await get(`/api/jobs?ids=${b},${a}`)
+    t.equal(both.status, 200)
+    t.same(
+      both.body.data.map((j: any) => [j.id, j.status]),
+      [
+        [b, 'succeeded'],
+        [a, 'succeeded'],
+      ],
+      'in the order asked',
+    )
+    t.same((await get(`/api/jobs?ids=${a}`, app.auth('other'))).body.data, [], "another user's jobs are left out")
+    const queued = await fetch(`${app.url}/api/environments/${envId}/generate`, {
+      method: 'POST',
+      headers: dev,
+      body: JSON.stringify({ format: 'terraform' }),
+    })
+    const id = ((await queued.json()) as any).data.id
+    const waited = await get(`/api/jobs?ids=${id}&wait=true`)
+    t.same(
+      waited.body.data.map((j: any) => [j.id, j.status]),
+      [[id, 'succeeded']],
+      'answered once it had finished',
+    )
+    for (const ids of ['', 'a,,b', 'x'.repeat(65), Array.from({ length: 51 }, (_, i) => `id-${i}`).join(',')]) {
+      const bad = await get(`/api/jobs?ids=${ids}`)
+      t.equal(bad.status, 400, `ids=${ids.slice(0, 20)}`)
+      t.match(JSON.stringify(bad.body.error.details), /ids/)
+    }
+  })
+
   await t.test("a generation's files are its archive's, with sizes", async (t) => {
     const job = jobs[2]
     const listed = await get(`/api/jobs/${job.id}/files`)

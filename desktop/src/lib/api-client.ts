@@ -233,6 +233,9 @@ export function createApiClient(opts: ApiClientOptions) {
     upgrades: () => json<EnvironmentUpgrade[]>('GET', '/environments/upgrades'),
     /** One push job per environment that is behind (or per id given). */
     upgrade: (body: { ids?: string[] } & PushRequest) => json<UpgradeStarted>('POST', '/environments/upgrade', body),
+    /** Several jobs at once; with `wait`, once one of them has finished (or after the long-poll timeout). */
+    jobs: (ids: readonly string[], opts: { wait?: boolean } = {}) =>
+      json<Job[]>('GET', `/jobs${query({ ids: ids.join(','), wait: opts.wait || undefined })}`),
     /** One page of the environment's jobs, newest first; `nextCursor` (null: the last page) asks for the next. */
     environmentJobs: async (
       id: string,

@@ -20,3 +20,22 @@ export async function followJob(
   }
   return current
 }
+
+/**
+ * Follow several jobs until each has ended, one request per round for all of them
+ * (`GET /jobs?ids=…&wait=true` answers once one of them has finished); `onEnd` sees each job once,
+ * when it ends. A job the server no longer knows (removed with its environment) ends as failed.
+ */
+export async function followJobs(api: Pick<ApiClient, 'jobs'>, ids: readonly string[], onEnd: (j: Job) => void): Promise<void> {
+  const pending = new Set(ids)
+  while (pending.size > 0) {
+    const answered = await api.jobs([...pending], { wait: true })
+    const known = new Set(answered.map((j) => j.id))
+    for (const id of [...pending]) {
+      const job = answered.find((j) => j.id === id)
+      if (known.has(id) && isActive(job)) continue
+      pending.delete(id)
+      onEnd(job ?? { id, type: 'push', status: 'failed', error: { message: 'The job no longer exists' } })
+    }
+  }
+}

@@ -4,10 +4,9 @@
 import { useState } from 'react'
 import { useApp } from '../app-context.tsx'
 import { href } from '../router.ts'
-import { followJob } from '../../lib/job-follow.ts'
+import { followJobs } from '../../lib/job-follow.ts'
 import { behindReasons, pushOutcome, type EnvironmentUpgrade, type PushOutcome } from '../../lib/push-lifecycle.ts'
 import { describeCounts } from '../../lib/change-tree.ts'
-import type { Job } from '../../lib/types.ts'
 import { ChangePreview } from './ChangePreview.tsx'
 import { ConflictView } from './ConflictView.tsx'
 import { GitRef } from './GitRef.tsx'
@@ -31,18 +30,12 @@ export function UpgradeAll({ behind, onUpdated }: { behind: EnvironmentUpgrade[]
       for (const s of started.skipped) next[s.environmentId] = { state: 'skipped', reason: s.reason }
       for (const j of started.jobs) next[j.environmentId] = { state: 'running' }
       setRows(next)
-      await Promise.all(
-        started.jobs.map(async ({ environmentId, jobId }) => {
-          const queued = { id: jobId, type: 'push', status: 'queued' } as Job
-          let row: Row
-          try {
-            row = { state: 'done', outcome: pushOutcome(await followJob(api, queued))! }
-          } catch (e) {
-            row = { state: 'done', outcome: { kind: 'failed', message: e instanceof Error ? e.message : String(e) } }
-          }
-          setRows((r) => ({ ...r, [environmentId]: row }))
-        }),
-      )
+      // One request per round for all the jobs, not one per job.
+      const environmentOf = new Map(started.jobs.map((j) => [j.jobId, j.environmentId]))
+      await followJobs(api, [...environmentOf.keys()], (job) => {
+        const row: Row = { state: 'done', outcome: pushOutcome(job)! }
+        setRows((r) => ({ ...r, [environmentOf.get(job.id)!]: row }))
+      })
       setPhase(dryRun ? 'previewed' : 'updated')
     } catch (e) {
       setError(e)

@@ -160,28 +160,39 @@ export class JobRunner {
   }
 
   /**
-   * The record once it has finished, or as it is after `timeoutMs`. Woken by the job's completion
-   * announcement (completions.ts); re-read otherwise, in case an announcement was lost with a
-   * replica, after a sixteenth of JOBS_WAIT_RECHECK_MS, then twice as long each time up to all of it
-   * (0.3, 0.6, 1.2, 2.5, 5, 5 ... s by default).
+   * The record once it has finished, or as it is after `timeoutMs` (null: not the user's job).
+   * See `waitForAny`.
    */
   async waitFor(userId: string, jobId: string, timeoutMs: number): Promise<JobRecord | null> {
+    return (await this.waitForAny(userId, [jobId], timeoutMs))[0]
+  }
+
+  /**
+   * The records (null for an id that is not one of the user's jobs), once one of them has finished
+   * or is unknown, or as they are after `timeoutMs`. Woken by a job's completion announcement
+   * (completions.ts); re-read otherwise, in case an announcement was lost with a replica, after a
+   * sixteenth of JOBS_WAIT_RECHECK_MS, then twice as long each time up to all of it (0.3, 0.6, 1.2,
+   * 2.5, 5, 5 ... s by default).
+   */
+  async waitForAny(userId: string, jobIds: readonly string[], timeoutMs: number): Promise<(JobRecord | null)[]> {
     const deadline = Date.now() + timeoutMs
     const { waitRecheckMs } = this.opts.config.jobs
     let pause = waitRecheckMs / 16
     for (;;) {
       const left = deadline - Date.now()
-      // Listening before the read: an announcement between the read and the wait is not lost.
-      const waiter = this.completions.waiter(jobId, Math.max(0, Math.min(left, pause, waitRecheckMs)))
-      const record = await this.store.get(userId, jobId).catch((err) => {
-        waiter.cancel()
+      // Listening before the reads: an announcement between a read and the wait is not lost.
+      const waiters = jobIds.map((id) => this.completions.waiter(id, Math.max(0, Math.min(left, pause, waitRecheckMs))))
+      const cancel = () => waiters.forEach((w) => w.cancel())
+      const records = await Promise.all(jobIds.map((id) => this.store.get(userId, id))).catch((err) => {
+        cancel()
         throw err
       })
-      if (!record || record.status === 'succeeded' || record.status === 'failed' || left <= 0) {
-        waiter.cancel()
-        return record
+      if (left <= 0 || records.some((r) => !r || r.status === 'succeeded' || r.status === 'failed')) {
+        cancel()
+        return records
       }
-      await waiter.woken
+      await Promise.race(waiters.map((w) => w.woken))
+      cancel()
       pause *= 2
     }
   }
