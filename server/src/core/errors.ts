@@ -107,6 +107,13 @@ const DATABASE_DOWN_NAMES = new Set(['MongoPoolClosedError', 'MongoWaitQueueTime
 /** Server codes of a database that is shutting down, restarting or unreachable from its own side. */
 const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436])
 
+/**
+ * FerretDB on SQLite: a write that waited its whole busy timeout (10 s) for another writer's lock
+ * (a long update of a large table) fails with InternalError (1) naming SQLITE_BUSY. The store is
+ * busy, not the request wrong: try again shortly, like an unreachable database.
+ */
+const STORE_BUSY = /\bSQLITE_BUSY\b|database is locked/
+
 /** Socket failures the driver sometimes lets through unwrapped (a write after the server hung up). */
 const SOCKET_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'ENOTCONN'])
 
@@ -117,6 +124,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (SOCKET_CODES.has((error as NodeJS.ErrnoException)?.code ?? '')) return true
   if (!(error instanceof MongoError)) return false
   if (error.hasErrorLabel('RetryableWriteError') || error.hasErrorLabel('ResetPool')) return true
+  if (error.code === 1 && STORE_BUSY.test(error.message)) return true
   return typeof error.code === 'number' && UNAVAILABLE_CODES.has(error.code)
 }
 
