@@ -5,6 +5,7 @@ import {
   emptyValues,
   reviewOf,
   stepOfField,
+  suggestedBucket,
   toCreateRequest,
   toUpdatePatch,
   valuesFromEnvironment,
@@ -64,4 +65,12 @@ t.test('server field errors lead to their step', async (t) => {
   t.equal(stepOfField('terraformBackend.bucket'), 2)
   t.equal(stepOfField('gitRepository.deployKey'), 3)
   t.equal(stepOfField('cloudCredentialId'), 4)
+})
+
+t.test('the state bucket IES proposes: <prefix>-<name>-tfstate, a valid S3 name, or nothing', async (t) => {
+  t.equal(suggestedBucket({ globalPrefix: 'Acme', name: 'shop-prod' }), 'acme-shop-prod-tfstate')
+  t.equal(suggestedBucket({ globalPrefix: 'a_c me', name: '--x--' }), 'a-c-me-x-tfstate', 'other characters become hyphens')
+  t.equal(suggestedBucket({ globalPrefix: '', name: '' }), '', 'nothing to name it after')
+  const long = suggestedBucket({ globalPrefix: 'p'.repeat(40), name: 'n'.repeat(40) })
+  t.ok(long.length <= 63 && /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(long), `at most 63 characters: ${long}`)
 })

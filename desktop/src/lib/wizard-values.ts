@@ -66,6 +66,25 @@ function cleanServices(services: ServicesConfig): EnvironmentInput['services'] {
   return out
 }
 
+/**
+ * The state bucket IES proposes when the user leaves the name empty ("Create one for me"):
+ * `<prefix>-<name>-tfstate`, lowercased, other characters as hyphens, at most 63 characters; empty
+ * while prefix and name give nothing usable.
+ */
+export function suggestedBucket(v: Pick<WizardValues, 'globalPrefix' | 'name'>): string {
+  const base = [v.globalPrefix, v.name, 'tfstate']
+    .map((part) =>
+      part
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, ''),
+    )
+    .filter(Boolean)
+    .join('-')
+  const name = base.slice(0, 63).replace(/-+$/, '')
+  return /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(name) && name !== 'tfstate' ? name : ''
+}
+
 function backendOf(v: WizardValues): TerraformBackend | undefined {
   if (v.backendMode === 'none' || !v.terraformBackend.bucket) return undefined
   const tb: TerraformBackend = { bucket: v.terraformBackend.bucket, useLockfile: v.terraformBackend.useLockfile }

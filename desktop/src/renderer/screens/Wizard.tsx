@@ -14,6 +14,7 @@ import {
   emptyValues,
   draftValuesOf,
   stepOfField,
+  suggestedBucket,
   toCreateRequest,
   toUpdatePatch,
   valuesFromEnvironment,
@@ -440,6 +441,8 @@ function BackendStep({
   const [created, setCreated] = useState<string | null>(null)
   const tb = values.terraformBackend
   const setTb = (patch: Partial<WizardValues['terraformBackend']>) => set({ terraformBackend: { ...tb, ...patch } })
+  // "Create one for me" with the name left empty: the name IES proposes, shown and sent.
+  const proposed = values.backendMode === 'create' ? suggestedBucket(values) : ''
 
   async function createOne() {
     setBusy(true)
@@ -450,8 +453,8 @@ function BackendStep({
         region: tb.region || values.region,
         name: values.name,
         globalPrefix: values.globalPrefix,
-        ...(tb.bucket ? { bucket: tb.bucket } : {}),
-        ...(values.cloudCredentialId ? { cloudCredentialId: values.cloudCredentialId } : {}),
+        bucket: tb.bucket || proposed,
+        cloudCredentialId: values.cloudCredentialId,
       })) as Record<string, any>
       const out = (res?.terraformBackend ?? res) as Record<string, any>
       setTb({ bucket: out.bucket ?? tb.bucket, key: out.key ?? tb.key, region: out.region ?? tb.region })
@@ -503,7 +506,8 @@ function BackendStep({
             label="Bucket name"
             value={tb.bucket}
             onChange={(bucket) => setTb({ bucket })}
-            placeholder={values.backendMode === 'create' ? 'Leave empty to let IES choose' : 'my-terraform-state'}
+            placeholder={values.backendMode === 'create' ? proposed || 'Name the bucket' : 'my-terraform-state'}
+            help={values.backendMode === 'create' && proposed ? `Left empty, IES creates ${proposed}.` : undefined}
             error={
               serverErrors['terraformBackend.bucket'] ??
               (tb.bucket && !BUCKET.test(tb.bucket) ? 'Lowercase letters, digits, dots and hyphens; 3 to 63 characters' : null)
@@ -533,14 +537,26 @@ function BackendStep({
         </div>
       )}
       {values.backendMode === 'create' && (
-        <div className="row">
-          <button type="button" className="btn primary" disabled={busy} onClick={createOne}>
-            {busy && <Spinner />} Create the state bucket
-          </button>
-          {!values.cloudCredentialId && (
-            <span className="muted small">Tip: choose a cloud credential first (step 5); the bucket is created with it.</span>
-          )}
-        </div>
+        <>
+          {/* The bucket is created with a credential: chosen here, the same choice as the Cloud credential step. */}
+          <h3 className="field-label">Create it with</h3>
+          <CredentialStep values={values} set={set} />
+          <div className="row">
+            <button
+              type="button"
+              className="btn primary"
+              disabled={busy || !values.cloudCredentialId || !(tb.bucket || proposed)}
+              onClick={createOne}
+            >
+              {busy && <Spinner />} Create the state bucket
+            </button>
+            {!values.cloudCredentialId && (
+              <span className="muted small" data-testid="backend-needs-credential">
+                Choose the credential to create the bucket with.
+              </span>
+            )}
+          </div>
+        </>
       )}
       {created && (
         <Notice kind="ok" title="State bucket created">
