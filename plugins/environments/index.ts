@@ -10,7 +10,7 @@ import { inputOf, toEnvironment, type DeployKeyChange, type EnvironmentRecord } 
 import { credentialReferenceErrors, gitRepositoryUrlErrors, helmValuesErrors } from './rules.ts'
 import { Environment, EnvironmentInput, EnvironmentPatch, EnvironmentSummary, IdParams, ListQuery } from './schemas.ts'
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 413: ErrorBody }
 
 const IMMUTABLE = ['name', 'globalPrefix'] as const
 

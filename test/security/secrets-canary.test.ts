@@ -215,6 +215,11 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
     'GET /api/jobs/{jobId}': async () => {
       for (const id of [...generated, ...pushed]) await call('GET', `/api/jobs/${id}`)
     },
+    'GET /api/jobs/': () => call('GET', `/api/jobs?ids=${[...generated, ...pushed].join(',')}`),
+    'GET /api/jobs/{jobId}/files': async () => {
+      for (const id of generated) await call('GET', `/api/jobs/${id}/files`)
+    },
+    'GET /api/environments/{id}/jobs': () => call('GET', `/api/environments/${env.id}/jobs?limit=100`),
     'GET /api/jobs/{jobId}/download': async () => {
       for (const id of generated) {
         const res = await call('GET', `/api/jobs/${id}/download`)

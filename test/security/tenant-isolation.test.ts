@@ -29,6 +29,8 @@ const MATRIX: Record<string, { ids: IdKind[]; body?: unknown }> = {
   'POST /api/cloud-credentials/{id}/validate': { ids: ['credential'] },
   'GET /api/jobs/{jobId}': { ids: ['generateJob', 'pushJob'] },
   'GET /api/jobs/{jobId}/download': { ids: ['generateJob', 'pushJob'] },
+  'GET /api/jobs/{jobId}/files': { ids: ['generateJob', 'pushJob'] },
+  'GET /api/environments/{id}/jobs': { ids: ['environment'] },
 }
 
 const DEPLOY_KEY = (secret: string) => `-----BEGIN OPENSSH PRIVATE KEY-----\n${secret}\n-----END OPENSSH PRIVATE KEY-----\n`
