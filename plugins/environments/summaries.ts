@@ -69,28 +69,27 @@ export function decodeEntries(text: string): SummaryEntry[] {
 const complete = (entries: SummaryEntry[]): boolean => entries.every((e) => !Number.isNaN(e.updatedAt.getTime()))
 
 /**
- * The entries of recently read summaries by their stored text, and the selections made from them:
- * a user paging through a large list reads the same text again, and decoding 10,000 lines costs
- * 15-50 ms, sorting them 5-15 ms. Comparing the text read with the one cached is a memory compare.
- * The arrays are shared: nothing changes them in place (`put` and `remove` copy).
+ * The entries of recently read summaries by their stored text, and (by entries) the selections made
+ * from them: a user paging through a large list reads the same text again, and decoding 10,000 lines
+ * costs 15-50 ms, sorting them 5-15 ms. Comparing the text read with the one cached is a memory
+ * compare. The arrays are shared: nothing changes them in place (`put` and `remove` copy).
  */
-const decodedTexts = new LRUCache<string, { entries: SummaryEntry[]; selections: Map<string, SummaryEntry[]> }>({
+const decodedTexts = new LRUCache<string, SummaryEntry[]>({
   max: 256,
   maxSize: 64 * 1024 * 1024,
-  sizeCalculation: (_value, text) => text.length * 3 + 1,
+  sizeCalculation: (_entries, text) => text.length * 3 + 1,
 })
 const selectionsOf = new WeakMap<SummaryEntry[], Map<string, SummaryEntry[]>>()
 
 function decodedEntries(text: string): SummaryEntry[] {
-  let known = decodedTexts.get(text)
-  if (!known) {
-    known = { entries: decodeEntries(text), selections: new Map() }
-    if (text.length > SMALL_SUMMARY) {
-      decodedTexts.set(text, known)
-      selectionsOf.set(known.entries, known.selections)
-    }
+  const known = decodedTexts.get(text)
+  if (known) return known
+  const entries = decodeEntries(text)
+  if (text.length > SMALL_SUMMARY) {
+    decodedTexts.set(text, entries)
+    selectionsOf.set(entries, new Map())
   }
-  return known.entries
+  return entries
 }
 
 /** Below this many characters (about a hundred entries) decoding and sorting cost less than keeping them. */

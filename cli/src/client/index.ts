@@ -17,7 +17,6 @@ import type {
   GenerateBody,
   GeneratedFiles,
   Job,
-  JobFiles,
   Pagination,
   PushBody,
   User,
@@ -165,19 +164,6 @@ export function createApiClient(opts: ApiClientOptions) {
       json<GeneratedFiles>('POST', `/environments/${enc(id)}/generate?wait=true`, body),
     push: (id: string, body: PushBody = {}) => json<Job>('POST', `/environments/${enc(id)}/push`, body),
 
-    /** One page of the environment's jobs, newest first; `nextCursor` asks for the next page (null: the last). */
-    environmentJobs: async (
-      id: string,
-      q: { limit?: number; cursor?: string } = {},
-    ): Promise<{ data: Job[]; nextCursor: string | null }> => {
-      const page = (await (await send('GET', `/environments/${enc(id)}/jobs${queryString(q)}`)).json()) as {
-        data: Job[]
-        pagination: { nextCursor: string | null }
-      }
-      return { data: page.data, nextCursor: page.pagination.nextCursor }
-    },
-    /** What a successful generation produced: its files (paths and sizes) and templates commit. */
-    jobFiles: (id: string) => json<JobFiles>('GET', `/jobs/${enc(id)}/files`),
     job: (id: string, opts: { wait?: boolean } = {}) =>
       json<Job>('GET', `/jobs/${enc(id)}${queryString({ wait: opts.wait || undefined })}`),
     /** The generated archive (a zip). */

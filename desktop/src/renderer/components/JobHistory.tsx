@@ -7,8 +7,8 @@ import { useApp } from '../app-context.tsx'
 import { saveBlob } from '../download.ts'
 import { archiveFilename, type Environment, type Job, type JobFiles } from '../../lib/types.ts'
 import { formatBytes, generationSummary } from '../../lib/generate-options.ts'
-import { shortCommit } from '../../lib/catalog.ts'
 import { Badge, ErrorNotice, Spinner, formatDate } from './ui.tsx'
+import { GenerationFacts } from './GenerationFacts.tsx'
 import { GitRef } from './GitRef.tsx'
 
 const PAGE = 10
@@ -105,15 +105,7 @@ function JobEntry({ job, env }: { job: Job; env: Environment }) {
       </div>
       {summary && (
         <p className="small">
-          {summary.format}
-          {summary.fileCount !== null && <> · {summary.fileCount} files</>}
-          {summary.size && <> · {summary.size}</>}
-          {summary.templatesCommit && (
-            <>
-              {' '}
-              · templates <code title={summary.templatesCommit}>{shortCommit(summary.templatesCommit)}</code>
-            </>
-          )}
+          <GenerationFacts summary={summary} />
         </p>
       )}
       {push?.commit && (

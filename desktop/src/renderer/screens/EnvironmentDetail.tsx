@@ -29,9 +29,9 @@ import {
 import { JobProgress } from '../components/JobProgress.tsx'
 import { enabledServices } from '../../lib/config-summary.ts'
 import { differsFromForm, FORMAT_LABELS, generationSummary, optionEffects, type OptionKey } from '../../lib/generate-options.ts'
-import { shortCommit } from '../../lib/catalog.ts'
 import { PushPanel } from './PushPanel.tsx'
 import { JobHistory } from '../components/JobHistory.tsx'
+import { GenerationFacts } from '../components/GenerationFacts.tsx'
 
 export function EnvironmentDetail({ id }: { id: string }) {
   const { api, toast, takeEnvironment, credentials, keptCatalog } = useApp()
@@ -281,16 +281,7 @@ function GeneratePanel({ env, onFinished }: { env: Environment; onFinished: () =
       {job && summary && (
         <div className="generation-result" data-testid="generation-result">
           <p>
-            <strong>{summary.format}</strong>
-            {summary.fileCount !== null && <> · {summary.fileCount} files</>}
-            {summary.size && <> · {summary.size}</>}
-            {summary.templatesCommit && (
-              <>
-                {' '}
-                · templates <code title={summary.templatesCommit}>{shortCommit(summary.templatesCommit)}</code>
-              </>
-            )}
-            {summary.warnings > 0 && <> · {summary.warnings} processor warnings</>}
+            <GenerationFacts summary={summary} />
           </p>
           {differsFromForm(job, format, options) && (
             <p className="muted small" data-testid="archive-differs">
