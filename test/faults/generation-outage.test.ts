@@ -17,7 +17,7 @@ if (process.env.MONGODB_URI) {
     const harness = await startTestApp(t, { JOBS_PROCESS: 'false' })
     const server = await startReplicaProcess(t, harness, { JOBS_LOCK_LIFETIME_MS: '10000', JOBS_PROCESS_EVERY_MS: '1000' })
     let exit: string | undefined
-    server.child.once('exit', (code, signal) => (exit = `exit code ${code}, signal ${signal}`))
+    server.child.once('exit', (code, signal) => (exit = `exit code ${code}, signal ${signal}: ${server.stderr()}`))
     const url = server.url
     const headers = { ...harness.auth('dev'), 'content-type': 'application/json' }
     const json = async (path: string, init: RequestInit = {}) => {
@@ -36,6 +36,8 @@ if (process.env.MONGODB_URI) {
     // 200 generations at once; half of the clients long-poll their job (?wait=true) meanwhile.
     const accepted: string[] = []
     const answers: number[] = []
+    /** Requests that got no answer at all (the connection closed). */
+    const dropped: string[] = []
     const queued = await Promise.all(
       Array.from({ length: GENERATIONS }, (_, i) =>
         json(`/api/environments/${envIds[i % envIds.length]}/generate`, {
@@ -51,12 +53,19 @@ if (process.env.MONGODB_URI) {
     t.equal(accepted.length, GENERATIONS, 'all 200 generations accepted before the outage')
     const waiters = accepted
       .filter((_, i) => i % 2 === 0)
-      .map((id) => json(`/api/jobs/${id}?wait=true`).then((r) => answers.push(r.status)))
+      .map((id) =>
+        json(`/api/jobs/${id}?wait=true`).then(
+          (r) => answers.push(r.status),
+          (err: Error) => dropped.push(`${err.message} (${String((err.cause as Error | undefined)?.message)})`),
+        ),
+      )
 
     // Stop the database while jobs run, keep it down for a few seconds, start it again.
     await harness.db.server!.stop()
     await new Promise((r) => setTimeout(r, 4000))
-    const duringOutage = await json('/health')
+    const duringOutage = await json('/health').catch((err: Error) => {
+      throw new Error(`no answer from /health during the outage: ${err.message}; ${exit ?? 'the server process is running'}`)
+    })
     t.equal(duringOutage.status, 503, '/health reports the outage')
     await harness.db.server!.restart()
     await Promise.all(waiters)
@@ -80,6 +89,7 @@ if (process.env.MONGODB_URI) {
       'no 5xx other than 503 while the database was down',
     )
     t.equal(exit, undefined, 'the server process is still running')
+    t.same(dropped, [], 'every waiter got an answer')
 
     const after = await json(`/api/environments/${envIds[0]}/generate?wait=true`, {
       method: 'POST',

@@ -11,7 +11,7 @@ export interface TestDatabase {
   uri: string
   client: MongoClient
   /** Only for FerretDB started here: stop and start it again on the same port and data (fault tests). */
-  server?: RunningDatabase & { restart(): Promise<void> }
+  server?: RunningDatabase & { restart(): Promise<void>; dataDir: string }
 }
 
 interface Teardown {
@@ -42,6 +42,8 @@ export async function startTestDatabase(t: Teardown): Promise<TestDatabase> {
       return running.uri
     },
     port,
+    /** The folder of FerretDB's SQLite files (one `<database>.sqlite` per database). */
+    dataDir,
     stop: () => running.stop(),
     signal: (name: NodeJS.Signals) => running.signal(name),
     async restart() {

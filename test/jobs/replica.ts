@@ -10,6 +10,8 @@ import type { TestApp } from '../harness/app.ts'
 export interface Replica {
   url: string
   child: ChildProcess
+  /** The end of what the process wrote to stderr (a crash's stack), for a failure message. */
+  stderr(): string
   /** SIGKILL, and the exit awaited. */
   kill(): Promise<void>
 }
@@ -33,7 +35,11 @@ export async function startReplicaProcess(
       RATE_LIMIT_USER_MAX: '1000000',
       ENCRYPTION_KEY: app.config.encryption.key ?? '',
     },
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000)
   })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const kill = async () => {
@@ -42,5 +48,5 @@ export async function startReplicaProcess(
   }
   t.teardown(kill)
   await waitForPort(port, 60_000, () => child.exitCode !== null)
-  return { url: `http://127.0.0.1:${port}`, child, kill }
+  return { url: `http://127.0.0.1:${port}`, child, kill, stderr: () => stderr }
 }
