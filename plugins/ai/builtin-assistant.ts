@@ -1,19 +1,26 @@
-// The built-in assistant: answers from the catalog alone, with no model service. It can
-//   - explain a service or a field (mentioned by key, path or display name),
-//   - check the draft against the catalog and the spec's rules ("check", "validate", "review"...),
-//   - list what a working stack still lacks ("missing", "ready", "complete"...),
-//   - propose a value ("enable eks", "disable waf", "set region to eu-central-1"),
-//   - list the services, and say what it can do.
+// The built-in assistant: answers from the catalog alone, with no model service. It
+//   - reads requests, compound ones and follow-ups, into suggestions that say why (request-reading.ts:
+//     "I need a private EKS cluster with Postgres", "make it multi-AZ", "3 to 6 nodes"),
+//   - says why a value cannot be proposed ("set region to mars"),
+//   - checks the draft: values, relations, risky choices and what a working stack lacks, in one
+//     consistent answer ("check my draft", "is it production ready?"),
+//   - explains a service or a field (found by text retrieval over the catalog), and why it proposed
+//     what it proposed ("why?"),
+//   - lists the services, and says what it can do.
 import type { Catalog, CatalogField } from './catalog-source.ts'
-import { catalogPaths, type FieldRef } from '@ies/processor-lib/contract/fields'
+import { catalogPaths, fieldAt, type FieldRef } from '@ies/processor-lib/contract/fields'
+import { searchCatalog } from './catalog-search.ts'
 import { valueAt, type Draft } from './draft.ts'
 import { checkDraft, missingForStack, type Finding } from './draft-review.ts'
 import type { EnvironmentView } from './environment-view.ts'
+import { readConversation } from './conversation.ts'
+import { readRequest, servicesOf, type Reading } from './request-reading.ts'
+import { riskReview } from './risk-review.ts'
 
 export interface AssistantInput {
   catalog: Catalog
-  /** The last user message. */
-  question: string
+  /** The conversation so far, oldest first; the last user message is the question. */
+  messages: ReadonlyArray<{ role: 'user' | 'assistant'; content: string }>
   draft?: Draft
   environment?: EnvironmentView
 }
@@ -24,38 +31,11 @@ export interface AssistantAnswer {
   suggestions: Array<{ path: string; value: unknown; reason: string }>
 }
 
-const CHECK = /\b(check|validate|valid|review|wrong|errors?|problems?|correct|verify)\b/
-const MISSING = /\b(missing|lack|lacks|need|needs|ready|complete|working|work)\b/
+const CHECK = /\b(check|validate|valid|review|wrong|errors?|problems?|correct|verify|risks?|risky)\b/
+const MISSING = /\b(missing|lack|lacks|ready|complete|working|still need)\b/
 const LIST = /\b(services|list|available|offer|catalog)\b/
-const ENABLE = /\b(enable|add|turn on|activate)\b/
-const DISABLE = /\b(disable|remove|turn off|deactivate|drop)\b/
-const SET = /\b(?:set|change|use|make)\s+(.+?)\s+(?:to|=|as)\s+("[^"]*"|'[^']*'|\S+)/i
 
-const words = (s: string) => s.toLowerCase()
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-const mentions = (text: string, term: string) =>
-  term.length > 1 && new RegExp(`(^|[^a-z0-9_.])${escape(term.toLowerCase())}($|[^a-z0-9_])`).test(text)
-
-/** Services named in the text, by key or display name. */
-function servicesIn(catalog: Catalog, text: string): string[] {
-  return Object.entries(catalog.services)
-    .filter(([key, s]) => s.available !== false && (mentions(text, key) || mentions(text, s.displayName)))
-    .map(([key]) => key)
-}
-
-/** Fields named in the text: a full path, or a key/display name (within a named service if any). */
-function fieldsIn(catalog: Catalog, text: string, services: string[]): FieldRef[] {
-  const all = catalogPaths(catalog)
-  const byPath = all.filter((r) => r.service !== undefined && mentions(text, r.path))
-  if (byPath.length > 0) return byPath
-  const named = all.filter((r) => {
-    if (r.key === 'enabled') return false
-    if (r.service !== undefined && services.length > 0 && !services.includes(r.service)) return false
-    return mentions(text, r.key) || mentions(text, r.field.displayName) || (r.key === 'globalPrefix' && mentions(text, 'global prefix'))
-  })
-  // A key shared by several services (engineVersion...) without a service named is ambiguous: keep all.
-  return named
-}
+const QUESTION = /^\s*(what\s+(is|are|does|do)\b(?!.*\bneed)|what's|whats|explain|describe|tell me about)\b/
 
 function describeValue(field: CatalogField): string {
   const parts = [`type ${field.type}`]
@@ -99,88 +79,110 @@ function listServices(catalog: Catalog, draft: Draft | undefined): string {
   return lines.join('\n')
 }
 
-function renderFindings(title: string, findings: Finding[], empty: string): string {
-  if (findings.length === 0) return `${title}\n${empty}`
-  const mark = { error: 'Error', warning: 'Warning', info: 'Note' } as const
-  return [title, ...findings.map((f) => `- ${mark[f.severity]}: ${f.message}`)].join('\n')
+const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`
+
+/**
+ * One answer for the whole review, whose first line agrees with the lists below it: errors (values
+ * that are wrong or contradict each other), risky choices, what a working stack lacks, notes.
+ */
+function renderReview(problems: Finding[], risks: Finding[], missing: Finding[], production: boolean): string {
+  const errors = [...problems, ...missing].filter((f) => f.severity === 'error')
+  const gaps = missing.filter((f) => f.severity === 'warning')
+  const notes = [...problems, ...missing].filter((f) => f.severity !== 'error' && !gaps.includes(f))
+  const summary =
+    errors.length + risks.length + gaps.length === 0
+      ? `No problems found: the draft is valid and I see no risky choice${production ? ' for production' : ''}.`
+      : `I found ${[
+          errors.length > 0 && count(errors.length, 'error'),
+          risks.length > 0 && count(risks.length, `risky choice`),
+          gaps.length > 0 && count(gaps.length, 'gap'),
+        ]
+          .filter(Boolean)
+          .join(', ')}${errors.length === 0 ? '; the draft is valid' : ''}.`
+  const section = (title: string, list: Finding[]) => (list.length === 0 ? [] : ['', title, ...list.map((f) => `- ${f.message}`)])
+  return [
+    summary,
+    ...section('Errors:', errors),
+    ...section(`Risky choices${production ? ' for production' : ''}:`, risks),
+    ...section('For a working stack:', gaps),
+    ...section('Notes:', notes),
+    ...(risks.length > 0 || errors.length > 0 ? ['', 'Apply a suggestion to take its fix.'] : []),
+  ].join('\n')
 }
 
 const fixesOf = (findings: Finding[]) => findings.flatMap((f) => (f.fix ? [f.fix] : []))
 
-/** A typed value for a field from the text after "to". */
-function parseValue(field: CatalogField, raw: string): unknown {
-  const quoted = /^(["'])(.*)\1$/.exec(raw)
-  const text = quoted ? quoted[2] : raw.replace(/[.,;!?]+$/, '')
-  if (field.type === 'toggle')
-    return /^(true|yes|on|enabled?)$/i.test(text) ? true : /^(false|no|off|disabled?)$/i.test(text) ? false : text
-  if (field.type === 'number') return text !== '' && Number.isFinite(Number(text)) ? Number(text) : text
-  if (field.type === 'dropdown') {
-    const option = field.options?.find(
-      (o) => String(o.value).toLowerCase() === text.toLowerCase() || o.label.toLowerCase() === text.toLowerCase(),
-    )
-    return option ? option.value : text
+function renderReading(catalog: Catalog, reading: Reading): string {
+  const lines: string[] = []
+  if (reading.proposals.length > 0) {
+    lines.push('Here is what I would change (apply each suggestion, or all of them):')
+    for (const p of reading.proposals) {
+      const ref = fieldAt(catalog, p.path)
+      lines.push(`- \`${p.path}\` = ${JSON.stringify(p.value)}${ref ? `: ${p.reason}` : ''}`)
+    }
   }
-  return text
+  if (reading.notes.length > 0) lines.push(...(lines.length > 0 ? [''] : []), ...reading.notes)
+  return lines.join('\n')
 }
 
 const HELP = [
-  'I am the built-in configuration assistant; I answer from the service catalog. Ask me to:',
+  'I am the built-in configuration assistant; I answer from the service catalog and your draft. Ask me to:',
+  '- set things up: "I need a private EKS cluster with Postgres", "3 to 6 spot nodes", "make it production ready",',
+  '- follow up: "make it multi-AZ", "use Aurora instead", "why?",',
+  '- check your draft: errors, contradictions, risky choices and what is missing ("check my draft"),',
   '- explain a service or a field ("what is msk?", "explain services.eks.nodeCapacityType"),',
-  '- check your draft ("check my draft"),',
-  '- list what is missing for a working stack ("what is missing?"),',
-  '- propose a value ("enable eks", "set region to eu-central-1"); apply a suggestion to take it,',
   '- list the services ("which services are there?").',
 ].join('\n')
 
-export function builtinAssistant({ catalog, question, draft, environment }: AssistantInput): AssistantAnswer {
-  const text = words(question)
-  const services = servicesIn(catalog, text)
-  const fields = fieldsIn(catalog, text, services)
+/** Fields and services a question is about, by retrieval (for explanations). */
+function topicsOf(catalog: Catalog, question: string): { fields: FieldRef[]; services: string[] } {
+  const byPath = catalogPaths(catalog).filter((r) => r.service !== undefined && question.includes(r.path))
+  if (byPath.length > 0) return { fields: byPath, services: [] }
+  question = question.toLowerCase()
+  const services = servicesOf(catalog, question)
+  const hits = searchCatalog(catalog, question, {
+    kinds: ['field'],
+    services: services.length > 0 ? ['', ...services] : undefined,
+    titleOnly: true,
+  })
+  const best = hits[0]
+  const used = new Set(services.flatMap((s) => [s, ...catalog.services[s].displayName.toLowerCase().split(/\W+/)]))
+  const fields = best
+    ? hits
+        .filter((h) => h.score >= best.score * 0.9 && h.queryTerms.some((t) => !used.has(t)))
+        .flatMap((h) => (h.path ? [fieldAt(catalog, h.path)!] : []))
+        .filter(Boolean)
+    : []
+  return { fields, services }
+}
 
-  const set = SET.exec(question)
-  if (set) {
-    const subject = words(set[1])
-    const target = fieldsIn(catalog, subject, servicesIn(catalog, subject))
-    if (target.length === 1) {
-      const ref = target[0]
-      const value = parseValue(ref.field, set[2])
-      return {
-        content: `Proposed: set \`${ref.path}\` to ${JSON.stringify(value)}.\n${explainField(ref, draft, catalog)}`,
-        suggestions: [{ path: ref.path, value, reason: `Requested: ${ref.field.displayName} = ${JSON.stringify(value)}` }],
+export function builtinAssistant({ catalog, messages, draft, environment }: AssistantInput): AssistantAnswer {
+  const { question, why, production, context } = readConversation(catalog, messages, draft)
+  const text = question.toLowerCase()
+
+  if ((CHECK.test(text) || MISSING.test(text)) && !why) {
+    const problems = checkDraft(catalog, draft)
+    const risks = riskReview(catalog, draft, production)
+    const missing = missingForStack(catalog, draft, environment)
+    return { content: renderReview(problems, risks, missing, production), suggestions: fixesOf([...problems, ...risks, ...missing]) }
+  }
+
+  const reading = QUESTION.test(text) && !why ? undefined : readRequest(catalog, question, draft, { context, production })
+  if (reading && (reading.proposals.length > 0 || reading.notes.length > 0)) {
+    if (why) {
+      const lines = ['Why I suggested these:']
+      for (const p of reading.proposals) {
+        const ref = fieldAt(catalog, p.path)
+        lines.push(
+          `- ${ref ? (ref.service ? `${catalog.services[ref.service].displayName} ${ref.field.displayName}` : ref.field.displayName) : p.path} = ${JSON.stringify(p.value)}: ${p.reason}.`,
+        )
       }
+      return { content: [...lines, ...reading.notes].join('\n'), suggestions: reading.proposals }
     }
-  }
-  const toggle = ENABLE.test(text) ? true : DISABLE.test(text) ? false : undefined
-  if (toggle !== undefined && services.length > 0) {
-    const verb = toggle ? 'Enable' : 'Disable'
-    return {
-      content: services.map((s) => `${verb} ${catalog.services[s].displayName} (\`services.${s}.enabled\` = ${toggle}).`).join('\n'),
-      suggestions: services.map((s) => ({
-        path: `services.${s}.enabled`,
-        value: toggle,
-        reason: `${verb} ${catalog.services[s].displayName}`,
-      })),
-    }
+    return { content: renderReading(catalog, reading), suggestions: reading.proposals }
   }
 
-  const wantsCheck = CHECK.test(text)
-  const wantsMissing = MISSING.test(text)
-  if (wantsCheck || wantsMissing) {
-    const parts: string[] = []
-    const found: Finding[] = []
-    if (wantsCheck || !wantsMissing) {
-      const problems = checkDraft(catalog, draft)
-      found.push(...problems)
-      parts.push(renderFindings('Checking your draft against the catalog and the rules:', problems, 'No problems found.'))
-    }
-    if (wantsMissing || wantsCheck) {
-      const missing = missingForStack(catalog, draft, environment)
-      found.push(...missing)
-      parts.push(renderFindings('For a working stack:', missing, 'Nothing is missing.'))
-    }
-    return { content: parts.join('\n\n'), suggestions: fixesOf(found) }
-  }
-
+  const { fields, services } = topicsOf(catalog, question)
   if (fields.length > 0 && fields.length <= 4) {
     return { content: fields.map((r) => explainField(r, draft, catalog)).join('\n\n'), suggestions: [] }
   }

@@ -99,17 +99,22 @@ export function checkDraft(catalog: Catalog, draft: Draft | undefined): Finding[
   }
   // Relations between fields, as the templates declare them (atLeast= / atMost=): the same check the
   // API and the wizard make. A field whose value is already reported above is not reported twice.
+  // One fix per chain of relations: with minimum 10 > maximum 5 > initial 5, lowering the minimum to 5
+  // mends both; a second fix on the initial count would contradict the first.
   const reported = new Set(findings.map((f) => f.path))
+  const fixed = new Set<string>()
   for (const p of relationProblems(catalog, { ...draft, services: draft?.services ?? {} })) {
     if (reported.has(p.field) || (p.other !== undefined && reported.has(p.other))) continue
     const name = fieldAt(catalog, p.field)?.field.displayName ?? p.field
     const service = p.field.split('.')[1]
+    const fixable = p.limit !== undefined && !fixed.has(p.field) && !(p.other !== undefined && fixed.has(p.other))
     findings.push({
       severity: 'error',
       path: p.field,
       message: `${label(catalog, service)}: ${name} ${p.message}.`,
-      ...(p.limit !== undefined && { fix: { path: p.field, value: p.limit, reason: `${name} ${p.message.replace(/; it is .*$/, '')}` } }),
+      ...(fixable && { fix: { path: p.field, value: p.limit, reason: `${name} ${p.message.replace(/; it is .*$/, '')}` } }),
     })
+    fixed.add(p.field)
   }
   return findings
 }

@@ -25,3 +25,17 @@ export function overlay(base: Draft | undefined, draft: Draft | undefined): Draf
   for (const [key, fields] of Object.entries(draft.services ?? {})) services[key] = { ...services[key], ...fields }
   return { ...base, ...draft, services }
 }
+
+/** The draft with values set at catalog paths (proposals applied), as a new draft. */
+export function overlayValues(draft: Draft | undefined, values: ReadonlyArray<{ path: string; value: unknown }>): Draft {
+  const out: Draft = structuredClone(draft ?? {})
+  for (const { path, value } of values) {
+    const parts = path.split('.')
+    if (parts.length === 1) (out as Record<string, unknown>)[path] = value
+    else if (parts.length === 3 && parts[0] === 'services') {
+      out.services ??= {}
+      out.services[parts[1]] = { ...out.services[parts[1]], [parts[2]]: value }
+    }
+  }
+  return out
+}

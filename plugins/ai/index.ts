@@ -52,11 +52,9 @@ const ai: FastifyPluginAsyncTypebox = async (app) => {
       // The draft is what the user is editing; a stored environment fills in what the draft leaves out.
       const draft = overlay(environment && draftOf(environment), request.body.draft)
       const catalog = await loadCatalog()
-      const question = [...messages].reverse().find((m) => m.role === 'user')?.content ?? ''
-
       const answer = model
         ? await modelAssistant(model, { catalog, draft, environment, review: reviewDraft(catalog, draft, environment), messages })
-        : builtinAssistant({ catalog, question, draft, environment })
+        : builtinAssistant({ catalog, messages, draft, environment })
       const { suggestions, dropped } = acceptSuggestions(catalog, answer.suggestions, draft)
       if (dropped > 0) request.log.info({ dropped, source: model ? 'model' : 'builtin' }, 'assistant: suggestions dropped')
       return ok(request, { message: { role: 'assistant' as const, content: answer.content }, suggestions })

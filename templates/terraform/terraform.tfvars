@@ -75,7 +75,7 @@ eks_public_access_cidrs = ""
 
 # --- RDS PostgreSQL: PostgreSQL instance -------------------------------------
 
-# @module services.rds | displayName=RDS PostgreSQL | category=Databases | description=PostgreSQL instance
+# @module services.rds | displayName=RDS PostgreSQL | category=Databases | description=PostgreSQL database instance
 # @section services.rds.enabled begin
 
 # @param services.rds.engineVersion | displayName=PostgreSQL version | description=Major version; RDS picks its current minor version and applies later minors in the maintenance window. | type=dropdown | options=[{"value":"16","label":"PostgreSQL 16"},{"value":"17","label":"PostgreSQL 17"},{"value":"18","label":"PostgreSQL 18"}] | default=17
@@ -103,7 +103,7 @@ rds_deletion_protection = true
 
 # --- Aurora PostgreSQL: Aurora PostgreSQL Serverless v2 cluster --------------
 
-# @module services.aurora | displayName=Aurora PostgreSQL | category=Databases | description=Aurora PostgreSQL Serverless v2 cluster
+# @module services.aurora | displayName=Aurora PostgreSQL | category=Databases | description=Aurora PostgreSQL Serverless v2 database cluster that scales with load
 # @section services.aurora.enabled begin
 
 # @param services.aurora.engineVersion | displayName=Engine version | description=Aurora PostgreSQL major version; Aurora picks its current minor version and applies later minors in the maintenance window. | type=dropdown | options=[{"value":"16","label":"Aurora PostgreSQL 16"},{"value":"17","label":"Aurora PostgreSQL 17"}] | default=17
@@ -128,7 +128,7 @@ aurora_deletion_protection = true
 
 # --- ElastiCache (Valkey): Valkey replication group --------------------------
 
-# @module services.elasticache | displayName=ElastiCache (Valkey) | category=Databases | description=Valkey replication group
+# @module services.elasticache | displayName=ElastiCache (Valkey) | category=Databases | description=Valkey (Redis-compatible) in-memory cache replication group
 # @section services.elasticache.enabled begin
 
 # @param services.elasticache.engineVersion | displayName=Valkey version | description=Engine version. | type=dropdown | options=[{"value":"7.2","label":"Valkey 7.2"},{"value":"8.0","label":"Valkey 8.0"}] | default=8.0
@@ -147,7 +147,7 @@ elasticache_snapshot_retention_days = 5
 
 # --- MSK (Kafka): Managed Kafka cluster with IAM authentication --------------
 
-# @module services.msk | displayName=MSK (Kafka) | category=Messaging | description=Managed Kafka cluster with IAM authentication
+# @module services.msk | displayName=MSK (Kafka) | category=Messaging | description=Managed Kafka cluster for event streaming, with IAM authentication
 # @section services.msk.enabled begin
 
 # @param services.msk.kafkaVersion | displayName=Kafka version | description=Apache Kafka version; the .x versions take MSK's patch releases automatically. | type=dropdown | options=[{"value":"3.8.x","label":"3.8.x"},{"value":"3.9.x","label":"3.9.x"}] | default=3.9.x
@@ -166,7 +166,7 @@ msk_ebs_volume_size = 100
 
 # --- OpenSearch: OpenSearch domain inside the VPC ----------------------------
 
-# @module services.opensearch | displayName=OpenSearch | category=Analytics | description=OpenSearch domain inside the VPC
+# @module services.opensearch | displayName=OpenSearch | category=Analytics | description=OpenSearch (Elasticsearch-compatible) search and log analytics domain inside the VPC
 # @section services.opensearch.enabled begin
 
 # @param services.opensearch.engineVersion | displayName=Engine version | description=OpenSearch version. | type=dropdown | options=[{"value":"OpenSearch_2.13","label":"OpenSearch_2.13"},{"value":"OpenSearch_2.17","label":"OpenSearch_2.17"}] | default=OpenSearch_2.17
@@ -185,7 +185,7 @@ opensearch_ebs_volume_size = 20
 
 # --- S3: Private, encrypted, versioned bucket --------------------------------
 
-# @module services.s3 | displayName=S3 | category=Storage | description=Private, encrypted, versioned bucket
+# @module services.s3 | displayName=S3 | category=Storage | description=Private, encrypted, versioned object storage bucket
 # @section services.s3.enabled begin
 
 # @param services.s3.bucketSuffix | displayName=Bucket name suffix | description=Bucket name is <prefix>-<name>-<suffix>-<account id>. | type=text | pattern=^[a-z0-9][a-z0-9-]{0,19}$ | default=data
@@ -207,7 +207,7 @@ s3_force_destroy = false
 
 # --- SNS: Encrypted notification topic ---------------------------------------
 
-# @module services.sns | displayName=SNS | category=Messaging | description=Encrypted notification topic
+# @module services.sns | displayName=SNS | category=Messaging | description=Encrypted notification topic for pub/sub fan-out and alerts
 # @section services.sns.enabled begin
 
 # @param services.sns.topicName | displayName=Topic name | description=Last part of the topic name. | type=text | pattern=^[A-Za-z0-9_-]{1,64}$ | default=events
@@ -223,7 +223,7 @@ sns_alert_email = ""
 
 # --- SQS: Queue with a dead-letter queue -------------------------------------
 
-# @module services.sqs | displayName=SQS | category=Messaging | description=Queue with a dead-letter queue
+# @module services.sqs | displayName=SQS | category=Messaging | description=Message queue with a dead-letter queue
 # @section services.sqs.enabled begin
 
 # @param services.sqs.queueName | displayName=Queue name | description=Last part of the queue name. | type=text | pattern=^[A-Za-z0-9_-]{1,60}$ | default=jobs
@@ -245,7 +245,7 @@ sqs_max_receive_count = 5
 
 # --- Lambda: Function with logging and tracing -------------------------------
 
-# @module services.lambda | displayName=Lambda | category=Compute | description=Function with logging and tracing
+# @module services.lambda | displayName=Lambda | category=Compute | description=Serverless function with logging and tracing
 # @section services.lambda.enabled begin
 
 # @param services.lambda.runtime | displayName=Runtime | description=Node.js runtime. | type=dropdown | options=[{"value":"nodejs20.x","label":"Node.js 20"},{"value":"nodejs22.x","label":"Node.js 22"}] | default=nodejs22.x
@@ -286,7 +286,7 @@ cloudfront_default_root_object = "index.html"
 
 # --- ECR: Container image repositories ---------------------------------------
 
-# @module services.ecr | displayName=ECR | category=Containers | description=Container image repositories
+# @module services.ecr | displayName=ECR | category=Containers | description=Container image registry: Docker image repositories
 # @section services.ecr.enabled begin
 
 # @param services.ecr.repositoryNames | displayName=Repositories | description=Comma-separated repository names. | type=text | pattern=^[a-z0-9][a-z0-9._/-]*(,[a-z0-9][a-z0-9._/-]*)*$ | default=app
@@ -305,7 +305,7 @@ ecr_keep_last_images = 30
 
 # --- Route53: Hosted zone and certificate for the domain ---------------------
 
-# @module services.route53 | displayName=Route53 | category=Networking | description=Hosted zone and certificate for the domain
+# @module services.route53 | displayName=Route53 | category=Networking | description=DNS hosted zone and TLS certificate for the domain
 # @section services.route53.enabled begin
 
 # @param services.route53.wildcardCertificate | displayName=Wildcard certificate | description=Issue a DNS-validated certificate for the domain and *.domain. | type=toggle | default=true
@@ -324,7 +324,7 @@ route53_dnssec = false
 
 # --- WAF: Web ACL for CloudFront with managed rules and rate limiting --------
 
-# @module services.waf | displayName=WAF | category=Security | description=Web ACL for CloudFront with managed rules and rate limiting
+# @module services.waf | displayName=WAF | category=Security | description=Web application firewall: web ACL for CloudFront with managed rules and rate limiting
 # @section services.waf.enabled begin
 
 # @param services.waf.rateLimit | displayName=Rate limit | description=Requests per client IP in five minutes before it is blocked. | type=number | pattern=^[1-9][0-9]{1,8}$ | default=2000

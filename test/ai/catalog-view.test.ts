@@ -115,7 +115,7 @@ t.test('available "false" hides a service or a field from the assistant', async 
   t.equal(fieldAt(catalog, 'services.legacy.size'), null)
   t.equal(fieldAt(catalog, 'services.db.secret'), null)
   t.same(acceptSuggestions(catalog, [{ path: 'services.legacy.enabled', value: true, reason: '' }]).suggestions, [])
-  const list = builtinAssistant({ catalog, question: 'which services are there?' }).content
+  const list = builtinAssistant({ catalog, messages: [{ role: 'user', content: 'which services are there?' }] }).content
   t.match(list, /Database/)
   t.notMatch(list, /Legacy/)
 

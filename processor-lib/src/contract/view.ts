@@ -30,6 +30,7 @@ export interface TypedField {
 export interface TypedService {
   displayName: string
   category?: string
+  description?: string
   /** False when the document hides the service. */
   available: boolean
   fields: Record<string, TypedField>
@@ -108,6 +109,8 @@ export function catalogView(doc: CatalogDocument): CatalogView {
       }
       const category = text(s.category)
       if (category !== undefined) service.category = category
+      const description = text(s.description)
+      if (description !== undefined) service.description = description
       return service
     }),
   }

@@ -1,0 +1,398 @@
+// Reads a request ("I need a private EKS cluster with Postgres, 3 to 6 nodes") into proposed values,
+// grounded in the live catalog: the request is cut into clauses, and each clause's services, fields
+// and dropdown options are found by text retrieval over the catalog (catalog-search.ts). A value comes
+// from the clause (a number, a range laid on a field relation, an option, "no"/"without", "private"
+// for a "public" toggle); the services a proposal needs come from the draft review (a network for
+// EKS, a WAF for CloudFront), the other side of a relation from the relations; "production" adds the
+// fixes of the production risk rules. Every proposal is checked against its field here, so what
+// cannot be proposed is said, with the reason, instead of silently left out.
+import type { Catalog } from './catalog-source.ts'
+import { fieldAt, valueProblem, type FieldRef } from '@ies/processor-lib/contract/fields'
+import { explainPattern } from '@ies/processor-lib/contract/pattern-message'
+import { relationProblems } from '@ies/processor-lib/contract/relations'
+import { testPattern } from '@ies/server/core/safe-pattern'
+import { normalizeTerm, searchCatalog, type Hit } from './catalog-search.ts'
+import { isEnabled, overlayValues, valueAt, type Draft } from './draft.ts'
+import { missingForStack } from './draft-review.ts'
+import { riskReview } from './risk-review.ts'
+
+export type Value = string | number | boolean
+
+export interface Proposal {
+  path: string
+  value: Value
+  reason: string
+}
+
+export interface Reading {
+  proposals: Proposal[]
+  /** What could not be proposed and why, or what the user has to choose between. */
+  notes: string[]
+  /** The services the request named, best first (the context of a follow-up). */
+  services: string[]
+}
+
+export interface ReadingContext {
+  /** Services of the conversation so far, for a clause that names none ("make it multi-AZ"). */
+  context: string[]
+  /** The conversation asks for production. */
+  production: boolean
+}
+
+const NEGATION = /\b(no|not|without|disable|disabled|remove|turn off|switch off|drop|don'?t|never|off)\b/
+const ANTONYMS: Record<string, string> = { private: 'public', internal: 'public', single: 'multi' }
+const PRODUCTION = /\b(production|prod|highly available|high availability|ha|resilient|fault tolerant)\b/
+const HARDENED = /\b(secure|security|hardened|locked down|best practices?|safe)\b/
+const INSTEAD = /\binstead\b/
+const SET = /\b(?:set|change|make|use|put)\s+(?:the\s+)?(.+?)\s+(?:to|=|as|at)\s+("[^"]*"|'[^']*'|\S+)/i
+const REGION = /\b[a-z]{2}(?:-[a-z]+)+-\d\b/
+const DOMAIN = /\b((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63})\b/
+const ABOUT_DOMAIN = /\b(domain|dns|route ?53|hostname|host name)\b/
+const RANGE = /\b(?:between\s+)?(\d+(?:\.\d+)?)\s*(?:and|to|-|–|\.\.)\s*(\d+(?:\.\d+)?)\b/
+const NUMBER = /(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])/g
+const CLAUSES = /\s*(?:[,;]|\.\s|\band\b|\bwith\b|\bplus\b|\balso\b|\bbut\b|\bthen\b)\s*/
+
+const labelOf = (catalog: Catalog, ref: FieldRef) =>
+  ref.service ? `${catalog.services[ref.service].displayName} ${ref.field.displayName}` : ref.field.displayName
+const serviceLabel = (catalog: Catalog, key: string) => catalog.services[key]?.displayName ?? key
+const show = (v: unknown) => JSON.stringify(v)
+
+/** Why a value does not fit a field, in words (the pattern only as a detail). */
+export function readableProblem(ref: FieldRef, value: unknown): string | null {
+  const problem = valueProblem(ref, value, testPattern)
+  if (!problem || !problem.startsWith('must match the pattern') || !ref.field.pattern) return problem
+  const rule = explainPattern(ref.field.pattern)
+  const example = ref.field.default !== null && ref.field.default !== '' ? `, like ${show(ref.field.default)}` : ''
+  return rule ? `must be ${rule} (pattern ${ref.field.pattern})` : `is not in the expected form${example} (pattern ${ref.field.pattern})`
+}
+
+/** Terms of a text as the index sees them. */
+const termsOf = (text: string) => text.split(/[^a-z0-9.-]+/).flatMap((w) => normalizeTerm(w) ?? [])
+
+/** For each word of a text, the services whose names (service, field or option titles) carry it. */
+function titleServices(catalog: Catalog, text: string): Map<string, Set<string>> {
+  const map = new Map<string, Set<string>>()
+  for (const h of searchCatalog(catalog, text, { titleOnly: true }))
+    for (const t of h.queryTerms) map.set(t, (map.get(t) ?? new Set()).add(h.service))
+  return map
+}
+
+/**
+ * The services a clause names: a word of their key or display name, or a word of their description
+ * that at most two services share ("queue", "postgres"; not "cluster" or "private"). Among services
+ * named by the same words, the best is taken and the others are alternatives.
+ */
+function servicesNamed(catalog: Catalog, clause: string): { named: Hit[]; alternatives: Hit[] } {
+  const hits = searchCatalog(catalog, clause, { kinds: ['service'] })
+  const inTitles = titleServices(catalog, clause)
+  const sharing = new Map<string, number>()
+  for (const h of hits) for (const t of h.queryTerms) sharing.set(t, (sharing.get(t) ?? 0) + 1)
+  const distinctive = (h: Hit, t: string) => (sharing.get(t) ?? 0) <= 2 && [...(inTitles.get(t) ?? [])].every((s) => s === h.service)
+  const named: Hit[] = []
+  const alternatives: Hit[] = []
+  const groups = new Set<string>()
+  for (const h of hits) {
+    const terms = h.named ? h.queryTerms : h.queryTerms.filter((t) => distinctive(h, t))
+    if (terms.length === 0) continue
+    const group = [...terms].sort().join(' ')
+    if (groups.has(group)) alternatives.push(h)
+    else {
+      groups.add(group)
+      named.push({ ...h, queryTerms: terms })
+    }
+  }
+  return { named, alternatives }
+}
+
+/** The value a field gets from a clause, or the reason there is none. */
+function valueFromClause(ref: FieldRef, clause: string, hits: Hit[], inverted: boolean): { value: Value } | { missing: string } {
+  const negated = NEGATION.test(clause)
+  const { field } = ref
+  if (field.type === 'toggle') return { value: negated === inverted }
+  const numbers = [...clause.matchAll(NUMBER)].map((m) => Number(m[1]))
+  if (field.type === 'dropdown') {
+    // Several options named ("node 22": Node.js 20 and Node.js 22): the one whose value or label has the clause's number.
+    const named = hits.filter((h) => h.kind === 'option' && h.path === ref.path && h.value !== undefined)
+    const label = (v: unknown) => `${String(v)} ${field.options?.find((o) => o.value === v)?.label ?? ''}`
+    const option = named.find((h) => numbers.some((n) => new RegExp(`(^|\\D)${n}(\\D|$)`).test(label(h.value)))) ?? named[0]
+    if (option?.value !== undefined) return { value: option.value }
+    const byText = field.options?.find((o) => numbers.includes(Number(o.value)) || clause.includes(String(o.value).toLowerCase()))
+    if (byText) return { value: byText.value }
+    return { missing: `one of ${field.options?.map((o) => o.label).join(', ')}` }
+  }
+  if (field.type === 'number') {
+    if (numbers.length > 0) return { value: numbers[0] }
+    if (!negated && /\b(enable|turn on|on|keep|add)\b/.test(clause) && typeof field.default === 'number') return { value: field.default }
+    return { missing: 'a number' }
+  }
+  const quoted = /"([^"]*)"|'([^']*)'/.exec(clause)
+  if (quoted) return { value: quoted[1] ?? quoted[2] }
+  return { missing: 'a value ("set … to …")' }
+}
+
+/** A value typed for the field from the text after "to" ("set region to eu-central-1"). */
+function typedValue(ref: FieldRef, raw: string): Value {
+  const quoted = /^(["'])(.*)\1$/.exec(raw)
+  const text = quoted ? quoted[2] : raw.replace(/[.,;!?]+$/, '')
+  const { field } = ref
+  if (field.type === 'toggle')
+    return /^(true|yes|on|enabled?)$/i.test(text) ? true : /^(false|no|off|disabled?)$/i.test(text) ? false : text
+  if (field.type === 'number') return text !== '' && Number.isFinite(Number(text)) ? Number(text) : text
+  if (field.type === 'dropdown') {
+    const option = field.options?.find(
+      (o) => String(o.value).toLowerCase() === text.toLowerCase() || o.label.toLowerCase() === text.toLowerCase(),
+    )
+    return option ? option.value : text
+  }
+  return text
+}
+
+/** The lower and upper field of a relation pair among the hits ("nodes 3 to 6": minimum and maximum). */
+function relationPair(catalog: Catalog, service: string, hits: Hit[]): [FieldRef, FieldRef] | undefined {
+  const fields = catalog.services[service]?.fields ?? {}
+  const touched = new Set(hits.filter((h) => h.service === service).map((h) => h.path))
+  for (const [key, f] of Object.entries(fields)) {
+    const upper = f.atMost && Object.hasOwn(fields, f.atMost) ? f.atMost : undefined
+    const lowerBound = f.atLeast && Object.hasOwn(fields, f.atLeast)
+    if (!upper || lowerBound) continue
+    const lowerPath = `services.${service}.${key}`
+    const upperPath = `services.${service}.${upper}`
+    if (!touched.has(lowerPath) && !touched.has(upperPath)) continue
+    const lower = fieldAt(catalog, lowerPath)
+    const top = fieldAt(catalog, upperPath)
+    if (lower && top) return [lower, top]
+  }
+  return undefined
+}
+
+class Proposals {
+  readonly list: Proposal[] = []
+  readonly notes: string[] = []
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly draft: Draft | undefined,
+  ) {}
+
+  remove(path: string) {
+    const i = this.list.findIndex((p) => p.path === path)
+    if (i >= 0) this.list.splice(i, 1)
+  }
+
+  has(path: string) {
+    return this.list.some((p) => p.path === path)
+  }
+
+  /** Adds a proposal if its value fits the field; says why otherwise. A value the draft has is not proposed. */
+  add(path: string, value: Value, reason: string) {
+    if (this.has(path)) return
+    const ref = fieldAt(this.catalog, path)
+    if (!ref) return
+    const problem = readableProblem(ref, value)
+    if (problem) {
+      this.notes.push(`I cannot set ${labelOf(this.catalog, ref)} (\`${path}\`) to ${show(value)}: it ${problem}.`)
+      return
+    }
+    const current = valueAt(this.draft, path)
+    if (current === value) {
+      if (ref.key !== 'enabled') this.notes.push(`${labelOf(this.catalog, ref)} is already ${show(value)} in your draft.`)
+      return
+    }
+    this.list.push({ path, value, reason })
+  }
+
+  /** Turns a service on (its description says what it brings), with why when it is needed by something else. */
+  enable(service: string, neededFor?: string) {
+    const s = this.catalog.services[service]
+    if (!s || isEnabled(this.draft, service)) return
+    const what = `${s.displayName}${s.description ? `: ${s.description}` : ''}`
+    this.add(`services.${service}.enabled`, true, neededFor ? `${what} (needed for ${neededFor})` : what)
+  }
+
+  /** The draft as it would be with the proposals applied. */
+  projected(): Draft {
+    return overlayValues(this.draft, this.list)
+  }
+}
+
+function readClause(catalog: Catalog, asWritten: string, context: string[], out: Proposals, namedOut: string[]) {
+  // The value of "set … to …" keeps its case (a topic name); everything else is read in lower case.
+  const set = SET.exec(asWritten)
+  const clause = asWritten.toLowerCase()
+  if (set) {
+    const subject = set[1].toLowerCase()
+    const scope = [...servicesNamed(catalog, subject).named.map((h) => h.service), ...context]
+    const target = searchCatalog(catalog, subject, { kinds: ['field'], services: scope.length > 0 ? ['', ...scope] : undefined })
+    const best = target.find((h) => h.named)
+    const ref = best?.path ? fieldAt(catalog, best.path) : null
+    if (ref) {
+      const value = typedValue(ref, set[2])
+      out.add(ref.path, value, `You asked for ${labelOf(catalog, ref)} = ${show(value)}`)
+      if (ref.service) out.enable(ref.service, ref.field.displayName)
+      return
+    }
+  }
+  const region = REGION.exec(clause)
+  if (region && fieldAt(catalog, 'region')) out.add('region', region[0], `You asked for region ${region[0]}`)
+  const domain = ABOUT_DOMAIN.test(clause) ? DOMAIN.exec(clause) : null
+  if (domain && fieldAt(catalog, 'domain')) out.add('domain', domain[1], `You asked for the domain ${domain[1]}`)
+
+  const { named, alternatives } = servicesNamed(catalog, clause)
+  const used = new Set(named.flatMap((h) => h.queryTerms))
+  for (const alt of alternatives) {
+    const pick = named.find((h) => h.queryTerms.some((t) => alt.queryTerms.includes(t)))
+    if (pick)
+      out.notes.push(
+        `I read "${clause.trim()}" as ${serviceLabel(catalog, pick.service)}; ${serviceLabel(catalog, alt.service)} (\`services.${alt.service}\`) is the alternative${catalog.services[alt.service].description ? `: ${catalog.services[alt.service].description}` : ''}.`,
+      )
+  }
+  const scope = named.length > 0 ? named.map((h) => h.service) : context
+
+  // Words with an opposite in field names ("private" for a "public" toggle) are searched as that word, inverted.
+  const words = termsOf(clause)
+  const inverted = new Set(words.flatMap((w) => (ANTONYMS[w] ? [ANTONYMS[w]] : [])))
+  const query = [clause, ...inverted].join(' ')
+  const fieldHits = searchCatalog(catalog, query, { kinds: ['field', 'option'], services: scope.length > 0 ? scope : undefined }).filter(
+    // An option is named by its words as written ("spot"), not by a prefix ("node" is not "nodejs20.x").
+    (h) => h.named && (h.kind !== 'option' || h.exact) && h.queryTerms.some((t) => !used.has(t)),
+  )
+  const chosen = new Set<string>()
+  const range = RANGE.exec(clause)
+  if (range) {
+    for (const service of scope) {
+      const pair = relationPair(catalog, service, fieldHits)
+      if (!pair) continue
+      const [lo, hi] = [Number(range[1]), Number(range[2])].sort((a, b) => a - b)
+      out.add(pair[0].path, lo, `You asked for ${pair[0].field.displayName} to ${pair[1].field.displayName} of ${lo} to ${hi}`)
+      out.add(pair[1].path, hi, `You asked for ${pair[0].field.displayName} to ${pair[1].field.displayName} of ${lo} to ${hi}`)
+      chosen.add(pair[0].path).add(pair[1].path)
+      out.enable(service)
+      break
+    }
+  }
+  if (chosen.size === 0 && fieldHits.length > 0) {
+    const best = fieldHits[0]
+    const rivals = fieldHits.filter(
+      (h) =>
+        h.path !== best.path && h.kind === 'field' && best.kind === 'field' && h.score >= best.score * 0.9 && h.service === best.service,
+    )
+    const ref = best.path ? fieldAt(catalog, best.path) : null
+    // With no service in view, a field is taken only when one of its words belongs to one service's names.
+    const inTitles = titleServices(catalog, query)
+    const unique = best.queryTerms.some((t) => inTitles.get(t)?.size === 1)
+    if (ref && scope.length === 0 && !unique) {
+      const options = [...new Set(fieldHits.filter((h) => h.score >= best.score * 0.5).map((h) => h.path!))].slice(0, 6)
+      out.notes.push(`"${clause.trim()}" fits several fields: ${options.map((p) => `\`${p}\``).join(', ')}. Name the service too.`)
+    } else if (ref && rivals.length > 0 && ref.field.type === 'number') {
+      out.notes.push(
+        `"${clause}" fits ${[best, ...rivals].map((h) => `${fieldAt(catalog, h.path!)?.field.displayName} (\`${h.path}\`)`).join(', ')}: say which.`,
+      )
+      chosen.add(ref.path)
+    } else if (ref) {
+      const invertedHere = best.queryTerms.some((t) => inverted.has(t))
+      const read = valueFromClause(ref, clause, fieldHits, invertedHere)
+      chosen.add(ref.path)
+      if ('value' in read) {
+        const because = ref.field.description ? `: ${ref.field.description}` : ''
+        out.add(
+          ref.path,
+          read.value,
+          `${labelOf(catalog, ref)} ${ref.field.type === 'toggle' ? (read.value ? 'on' : 'off') : `= ${show(read.value)}`}${because}`,
+        )
+        if (ref.service) out.enable(ref.service, named.some((h) => h.service === ref.service) ? undefined : ref.field.displayName)
+      } else if (!named.some((h) => h.service === ref.service)) {
+        // A field named without a value ("backup retention"): ask for it. A service named with it is simply turned on.
+        out.notes.push(`${labelOf(catalog, ref)} (\`${ref.path}\`) needs ${read.missing}; tell me the value.`)
+      } else chosen.delete(ref.path)
+    }
+  }
+  // A service named with no field of it chosen is turned on (or off with "no", "without", "disable").
+  const negated = NEGATION.test(clause)
+  for (const h of named) {
+    if ([...chosen].some((p) => p.startsWith(`services.${h.service}.`))) continue
+    const s = catalog.services[h.service]
+    if (negated) out.add(`services.${h.service}.enabled`, false, `You asked to turn ${s.displayName} off`)
+    else out.enable(h.service)
+    if (!negated && INSTEAD.test(clause)) {
+      for (const other of context) {
+        if (other !== h.service && catalog.services[other]?.category === s.category)
+          out.add(`services.${other}.enabled`, false, `Replaced by ${s.displayName}`)
+      }
+    }
+  }
+  for (const h of named) if (!namedOut.includes(h.service)) namedOut.push(h.service)
+}
+
+/** Services a text names (for the context of a follow-up). */
+export function servicesOf(catalog: Catalog, text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(CLAUSES)
+    .flatMap((clause) => servicesNamed(catalog, clause).named.map((h) => h.service))
+}
+
+/** True when a text asks for production. */
+export const asksProduction = (text: string) => PRODUCTION.test(text.toLowerCase())
+
+/** What a request asks to change, grounded in the catalog and the draft. */
+export function readRequest(catalog: Catalog, request: string, draft: Draft | undefined, { context, production }: ReadingContext): Reading {
+  const out = new Proposals(catalog, draft)
+  const named: string[] = []
+  const text = request.replace(/\s+/g, ' ')
+  // A range is one phrase ("between 3 and 6"): keep it whole before cutting at "and".
+  const clauses = text
+    .replace(new RegExp(RANGE.source, 'g'), (_m, a: string, b: string) => `${a}..${b}`)
+    .split(CLAUSES)
+    .filter((c) => c.trim() !== '')
+  for (const clause of clauses)
+    readClause(catalog, clause.replace(/(\d)\.\.(\d)/, '$1 to $2'), named.length > 0 ? named : [...context], out, named)
+
+  const wantsProduction = production || PRODUCTION.test(text.toLowerCase())
+  if (wantsProduction || HARDENED.test(text.toLowerCase())) {
+    for (const risk of riskReview(catalog, out.projected(), wantsProduction))
+      if (risk.fix) out.add(risk.fix.path, risk.fix.value as Value, risk.fix.reason)
+  }
+  if (out.list.length > 0) {
+    // What the proposals need: a network for EKS and the databases, a WAF for CloudFront.
+    for (const need of missingForStack(catalog, out.projected())) {
+      if (need.severity !== 'info' && need.path !== undefined && need.fix?.path.endsWith('.enabled'))
+        out.add(need.fix.path, need.fix.value as Value, need.fix.reason)
+    }
+    keepRelations(catalog, out)
+  }
+  // Services first: what is turned on, then its settings.
+  const first = (p: Proposal) => (p.path.endsWith('.enabled') ? 0 : 1)
+  return { proposals: [...out.list].sort((a, b) => first(a) - first(b)), notes: out.notes, services: named }
+}
+
+/**
+ * The other side of a relation a proposal breaks: asking for 10 minimum nodes with 5 as the maximum
+ * proposes 10 as the maximum too; asking for a maximum below the initial count lowers the initial count.
+ */
+function keepRelations(catalog: Catalog, out: Proposals) {
+  const projected = out.projected()
+  for (const p of relationProblems(catalog, { ...projected, services: projected.services ?? {} })) {
+    if (p.limit === undefined) continue
+    const asked = out.has(p.field)
+    // Only what the request touches; the draft's own contradictions are "check my draft"'s.
+    const service = p.field.split('.')[1]
+    if (!asked && !(p.other && out.has(p.other)) && !out.has(`services.${service}.enabled`)) continue
+    if (asked && p.other && !out.has(p.other)) {
+      const value = valueAt(projected, p.field)
+      const ref = fieldAt(catalog, p.other)
+      if (ref && typeof value === 'number')
+        out.add(
+          p.other,
+          value,
+          `${ref.field.displayName} moves to ${value} with it: ${fieldAt(catalog, p.field)?.field.displayName} ${p.message.replace(/; it is .*$/, '')}`,
+        )
+    } else if (!asked) {
+      const ref = fieldAt(catalog, p.field)
+      if (ref) out.add(p.field, p.limit, `${ref.field.displayName} ${p.message.replace(/; it is .*$/, '')}`)
+    } else {
+      // A bound the request itself breaks (35 days at most, or both sides asked): said, not proposed.
+      const name = fieldAt(catalog, p.field)?.field.displayName ?? p.field
+      out.notes.push(`I cannot set ${name}: it ${p.message}${p.other && out.has(p.other) ? ' (both values are yours: choose again)' : ''}.`)
+      out.remove(p.field)
+    }
+  }
+}
