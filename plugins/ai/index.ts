@@ -6,7 +6,7 @@ import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { notFound, unavailable } from '@ies/server/core/errors'
 import { builtinAssistant } from './builtin-assistant.ts'
 import { catalogSourceFor, type Catalog } from './catalog-source.ts'
-import { reviewDraft } from './draft-review.ts'
+import { groundingFor } from './grounding.ts'
 import { overlay } from './draft.ts'
 import { draftOf, environmentView, type EnvironmentView } from './environment-view.ts'
 import { modelAssistant } from './model-assistant.ts'
@@ -53,11 +53,16 @@ const ai: FastifyPluginAsyncTypebox = async (app) => {
       const draft = overlay(environment && draftOf(environment), request.body.draft)
       const catalog = await loadCatalog()
       const answer = model
-        ? await modelAssistant(model, { catalog, draft, environment, review: reviewDraft(catalog, draft, environment), messages })
+        ? await modelAssistant(model, { catalog, draft, environment, ...groundingFor(catalog, messages, draft, environment), messages })
         : builtinAssistant({ catalog, messages, draft, environment })
       const { suggestions, dropped } = acceptSuggestions(catalog, answer.suggestions, draft)
       if (dropped > 0) request.log.info({ dropped, source: model ? 'model' : 'builtin' }, 'assistant: suggestions dropped')
-      return ok(request, { message: { role: 'assistant' as const, content: answer.content }, suggestions })
+      // A model's suggestion that does not fit the catalog is left out, and the user is told so.
+      const content =
+        model && dropped > 0
+          ? `${answer.content}\n\n(${dropped} suggestion${dropped === 1 ? '' : 's'} did not fit the catalog and ${dropped === 1 ? 'was' : 'were'} left out.)`
+          : answer.content
+      return ok(request, { message: { role: 'assistant' as const, content }, suggestions })
     },
   )
 }

@@ -6,8 +6,9 @@ import { catalogPaths } from '@ies/processor-lib/contract/fields'
 import type { Draft } from './draft.ts'
 import type { Finding } from './draft-review.ts'
 import type { EnvironmentView } from './environment-view.ts'
+import type { Grounding } from './grounding.ts'
 
-export interface PromptInput {
+export interface PromptInput extends Partial<Grounding> {
   catalog: Catalog
   draft?: Draft
   environment?: EnvironmentView
@@ -30,7 +31,7 @@ function catalogLines(catalog: Catalog): string[] {
   return lines
 }
 
-export function systemPrompt({ catalog, draft, environment, review }: PromptInput): string {
+export function systemPrompt({ catalog, draft, environment, review, relevant = [], reading, production }: PromptInput): string {
   return [
     'You are the configuration assistant of IES, a service that generates an AWS infrastructure-as-code',
     'repository (Terraform, chart values, GitOps definitions) from an environment configuration.',
@@ -53,7 +54,20 @@ export function systemPrompt({ catalog, draft, environment, review }: PromptInpu
     environment ? `The user's stored environment (secrets omitted): ${JSON.stringify(environment)}` : 'No stored environment is selected.',
     draft ? `The user's current wizard draft: ${JSON.stringify(draft)}` : 'The user sent no draft.',
     '',
-    'Automatic review of the draft:',
-    ...(review.length > 0 ? review.map((f) => `- ${f.severity}: ${f.message}`) : ['- no findings']),
+    `Automatic review of the draft${production ? ' (a production environment: production risks included)' : ''}:`,
+    ...(review.length > 0
+      ? review.map((f) => `- ${f.severity}: ${f.message}${f.fix ? ` Fix: ${f.fix.path} = ${JSON.stringify(f.fix.value)}.` : ''}`)
+      : ['- no findings']),
+    '',
+    `Catalog entries that match the last request (text retrieval, best first): ${relevant.length > 0 ? relevant.join(', ') : 'none'}`,
+    'What the built-in rules read from the last request (use, adjust or drop; say why):',
+    ...(reading && (reading.proposals.length > 0 || reading.notes.length > 0)
+      ? [
+          ...reading.proposals.map((p) => `- ${p.path} = ${JSON.stringify(p.value)}: ${p.reason}`),
+          ...reading.notes.map((n) => `- note: ${n}`),
+        ]
+      : ['- nothing']),
+    '',
+    'Give every suggestion a reason a platform engineer can check (the field, and why).',
   ].join('\n')
 }

@@ -49,7 +49,10 @@ t.test('model-backed assistant', async (t) => {
     })
     t.equal(res.status, 200)
     t.same(res.body.data, {
-      message: { role: 'assistant', content: 'Use spot nodes to save money.' },
+      message: {
+        role: 'assistant',
+        content: 'Use spot nodes to save money.\n\n(11 suggestions did not fit the catalog and were left out.)',
+      },
       suggestions: [
         { path: 'services.eks.nodeCapacityType', value: 'SPOT', reason: 'cheaper' },
         { path: 'services.eks.nodeMaxSize', value: 8, reason: 'room to grow' },
@@ -75,6 +78,21 @@ t.test('model-backed assistant', async (t) => {
     t.match(system.content, `commit ${catalog.commit}`)
     t.match(system.content, JSON.stringify(draft))
     t.match(system.content, /warning: EKS need a network/, 'the built-in review grounds the model too')
+  })
+
+  t.test('the model gets the same grounding as the built-in assistant: retrieval, the reading of the request, risks', async (t) => {
+    model.script({ content: JSON.stringify({ message: 'Done.', suggestions: [] }) })
+    const draft = { name: 'shop-prod', globalPrefix: 'acme', region: 'eu-west-1', services: { vpc: { enabled: true } } }
+    const res = await chat(ctx, { messages: [{ role: 'user', content: 'I need a private EKS cluster with Postgres' }], draft })
+    t.equal(res.status, 200)
+    t.equal(res.body.data.message.content, 'Done.', 'nothing dropped, nothing added')
+    const system: string = last().body.messages[0].content
+    t.match(system, /Catalog entries that match the last request \(text retrieval, best first\): services\.eks\.enabled/)
+    t.match(system, /- services\.eks\.endpointPublicAccess = false: /)
+    t.match(system, /- services\.rds\.enabled = true: /)
+    t.match(system, /- note: I read .* as RDS PostgreSQL; Aurora PostgreSQL/)
+    t.match(system, /production risks included/)
+    t.match(system, /VPC Single NAT gateway is true \(the default\): one NAT gateway is a single point of failure/)
   })
 
   t.test('reads the environment without secrets, and drops secret members of a draft', async (t) => {
@@ -164,7 +182,7 @@ t.test('model-backed assistant', async (t) => {
     })
     const fenced = await chat(ctx, ask('more resilience'))
     t.same(fenced.body.data.suggestions, [{ path: 'services.vpc.azCount', value: 3, reason: 'resilience' }])
-    t.equal(fenced.body.data.message.content, 'Three AZs.')
+    t.equal(fenced.body.data.message.content, 'Three AZs.\n\n(1 suggestion did not fit the catalog and was left out.)')
   })
 
   t.test('never returns the API key, even if the model repeats it', async (t) => {
