@@ -3,7 +3,7 @@
 import t from 'tap'
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
-import { AssistantPanel, assistantDraft } from '../../desktop/src/renderer/components/AssistantPanel.tsx'
+import { AssistantPanel, assistantContent, assistantDraft } from '../../desktop/src/renderer/components/AssistantPanel.tsx'
 
 t.test('assistantDraft keeps only what the assistant reads', async (t) => {
   const draft = {
@@ -42,4 +42,24 @@ t.test('renders an empty conversation with its controls', async (t) => {
   t.match(html, /role="log"/)
   t.match(html, /Check my draft/)
   t.match(html, /<textarea/)
+})
+
+t.test('renders the reply line by line: lists, paragraphs, code, a strong lead, never HTML', async (t) => {
+  const html = renderToStaticMarkup(
+    createElement(
+      'div',
+      null,
+      ...assistantContent(
+        '**EKS**: Kubernetes cluster\nTwo things:\n- enable `services.vpc.enabled`\n- set `region`\n\nDone <img src=x onerror=alert(1)>\n- again',
+      ),
+    ),
+  )
+  t.equal(
+    html,
+    '<div><p><strong>EKS</strong>: Kubernetes cluster</p><p>Two things:</p>' +
+      '<ul><li>enable <code>services.vpc.enabled</code></li><li>set <code>region</code></li></ul>' +
+      '<p>Done &lt;img src=x onerror=alert(1)&gt;</p><ul><li>again</li></ul></div>',
+  )
+  t.same(assistantContent(''), [], 'an empty reply renders nothing')
+  t.match(renderToStaticMarkup(createElement('div', null, ...assistantContent('a *b* **c** d'))), '<p>a *b* **c** d</p>', 'no other markup')
 })

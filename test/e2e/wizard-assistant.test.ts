@@ -65,3 +65,56 @@ t.test('wizard assistant: ask, apply, see the toggle on', async (t) => {
   t.match(JSON.parse(chats[0]).draft, { name: 'assisted', services: { eks: { enabled: false } } })
   t.same(problems.errors, [])
 })
+
+// The issue's compound request: "I need a private EKS cluster with Postgres" gives EKS, RDS, the VPC
+// they need and the public endpoint off, each with its reason; "Apply all" applies each of them to
+// the wizard in one click, and the suggestions read as the catalog's labels (the path beside them).
+t.test('wizard assistant: a compound request, applied in one click, with catalog labels', async (t) => {
+  const ies = await startTestApp(t)
+  ies.config.publicUrl = ies.url
+  const browser = await launchBrowser(t)
+  const context = await signedInContext(browser, ies.tokenFor('dev'))
+  const { page, problems } = await newPage(context)
+
+  await page.goto(`${ies.url}/#/environments/new`)
+  await page.getByLabel('Environment name').fill('assisted-all')
+  await page.getByLabel('Global prefix').fill('acme')
+  await page.getByRole('button', { name: 'Services', exact: true }).click()
+  const switchOf = (service: string) => page.locator(`[data-service="${service}"] [role="switch"]`).first()
+  t.equal(await switchOf('eks').getAttribute('aria-checked'), 'false', 'EKS starts off')
+  t.equal(await switchOf('rds').getAttribute('aria-checked'), 'false', 'RDS starts off')
+
+  await page.getByRole('button', { name: 'Assistant', exact: true }).click()
+  const panel = page.getByRole('region', { name: 'Assistant' })
+  await panel.getByLabel('Ask the assistant').fill('I need a private EKS cluster with Postgres')
+  await panel.getByRole('button', { name: 'Send' }).click()
+
+  const eks = panel.getByRole('listitem').filter({ has: page.getByRole('button', { name: 'Apply services.eks.enabled = true' }) })
+  const rds = panel.getByRole('listitem').filter({ has: page.getByRole('button', { name: 'Apply services.rds.enabled = true' }) })
+  await eks.waitFor({ timeout: 60_000 })
+  t.equal(await eks.locator('.assistant-label').textContent(), 'EKS · Enabled', "the catalog's label")
+  t.equal(await eks.locator('code.assistant-path').textContent(), 'services.eks.enabled', 'the path beside it')
+  t.match(await eks.textContent(), /= on/, 'a toggle reads on')
+  t.match(await rds.locator('.assistant-label').textContent(), /^RDS.* · Enabled$/)
+
+  const suggestions = panel.getByRole('list', { name: 'Suggestions' }).getByRole('listitem')
+  // The wizard's draft already holds the endpoint's default (private): said, not suggested again.
+  t.equal(await suggestions.count(), 3, 'EKS, RDS and the VPC they need')
+  await panel.getByRole('button', { name: 'Apply services.vpc.enabled = true' }).waitFor()
+  const log = await panel.getByRole('log').textContent()
+  t.match(log, /Public API endpoint is already false/, 'the private endpoint is confirmed')
+  t.match(log, /Aurora PostgreSQL.*alternative/, 'the alternative is named')
+  for (let i = 0; i < 3; i++) t.ok(((await suggestions.nth(i).locator('.help').textContent()) ?? '').length > 10, 'each says why')
+  await panel.getByRole('button', { name: 'Apply all 3 suggestions', exact: true }).click()
+  await panel.getByRole('button', { name: 'All applied' }).waitFor()
+  t.ok(await panel.getByRole('button', { name: 'All applied' }).isDisabled())
+  for (const service of ['eks', 'rds', 'vpc']) {
+    await page.waitForFunction(
+      (s) => document.querySelector(`[data-service="${s}"] [role="switch"]`)?.getAttribute('aria-checked') === 'true',
+      service,
+    )
+    t.equal(await switchOf(service).getAttribute('aria-checked'), 'true', `the wizard's ${service} switch is on`)
+  }
+  await screenshot(page, '17b-wizard-assistant-apply-all')
+  t.same(problems.errors, [])
+})

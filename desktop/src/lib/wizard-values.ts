@@ -85,6 +85,17 @@ export function suggestedBucket(v: Pick<WizardValues, 'globalPrefix' | 'name'>):
   return /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(name) && name !== 'tfstate' ? name : ''
 }
 
+/**
+ * "Create one for me" chosen and the bucket not created yet (creating it switches the step to "Use an
+ * existing bucket"): the bucket that does not exist (the typed name, else the proposed one; empty when
+ * neither is known) and whether the environment stores that name. Null in any other case.
+ */
+export function uncreatedBucket(v: WizardValues): { bucket: string; stored: boolean } | null {
+  if (v.backendMode !== 'create') return null
+  const typed = v.terraformBackend.bucket
+  return { bucket: typed || suggestedBucket(v), stored: typed !== '' }
+}
+
 function backendOf(v: WizardValues): TerraformBackend | undefined {
   if (v.backendMode === 'none' || !v.terraformBackend.bucket) return undefined
   const tb: TerraformBackend = { bucket: v.terraformBackend.bucket, useLockfile: v.terraformBackend.useLockfile }

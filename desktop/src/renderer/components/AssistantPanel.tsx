@@ -1,8 +1,10 @@
 // The wizard's configuration assistant panel (POST /api/ai/chat, plugins/ai/README.md). Self-contained:
 // the wizard passes its current draft, a callback that applies one suggestion to the draft, and the
 // function that performs the API call. Only the draft members the assistant reads are sent (never a
-// deploy key or a credential), and every suggestion is applied by the user, one click each.
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
+// deploy key or a credential), and every suggestion is applied by the user: one click each, or one
+// "Apply all" click for the rest of a turn's suggestions. Each suggestion shows its reason and, when
+// the wizard gives `labelOf`, the catalog's label before the raw path.
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
 
 export type SuggestionValue = string | number | boolean
 
@@ -56,6 +58,8 @@ export interface AssistantPanelProps {
   onClose?: () => void
   /** Focus the question box when the panel appears (it was opened by the user). */
   autoFocus?: boolean
+  /** The catalog's label of a path (`services.eks.endpointPublicAccess` -> "EKS · Public API endpoint"), if it has one. */
+  labelOf?: (path: string) => string | undefined
 }
 
 interface Turn extends AssistantMessage {
@@ -76,17 +80,69 @@ function unwrap(reply: AssistantChatReply | { data: AssistantChatReply }): Assis
   return 'data' in reply ? reply.data : reply
 }
 
-/** The reply's text with its `backtick` spans as code (no other markup is interpreted). */
+/** A line of the reply with its `backtick` spans as code (no other inline markup is interpreted). */
 function withInlineCode(text: string) {
   return text.split(/`([^`\n]+)`/).map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))
 }
 
+/** A line's text; a leading `**heading**` is strong. */
+function lineOf(text: string): ReactNode {
+  const m = /^\*\*([^*\n]+)\*\*(.*)$/.exec(text)
+  return m ? (
+    <>
+      <strong>{withInlineCode(m[1])}</strong>
+      {withInlineCode(m[2])}
+    </>
+  ) : (
+    withInlineCode(text)
+  )
+}
+
+/**
+ * The reply, line by line: runs of lines starting with "- " are a list, other non-empty lines are
+ * paragraphs. Only React elements are built (never HTML from the reply).
+ */
+export function assistantContent(text: string): ReactNode[] {
+  const blocks: ReactNode[] = []
+  let items: string[] = []
+  const flush = (at: number) => {
+    if (items.length)
+      blocks.push(
+        <ul key={`ul${at}`}>
+          {items.map((item, j) => (
+            <li key={j}>{lineOf(item)}</li>
+          ))}
+        </ul>,
+      )
+    items = []
+  }
+  text.split('\n').forEach((line, i) => {
+    if (line.startsWith('- ')) return void items.push(line.slice(2))
+    flush(i)
+    if (line.trim() !== '') blocks.push(<p key={i}>{lineOf(line)}</p>)
+  })
+  flush(-1)
+  return blocks
+}
+
+/** The value as in the aria-label: strings quoted, the rest as JSON would write it. */
 const show = (value: SuggestionValue) => (typeof value === 'string' ? `"${value}"` : String(value))
+/** The value as the user reads it: a toggle is on or off. */
+const showVisible = (value: SuggestionValue) => (typeof value === 'boolean' ? (value ? 'on' : 'off') : show(value))
 const keyOf = (turn: number, s: AssistantSuggestion) => `${turn}:${s.path}=${JSON.stringify(s.value)}`
 
 const QUICK = ['Check my draft', 'What is missing for a working stack?', 'Which services are there?']
 
-export function AssistantPanel({ draft, onApply, callApi, environmentId, title = 'Assistant', onClose, autoFocus }: AssistantPanelProps) {
+export function AssistantPanel({
+  draft,
+  onApply,
+  callApi,
+  environmentId,
+  title = 'Assistant',
+  onClose,
+  autoFocus,
+  labelOf,
+}: AssistantPanelProps) {
   const [turns, setTurns] = useState<Turn[]>([])
   const [input, setInput] = useState('')
   const [busy, setBusy] = useState(false)
@@ -132,6 +188,28 @@ export function AssistantPanel({ draft, onApply, callApi, environmentId, title =
     setApplied((prev) => new Set(prev).add(keyOf(turn, s)))
   }
 
+  /** Every suggestion of the turn not applied yet, in the order the assistant gave them. */
+  function applyAll(turn: number, pending: AssistantSuggestion[]) {
+    for (const s of pending) onApply(s.path, s.value)
+    setApplied((prev) => {
+      const next = new Set(prev)
+      for (const s of pending) next.add(keyOf(turn, s))
+      return next
+    })
+  }
+
+  /** One button for the rest of a turn's suggestions (a plain function, so the button keeps its focus across renders). */
+  function applyAllButton(turn: number, suggestions: AssistantSuggestion[]) {
+    const pending = suggestions.filter((s) => !applied.has(keyOf(turn, s)))
+    return (
+      <div className="assistant-apply-all">
+        <button type="button" className="btn small" disabled={pending.length === 0} onClick={() => applyAll(turn, pending)}>
+          {pending.length === 0 ? 'All applied' : `Apply all ${pending.length} suggestion${pending.length === 1 ? '' : 's'}`}
+        </button>
+      </div>
+    )
+  }
+
   function submit(event: FormEvent) {
     event.preventDefault()
     void send(input)
@@ -165,15 +243,27 @@ export function AssistantPanel({ draft, onApply, callApi, environmentId, title =
         {turns.map((turn, i) => (
           <div key={i} className={`assistant-turn assistant-${turn.role}`}>
             <p className="assistant-role">{turn.role === 'user' ? 'You' : 'Assistant'}</p>
-            <p className="assistant-content">{turn.role === 'assistant' ? withInlineCode(turn.content) : turn.content}</p>
+            {turn.role === 'assistant' ? (
+              <div className="assistant-content">{assistantContent(turn.content)}</div>
+            ) : (
+              <p className="assistant-content assistant-plain">{turn.content}</p>
+            )}
             {turn.suggestions && turn.suggestions.length > 0 && (
               <ul className="assistant-suggestions" aria-label="Suggestions">
                 {turn.suggestions.map((s) => {
                   const done = applied.has(keyOf(i, s))
+                  const label = labelOf?.(s.path)
                   return (
                     <li key={keyOf(i, s)}>
-                      <div>
-                        <code>{s.path}</code> = <code>{show(s.value)}</code>
+                      <div className="assistant-suggestion">
+                        {label ? (
+                          <>
+                            <span className="assistant-label">{label}</span> <code className="assistant-path">{s.path}</code>
+                          </>
+                        ) : (
+                          <code>{s.path}</code>
+                        )}{' '}
+                        = <code>{showVisible(s.value)}</code>
                         {s.reason && <p className="help">{s.reason}</p>}
                       </div>
                       <button
@@ -190,6 +280,7 @@ export function AssistantPanel({ draft, onApply, callApi, environmentId, title =
                 })}
               </ul>
             )}
+            {turn.suggestions && turn.suggestions.length > 1 && applyAllButton(i, turn.suggestions)}
           </div>
         ))}
         {busy && (

@@ -17,6 +17,7 @@ import {
   suggestedBucket,
   toCreateRequest,
   toUpdatePatch,
+  uncreatedBucket,
   valuesFromEnvironment,
   WIZARD_STEPS,
   type WizardValues,
@@ -160,13 +161,30 @@ export function Wizard({ id }: { id: string | null }) {
     }
   }
 
-  /** A suggestion of the assistant, applied to the draft (catalog paths: a global field or services.<key>.<field>). */
+  /**
+   * A suggestion of the assistant, applied to the draft (catalog paths: a global field or
+   * services.<key>.<field>). Applied to the latest values, so that "Apply all" (one call per
+   * suggestion in the same click) keeps every one of them.
+   */
   function applySuggestion(path: string, value: SuggestionValue) {
     const outcome = applyToValues(values!, path, value, editing)
     if ('refused' in outcome) return app.toast(outcome.refused)
-    setValues(outcome.values)
+    setValues((v) => {
+      const next = applyToValues(v!, path, value, editing)
+      return 'values' in next ? next.values : v
+    })
     if (!path.startsWith('services.')) setTouched((t) => ({ ...t, [path]: true }))
-    app.toast(`Applied ${path} (step ${WIZARD_STEPS[stepOfField(path)]})`)
+    app.toast(`Applied ${labelOf(path) ?? path} (step ${WIZARD_STEPS[stepOfField(path)]})`)
+  }
+
+  /** The catalog's label of a suggestion's path: "EKS · Public API endpoint", a global field's label, or undefined. */
+  function labelOf(path: string): string | undefined {
+    const [head, key, field, ...rest] = path.split('.')
+    if (key === undefined) return loaded!.catalog.global[head]?.label
+    if (head !== 'services' || field === undefined || rest.length) return undefined
+    const service = loaded!.catalog.services.find((s) => s.key === key)
+    const fieldLabel = field === 'enabled' ? 'Enabled' : service?.fields.find((f) => f.key === field)?.label
+    return service && fieldLabel ? `${service.label} · ${fieldLabel}` : undefined
   }
 
   function closeAssistant() {
@@ -384,6 +402,7 @@ export function Wizard({ id }: { id: string | null }) {
               editing={editing}
             />
           )}
+          {isLast && <UncreatedBucketNotice values={values} testId="review-bucket-not-created" />}
           <ErrorNotice error={submitError} what={editing ? 'Saving' : 'Creating the environment'} />
           <div className="wizard-foot">
             <button type="button" className="btn" disabled={step === 0} onClick={() => setStep(step - 1)}>
@@ -406,6 +425,7 @@ export function Wizard({ id }: { id: string | null }) {
               draft={{ ...values }}
               environmentId={id}
               onApply={applySuggestion}
+              labelOf={labelOf}
               callApi={(request) => api.aiChat<AssistantChatReply>(request)}
               onClose={closeAssistant}
               autoFocus
@@ -422,6 +442,24 @@ function originalValues(env: Environment, catalog: LoadedCatalog['catalog']): Wi
   const v = valuesFromEnvironment(env)
   fillServices(v.services, catalog)
   return v
+}
+
+/**
+ * "Create one for me" while the bucket is not created: said plainly at the State backend step (until
+ * "Create the state bucket" succeeded) and beside the save/create button.
+ */
+function UncreatedBucketNotice({ values, testId }: { values: WizardValues; testId: string }) {
+  const pending = uncreatedBucket(values)
+  if (!pending) return null
+  return (
+    <Notice kind="warn" title="The state bucket does not exist yet" testId={testId}>
+      {pending.bucket ? <span className="mono">{pending.bucket}</span> : 'The bucket'} is created only by "Create the state bucket" (step
+      State backend); generation and pushes use it only after it is created.{' '}
+      {pending.stored
+        ? 'Until then the generated code names a bucket Terraform cannot reach.'
+        : 'Until then this environment keeps its Terraform state locally.'}
+    </Notice>
+  )
 }
 
 const BUCKET = compilePattern('[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]')!
@@ -556,6 +594,7 @@ function BackendStep({
               </span>
             )}
           </div>
+          <UncreatedBucketNotice values={values} testId="backend-not-created" />
         </>
       )}
       {created && (
