@@ -22,17 +22,22 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
 
   // Several jobs at once (the list's "Update all" follows every push with one request per round):
   // the caller's jobs among `ids`, in that order; ids that are not the caller's jobs are left out.
-  app.get('/', { schema: { querystring: JobBatchQuery, response: { 200: Envelope(Type.Array(Job)), ...errors } } }, async (request) => {
-    const { userId } = request.principal
-    const ids = [...new Set(request.query.ids.split(',').map((id) => id.trim()))]
-    if (ids.length > MAX_BATCH_JOBS || ids.some((id) => !/^[\w-]{1,64}$/.test(id))) {
-      throw fieldError('ids', `must be at most ${MAX_BATCH_JOBS} job ids separated by commas`)
-    }
-    const records = request.query.wait
-      ? await app.jobs.waitForAny(userId, ids, app.config.jobs.waitTimeoutMs)
-      : await Promise.all(ids.map((id) => app.jobs.store.get(userId, id)))
-    return ok(request, records.filter((r) => r !== null).map(toJob))
-  })
+  // 431: a list of ids in characters outside ASCII can make the URL longer than the 16 KB of headers Node reads.
+  app.get(
+    '/',
+    { schema: { querystring: JobBatchQuery, response: { 200: Envelope(Type.Array(Job)), ...errors, 431: ErrorBody } } },
+    async (request) => {
+      const { userId } = request.principal
+      const ids = [...new Set(request.query.ids.split(',').map((id) => id.trim()))]
+      if (ids.length > MAX_BATCH_JOBS || ids.some((id) => !/^[\w-]{1,64}$/.test(id))) {
+        throw fieldError('ids', `must be at most ${MAX_BATCH_JOBS} job ids separated by commas`)
+      }
+      const records = request.query.wait
+        ? await app.jobs.waitForAny(userId, ids, app.config.jobs.waitTimeoutMs)
+        : await Promise.all(ids.map((id) => app.jobs.store.get(userId, id)))
+      return ok(request, records.filter((r) => r !== null).map(toJob))
+    },
+  )
 
   app.get(
     '/:jobId',
