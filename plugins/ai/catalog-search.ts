@@ -65,7 +65,7 @@ function entriesOf(catalog: Catalog): Entry[] {
       kind: 'field',
       service: '',
       path: key,
-      title: `${splitKey(key)} ${f.displayName}`,
+      title: `${key} ${splitKey(key)} ${f.displayName}`,
       text: f.description ?? '',
     })
   }
@@ -81,7 +81,14 @@ function entriesOf(catalog: Catalog): Entry[] {
     for (const [key, f] of Object.entries(s.fields)) {
       if (f.available === false || key === 'enabled') continue
       const path = `services.${service}.${key}`
-      entries.push({ id: `f:${path}`, kind: 'field', service, path, title: `${splitKey(key)} ${f.displayName}`, text: f.description ?? '' })
+      entries.push({
+        id: `f:${path}`,
+        kind: 'field',
+        service,
+        path,
+        title: `${key} ${splitKey(key)} ${f.displayName}`,
+        text: f.description ?? '',
+      })
       for (const o of f.type === 'dropdown' ? (f.options ?? []) : []) {
         entries.push({
           id: `o:${path}=${String(o.value)}`,

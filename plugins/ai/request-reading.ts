@@ -214,101 +214,126 @@ class Proposals {
   }
 }
 
-function readClause(catalog: Catalog, asWritten: string, context: string[], out: Proposals, namedOut: string[]) {
-  // The value of "set … to …" keeps its case (a topic name); everything else is read in lower case.
+/** "set … to …": the field the subject names (globals included), with the value typed for it. True when read. */
+function readSet(catalog: Catalog, asWritten: string, context: string[], out: Proposals): boolean {
+  // The value keeps its case (a topic name); the subject is read in lower case.
   const set = SET.exec(asWritten)
-  const clause = asWritten.toLowerCase()
-  if (set) {
-    const subject = set[1].toLowerCase()
-    const scope = [...servicesNamed(catalog, subject).named.map((h) => h.service), ...context]
-    const target = searchCatalog(catalog, subject, { kinds: ['field'], services: scope.length > 0 ? ['', ...scope] : undefined })
-    const best = target.find((h) => h.named)
-    const ref = best?.path ? fieldAt(catalog, best.path) : null
-    if (ref) {
-      const value = typedValue(ref, set[2])
-      out.add(ref.path, value, `You asked for ${labelOf(catalog, ref)} = ${show(value)}`)
-      if (ref.service) out.enable(ref.service, ref.field.displayName)
-      return
-    }
+  if (!set) return false
+  const subject = set[1].toLowerCase()
+  const scope = [...servicesNamed(catalog, subject).named.map((h) => h.service), ...context]
+  const target = searchCatalog(catalog, subject, { kinds: ['field'], services: scope.length > 0 ? ['', ...scope] : undefined })
+  const best = target.find((h) => h.named)
+  const ref = best?.path ? fieldAt(catalog, best.path) : null
+  if (!ref) return false
+  const value = typedValue(ref, set[2])
+  out.add(ref.path, value, `You asked for ${labelOf(catalog, ref)} = ${show(value)}`)
+  if (ref.service) out.enable(ref.service, ref.field.displayName)
+  return true
+}
+
+/** A range laid on a declared relation ("3 to 6 nodes": Minimum 3, Maximum 6). The paths set, if any. */
+function readRange(catalog: Catalog, clause: string, scope: string[], fieldHits: Hit[], out: Proposals): string[] {
+  const range = RANGE.exec(clause)
+  if (!range) return []
+  for (const service of scope) {
+    const pair = relationPair(catalog, service, fieldHits)
+    if (!pair) continue
+    const [lo, hi] = [Number(range[1]), Number(range[2])].sort((a, b) => a - b)
+    const reason = `You asked for ${lo} to ${hi}: ${pair[0].field.displayName} ${lo}, ${pair[1].field.displayName} ${hi}`
+    out.add(pair[0].path, lo, reason)
+    out.add(pair[1].path, hi, reason)
+    out.enable(service)
+    return [pair[0].path, pair[1].path]
   }
+  return []
+}
+
+/**
+ * The one field (or option) the clause names best, with its value from the clause. Ambiguity is said,
+ * not guessed: several services' fields with no service in view, or several number fields alike. The
+ * path read, if any (a field named beside its service without a value reads nothing: the service is on).
+ */
+function readField(
+  catalog: Catalog,
+  clause: string,
+  scope: string[],
+  named: Hit[],
+  fieldHits: Hit[],
+  inverted: Set<string>,
+  out: Proposals,
+) {
+  const best = fieldHits[0]
+  const ref = best?.path ? fieldAt(catalog, best.path) : null
+  if (!ref) return undefined
+  const inTitles = titleServices(catalog, [clause, ...inverted].join(' '))
+  if (scope.length === 0 && !best.queryTerms.some((t) => inTitles.get(t)?.size === 1)) {
+    const options = [...new Set(fieldHits.filter((h) => h.score >= best.score * 0.5).map((h) => h.path!))].slice(0, 6)
+    out.notes.push(`"${clause.trim()}" fits several fields: ${options.map((p) => `\`${p}\``).join(', ')}. Name the service too.`)
+    return undefined
+  }
+  const rivals = fieldHits.filter(
+    (h) => h.path !== best.path && h.kind === 'field' && best.kind === 'field' && h.score >= best.score * 0.9 && h.service === best.service,
+  )
+  if (rivals.length > 0 && ref.field.type === 'number') {
+    const which = [best, ...rivals].map((h) => `${fieldAt(catalog, h.path!)?.field.displayName} (\`${h.path}\`)`).join(', ')
+    out.notes.push(`"${clause.trim()}" fits ${which}: say which.`)
+    return ref.path
+  }
+  const read = valueFromClause(
+    ref,
+    clause,
+    fieldHits,
+    best.queryTerms.some((t) => inverted.has(t)),
+  )
+  const serviceNamed = named.some((h) => h.service === ref.service)
+  if ('missing' in read) {
+    if (serviceNamed) return undefined
+    out.notes.push(`${labelOf(catalog, ref)} (\`${ref.path}\`) needs ${read.missing}; tell me the value.`)
+    return ref.path
+  }
+  const shown = ref.field.type === 'toggle' ? (read.value ? 'on' : 'off') : `= ${show(read.value)}`
+  out.add(ref.path, read.value, `${labelOf(catalog, ref)} ${shown}${ref.field.description ? `: ${ref.field.description}` : ''}`)
+  if (ref.service) out.enable(ref.service, serviceNamed ? undefined : ref.field.displayName)
+  return ref.path
+}
+
+/** One clause: "set … to …", a region or domain, the services it names, a range or a field, and the services' own state. */
+function readClause(catalog: Catalog, asWritten: string, context: string[], out: Proposals, namedOut: string[]) {
+  if (readSet(catalog, asWritten, context, out)) return
+  const clause = asWritten.toLowerCase()
   const region = REGION.exec(clause)
   if (region && fieldAt(catalog, 'region')) out.add('region', region[0], `You asked for region ${region[0]}`)
   const domain = ABOUT_DOMAIN.test(clause) ? DOMAIN.exec(clause) : null
   if (domain && fieldAt(catalog, 'domain')) out.add('domain', domain[1], `You asked for the domain ${domain[1]}`)
 
   const { named, alternatives } = servicesNamed(catalog, clause)
-  const used = new Set(named.flatMap((h) => h.queryTerms))
   for (const alt of alternatives) {
     const pick = named.find((h) => h.queryTerms.some((t) => alt.queryTerms.includes(t)))
+    const about = catalog.services[alt.service].description
     if (pick)
       out.notes.push(
-        `I read "${clause.trim()}" as ${serviceLabel(catalog, pick.service)}; ${serviceLabel(catalog, alt.service)} (\`services.${alt.service}\`) is the alternative${catalog.services[alt.service].description ? `: ${catalog.services[alt.service].description}` : ''}.`,
+        `I read "${clause.trim()}" as ${serviceLabel(catalog, pick.service)}; ${serviceLabel(catalog, alt.service)} (\`services.${alt.service}\`) is the alternative${about ? `: ${about}` : ''}.`,
       )
   }
   const scope = named.length > 0 ? named.map((h) => h.service) : context
 
   // Words with an opposite in field names ("private" for a "public" toggle) are searched as that word, inverted.
-  const words = termsOf(clause)
-  const inverted = new Set(words.flatMap((w) => (ANTONYMS[w] ? [ANTONYMS[w]] : [])))
-  const query = [clause, ...inverted].join(' ')
-  const fieldHits = searchCatalog(catalog, query, { kinds: ['field', 'option'], services: scope.length > 0 ? scope : undefined }).filter(
+  const inverted = new Set(termsOf(clause).flatMap((w) => (ANTONYMS[w] ? [ANTONYMS[w]] : [])))
+  const used = new Set(named.flatMap((h) => h.queryTerms))
+  const fieldHits = searchCatalog(catalog, [clause, ...inverted].join(' '), {
+    kinds: ['field', 'option'],
+    services: scope.length > 0 ? scope : undefined,
+  }).filter(
     // An option is named by its words as written ("spot"), not by a prefix ("node" is not "nodejs20.x").
     (h) => h.named && (h.kind !== 'option' || h.exact) && h.queryTerms.some((t) => !used.has(t)),
   )
-  const chosen = new Set<string>()
-  const range = RANGE.exec(clause)
-  if (range) {
-    for (const service of scope) {
-      const pair = relationPair(catalog, service, fieldHits)
-      if (!pair) continue
-      const [lo, hi] = [Number(range[1]), Number(range[2])].sort((a, b) => a - b)
-      out.add(pair[0].path, lo, `You asked for ${pair[0].field.displayName} to ${pair[1].field.displayName} of ${lo} to ${hi}`)
-      out.add(pair[1].path, hi, `You asked for ${pair[0].field.displayName} to ${pair[1].field.displayName} of ${lo} to ${hi}`)
-      chosen.add(pair[0].path).add(pair[1].path)
-      out.enable(service)
-      break
-    }
-  }
-  if (chosen.size === 0 && fieldHits.length > 0) {
-    const best = fieldHits[0]
-    const rivals = fieldHits.filter(
-      (h) =>
-        h.path !== best.path && h.kind === 'field' && best.kind === 'field' && h.score >= best.score * 0.9 && h.service === best.service,
-    )
-    const ref = best.path ? fieldAt(catalog, best.path) : null
-    // With no service in view, a field is taken only when one of its words belongs to one service's names.
-    const inTitles = titleServices(catalog, query)
-    const unique = best.queryTerms.some((t) => inTitles.get(t)?.size === 1)
-    if (ref && scope.length === 0 && !unique) {
-      const options = [...new Set(fieldHits.filter((h) => h.score >= best.score * 0.5).map((h) => h.path!))].slice(0, 6)
-      out.notes.push(`"${clause.trim()}" fits several fields: ${options.map((p) => `\`${p}\``).join(', ')}. Name the service too.`)
-    } else if (ref && rivals.length > 0 && ref.field.type === 'number') {
-      out.notes.push(
-        `"${clause}" fits ${[best, ...rivals].map((h) => `${fieldAt(catalog, h.path!)?.field.displayName} (\`${h.path}\`)`).join(', ')}: say which.`,
-      )
-      chosen.add(ref.path)
-    } else if (ref) {
-      const invertedHere = best.queryTerms.some((t) => inverted.has(t))
-      const read = valueFromClause(ref, clause, fieldHits, invertedHere)
-      chosen.add(ref.path)
-      if ('value' in read) {
-        const because = ref.field.description ? `: ${ref.field.description}` : ''
-        out.add(
-          ref.path,
-          read.value,
-          `${labelOf(catalog, ref)} ${ref.field.type === 'toggle' ? (read.value ? 'on' : 'off') : `= ${show(read.value)}`}${because}`,
-        )
-        if (ref.service) out.enable(ref.service, named.some((h) => h.service === ref.service) ? undefined : ref.field.displayName)
-      } else if (!named.some((h) => h.service === ref.service)) {
-        // A field named without a value ("backup retention"): ask for it. A service named with it is simply turned on.
-        out.notes.push(`${labelOf(catalog, ref)} (\`${ref.path}\`) needs ${read.missing}; tell me the value.`)
-      } else chosen.delete(ref.path)
-    }
-  }
+  const ranged = readRange(catalog, clause, scope, fieldHits, out)
+  const chosen = ranged.length > 0 ? ranged : [readField(catalog, clause, scope, named, fieldHits, inverted, out)].flatMap((p) => p ?? [])
+
   // A service named with no field of it chosen is turned on (or off with "no", "without", "disable").
   const negated = NEGATION.test(clause)
   for (const h of named) {
-    if ([...chosen].some((p) => p.startsWith(`services.${h.service}.`))) continue
+    if (chosen.some((p) => p.startsWith(`services.${h.service}.`))) continue
     const s = catalog.services[h.service]
     if (negated) out.add(`services.${h.service}.enabled`, false, `You asked to turn ${s.displayName} off`)
     else out.enable(h.service)
