@@ -8,7 +8,6 @@
 // cannot be proposed is said, with the reason, instead of silently left out.
 import type { Catalog } from './catalog-source.ts'
 import { fieldAt, valueProblem, type FieldRef } from '@ies/processor-lib/contract/fields'
-import { explainPattern } from '@ies/processor-lib/contract/pattern-message'
 import { relationProblems } from '@ies/processor-lib/contract/relations'
 import { testPattern } from '@ies/server/core/safe-pattern'
 import { normalizeTerm, searchCatalog, type Hit } from './catalog-search.ts'
@@ -56,15 +55,6 @@ const labelOf = (catalog: Catalog, ref: FieldRef) =>
   ref.service ? `${catalog.services[ref.service].displayName} ${ref.field.displayName}` : ref.field.displayName
 const serviceLabel = (catalog: Catalog, key: string) => catalog.services[key]?.displayName ?? key
 const show = (v: unknown) => JSON.stringify(v)
-
-/** Why a value does not fit a field, in words (the pattern only as a detail). */
-export function readableProblem(ref: FieldRef, value: unknown): string | null {
-  const problem = valueProblem(ref, value, testPattern)
-  if (!problem || !problem.startsWith('must match the pattern') || !ref.field.pattern) return problem
-  const rule = explainPattern(ref.field.pattern)
-  const example = ref.field.default !== null && ref.field.default !== '' ? `, like ${show(ref.field.default)}` : ''
-  return rule ? `must be ${rule} (pattern ${ref.field.pattern})` : `is not in the expected form${example} (pattern ${ref.field.pattern})`
-}
 
 /** Terms of a text as the index sees them. */
 const termsOf = (text: string) => text.split(/[^a-z0-9.-]+/).flatMap((w) => normalizeTerm(w) ?? [])
@@ -187,7 +177,7 @@ class Proposals {
     if (this.has(path)) return
     const ref = fieldAt(this.catalog, path)
     if (!ref) return
-    const problem = readableProblem(ref, value)
+    const problem = valueProblem(ref, value, testPattern)
     if (problem) {
       this.notes.push(`I cannot set ${labelOf(this.catalog, ref)} (\`${path}\`) to ${show(value)}: it ${problem}.`)
       return

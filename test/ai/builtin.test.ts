@@ -64,7 +64,7 @@ t.test('built-in assistant', async (t) => {
     const content: string = res.body.data.message.content
     t.match(content, /Environment name \(name\)/)
     t.match(content, /only provider aws generates a working stack/)
-    t.match(content, /AWS region \(region\) must match the pattern/)
+    t.match(content, /AWS region \(region\) is not in the expected form, like "eu-west-1" \(pattern/)
     t.match(content, /Domain \(domain\)/)
     t.match(content, /services\.eks\.nodeCapacityType\) must be one of: "ON_DEMAND", "SPOT"/)
     t.match(content, /services\.eks\.nodeDesiredSize\) must be a number/)

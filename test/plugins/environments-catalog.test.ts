@@ -41,7 +41,7 @@ t.test('environment writes against the bundled catalog', async (t) => {
     t.equal(res.status, 400, res.raw)
     t.equal(res.body.error.code, 'VALIDATION_ERROR')
     t.same(sorted(res.body.error.details), [
-      { field: 'domain', message: `must match the pattern ${DOMAIN_PATTERN}` },
+      { field: 'domain', message: `is not in the expected form (pattern ${DOMAIN_PATTERN})` },
       { field: 'services.eks.nodeMinSize', message: 'must be a number' },
       { field: 'services.vpc.azCount', message: 'must be one of: 2, 3' },
     ])
@@ -63,12 +63,12 @@ t.test('environment writes against the bundled catalog', async (t) => {
       [
         'number against its pattern',
         { services: { eks: { enabled: true, nodeMaxSize: 0 } } },
-        { field: 'services.eks.nodeMaxSize', message: 'must match the pattern ^[1-9][0-9]*$' },
+        { field: 'services.eks.nodeMaxSize', message: 'must be a whole number of 1 or more (pattern ^[1-9][0-9]*$)' },
       ],
       [
         'number with a fraction the pattern refuses',
         { services: { aurora: { enabled: true, minCapacity: 0.25 } } },
-        { field: 'services.aurora.minCapacity', message: 'must match the pattern ^[0-9]+([.]5)?$' },
+        { field: 'services.aurora.minCapacity', message: 'must be a whole number or a half, such as 2 or 0.5 (pattern ^[0-9]+([.]5)?$)' },
       ],
       [
         'dropdown value not an option',
@@ -114,7 +114,11 @@ t.test('environment writes against the bundled catalog', async (t) => {
       [
         'text against its pattern',
         { services: { s3: { enabled: true, bucketSuffix: 'Data_Bucket' } } },
-        { field: 'services.s3.bucketSuffix', message: 'must match the pattern ^[a-z0-9][a-z0-9-]{0,19}$' },
+        {
+          field: 'services.s3.bucketSuffix',
+          message:
+            'must be 1 to 20 characters: lowercase letters, digits and hyphens, starting with a lowercase letter or a digit (pattern ^[a-z0-9][a-z0-9-]{0,19}$)',
+        },
       ],
       [
         'null is no value in a create',
@@ -124,12 +128,12 @@ t.test('environment writes against the bundled catalog', async (t) => {
       [
         'domain the API accepts but the catalog does not',
         { domain: 'Shop.Example.com' },
-        { field: 'domain', message: `must match the pattern ${DOMAIN_PATTERN}` },
+        { field: 'domain', message: `is not in the expected form (pattern ${DOMAIN_PATTERN})` },
       ],
       [
         'region the API accepts but the catalog does not',
         { region: 'local' },
-        { field: 'region', message: 'must match the pattern ^[a-z]{2}(-[a-z]+)+-[0-9]$' },
+        { field: 'region', message: 'is not in the expected form, like "eu-west-1" (pattern ^[a-z]{2}(-[a-z]+)+-[0-9]$)' },
       ],
     ]
     for (const [name, fields, detail] of cases) {
@@ -292,7 +296,7 @@ t.test('environment writes against the bundled catalog', async (t) => {
     })
     t.equal(res.status, 400, res.raw)
     t.same(sorted(res.body.error.details), [
-      { field: 'domain', message: `must match the pattern ${DOMAIN_PATTERN}` },
+      { field: 'domain', message: `is not in the expected form (pattern ${DOMAIN_PATTERN})` },
       { field: 'services.eks.nodeMaxSize', message: 'must be a number' },
       { field: 'services.rds.instanceClass', message: 'must be one of: "db.t4g.micro", "db.t4g.medium", "db.m7g.large", "db.r7g.large"' },
       { field: 'services.vpc.azCount', message: 'must be one of: 2, 3' },
@@ -332,7 +336,7 @@ t.test('environment writes against the bundled catalog', async (t) => {
     res = await a.putEnv('dev', created.id, { provider: 'aws' })
     t.equal(res.status, 400, res.raw)
     t.same(sorted(res.body.error.details), [
-      { field: 'region', message: 'must match the pattern ^[a-z]{2}(-[a-z]+)+-[0-9]$' },
+      { field: 'region', message: 'is not in the expected form, like "eu-west-1" (pattern ^[a-z]{2}(-[a-z]+)+-[0-9]$)' },
       { field: 'services.eks.nodeMinSize', message: 'must be a number' },
     ])
     res = await a.putEnv('dev', created.id, { provider: 'aws', region: 'eu-west-1', services: { eks: { nodeMinSize: 1 } } })

@@ -2,6 +2,7 @@
 // there (the environment checks of the API and the assistant use it):
 // the catalog's own paths (`name`, `globalPrefix`, `region`, `domain`, `services.<key>.<field>`),
 // the catalog's types, options and patterns, and the spec's rules for the global fields.
+import { explainPattern } from './pattern-message.ts'
 import type { TypedCatalog as Catalog, TypedField as CatalogField } from './view.ts'
 
 /**
@@ -91,6 +92,18 @@ export function valueProblem(ref: FieldRef, value: unknown, testPattern: Pattern
   }
 }
 
+/**
+ * A value that does not match its pattern, in words (issue 18: the regex only as a detail): the
+ * pattern explained ("must be a whole number of 1 or more"), else the default as an example.
+ */
+function patternSentence(field: CatalogField): string {
+  const pattern = field.pattern ?? ''
+  const rule = explainPattern(pattern)
+  if (rule) return `must be ${rule} (pattern ${pattern})`
+  const example = (typeof field.default === 'string' && field.default !== '') || typeof field.default === 'number'
+  return `is not in the expected form${example ? `, like ${JSON.stringify(field.default)}` : ''} (pattern ${pattern})`
+}
+
 function patternProblem(field: CatalogField, text: string, testPattern: PatternTest): string | null {
   if (!field.pattern) return null
   switch (testPattern(field.pattern, text)) {
@@ -100,6 +113,6 @@ function patternProblem(field: CatalogField, text: string, testPattern: PatternT
     case 'unsafe':
       return 'cannot be checked: the catalog pattern took too long to evaluate'
     default:
-      return `must match the pattern ${field.pattern}`
+      return patternSentence(field)
   }
 }
