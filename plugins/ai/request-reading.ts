@@ -46,6 +46,7 @@ const INSTEAD = /\binstead\b/
 const SET = /\b(?:set|change|make|use|put)\s+(?:the\s+)?(.+?)\s+(?:to|=|as|at)\s+("[^"]*"|'[^']*'|\S+)/i
 const REGION = /\b[a-z]{2}(?:-[a-z]+)+-\d\b/
 const DOMAIN = /\b((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63})\b/
+const EMAIL = /\b[^@\s]+@[^@\s]+\.[a-z]{2,}\b/
 const ABOUT_DOMAIN = /\b(domain|dns|route ?53|hostname|host name)\b/
 const RANGE = /\b(?:between\s+)?(\d+(?:\.\d+)?)\s*(?:and|to|-|–|\.\.)\s*(\d+(?:\.\d+)?)\b/
 const NUMBER = /(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])/g
@@ -300,12 +301,28 @@ function readClause(catalog: Catalog, asWritten: string, context: string[], out:
   for (const alt of alternatives) {
     const pick = named.find((h) => h.queryTerms.some((t) => alt.queryTerms.includes(t)))
     const about = catalog.services[alt.service].description
+    const said = clause.split(/[^a-z0-9-]+/).filter((w) => pick?.queryTerms.some((t) => w.startsWith(t)))
     if (pick)
       out.notes.push(
-        `I read "${clause.trim()}" as ${serviceLabel(catalog, pick.service)}; ${serviceLabel(catalog, alt.service)} (\`services.${alt.service}\`) is the alternative${about ? `: ${about}` : ''}.`,
+        `I read "${said.join(' ') || clause.trim()}" as ${serviceLabel(catalog, pick.service)}; ${serviceLabel(catalog, alt.service)} (\`services.${alt.service}\`) is the alternative${about ? `: ${about}` : ''}.`,
       )
   }
   const scope = named.length > 0 ? named.map((h) => h.service) : context
+  // An e-mail address goes to the text field of the services in view whose pattern takes one.
+  const email = EMAIL.exec(asWritten)
+  if (email) {
+    for (const service of scope) {
+      const key = Object.entries(catalog.services[service]?.fields ?? {}).find(
+        ([, f]) => f.type === 'text' && f.pattern?.includes('@'),
+      )?.[0]
+      const ref = key ? fieldAt(catalog, `services.${service}.${key}`) : null
+      if (ref) {
+        out.add(ref.path, email[0], `${labelOf(catalog, ref)}: ${email[0]}${ref.field.description ? ` (${ref.field.description})` : ''}`)
+        out.enable(service)
+        break
+      }
+    }
+  }
 
   // Words with an opposite in field names ("private" for a "public" toggle) are searched as that word, inverted.
   const inverted = new Set(termsOf(clause).flatMap((w) => (ANTONYMS[w] ? [ANTONYMS[w]] : [])))
@@ -361,19 +378,22 @@ export function readRequest(catalog: Catalog, request: string, draft: Draft | un
   for (const clause of clauses)
     readClause(catalog, clause.replace(/(\d)\.\.(\d)/, '$1 to $2'), named.length > 0 ? named : [...context], out, named)
 
-  const wantsProduction = production || PRODUCTION.test(text.toLowerCase())
-  if (wantsProduction || HARDENED.test(text.toLowerCase())) {
-    for (const risk of riskReview(catalog, out.projected(), wantsProduction))
-      if (risk.fix) out.add(risk.fix.path, risk.fix.value as Value, risk.fix.reason)
+  // What the proposals need: a network for EKS and the databases, a WAF for CloudFront.
+  const asked = new Set(out.list.map((p) => p.path))
+  for (const need of asked.size > 0 ? missingForStack(catalog, out.projected()) : []) {
+    if (need.severity !== 'info' && need.path !== undefined && need.fix?.path.endsWith('.enabled'))
+      out.add(need.fix.path, need.fix.value as Value, need.fix.reason)
   }
-  if (out.list.length > 0) {
-    // What the proposals need: a network for EKS and the databases, a WAF for CloudFront.
-    for (const need of missingForStack(catalog, out.projected())) {
-      if (need.severity !== 'info' && need.path !== undefined && need.fix?.path.endsWith('.enabled'))
-        out.add(need.fix.path, need.fix.value as Value, need.fix.reason)
-    }
-    keepRelations(catalog, out)
+  // "production", "highly available" in this request: the production risk rules' fixes; "secure",
+  // "best practices": the others'. A risky value the request asks for itself is proposed, with the risk said.
+  const lower = text.toLowerCase()
+  if (PRODUCTION.test(lower) || HARDENED.test(lower)) {
+    for (const risk of riskReview(catalog, out.projected(), production || PRODUCTION.test(lower)))
+      if (risk.fix && !asked.has(risk.fix.path)) out.add(risk.fix.path, risk.fix.value as Value, risk.fix.reason)
   }
+  for (const risk of riskReview(catalog, out.projected(), production))
+    if (risk.path && asked.has(risk.path)) out.notes.push(`Mind the risk: ${risk.message}`)
+  if (out.list.length > 0) keepRelations(catalog, out)
   // Services first: what is turned on, then its settings.
   const first = (p: Proposal) => (p.path.endsWith('.enabled') ? 0 : 1)
   return { proposals: [...out.list].sort((a, b) => first(a) - first(b)), notes: out.notes, services: named }

@@ -14,9 +14,20 @@ export interface Started {
   stop(): Promise<void>
 }
 
-/** Starts the benchmark services in their own process; extra IES configuration in `env`. */
+/**
+ * Starts the benchmark services in their own process; extra IES configuration in `env`. Node options
+ * for that process in BENCH_SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile
+ * the server side of a benchmark.
+ */
 export async function startServers(env: Record<string, string> = {}, timeoutMs = 120_000): Promise<Started> {
-  const args = ['--import', 'tsx', path.join(HERE, 'servers.ts'), ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`])]
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []
+  const args = [
+    ...nodeArgs,
+    '--import',
+    'tsx',
+    path.join(HERE, 'servers.ts'),
+    ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
+  ]
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const stop = async () => {

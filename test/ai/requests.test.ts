@@ -207,6 +207,46 @@ const CASES: Record<string, Case> = {
     expect: { 'services.eks.enabled': true, 'services.rds.enabled': true, 'services.vpc.enabled': true },
     says: /^Why I suggested these/,
   },
+  'highly available, with a value': {
+    ask: 'I need a highly available postgres with 30 days of backups',
+    expect: {
+      'services.rds.enabled': true,
+      'services.vpc.enabled': true,
+      'services.rds.backupRetentionDays': 30,
+      'services.rds.multiAz': true,
+      'services.vpc.singleNatGateway': false,
+    },
+    only: true,
+    says: /I read "postgres" as RDS PostgreSQL/,
+  },
+  'a risky value asked for is proposed, with the risk said': {
+    ask: 'disable deletion protection on rds',
+    draft: withServices({ vpc: { enabled: true }, rds: { enabled: true } }),
+    expect: { 'services.rds.deletionProtection': false },
+    only: true,
+    says: /Mind the risk: .*mistaken destroy deletes the database/,
+  },
+  'production in the conversation does not add fixes to a later request': {
+    ask: ['make it production ready', 'disable deletion protection on rds'],
+    draft: withServices({ vpc: { enabled: true }, rds: { enabled: true } }),
+    expect: { 'services.rds.deletionProtection': false },
+    only: true,
+  },
+  'an e-mail address to the field that takes one': {
+    ask: 'sns alerts to ops@example.com',
+    expect: { 'services.sns.enabled': true, 'services.sns.alertEmail': 'ops@example.com' },
+    only: true,
+  },
+  'options by value': {
+    ask: 'eks 1.36 with m7g.large nodes',
+    expect: {
+      'services.eks.enabled': true,
+      'services.vpc.enabled': true,
+      'services.eks.kubernetesVersion': '1.36',
+      'services.eks.nodeInstanceType': 'm7g.large',
+    },
+    only: true,
+  },
   'a question is answered, not acted on': { ask: 'what is msk?', expect: {}, only: true, says: /MSK \(Kafka\)/ },
 }
 
