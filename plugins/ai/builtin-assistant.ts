@@ -112,14 +112,11 @@ function renderReview(problems: Finding[], risks: Finding[], missing: Finding[],
 
 const fixesOf = (findings: Finding[]) => findings.flatMap((f) => (f.fix ? [f.fix] : []))
 
-function renderReading(catalog: Catalog, reading: Reading): string {
+function renderReading(reading: Reading): string {
   const lines: string[] = []
   if (reading.proposals.length > 0) {
     lines.push('Here is what I would change (apply each suggestion, or all of them):')
-    for (const p of reading.proposals) {
-      const ref = fieldAt(catalog, p.path)
-      lines.push(`- \`${p.path}\` = ${JSON.stringify(p.value)}${ref ? `: ${p.reason}` : ''}`)
-    }
+    for (const p of reading.proposals) lines.push(`- \`${p.path}\` = ${JSON.stringify(p.value)}: ${p.reason}`)
   }
   if (reading.notes.length > 0) lines.push(...(lines.length > 0 ? [''] : []), ...reading.notes)
   return lines.join('\n')
@@ -179,7 +176,7 @@ export function builtinAssistant({ catalog, messages, draft, environment }: Assi
       }
       return { content: [...lines, ...reading.notes].join('\n'), suggestions: reading.proposals }
     }
-    return { content: renderReading(catalog, reading), suggestions: reading.proposals }
+    return { content: renderReading(reading), suggestions: reading.proposals }
   }
 
   const { fields, services } = topicsOf(catalog, question)
