@@ -46,4 +46,10 @@ export { stopOnSignals }
 if (import.meta.url === `file://${process.argv[1]}`) {
   const app = await startServer(loadConfig())
   stopOnSignals(app)
+  // Every promise has a handler; should one ever be missed (a driver callback during a database
+  // outage), the server reports it as the bug it is and keeps serving instead of dying with its jobs.
+  process.on('unhandledRejection', (reason) => {
+    const err = reason instanceof Error ? { message: reason.message, stack: reason.stack } : { message: String(reason) }
+    app.log.error({ err }, 'unhandled promise rejection')
+  })
 }
