@@ -174,7 +174,8 @@ export function Wizard({ id }: { id: string | null }) {
       return 'values' in next ? next.values : v
     })
     if (!path.startsWith('services.')) setTouched((t) => ({ ...t, [path]: true }))
-    app.toast(`Applied ${labelOf(path) ?? path} (step ${WIZARD_STEPS[stepOfField(path)]})`)
+    // No toast: the panel marks the suggestion Applied, and an "Apply all" would stack one per value
+    // over the panel's own controls.
   }
 
   /** The catalog's label of a suggestion's path: "EKS · Public API endpoint", a global field's label, or undefined. */
