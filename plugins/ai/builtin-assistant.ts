@@ -14,7 +14,7 @@ import { valueAt, type Draft } from './draft.ts'
 import { checkDraft, missingForStack, type Finding } from './draft-review.ts'
 import type { EnvironmentView } from './environment-view.ts'
 import { readConversation } from './conversation.ts'
-import { readRequest, servicesOf, type Reading } from './request-reading.ts'
+import { MAX_CLAUSE_LENGTH, readRequest, servicesOf, type Reading } from './request-reading.ts'
 import { riskReview } from './risk-review.ts'
 
 export interface AssistantInput {
@@ -135,7 +135,7 @@ const HELP = [
 function topicsOf(catalog: Catalog, question: string): { fields: FieldRef[]; services: string[] } {
   const byPath = catalogPaths(catalog).filter((r) => r.service !== undefined && question.includes(r.path))
   if (byPath.length > 0) return { fields: byPath, services: [] }
-  question = question.toLowerCase()
+  question = question.toLowerCase().slice(0, MAX_CLAUSE_LENGTH)
   const services = servicesOf(catalog, question)
   const hits = searchCatalog(catalog, question, {
     kinds: ['field'],

@@ -13,8 +13,8 @@ export interface Conversation {
   why: boolean
   /** The draft's name says production, or a user message asks for it. */
   production: boolean
-  /** The services the conversation is about, newest first. */
-  context: string[]
+  /** The services the conversation is about, newest first (looked up when called). */
+  context: () => string[]
 }
 
 const WHY = /^\s*(why|why\s+(that|this|so|these)|how\s+come|explain\s+(that|this|these)|reasons?)\s*\??\s*$/i
@@ -40,7 +40,7 @@ export function readConversation(
     question,
     why,
     production: namesProduction(draft) || userTurns.some(asksProduction),
-    context: contextOf(catalog, earlier, lastAnswer, draft),
+    context: () => contextOf(catalog, earlier, lastAnswer, draft),
   }
 }
 
@@ -49,7 +49,8 @@ export function readConversation(
  * (`services.<key>.` paths), else the draft's enabled services.
  */
 function contextOf(catalog: Catalog, earlier: string[], lastAnswer: string[], draft: Draft | undefined): string[] {
-  for (const text of [...earlier].reverse()) {
+  // The last few requests only: a follow-up refers to what was just said.
+  for (const text of earlier.slice(-3).reverse()) {
     const named = servicesOf(catalog, text)
     if (named.length > 0) return named
   }

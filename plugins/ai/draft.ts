@@ -28,14 +28,12 @@ export function overlay(base: Draft | undefined, draft: Draft | undefined): Draf
 
 /** The draft with values set at catalog paths (proposals applied), as a new draft. */
 export function overlayValues(draft: Draft | undefined, values: ReadonlyArray<{ path: string; value: unknown }>): Draft {
-  const out: Draft = structuredClone(draft ?? {})
+  // Copies only what changes (a draft may hold thousands of values; the original is never modified).
+  const out: Draft = { ...draft, services: { ...draft?.services } }
   for (const { path, value } of values) {
     const parts = path.split('.')
     if (parts.length === 1) (out as Record<string, unknown>)[path] = value
-    else if (parts.length === 3 && parts[0] === 'services') {
-      out.services ??= {}
-      out.services[parts[1]] = { ...out.services[parts[1]], [parts[2]]: value }
-    }
+    else if (parts.length === 3 && parts[0] === 'services') out.services![parts[1]] = { ...out.services![parts[1]], [parts[2]]: value }
   }
   return out
 }

@@ -7,7 +7,7 @@ import { readConversation } from './conversation.ts'
 import type { Draft } from './draft.ts'
 import { reviewDraft, type Finding } from './draft-review.ts'
 import type { EnvironmentView } from './environment-view.ts'
-import { readRequest, type Reading } from './request-reading.ts'
+import { MAX_CLAUSE_LENGTH, readRequest, type Reading } from './request-reading.ts'
 import { riskReview } from './risk-review.ts'
 
 export interface Grounding {
@@ -25,10 +25,11 @@ export function groundingFor(
   environment: EnvironmentView | undefined,
 ): Grounding {
   const { question, production, context } = readConversation(catalog, messages, draft)
-  const relevant = [...new Set(searchCatalog(catalog, question.toLowerCase()).map((h) => h.path ?? `services.${h.service}.enabled`))].slice(
-    0,
-    15,
-  )
+  const relevant = [
+    ...new Set(
+      searchCatalog(catalog, question.toLowerCase().slice(0, MAX_CLAUSE_LENGTH)).map((h) => h.path ?? `services.${h.service}.enabled`),
+    ),
+  ].slice(0, 15)
   return {
     review: [...reviewDraft(catalog, draft, environment), ...riskReview(catalog, draft, production)],
     relevant,

@@ -32,8 +32,8 @@ export interface Reading {
 }
 
 export interface ReadingContext {
-  /** Services of the conversation so far, for a clause that names none ("make it multi-AZ"). */
-  context: string[]
+  /** Services of the conversation so far, for a clause that names none ("make it multi-AZ"); asked for only then. */
+  context: () => string[]
   /** The conversation asks for production. */
   production: boolean
 }
@@ -50,6 +50,13 @@ const EMAIL = /\b[^@\s]+@[^@\s]+\.[a-z]{2,}\b/
 const ABOUT_DOMAIN = /\b(domain|dns|route ?53|hostname|host name)\b/
 const RANGE = /\b(?:between\s+)?(\d+(?:\.\d+)?)\s*(?:and|to|-|–|\.\.)\s*(\d+(?:\.\d+)?)\b/
 const NUMBER = /(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])/g
+/**
+ * A request is read up to these bounds (a real one has a few clauses of a few words): the reading runs
+ * on the event loop, and each clause costs a few retrieval searches (test/security/event-loop.test.ts
+ * sends 40 messages of 8,000 characters).
+ */
+export const MAX_CLAUSES = 12
+export const MAX_CLAUSE_LENGTH = 200
 const CLAUSES = /\s*(?:[,;]|\.\s|\band\b|\bwith\b|\bplus\b|\balso\b|\bbut\b|\bthen\b)\s*/
 
 const labelOf = (catalog: Catalog, ref: FieldRef) =>
@@ -206,12 +213,12 @@ class Proposals {
 }
 
 /** "set … to …": the field the subject names (globals included), with the value typed for it. True when read. */
-function readSet(catalog: Catalog, asWritten: string, context: string[], out: Proposals): boolean {
+function readSet(catalog: Catalog, asWritten: string, context: () => string[], out: Proposals): boolean {
   // The value keeps its case (a topic name); the subject is read in lower case.
   const set = SET.exec(asWritten)
   if (!set) return false
   const subject = set[1].toLowerCase()
-  const scope = [...servicesNamed(catalog, subject).named.map((h) => h.service), ...context]
+  const scope = [...servicesNamed(catalog, subject).named.map((h) => h.service), ...context()]
   const target = searchCatalog(catalog, subject, { kinds: ['field'], services: scope.length > 0 ? ['', ...scope] : undefined })
   const best = target.find((h) => h.named)
   const ref = best?.path ? fieldAt(catalog, best.path) : null
@@ -289,7 +296,7 @@ function readField(
 }
 
 /** One clause: "set … to …", a region or domain, the services it names, a range or a field, and the services' own state. */
-function readClause(catalog: Catalog, asWritten: string, context: string[], out: Proposals, namedOut: string[]) {
+function readClause(catalog: Catalog, asWritten: string, context: () => string[], out: Proposals, namedOut: string[]) {
   if (readSet(catalog, asWritten, context, out)) return
   const clause = asWritten.toLowerCase()
   const region = REGION.exec(clause)
@@ -307,7 +314,7 @@ function readClause(catalog: Catalog, asWritten: string, context: string[], out:
         `I read "${said.join(' ') || clause.trim()}" as ${serviceLabel(catalog, pick.service)}; ${serviceLabel(catalog, alt.service)} (\`services.${alt.service}\`) is the alternative${about ? `: ${about}` : ''}.`,
       )
   }
-  const scope = named.length > 0 ? named.map((h) => h.service) : context
+  const scope = named.length > 0 ? named.map((h) => h.service) : context()
   // An e-mail address goes to the text field of the services in view whose pattern takes one.
   const email = EMAIL.exec(asWritten)
   if (email) {
@@ -345,7 +352,7 @@ function readClause(catalog: Catalog, asWritten: string, context: string[], out:
     if (negated) out.add(`services.${h.service}.enabled`, false, `You asked to turn ${s.displayName} off`)
     else out.enable(h.service)
     if (!negated && INSTEAD.test(clause)) {
-      for (const other of context) {
+      for (const other of context()) {
         if (other !== h.service && catalog.services[other]?.category === s.category)
           out.add(`services.${other}.enabled`, false, `Replaced by ${s.displayName}`)
       }
@@ -354,11 +361,18 @@ function readClause(catalog: Catalog, asWritten: string, context: string[], out:
   for (const h of named) if (!namedOut.includes(h.service)) namedOut.push(h.service)
 }
 
-/** Services a text names (for the context of a follow-up). */
-export function servicesOf(catalog: Catalog, text: string): string[] {
+/** The clauses of a text, within the reading's bounds on their length (not on their number). */
+function clausesOf(text: string): string[] {
   return text
-    .toLowerCase()
     .split(CLAUSES)
+    .filter((c) => c.trim() !== '')
+    .map((c) => c.slice(0, MAX_CLAUSE_LENGTH))
+}
+
+/** Services a text names (for the context of a follow-up), from its first clauses. */
+export function servicesOf(catalog: Catalog, text: string): string[] {
+  return clausesOf(text.toLowerCase())
+    .slice(0, MAX_CLAUSES)
     .flatMap((clause) => servicesNamed(catalog, clause).named.map((h) => h.service))
 }
 
@@ -367,16 +381,18 @@ export const asksProduction = (text: string) => PRODUCTION.test(text.toLowerCase
 
 /** What a request asks to change, grounded in the catalog and the draft. */
 export function readRequest(catalog: Catalog, request: string, draft: Draft | undefined, { context, production }: ReadingContext): Reading {
+  // The conversation's services are looked up only when a clause names none (a few retrieval searches per earlier message).
+  let earlier: string[] | undefined
+  const conversation = () => (earlier ??= context())
   const out = new Proposals(catalog, draft)
   const named: string[] = []
   const text = request.replace(/\s+/g, ' ')
   // A range is one phrase ("between 3 and 6"): keep it whole before cutting at "and".
-  const clauses = text
-    .replace(new RegExp(RANGE.source, 'g'), (_m, a: string, b: string) => `${a}..${b}`)
-    .split(CLAUSES)
-    .filter((c) => c.trim() !== '')
+  const all = clausesOf(text.replace(new RegExp(RANGE.source, 'g'), (_m, a: string, b: string) => `${a}..${b}`))
+  const clauses = all.slice(0, MAX_CLAUSES)
+  if (all.length > clauses.length) out.notes.push(`Your message has ${all.length} parts; I read the first ${MAX_CLAUSES}.`)
   for (const clause of clauses)
-    readClause(catalog, clause.replace(/(\d)\.\.(\d)/, '$1 to $2'), named.length > 0 ? named : [...context], out, named)
+    readClause(catalog, clause.replace(/(\d)\.\.(\d)/, '$1 to $2'), () => (named.length > 0 ? named : conversation()), out, named)
 
   // What the proposals need: a network for EKS and the databases, a WAF for CloudFront.
   const asked = new Set(out.list.map((p) => p.path))

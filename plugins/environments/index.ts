@@ -86,7 +86,7 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       // Before the owner's write lock: reading the catalog may wait for the processor.
       const catalog = await catalogCheck.current(request.log)
-      return repo.updating(request.principal.userId, request, async () => {
+      return repo.updating(request.principal.userId, request, async (locked) => {
         const stored = await owned(request, request.params.id)
         const patch = request.body as Record<string, unknown>
 
@@ -110,7 +110,7 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
         const input = merged as EnvironmentInput
         await checkRules(request.principal.userId, input, catalogFindings)
 
-        const updated = await repo.replace(stored, input, deployKeyChange(patch))
+        const updated = await locked.replace(stored, input, deployKeyChange(patch))
         if (!updated) throw notFound('Environment not found')
         return ok(request, await view(request, updated))
       })

@@ -73,6 +73,11 @@ export function inputOf(doc: EnvironmentRecord): Record<string, unknown> {
 /** What happens to the stored deploy key on a write. */
 export type DeployKeyChange = { set: string } | 'remove' | 'keep'
 
+/** The writes `updating` hands its attempt: they run under the owner's lock the attempt already holds. */
+export interface LockedWrites {
+  replace(stored: EnvironmentRecord, input: EnvironmentInput, deployKey: DeployKeyChange): Promise<EnvironmentRecord | null>
+}
+
 export interface ListOptions {
   page: number
   limit: number
@@ -283,12 +288,14 @@ export class EnvironmentRepository {
    * retry: validating the merged document coerces and fills in values in place, and arrays of the
    * merged document are the patch's own.
    */
-  updating<T>(userId: string, request: { body: unknown }, attempt: () => Promise<T>): Promise<T> {
+  updating<T>(userId: string, request: { body: unknown }, attempt: (locked: LockedWrites) => Promise<T>): Promise<T> {
+    // The lock is not re-entrant: the attempt writes through `locked`, which does not take it again.
+    const locked: LockedWrites = { replace: (stored, input, deployKey) => this.replaceLocked(stored, input, deployKey) }
     return ownerLock(this.db, userId, async () => {
       const patch = structuredClone(request.body)
       for (let n = 1; ; n++) {
         try {
-          return await attempt()
+          return await attempt(locked)
         } catch (err) {
           if (!(err instanceof VersionConflict) || n >= UPDATE_ATTEMPTS) throw err
           await sleep(RETRY_PAUSE_MS * n * (0.5 + Math.random()))
@@ -304,9 +311,14 @@ export class EnvironmentRepository {
    * another write came first, null when the environment is gone. A `cloudCredentialId` the write
    * changes is checked again like on create (400 on the field, and nothing changes).
    */
-  async replace(stored: EnvironmentRecord, input: EnvironmentInput, deployKey: DeployKeyChange): Promise<EnvironmentRecord | null> {
+  replace(stored: EnvironmentRecord, input: EnvironmentInput, deployKey: DeployKeyChange): Promise<EnvironmentRecord | null> {
+    return ownerLock(this.db, stored.userId, () => this.replaceLocked(stored, input, deployKey))
+  }
+
+  /** `replace` for a caller holding the owner's lock (`updating`'s attempt). */
+  private async replaceLocked(stored: EnvironmentRecord, input: EnvironmentInput, deployKey: DeployKeyChange) {
     const { _id: id, userId } = stored
-    return ownerLock(this.db, userId, async () => {
+    {
       const doc = this.recordOf(id, userId, input, deployKey, {
         status: stored.status,
         stateKeyScope: stored.stateKeyScope,
@@ -338,7 +350,7 @@ export class EnvironmentRepository {
       }
       await this.summarize(userId, () => this.summaries.put(doc))
       return doc
-    })
+    }
   }
 
   /** The filter of a write conditional on the version read (or its absence, on an older record); the owner was checked on the read. */

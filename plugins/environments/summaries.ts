@@ -222,10 +222,13 @@ export class EnvironmentSummaries {
     return this.lock(userId, () => this.guarded(userId, () => this.changeNow(userId, () => 'rebuild')))
   }
 
-  /** Puts the record's entry in (unless the summary has a newer version of it). */
+  /**
+   * Puts the record's entry in (unless the summary has a newer version of it). The caller holds the
+   * owner's lock (the repository's create and replace write the record and its entry under it).
+   */
   put(doc: EnvironmentRecord): Promise<void> {
     const entry = entryOf(doc)
-    return this.change(doc.userId, (entries) => {
+    return this.changeHeld(doc.userId, (entries) => {
       const at = entries.findIndex((e) => e.id === entry.id)
       if (at < 0) return [...entries, entry]
       if (entries[at].version > entry.version) return null
@@ -241,7 +244,12 @@ export class EnvironmentSummaries {
   }
 
   private async change(userId: string, change: (entries: SummaryEntry[]) => SummaryEntry[] | null): Promise<void> {
-    await this.lock(userId, () => this.guarded(userId, () => this.changeNow(userId, change)))
+    await this.lock(userId, () => this.changeHeld(userId, change))
+  }
+
+  /** `change` for a caller that holds the owner's lock already (the lock is not re-entrant). */
+  private async changeHeld(userId: string, change: (entries: SummaryEntry[]) => SummaryEntry[] | null): Promise<void> {
+    await this.guarded(userId, () => this.changeNow(userId, change))
   }
 
   /** When the summary cannot be written (the database failed), the user's next list here rebuilds it. */

@@ -247,6 +247,12 @@ const CASES: Record<string, Case> = {
     },
     only: true,
   },
+  'a very long message is read up to its bounds, and says so': {
+    ask: 'enable eks and '.repeat(40) + 'enable waf',
+    expect: { 'services.eks.enabled': true, 'services.vpc.enabled': true },
+    only: true,
+    says: /Your message has 41 parts; I read the first 12\./,
+  },
   'a question is answered, not acted on': { ask: 'what is msk?', expect: {}, only: true, says: /MSK \(Kafka\)/ },
 }
 

@@ -213,12 +213,16 @@ t.test('concurrent writes', async (t) => {
     // updating(): the first attempt works from the stale record and loses; the retry re-reads.
     const request = { body: { services: { eks: { enabled: true } } } as Record<string, unknown> }
     let attempts = 0
-    const updated = await repo.updating(userId, request, async () => {
+    const updated = await repo.updating(userId, request, async (locked) => {
       attempts++
       const read = attempts === 1 ? stale : (await repo.get(userId, env.id))!
       t.same(request.body, { services: { eks: { enabled: true } } }, `attempt ${attempts} gets the patch as sent`)
       ;(request.body.services as Record<string, unknown>).mutated = true
-      return repo.replace(read, { ...base, name: 'stale-read', domain: read.domain, services: { eks: { enabled: true } } } as never, 'keep')
+      return locked.replace(
+        read,
+        { ...base, name: 'stale-read', domain: read.domain, services: { eks: { enabled: true } } } as never,
+        'keep',
+      )
     })
     t.equal(attempts, 2)
     t.match(updated, { domain: 'first.example.com', services: { eks: { enabled: true } }, version: 3 })
@@ -298,7 +302,18 @@ t.test('KeyedMutex', async (t) => {
   t.ok(order('a1 end') < order('a2 start') && order('a2 end') < order('a3 start'), 'one key: one at a time, in arrival order')
   t.ok(order('b1 end') < order('a1 end'), 'another key does not wait')
 
-  t.equal(await mutex.run('a', () => mutex.run('a', async () => 'inner')), 'inner', 're-entrant for its holder')
+  // Not re-entrant (keyed-mutex.ts): a nested run of the same key waits for the outer one.
+  let nested: Promise<string> | undefined
+  const outer = await mutex.run('a', async () => {
+    nested = mutex.run('a', async () => {
+      log.push('nested ran')
+      return 'nested'
+    })
+    await sleep(5)
+    return log.includes('nested ran') ? 'interleaved' : 'outer'
+  })
+  t.equal(outer, 'outer', 'the nested run did not run inside its holder')
+  t.equal(await nested, 'nested', 'a nested run of the key runs after its holder')
   await t.rejects(
     mutex.run('a', async () => Promise.reject(new Error('boom'))),
     /boom/,
