@@ -316,41 +316,43 @@ export class EnvironmentRepository {
   }
 
   /** `replace` for a caller holding the owner's lock (`updating`'s attempt). */
-  private async replaceLocked(stored: EnvironmentRecord, input: EnvironmentInput, deployKey: DeployKeyChange) {
+  private async replaceLocked(
+    stored: EnvironmentRecord,
+    input: EnvironmentInput,
+    deployKey: DeployKeyChange,
+  ): Promise<EnvironmentRecord | null> {
     const { _id: id, userId } = stored
-    {
-      const doc = this.recordOf(id, userId, input, deployKey, {
-        status: stored.status,
-        stateKeyScope: stored.stateKeyScope,
-        version: (stored.version ?? 0) + 1,
-        createdAt: stored.createdAt,
-        updatedAt: new Date(Math.max(Date.now(), stored.updatedAt.getTime() + 1)),
-        deployKey: stored.deployKey,
-      })
-      const assigns = Boolean(doc.cloudCredentialId) && doc.cloudCredentialId !== stored.cloudCredentialId
-      if (assigns) await this.assertCredentialUsable(doc)
-      const result = await this.collection.replaceOne(this.atVersion(id, stored.version), doc)
-      if (result.matchedCount !== 1) {
-        if ((await this.collection.findOne({ _id: id }, { projection: { userId: 1 } }))?.userId === userId) throw new VersionConflict()
-        return null
-      }
-      if (assigns && !(await this.credentialUsable(doc))) {
-        // A deletion of the credential on another replica came in between: take the write back.
-        const undone = await this.collection.replaceOne(this.atVersion(id, doc.version), { ...stored, version: doc.version! + 1 })
-        if (undone.matchedCount !== 1) {
-          // Written over meanwhile: at least the reference must not stay.
-          await this.collection.updateOne(
-            { _id: id, cloudCredentialId: doc.cloudCredentialId },
-            { $unset: { cloudCredentialId: '' }, $inc: { version: 1 } },
-          )
-        }
-        const now = await this.collection.findOne({ _id: id })
-        if (now) await this.summarize(userId, () => this.summaries.put(now))
-        throw credentialRefused(doc.provider)
-      }
-      await this.summarize(userId, () => this.summaries.put(doc))
-      return doc
+    const doc = this.recordOf(id, userId, input, deployKey, {
+      status: stored.status,
+      stateKeyScope: stored.stateKeyScope,
+      version: (stored.version ?? 0) + 1,
+      createdAt: stored.createdAt,
+      updatedAt: new Date(Math.max(Date.now(), stored.updatedAt.getTime() + 1)),
+      deployKey: stored.deployKey,
+    })
+    const assigns = Boolean(doc.cloudCredentialId) && doc.cloudCredentialId !== stored.cloudCredentialId
+    if (assigns) await this.assertCredentialUsable(doc)
+    const result = await this.collection.replaceOne(this.atVersion(id, stored.version), doc)
+    if (result.matchedCount !== 1) {
+      if ((await this.collection.findOne({ _id: id }, { projection: { userId: 1 } }))?.userId === userId) throw new VersionConflict()
+      return null
     }
+    if (assigns && !(await this.credentialUsable(doc))) {
+      // A deletion of the credential on another replica came in between: take the write back.
+      const undone = await this.collection.replaceOne(this.atVersion(id, doc.version), { ...stored, version: doc.version! + 1 })
+      if (undone.matchedCount !== 1) {
+        // Written over meanwhile: at least the reference must not stay.
+        await this.collection.updateOne(
+          { _id: id, cloudCredentialId: doc.cloudCredentialId },
+          { $unset: { cloudCredentialId: '' }, $inc: { version: 1 } },
+        )
+      }
+      const now = await this.collection.findOne({ _id: id })
+      if (now) await this.summarize(userId, () => this.summaries.put(now))
+      throw credentialRefused(doc.provider)
+    }
+    await this.summarize(userId, () => this.summaries.put(doc))
+    return doc
   }
 
   /** The filter of a write conditional on the version read (or its absence, on an older record); the owner was checked on the read. */
