@@ -70,6 +70,16 @@ export async function signedInContext(browser: Browser, token: string): Promise<
   return context
 }
 
+/** A signed-in page on the web UI's new-environment wizard, with the environment name and global prefix typed. */
+export async function newEnvironmentWizard(t: Teardown, url: string, token: string, name: string, prefix = 'acme') {
+  const browser = await launchBrowser(t)
+  const { page, problems } = await newPage(await signedInContext(browser, token))
+  await page.goto(`${url}/#/environments/new`)
+  await page.getByLabel('Environment name').fill(name)
+  await page.getByLabel('Global prefix').fill(prefix)
+  return { page, problems }
+}
+
 /**
  * Everything the page's origin keeps in the browser, as text: localStorage, sessionStorage, every
  * IndexedDB database's records, the Cache Storage entries, and the context's cookies.

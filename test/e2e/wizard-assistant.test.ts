@@ -3,22 +3,16 @@
 // the wizard never goes to the assistant; Escape closes the panel and gives focus back.
 import t from 'tap'
 import { startTestApp } from '../harness/app.ts'
-import { launchBrowser, newPage, screenshot, signedInContext } from './browser.ts'
+import { newEnvironmentWizard, screenshot } from './browser.ts'
 
 const DEPLOY_KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nYXNzaXN0YW50LW5ldmVyLXNlZXMtdGhpcw==\n-----END OPENSSH PRIVATE KEY-----'
 
 t.test('wizard assistant: ask, apply, see the toggle on', async (t) => {
   const ies = await startTestApp(t)
   ies.config.publicUrl = ies.url
-  const browser = await launchBrowser(t)
-  const context = await signedInContext(browser, ies.tokenFor('dev'))
-  const { page, problems } = await newPage(context)
+  const { page, problems } = await newEnvironmentWizard(t, ies.url, ies.tokenFor('dev'), 'assisted')
   const chats: string[] = []
   page.on('request', (r) => r.url().endsWith('/api/ai/chat') && chats.push(r.postData() ?? ''))
-
-  await page.goto(`${ies.url}/#/environments/new`)
-  await page.getByLabel('Environment name').fill('assisted')
-  await page.getByLabel('Global prefix').fill('acme')
   await page.getByRole('button', { name: 'Git repository' }).click()
   await page.getByLabel('Deploy key or access token (write-only)').fill(DEPLOY_KEY)
   await page.getByRole('button', { name: 'Services' }).click()
@@ -72,13 +66,7 @@ t.test('wizard assistant: ask, apply, see the toggle on', async (t) => {
 t.test('wizard assistant: a compound request, applied in one click, with catalog labels', async (t) => {
   const ies = await startTestApp(t)
   ies.config.publicUrl = ies.url
-  const browser = await launchBrowser(t)
-  const context = await signedInContext(browser, ies.tokenFor('dev'))
-  const { page, problems } = await newPage(context)
-
-  await page.goto(`${ies.url}/#/environments/new`)
-  await page.getByLabel('Environment name').fill('assisted-all')
-  await page.getByLabel('Global prefix').fill('acme')
+  const { page, problems } = await newEnvironmentWizard(t, ies.url, ies.tokenFor('dev'), 'assisted-all')
   await page.getByRole('button', { name: 'Services', exact: true }).click()
   const switchOf = (service: string) => page.locator(`[data-service="${service}"] [role="switch"]`).first()
   t.equal(await switchOf('eks').getAttribute('aria-checked'), 'false', 'EKS starts off')

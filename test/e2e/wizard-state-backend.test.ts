@@ -6,7 +6,7 @@
 import t from 'tap'
 import { startTestApp } from '../harness/app.ts'
 import { startTestMoto } from '../harness/moto.ts'
-import { launchBrowser, newPage, screenshot, signedInContext } from './browser.ts'
+import { newEnvironmentWizard, screenshot } from './browser.ts'
 
 t.test('state backend: the proposed bucket, created with a credential chosen in the step', async (t) => {
   const moto = await startTestMoto(t)
@@ -24,12 +24,7 @@ t.test('state backend: the proposed bucket, created with a credential chosen in 
   })
   t.equal(saved.status, 201)
 
-  const browser = await launchBrowser(t)
-  const context = await signedInContext(browser, ies.tokenFor('dev'))
-  const { page, problems } = await newPage(context)
-  await page.goto(`${ies.url}/#/environments/new`)
-  await page.getByLabel('Environment name').fill('shop-prod')
-  await page.getByLabel('Global prefix').fill('Acme')
+  const { page, problems } = await newEnvironmentWizard(t, ies.url, ies.tokenFor('dev'), 'shop-prod', 'Acme')
   await page.getByRole('button', { name: 'Next: Services' }).click()
   await page.getByRole('button', { name: 'Next: State backend' }).click()
   await page.getByLabel('Create one for me').check()
@@ -69,12 +64,7 @@ t.test('state backend: the proposed bucket, created with a credential chosen in 
 t.test('state backend: "Create one for me" without creating it warns at the step and before creating', async (t) => {
   const ies = await startTestApp(t)
   ies.config.publicUrl = ies.url
-  const browser = await launchBrowser(t)
-  const context = await signedInContext(browser, ies.tokenFor('dev'))
-  const { page, problems } = await newPage(context)
-  await page.goto(`${ies.url}/#/environments/new`)
-  await page.getByLabel('Environment name').fill('shop-dev')
-  await page.getByLabel('Global prefix').fill('acme')
+  const { page, problems } = await newEnvironmentWizard(t, ies.url, ies.tokenFor('dev'), 'shop-dev')
   await page.getByRole('button', { name: 'Next: Services' }).click()
   await page.getByRole('button', { name: 'Next: State backend' }).click()
   t.equal(await page.getByTestId('backend-not-created').count(), 0, 'no warning without "Create one for me"')
