@@ -12,7 +12,7 @@ import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { AppError, fieldError, notFound } from '@ies/server/core/errors'
 import type { LifecyclePushParams } from '@ies/server/jobs/push/push-job'
 import { isChartFile } from '@ies/server/jobs/generation/selection'
-import type { ArchiveId } from '@ies/server/jobs/queue/archives'
+import { UNZIP_LIMITS, type ArchiveId } from '@ies/server/jobs/queue/archives'
 import type { GenerateResult } from '@ies/server/jobs/queue/store'
 import { Job, toJob } from '../jobs/schemas.ts'
 import { historyRoutes } from './history.ts'
@@ -66,7 +66,7 @@ const generation: FastifyPluginAsyncTypebox = async (app) => {
       const archive = await app.jobs.archives.read(done.archiveId as ArchiveId)
       const files: Record<string, string> = {}
       const helm: Record<string, string> = {}
-      for (const file of await unzipToFiles(archive, { maxFiles: 5000, maxBytes: 200 * 1024 * 1024 })) {
+      for (const file of await unzipToFiles(archive, UNZIP_LIMITS)) {
         ;(isChartFile(file.path) ? helm : files)[file.path] = file.content.toString('utf8')
       }
       return reply

@@ -103,6 +103,15 @@ export async function databaseReachable(db: Db, timeoutMs = 2000): Promise<boole
   }
 }
 
+/**
+ * The embedded store (FerretDB, which names its version in `buildInfo`) rather than MongoDB: where a
+ * query shape costs a scan on one and an index lookup on the other, the callers choose by it.
+ */
+export async function isFerretDB(db: Db): Promise<boolean> {
+  const info = await db.admin().command({ buildInfo: 1 })
+  return typeof info.ferretdbVersion === 'string'
+}
+
 export default fp<DatabaseOptions>(
   async (app, opts) => {
     const owned = !opts.client

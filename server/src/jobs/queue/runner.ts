@@ -1,16 +1,16 @@
-// Agenda 6 on the service's database (@agendajs/mongo-backend, collection `agendaJobs`) dispatches
+// Agenda 6 on the service's database (agenda-backend.ts, collection `agendaJobs`) dispatches
 // the `generate` and `push` jobs; the job record in `jobs` (store.ts) is what the API serves. A new
 // job starts at once through the notification channel; a job whose worker died is locked again by
 // any replica once its lock is older than JOBS_LOCK_LIFETIME_MS (found on the next JOBS_PROCESS_EVERY_MS scan).
 import os from 'node:os'
 import { Agenda, exponential, type Job } from 'agenda'
-import { MongoBackend } from '@agendajs/mongo-backend'
 import type { Db } from 'mongodb'
 import type { FastifyBaseLogger } from 'fastify'
 import { unzipToFiles, type TreeFile } from '@ies/processor-lib'
 import type { Config } from '../../config.ts'
 import { isDatabaseUnavailable } from '../../core/errors.ts'
 import type { JobEnvironment } from '../generation/transform.ts'
+import { queueBackend } from './agenda-backend.ts'
 import { ArchiveStore, UNZIP_LIMITS, type ArchiveId } from './archives.ts'
 import { CompletionBus } from './completions.ts'
 import { checkDestination } from '../push/destination.ts'
@@ -81,7 +81,7 @@ export class JobRunner {
     this.channel = notificationChannel({ notify: jobs.notify, redisUrl: opts.config.rateLimit.redisUrl })
     this.agenda = new Agenda({
       name: `${os.hostname()}-${process.pid}`,
-      backend: new MongoBackend({ mongo: opts.db, collection: 'agendaJobs' }),
+      backend: queueBackend(opts.db),
       notificationChannel: this.channel,
       processEvery: jobs.processEveryMs,
       defaultConcurrency: jobs.concurrency,
