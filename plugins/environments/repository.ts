@@ -8,12 +8,13 @@
 // keeps them correct on FerretDB, whose conditional writes are not atomic.
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Collection, Db, Filter } from 'mongodb'
+import type { Collection, Db } from 'mongodb'
 import pMap from 'p-map'
 import type { EncryptedSecret, KeyRing } from '@ies/server/core/crypto'
 import { AppError, conflict, fieldError, isDatabaseUnavailable } from '@ies/server/core/errors'
 import { isDuplicateKey } from '@ies/server/core/db'
 import { ownerLock } from '@ies/server/core/keyed-mutex'
+import { replaceAtVersion } from '@ies/server/core/versioned-write'
 import { reencryptField, type ReencryptResult } from '@ies/server/core/reencrypt'
 import type { Environment, EnvironmentInput } from './schemas.ts'
 import { ENVIRONMENT_STATUSES, SORTS } from './schemas.ts'
@@ -332,15 +333,13 @@ export class EnvironmentRepository {
     })
     const assigns = Boolean(doc.cloudCredentialId) && doc.cloudCredentialId !== stored.cloudCredentialId
     if (assigns) await this.assertCredentialUsable(doc)
-    const result = await this.collection.replaceOne(this.atVersion(id, stored.version), doc)
-    if (result.matchedCount !== 1) {
+    if (!(await replaceAtVersion(this.db, this.collection, stored.version, doc))) {
       if ((await this.collection.findOne({ _id: id }, { projection: { userId: 1 } }))?.userId === userId) throw new VersionConflict()
       return null
     }
     if (assigns && !(await this.credentialUsable(doc))) {
       // A deletion of the credential on another replica came in between: take the write back.
-      const undone = await this.collection.replaceOne(this.atVersion(id, doc.version), { ...stored, version: doc.version! + 1 })
-      if (undone.matchedCount !== 1) {
+      if (!(await replaceAtVersion(this.db, this.collection, doc.version, { ...stored, version: doc.version! + 1 }))) {
         // Written over meanwhile: at least the reference must not stay.
         await this.collection.updateOne(
           { _id: id, cloudCredentialId: doc.cloudCredentialId },
@@ -353,11 +352,6 @@ export class EnvironmentRepository {
     }
     await this.summarize(userId, () => this.summaries.put(doc))
     return doc
-  }
-
-  /** The filter of a write conditional on the version read (or its absence, on an older record); the owner was checked on the read. */
-  private atVersion(id: string, version: number | undefined): Filter<EnvironmentRecord> {
-    return { _id: id, version: version === undefined ? { $exists: false } : version }
   }
 
   /**

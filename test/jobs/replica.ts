@@ -22,7 +22,9 @@ export async function startReplicaProcess(
   env: Record<string, string>,
 ): Promise<Replica> {
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/src/main.ts')], {
+  // BENCH_SERVER_NODE_ARGS: Node flags for the server process (the benchmarks' profiling knob, as in scripts/bench/cannon.ts).
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.resolve('server/src/main.ts')], {
     env: {
       ...process.env,
       ...env,
@@ -46,7 +48,15 @@ export async function startReplicaProcess(
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
     await exited
   }
-  t.teardown(kill)
+  // A profiled server is stopped gently first: Node writes its profile on exit, not when killed.
+  const stop = async () => {
+    if (nodeArgs.length > 0 && child.exitCode === null) {
+      child.kill('SIGTERM')
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))])
+    }
+    await kill()
+  }
+  t.teardown(stop)
   await waitForPort(port, 60_000, () => child.exitCode !== null)
   return { url: `http://127.0.0.1:${port}`, child, kill, stderr: () => stderr }
 }

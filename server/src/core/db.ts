@@ -103,13 +103,20 @@ export async function databaseReachable(db: Db, timeoutMs = 2000): Promise<boole
   }
 }
 
+const ferretClients = new WeakMap<MongoClient, boolean>()
+
 /**
  * The embedded store (FerretDB, which names its version in `buildInfo`) rather than MongoDB: where a
  * query shape costs a scan on one and an index lookup on the other, the callers choose by it.
+ * Asked once per client (a failed ask, with the database down, is asked again next time).
  */
 export async function isFerretDB(db: Db): Promise<boolean> {
+  const known = ferretClients.get(db.client)
+  if (known !== undefined) return known
   const info = await db.admin().command({ buildInfo: 1 })
-  return typeof info.ferretdbVersion === 'string'
+  const ferret = typeof info.ferretdbVersion === 'string'
+  ferretClients.set(db.client, ferret)
+  return ferret
 }
 
 export default fp<DatabaseOptions>(
