@@ -42,8 +42,13 @@ export class CompletionBus {
 
   /** The job has finished here: wake this replica's waiters now, and the other replicas' through Redis. */
   announce(jobId: string): void {
-    this.local.emit(jobId)
+    this.announceHere(jobId)
     this.publisher?.publish(CHANNEL, jobId).catch((err: Error) => this.onError(err))
+  }
+
+  /** Wakes only this replica's waiters (they can read the final record from memory before the others can from the database). */
+  announceHere(jobId: string): void {
+    this.local.emit(jobId)
   }
 
   /**

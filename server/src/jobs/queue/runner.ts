@@ -225,6 +225,10 @@ export class JobRunner {
         await Promise.all([job.touch().catch(() => {}), this.store.heartbeat(jobId)])
       }
       await work(record, touch)
+      // The final record is stored and kept in memory (store.finish): this replica's waiters read it
+      // from there at once; the other replicas' are woken once the queue no longer holds the record.
+      this.completions.announceHere(jobId)
+      await Promise.all([this.store.dequeue(jobId), this.dispatched(job)])
     } catch (err) {
       // The database was unreachable: the attempt is given up and Agenda runs the job again (backoff).
       this.abandoned.set(jobId, record.attempts)
@@ -232,7 +236,6 @@ export class JobRunner {
     } finally {
       this.completions.announce(jobId)
     }
-    await this.dispatched(job)
   }
 
   /**

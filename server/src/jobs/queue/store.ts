@@ -5,15 +5,14 @@
 // (insert-only; retention.ts prunes it) and then removed from `jobs`. A read looks in `jobs`, then in
 // `jobHistory`: in that order a job that finishes meanwhile is found in one or the other.
 //
-// Recently finished records are also kept in memory (`recent`): FerretDB 1.24 answers a `{ _id }`
-// read by walking the table until it finds the row, so a job that just finished, at the end of a
-// long history, took 0.2-0.8 s to read at 20,000 records (and a missing id the whole table); its
-// waiters and first readers are served from memory instead. Deletions drop it from there too.
+// Records finished in this process lately are also kept in memory (`recent`) and read from there
+// first (a final record never changes): a job's waiters are answered as soon as its final record is
+// stored, before it leaves the queue (runner.ts), without a read. Deletions drop them from there too.
 //
 // Every query on the hot path filters by `_id` alone and checks owner and status in code: FerretDB 1.x
-// (SQLite) pushes down only a filter that is exactly `{ _id: <string or ObjectId> }`; any other filter
-// (`{ _id, userId }`, `{ _id, status }`) reads and decodes the whole collection, which grows with every
-// job. The same queries use the `_id` index on MongoDB.
+// (SQLite) serves by index only a filter that is exactly `{ _id: <string or ObjectId> }`
+// (scripts/build-ferretdb.sh); any other filter (`{ _id, userId }`, `{ _id, status }`) reads and
+// decodes the whole collection. The same queries use the `_id` index on MongoDB.
 import { randomUUID } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
 import type { Collection, Db } from 'mongodb'
@@ -134,10 +133,9 @@ export class JobStore {
 
   /** For the worker: the job whatever its owner (queued or running, else finished). */
   async byId(id: string): Promise<JobRecord | null> {
-    const queued = await this.collection.findOne({ _id: id })
-    if (queued) return queued
     const recent = this.recent.get(id)
-    return recent ? structuredClone(recent) : this.history.findOne({ _id: id })
+    if (recent) return structuredClone(recent)
+    return (await this.collection.findOne({ _id: id })) ?? this.history.findOne({ _id: id })
   }
 
   /**
@@ -206,8 +204,9 @@ export class JobStore {
   }
 
   /**
-   * Moves the final record to the history (an insert), then out of the queue. A record already in
-   * the history (an earlier attempt finished it, and its removal from `jobs` was lost) stays as it is.
+   * Stores the final record in the history (an insert) and keeps it in memory; `dequeue` then takes
+   * the job out of the queue. A record already in the history (an earlier attempt finished it, and
+   * its removal from `jobs` was lost) stays as it is.
    */
   private async finish(done: JobRecord): Promise<void> {
     delete done.heartbeatAt
@@ -217,7 +216,11 @@ export class JobStore {
       if ((err as { code?: unknown }).code !== 11000) throw err
     }
     this.recent.set(done._id, structuredClone(done))
-    await this.collection.deleteOne({ _id: done._id })
+  }
+
+  /** Takes a finished job out of the queue (after `succeed` or `fail`). */
+  async dequeue(id: string): Promise<void> {
+    await this.collection.deleteOne({ _id: id })
   }
 
   /**
