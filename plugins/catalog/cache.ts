@@ -14,7 +14,7 @@ export interface CachedCatalog {
 }
 
 export class CatalogCache {
-  private entry?: { catalog: Catalog; etag: string; fetchedAt: number; validatedAt: number }
+  private entry?: { catalog: Catalog; etag: string; fetchedAt: number; validatedAt: number; current: CachedCatalog }
   private inflight?: Promise<CachedCatalog>
 
   constructor(
@@ -25,10 +25,14 @@ export class CatalogCache {
   ) {}
 
   async get(): Promise<CachedCatalog> {
+    return this.fresh() ?? (this.inflight ??= this.refresh().finally(() => (this.inflight = undefined)))
+  }
+
+  /** The copy while it is fresh, without waiting (the route answers a revalidation synchronously); else undefined: call get(). */
+  fresh(): CachedCatalog | undefined {
     const entry = this.entry
-    if (entry && this.now() - entry.validatedAt < this.ttlMs) return { catalog: entry.catalog, etag: entry.etag, stale: false }
-    this.inflight ??= this.refresh().finally(() => (this.inflight = undefined))
-    return this.inflight
+    if (entry && this.now() - entry.validatedAt < this.ttlMs) return entry.current
+    return undefined
   }
 
   private async refresh(): Promise<CachedCatalog> {
@@ -39,10 +43,11 @@ export class CatalogCache {
       if (fetched.notModified) {
         if (!entry) throw new Error('the processor answered 304 to an unconditional request')
         entry.validatedAt = now
-        return { catalog: entry.catalog, etag: entry.etag, stale: false }
+        return entry.current
       }
-      this.entry = { catalog: fetched.catalog, etag: fetched.etag, fetchedAt: now, validatedAt: now }
-      return { catalog: fetched.catalog, etag: fetched.etag, stale: false }
+      const current = Object.freeze({ catalog: fetched.catalog, etag: fetched.etag, stale: false })
+      this.entry = { catalog: fetched.catalog, etag: fetched.etag, fetchedAt: now, validatedAt: now, current }
+      return current
     } catch (err) {
       if (err instanceof ProcessorUnreachable && entry && this.now() - entry.validatedAt < this.staleMs) {
         return { catalog: entry.catalog, etag: entry.etag, stale: true }

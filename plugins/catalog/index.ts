@@ -4,14 +4,17 @@
 // process-local cache (cache.ts, shared as `app.catalog`: service.ts). `ETag` is the templates commit; `If-None-Match` with it gives 304;
 // a copy served because the processor is unreachable carries `Warning: 110`. No copy: 503.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { unavailable } from '@ies/server/core/errors'
+import type { CachedCatalog } from './cache.ts'
 import { CatalogDocument } from './schemas.ts'
 import { ProcessorUnreachable, unquote } from './source.ts'
 
-function matches(header: string | undefined, etag: string): boolean {
+/** `If-None-Match` names this ETag (`quoted`: the ETag header's value), or is `*`. */
+function matches(header: string | undefined, etag: string, quoted: string): boolean {
   if (!header) return false
-  if (header.length === etag.length + 2 && header === `"${etag}"`) return true
+  if (header === quoted) return true
   return header.split(',').some((t) => {
     const v = unquote(t.trim())
     return v === '*' || v === etag
@@ -20,6 +23,37 @@ function matches(header: string | undefined, etag: string): boolean {
 
 const catalog: FastifyPluginAsyncTypebox = async (app) => {
   const cache = app.catalog
+  // The ETag header's value, made once per templates commit.
+  let quoted = { etag: '', header: '""' }
+  const etagHeader = (etag: string) => (quoted.etag === etag ? quoted : (quoted = { etag, header: `"${etag}"` })).header
+
+  /** The answer from a copy of the catalog: 304 when the client holds it (sent here), else the envelope to send. */
+  function answer(request: FastifyRequest, reply: FastifyReply, current: CachedCatalog) {
+    const etag = etagHeader(current.etag)
+    reply.header('ETag', etag)
+    reply.header('Cache-Control', 'no-cache')
+    if (current.stale) reply.header('Warning', '110 - "Response is Stale"')
+    if (matches(request.headers['if-none-match'], current.etag, etag)) {
+      reply.code(304).send()
+      return undefined
+    }
+    return ok(request, current.catalog)
+  }
+
+  async function afterFetch(request: FastifyRequest, reply: FastifyReply) {
+    let current
+    try {
+      current = await cache.get()
+    } catch (err) {
+      request.log.warn({ err: { message: (err as Error).message } }, 'catalog unavailable')
+      throw unavailable(
+        err instanceof ProcessorUnreachable
+          ? 'The catalog is unavailable: the template processor cannot be reached'
+          : 'The catalog is unavailable',
+      )
+    }
+    return answer(request, reply, current)
+  }
 
   app.get(
     '/',
@@ -33,23 +67,11 @@ const catalog: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request, reply) => {
-      let current
-      try {
-        current = await cache.get()
-      } catch (err) {
-        request.log.warn({ err: { message: (err as Error).message } }, 'catalog unavailable')
-        throw unavailable(
-          err instanceof ProcessorUnreachable
-            ? 'The catalog is unavailable: the template processor cannot be reached'
-            : 'The catalog is unavailable',
-        )
-      }
-      reply.header('ETag', `"${current.etag}"`)
-      reply.header('Cache-Control', 'no-cache')
-      if (current.stale) reply.header('Warning', '110 - "Response is Stale"')
-      if (matches(request.headers['if-none-match'], current.etag)) return reply.code(304).send()
-      return ok(request, current.catalog)
+    // A fresh copy is answered without a promise (revalidations are most of this route's traffic);
+    // otherwise the cache fetches or revalidates first.
+    (request, reply) => {
+      const current = cache.fresh()
+      return current ? answer(request, reply, current) : afterFetch(request, reply)
     },
   )
 }

@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url'
 import Fastify, { type FastifyInstance } from 'fastify'
 import autoload from '@fastify/autoload'
 import swagger from '@fastify/swagger'
-import helmet from '@fastify/helmet'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { MongoClient } from 'mongodb'
 import { issuerOf, type Config } from './config.ts'
@@ -18,7 +17,7 @@ import rateLimits from './core/rate-limit.ts'
 import health from './core/health.ts'
 import { UsersRepository } from './core/users.ts'
 import { loggerOptions } from './core/logger.ts'
-import { API_DIRECTIVES, securityHeaders } from './core/security-headers.ts'
+import { API_DIRECTIVES, helmetHeaderSet, securityHeaders } from './core/security-headers.ts'
 import { keyRingOf, type KeyRing } from './core/crypto.ts'
 import { templatesSource, type TemplatesSource } from './jobs/generation/templates.ts'
 
@@ -123,14 +122,24 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(import('./web/api-docs.ts'))
   await app.register(
     async (api) => {
-      // Security headers on every /api answer, errors included (helmet; the identity provider's pages keep their own).
-      await api.register(helmet, securityHeaders(API_DIRECTIVES))
-      // Every /api request, in this order: the per-IP limit, the bearer token, the per-user limit
-      // (one hook: each hook a request passes through has a cost of its own).
-      api.addHook('onRequest', async (request, reply) => {
-        await api.limitByIp(request, reply)
-        await api.authenticate(request)
-        await api.limitByUser(request, reply)
+      // Every /api request, in this order: the security headers (on every answer, errors included:
+      // helmet's set for the API, computed once; the identity provider's pages keep their own), the
+      // per-IP limit, the bearer token, the per-user limit. One hook, and a promise only where a check
+      // waits: each hook and each promise a request passes through has a cost of its own, and this is
+      // the fixed cost of every /api request.
+      const headers = await helmetHeaderSet(securityHeaders(API_DIRECTIVES))
+      api.addHook('onRequest', (request, reply, done) => {
+        reply.headers(headers)
+        const next = () => done()
+        api
+          .limitByIp(request, reply)
+          .then(() => {
+            // A remembered token is known at once; a new one is verified first.
+            const verifying = api.authenticate(request)
+            if (verifying) verifying.then(() => api.limitByUser(request, reply)).then(next, done)
+            else api.limitByUser(request, reply).then(next, done)
+          })
+          .catch(done)
       })
       await api.register(autoload, { dir: PLUGINS_DIR, ignorePattern: /(^|\/)service\.ts$/, forceESM: true })
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())

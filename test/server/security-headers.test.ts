@@ -3,6 +3,9 @@
 // frame-ancestors 'none', nosniff, a strict referrer policy, X-Frame-Options DENY, and no
 // X-Powered-By. test/e2e/web-ui.test.ts loads the built UI in Chromium under this policy.
 import t from 'tap'
+import Fastify from 'fastify'
+import helmet from '@fastify/helmet'
+import { API_DIRECTIVES, helmetHeaderSet, securityHeaders } from '@ies/server/core/security-headers'
 import { startTestApp } from '../harness/app.ts'
 
 const directives = (csp: string | null) =>
@@ -53,4 +56,33 @@ t.test('security headers on the web UI and the API', async (t) => {
     'API 400',
     await fetch(`${url}/api/environments`, { method: 'POST', headers: { ...auth('dev'), 'content-type': 'application/json' }, body: '{' }),
   )
+})
+
+// The API applies helmet's headers as a set computed once at start (helmetHeaderSet): every header
+// @fastify/helmet itself sets per request with the API's options is on every kind of /api answer, with
+// the same value, and nothing it removes is there.
+t.test("the API's headers are exactly the ones @fastify/helmet sets per request", async (t) => {
+  const reference = Fastify({ logger: false })
+  await reference.register(helmet, securityHeaders(API_DIRECTIVES))
+  reference.get('/', async () => ({ ok: true }))
+  const res = await reference.inject('/')
+  await reference.close()
+  const fastifyOwn = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive'])
+  const expected = Object.fromEntries(Object.entries(res.headers).filter(([name]) => !fastifyOwn.has(name)))
+  t.ok(Object.keys(expected).length >= 10, `helmet sets its headers (${Object.keys(expected).join(', ')})`)
+  t.same(await helmetHeaderSet(securityHeaders(API_DIRECTIVES)), expected, 'the computed set')
+
+  const { url, auth } = await startTestApp(t)
+  const catalog = await fetch(`${url}/api/catalog`, { headers: auth('dev') })
+  const answers: [string, Response][] = [
+    ['200', catalog],
+    ['304', await fetch(`${url}/api/catalog`, { headers: { ...auth('dev'), 'if-none-match': catalog.headers.get('etag')! } })],
+    ['401', await fetch(`${url}/api/catalog`)],
+    ['404', await fetch(`${url}/api/environments/00000000-0000-4000-8000-000000000000`, { headers: auth('dev') })],
+  ]
+  for (const [status, answer] of answers) {
+    t.equal(String(answer.status), status)
+    for (const [name, value] of Object.entries(expected)) t.equal(answer.headers.get(name), String(value), `${status}: ${name}`)
+    t.equal(answer.headers.get('x-powered-by'), null, `${status}: no X-Powered-By`)
+  }
 })
