@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError, FastifyRequest } from 'fastify'
 import { Envelope, ErrorBody, ListEnvelope, ok, page } from '@ies/server/core/envelope'
-import { currentTemplatesCommit, upgradeStatus } from '@ies/server/jobs/push/push-records'
+import { currentTemplatesCommit, upgradeStatus, type PushRecords } from '@ies/server/jobs/push/push-records'
 import { detailsFromValidation, notFound, validationError, type FieldError } from '@ies/server/core/errors'
 import { catalogCheckFor, withoutOverlap } from './catalog-check.ts'
 import { mergePatch } from './merge-patch.ts'
@@ -36,10 +36,13 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
     return validationError([...schemaErrors, ...withoutOverlap(schemaErrors, catalogFindings)])
   }
 
-  /** The environment as served one at a time: with its last push and what it is behind (push-records.ts). */
-  async function view(request: FastifyRequest, env: EnvironmentRecord) {
+  /**
+   * The environment as served one at a time: with its last push and what it is behind (push-records.ts).
+   * `records`: where its last push record is read (by default now; a read can also be started earlier).
+   */
+  async function view(request: FastifyRequest, env: EnvironmentRecord, records: Pick<PushRecords, 'last'> = app.jobs.pushing.records) {
     const templatesCommit = () => currentTemplatesCommit(app.templates, request.log)
-    const { lastPush, behind } = await upgradeStatus(app.jobs.pushing.records, env, templatesCommit)
+    const { lastPush, behind } = await upgradeStatus(records, env, templatesCommit)
     return { ...toEnvironment(env), lastPush, behind }
   }
 
@@ -76,9 +79,13 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get('/:id', { schema: { params: IdParams, response: { 200: Envelope(Environment), ...errors } } }, async (request) =>
-    ok(request, await view(request, await owned(request, request.params.id))),
-  )
+  app.get('/:id', { schema: { params: IdParams, response: { 200: Envelope(Environment), ...errors } } }, async (request) => {
+    // The last push record (by `_id`) is read beside the environment, one round trip fewer; it is
+    // used only once the environment is found to be the caller's, and dropped with a 404.
+    const last = app.jobs.pushing.records.last(request.params.id)
+    last.catch(() => {})
+    return ok(request, await view(request, await owned(request, request.params.id), { last: () => last }))
+  })
 
   app.put(
     '/:id',

@@ -92,7 +92,7 @@ export class PushRecords {
  * (null when unknown), asked only for an environment that has been pushed.
  */
 export async function upgradeStatus(
-  records: PushRecords,
+  records: Pick<PushRecords, 'last'>,
   env: JobEnvironment,
   templatesCommit: () => Promise<string | null>,
 ): Promise<{ lastPush: LastPush | null; behind: Behind; pushed: (PushedGeneration & LastPush) | null }> {
