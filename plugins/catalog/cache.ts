@@ -10,11 +10,14 @@ import { ProcessorUnreachable, type CatalogSource } from './source.ts'
 export interface CachedCatalog {
   catalog: Catalog
   etag: string
+  /** The `ETag` header's value: the etag quoted. */
+  etagHeader: string
   stale: boolean
 }
 
 export class CatalogCache {
-  private entry?: { catalog: Catalog; etag: string; fetchedAt: number; validatedAt: number; current: CachedCatalog }
+  /** The copy (as served while fresh) and when the processor last confirmed it. */
+  private entry?: { current: CachedCatalog; validatedAt: number }
   private inflight?: Promise<CachedCatalog>
 
   constructor(
@@ -38,19 +41,19 @@ export class CatalogCache {
   private async refresh(): Promise<CachedCatalog> {
     const entry = this.entry
     try {
-      const fetched = await this.source.fetch(entry?.etag)
+      const fetched = await this.source.fetch(entry?.current.etag)
       const now = this.now()
       if (fetched.notModified) {
         if (!entry) throw new Error('the processor answered 304 to an unconditional request')
         entry.validatedAt = now
         return entry.current
       }
-      const current = Object.freeze({ catalog: fetched.catalog, etag: fetched.etag, stale: false })
-      this.entry = { catalog: fetched.catalog, etag: fetched.etag, fetchedAt: now, validatedAt: now, current }
+      const current = Object.freeze({ catalog: fetched.catalog, etag: fetched.etag, etagHeader: `"${fetched.etag}"`, stale: false })
+      this.entry = { current, validatedAt: now }
       return current
     } catch (err) {
       if (err instanceof ProcessorUnreachable && entry && this.now() - entry.validatedAt < this.staleMs) {
-        return { catalog: entry.catalog, etag: entry.etag, stale: true }
+        return { ...entry.current, stale: true }
       }
       throw err
     }

@@ -11,10 +11,10 @@ import type { CachedCatalog } from './cache.ts'
 import { CatalogDocument } from './schemas.ts'
 import { ProcessorUnreachable, unquote } from './source.ts'
 
-/** `If-None-Match` names this ETag (`quoted`: the ETag header's value), or is `*`. */
-function matches(header: string | undefined, etag: string, quoted: string): boolean {
+/** `If-None-Match` names this copy's ETag, or is `*`. */
+function matches(header: string | undefined, { etag, etagHeader }: CachedCatalog): boolean {
   if (!header) return false
-  if (header === quoted) return true
+  if (header === etagHeader) return true
   return header.split(',').some((t) => {
     const v = unquote(t.trim())
     return v === '*' || v === etag
@@ -23,17 +23,12 @@ function matches(header: string | undefined, etag: string, quoted: string): bool
 
 const catalog: FastifyPluginAsyncTypebox = async (app) => {
   const cache = app.catalog
-  // The ETag header's value, made once per templates commit.
-  let quoted = { etag: '', header: '""' }
-  const etagHeader = (etag: string) => (quoted.etag === etag ? quoted : (quoted = { etag, header: `"${etag}"` })).header
-
   /** The answer from a copy of the catalog: 304 when the client holds it (sent here), else the envelope to send. */
   function answer(request: FastifyRequest, reply: FastifyReply, current: CachedCatalog) {
-    const etag = etagHeader(current.etag)
-    reply.header('ETag', etag)
+    reply.header('ETag', current.etagHeader)
     reply.header('Cache-Control', 'no-cache')
     if (current.stale) reply.header('Warning', '110 - "Response is Stale"')
-    if (matches(request.headers['if-none-match'], current.etag, etag)) {
+    if (matches(request.headers['if-none-match'], current)) {
       reply.code(304).send()
       return undefined
     }

@@ -6,7 +6,7 @@
 // all; the web UI's allows scripts and styles from this server only (no inline script: the runtime
 // environment is the file /env.js), fetches to the API and the identity provider.
 // The embedded identity provider's pages (/realms, development only) keep their own headers.
-// The API applies helmet's headers as a constant set (apiSecurityHeaders): @fastify/helmet builds
+// The API applies helmet's headers as a constant set (helmetHeaderSet): @fastify/helmet builds
 // helmet's middlewares again on every request, which cost a tenth of the cheapest API request.
 import Fastify from 'fastify'
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet'
