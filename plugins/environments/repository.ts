@@ -18,6 +18,7 @@ import { replaceAtVersion } from '@ies/server/core/versioned-write'
 import { reencryptField, type ReencryptResult } from '@ies/server/core/reencrypt'
 import type { Environment, EnvironmentInput } from './schemas.ts'
 import { ENVIRONMENT_STATUSES, SORTS } from './schemas.ts'
+import { fromStored, toStored, type StoredEnvironment } from './stored-form.ts'
 import { entryMatches, EnvironmentSummaries, select, type SummaryEntry } from './summaries.ts'
 
 export const DEPLOY_KEY_PURPOSE = 'environment.deployKey'
@@ -132,7 +133,7 @@ const credentialRefused = (provider: string) =>
 const VERIFY_EVERY_MS = 60_000
 
 export class EnvironmentRepository {
-  readonly collection: Collection<EnvironmentRecord>
+  readonly collection: Collection<StoredEnvironment>
   /** The cloud credentials (plugins/cloud-credentials), read only to check references. */
   private readonly credentials: Collection<CredentialReference>
   private indexesReady?: Promise<void>
@@ -146,7 +147,7 @@ export class EnvironmentRepository {
     private readonly db: Db,
     private readonly keys: KeyRing,
   ) {
-    this.collection = db.collection<EnvironmentRecord>('environments')
+    this.collection = db.collection<StoredEnvironment>('environments')
     this.credentials = db.collection<CredentialReference>('cloud_credentials')
     this.summaries = new EnvironmentSummaries(db, this.collection, (userId, fn) => ownerLock(db, userId, fn))
   }
@@ -219,7 +220,7 @@ export class EnvironmentRepository {
       // A few reads at a time: a page of 100 at once would open that many connections.
       const docs = await pMap(entries, (e) => this.collection.findOne({ _id: e.id }), { concurrency: PAGE_READS })
       if (attempt === 0 && !entries.every((e, i) => entryMatches(e, docs[i], userId))) continue
-      const items = docs.filter((d): d is EnvironmentRecord => d?.userId === userId)
+      const items = docs.filter((d): d is StoredEnvironment => d?.userId === userId).map(fromStored)
       return { items, total: selected.length }
     }
   }
@@ -232,8 +233,9 @@ export class EnvironmentRepository {
    */
   async get(userId: string, id: string): Promise<EnvironmentRecord | null> {
     // By `_id` alone, the owner checked here (the one filter FerretDB answers from an index).
-    const doc = await this.collection.findOne({ _id: id })
-    if (!doc || doc.userId !== userId) return null
+    const stored = await this.collection.findOne({ _id: id })
+    if (!stored || stored.userId !== userId) return null
+    const doc = fromStored(stored)
     if (doc.cloudCredentialId) {
       const credential = await this.credentials.findOne({ _id: doc.cloudCredentialId }, { projection: { userId: 1 } })
       if (credential?.userId !== userId) delete doc.cloudCredentialId
@@ -267,7 +269,7 @@ export class EnvironmentRepository {
       })
       if (doc.cloudCredentialId) await this.assertCredentialUsable(doc)
       try {
-        await this.collection.insertOne(doc)
+        await this.collection.insertOne(toStored(doc))
       } catch (err) {
         if (isDuplicateKey(err)) throw conflict(`Environment '${input.name}' already exists`)
         throw err
@@ -333,13 +335,13 @@ export class EnvironmentRepository {
     })
     const assigns = Boolean(doc.cloudCredentialId) && doc.cloudCredentialId !== stored.cloudCredentialId
     if (assigns) await this.assertCredentialUsable(doc)
-    if (!(await replaceAtVersion(this.db, this.collection, stored.version, doc))) {
+    if (!(await replaceAtVersion(this.db, this.collection, stored.version, toStored(doc)))) {
       if ((await this.collection.findOne({ _id: id }, { projection: { userId: 1 } }))?.userId === userId) throw new VersionConflict()
       return null
     }
     if (assigns && !(await this.credentialUsable(doc))) {
       // A deletion of the credential on another replica came in between: take the write back.
-      if (!(await replaceAtVersion(this.db, this.collection, doc.version, { ...stored, version: doc.version! + 1 }))) {
+      if (!(await replaceAtVersion(this.db, this.collection, doc.version, toStored({ ...stored, version: doc.version! + 1 })))) {
         // Written over meanwhile: at least the reference must not stay.
         await this.collection.updateOne(
           { _id: id, cloudCredentialId: doc.cloudCredentialId },

@@ -15,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { LRUCache } from 'lru-cache'
 import type { Collection, Db } from 'mongodb'
 import type { EnvironmentRecord } from './repository.ts'
+import type { StoredEnvironment } from './stored-form.ts'
 import { SORTS } from './schemas.ts'
 
 export interface SummaryEntry {
@@ -104,7 +105,13 @@ export interface SummaryQuery {
   order?: 'asc' | 'desc'
 }
 
-export function entryOf(doc: EnvironmentRecord): SummaryEntry {
+/** The fields of a record its summary entry describes (SUMMARY_FIELDS), whichever form it was read in. */
+type Summarized = Pick<
+  EnvironmentRecord,
+  '_id' | 'userId' | 'name' | 'provider' | 'region' | 'status' | 'createdAt' | 'updatedAt' | 'version'
+>
+
+export function entryOf(doc: Summarized): SummaryEntry {
   return {
     id: doc._id,
     name: doc.name,
@@ -118,7 +125,7 @@ export function entryOf(doc: EnvironmentRecord): SummaryEntry {
 }
 
 /** True when the entry describes the record as stored. */
-export function entryMatches(entry: SummaryEntry, doc: EnvironmentRecord | null, userId: string): boolean {
+export function entryMatches(entry: SummaryEntry, doc: Summarized | null, userId: string): boolean {
   if (!doc || doc.userId !== userId) return false
   return (
     (doc.version ?? 0) === entry.version &&
@@ -176,7 +183,7 @@ export class EnvironmentSummaries {
 
   constructor(
     db: Db,
-    private readonly environments: Collection<EnvironmentRecord>,
+    private readonly environments: Collection<StoredEnvironment>,
     /** The owner's lock (repository.ts): one summary write per user at a time in this process. */
     private readonly lock: <T>(userId: string, fn: () => Promise<T>) => Promise<T>,
   ) {
@@ -226,7 +233,7 @@ export class EnvironmentSummaries {
    * Puts the record's entry in (unless the summary has a newer version of it). The caller holds the
    * owner's lock (the repository's create and replace write the record and its entry under it).
    */
-  put(doc: EnvironmentRecord): Promise<void> {
+  put(doc: Summarized): Promise<void> {
     const entry = entryOf(doc)
     return this.changeHeld(doc.userId, (entries) => {
       const at = entries.findIndex((e) => e.id === entry.id)

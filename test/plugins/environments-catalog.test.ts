@@ -256,14 +256,24 @@ t.test('environment writes against the bundled catalog', async (t) => {
         services: { vpc: { enabled: true, azCount: 3 }, eks: { enabled: true, nodeMinSize: 2 } },
       })
     ).body.data
-    // Stored under an older catalog: values the current one refuses, and a field it no longer has.
+    const rawServices = async () =>
+      (await ctx.db.client
+        .db()
+        .collection('environments')
+        .findOne({ _id: created.id as never }))!.services
+    t.same(JSON.parse(await rawServices()), created.services, 'the settings are stored as one text (stored-form.ts)')
+    // Stored under an older catalog: values the current one refuses, and a field it no longer has;
+    // `services` as nested documents, as records were stored before they took the text form (stored-form.ts).
     await ctx.db.client
       .db()
       .collection('environments')
       .updateOne(
         { _id: created.id as never },
         {
-          $set: { domain: 'Old.Example.com', 'services.vpc.azCount': 4, 'services.eks.nodeMinSize': '2', 'services.eks.retiredKnob': 'x' },
+          $set: {
+            domain: 'Old.Example.com',
+            services: { vpc: { enabled: true, azCount: 4 }, eks: { enabled: true, nodeMinSize: '2', retiredKnob: 'x' } },
+          },
         },
       )
 
@@ -274,6 +284,7 @@ t.test('environment writes against the bundled catalog', async (t) => {
       { vpc: { azCount: 4 }, eks: { nodeMinSize: '2', nodeMaxSize: 6, retiredKnob: 'x' } },
       'the stale values are kept',
     )
+    t.type(await rawServices(), 'string', 'a record read in the nested form is written in the text form')
 
     // A client that sends the whole environment back (the wizard's merge patch) with one change.
     const whole = res.body.data
