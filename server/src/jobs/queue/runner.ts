@@ -38,6 +38,19 @@ export interface EnvironmentAccess {
   getDeployKey(userId: string, id: string): Promise<string | null>
 }
 
+/**
+ * An Agenda job's data: the job record's id, and its owner and environment (absent on jobs queued by
+ * older versions), so that the environment is read while the job is being started.
+ */
+interface QueueData {
+  jobId: string
+  userId?: string
+  environmentId?: string
+}
+
+/** What a job's work is given: its record, the lock keeper, and the environment's read, already started. */
+type Work = (record: JobRecord, touch: () => Promise<void>, env: Promise<JobEnvironment>) => Promise<void>
+
 export interface JobRunnerOptions {
   db: Db
   config: Config
@@ -107,12 +120,8 @@ export class JobRunner {
     }
     // After Agenda has released the job's slot (its bookkeeping follows the event synchronously).
     this.agenda.on('complete', (job: Job) => setImmediate(() => this.channel?.wake(job.attrs.name)))
-    this.agenda.define<{ jobId: string }>(
-      'generate',
-      (job) => this.run(job, (record, touch) => this.runGenerate(record, touch)),
-      definition,
-    )
-    this.agenda.define<{ jobId: string }>('push', (job) => this.run(job, (record, touch) => this.runPush(record, touch)), definition)
+    this.agenda.define<QueueData>('generate', (job) => this.run(job, (...args) => this.runGenerate(...args)), definition)
+    this.agenda.define<QueueData>('push', (job) => this.run(job, (...args) => this.runPush(...args)), definition)
   }
 
   /** Starts processing; with JOBS_PROCESS=false only connects the notification channel, so jobs queued here still start at once elsewhere. */
@@ -155,7 +164,7 @@ export class JobRunner {
   /** Stores the job record and queues it; the record as queued. */
   async enqueue(type: JobType, userId: string, environmentId: string, params: GenerateParams | PushParams): Promise<JobRecord> {
     const record = await this.store.create(type, userId, environmentId, params)
-    await this.agenda.now(type, { jobId: record._id })
+    await this.agenda.now<QueueData>(type, { jobId: record._id, userId, environmentId })
     return record
   }
 
@@ -197,9 +206,13 @@ export class JobRunner {
     }
   }
 
-  private async run(job: Job<{ jobId: string }>, work: (record: JobRecord, touch: () => Promise<void>) => Promise<void>): Promise<void> {
-    const { jobId } = job.attrs.data
+  private async run(job: Job<QueueData>, work: Work): Promise<void> {
+    const { jobId, userId, environmentId } = job.attrs.data
     const { lockLifetimeMs } = this.opts.config.jobs
+    // The environment is read while the job is started (one round trip fewer before the work); a read
+    // left unused (the job is not ours to run) must not end as an unhandled rejection.
+    const early = userId && environmentId ? this.opts.environments.get(userId, environmentId) : undefined
+    early?.catch(() => {})
     const record = await this.store.start(jobId, lockLifetimeMs, this.abandoned.get(jobId))
     this.abandoned.delete(jobId)
     if (!record) {
@@ -210,7 +223,7 @@ export class JobRunner {
       // (Still queued: the other worker claimed it and is marking it running, or failed to.)
       const current = await this.store.byId(jobId)
       if (current?.status === 'running' || current?.status === 'queued')
-        await this.agenda.schedule(new Date(Date.now() + lockLifetimeMs), job.attrs.name, { jobId })
+        await this.agenda.schedule(new Date(Date.now() + lockLifetimeMs), job.attrs.name, job.attrs.data)
       await this.dispatched(job)
       return
     }
@@ -224,7 +237,8 @@ export class JobRunner {
         heard = Date.now()
         await Promise.all([job.touch().catch(() => {}), this.store.heartbeat(jobId)])
       }
-      await work(record, touch)
+      const ownRead = early && userId === record.userId && environmentId === record.environmentId
+      await work(record, touch, this.environmentOf(record, ownRead ? early : undefined))
       // The final record is stored and kept in memory (store.finish): this replica's waiters read it
       // from there at once; the other replicas' are woken once the queue no longer holds the record.
       this.completions.announceHere(jobId)
@@ -249,8 +263,9 @@ export class JobRunner {
       .catch((err: Error) => this.opts.log.warn({ err: { message: err.message } }, 'could not remove a finished job from the queue'))
   }
 
-  private async environmentOf(record: JobRecord): Promise<JobEnvironment> {
-    const env = await this.opts.environments.get(record.userId, record.environmentId)
+  /** The job's environment, from `read` when it was started already; ENVIRONMENT_NOT_FOUND when it is gone. */
+  private async environmentOf(record: JobRecord, read?: Promise<JobEnvironment | null>): Promise<JobEnvironment> {
+    const env = await (read ?? this.opts.environments.get(record.userId, record.environmentId))
     if (!env) throw new JobFailure('ENVIRONMENT_NOT_FOUND', 'The environment no longer exists')
     return env
   }
@@ -273,11 +288,11 @@ export class JobRunner {
     await this.store.fail(record, error, input)
   }
 
-  private async runGenerate(record: JobRecord, touch: () => Promise<void>): Promise<void> {
+  private async runGenerate(record: JobRecord, touch: () => Promise<void>, environment: Promise<JobEnvironment>): Promise<void> {
     const params = record.params as GenerateParams
     let input: ProcessorInput | undefined
     try {
-      const env = await this.environmentOf(record)
+      const env = await environment
       input = processorInput(env)
       const generated = await this.generating(input, params, touch, record.environmentId)
       const zip = await archiveOf(generated)
@@ -334,12 +349,12 @@ export class JobRunner {
     return { files: inputs, templatesCommit: (generation.result as GenerateResult).templatesCommit }
   }
 
-  private async runPush(record: JobRecord, touch: () => Promise<void>): Promise<void> {
+  private async runPush(record: JobRecord, touch: () => Promise<void>, environment: Promise<JobEnvironment>): Promise<void> {
     const params = record.params as PushParams
     let deployKey: string | null = null
     let input: ProcessorInput | undefined
     try {
-      const env = await this.environmentOf(record)
+      const env = await environment
       const repository = env.gitRepository
       if (!repository?.url) throw new JobFailure('NO_GIT_REPOSITORY', 'The environment has no Git repository')
       const branch = repository.branch || 'main'

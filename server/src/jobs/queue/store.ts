@@ -92,6 +92,9 @@ export class JobStore {
   /** Final records of jobs finished here lately (see the top). */
   private readonly recent = new LRUCache<string, JobRecord>({ max: 2000 })
 
+  /** Records queued here and not yet started here: `start` needs no read for them (see there). */
+  private readonly queuedHere = new LRUCache<string, JobRecord>({ max: 2000 })
+
   constructor(db: Db) {
     this.collection = db.collection<JobRecord>('jobs')
     this.history = db.collection<JobRecord>('jobHistory')
@@ -122,6 +125,7 @@ export class JobStore {
       finishedAt: null,
     }
     await this.collection.insertOne(doc)
+    this.queuedHere.set(doc._id, structuredClone(doc))
     return doc
   }
 
@@ -149,7 +153,12 @@ export class JobStore {
    * database was unreachable), so if it is still the record's latest, its heartbeat is ours and stale.
    */
   async start(id: string, lockLifetimeMs: number, abandonedAttempt?: number): Promise<JobRecord | null> {
-    const current = await this.byId(id)
+    // A job queued here is known as queued, without a read, until its first start here: only an
+    // attempt changes a queued record, and the attempt's claim below decides whether it is ours
+    // (another replica that started it first holds the claim). Its removal drops it from here.
+    const queued = this.queuedHere.get(id)
+    this.queuedHere.delete(id)
+    const current = queued ?? (await this.byId(id))
     if (!current || (current.status !== 'queued' && current.status !== 'running')) return null
     const heard = current.heartbeatAt ?? current.startedAt
     const ours = abandonedAttempt !== undefined && abandonedAttempt === current.attempts
@@ -261,7 +270,10 @@ export class JobStore {
 
   /** Forgets the in-memory copies of removed records (retention, deletion of an environment). */
   forget(ids: Iterable<string>): void {
-    for (const id of ids) this.recent.delete(id)
+    for (const id of ids) {
+      this.recent.delete(id)
+      this.queuedHere.delete(id)
+    }
   }
 
   /** Removes an environment's jobs; the archive ids they held. */
@@ -272,7 +284,8 @@ export class JobStore {
       await collection.deleteMany({ userId, environmentId })
     }
     this.forget(docs.map((d) => d._id))
-    for (const [id, record] of this.recent.entries()) if (record.environmentId === environmentId) this.recent.delete(id)
+    for (const memory of [this.recent, this.queuedHere])
+      for (const [id, record] of memory.entries()) if (record.environmentId === environmentId) memory.delete(id)
     await this.claims.deleteMany({ jobId: { $in: docs.map((d) => d._id) } })
     return docs.map((d) => d.archiveId).filter((id) => id !== undefined && id !== null)
   }
