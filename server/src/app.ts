@@ -90,6 +90,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // here at the root in the order of their declared `dependencies`. The routes (index.ts) come below.
   app.decorate('keyRing', keyRingOf(config, app.log))
   app.decorate('templates', templatesSource(config.templates))
+  // A templates folder is watched (templates.ts): its watchers end with the server.
+  app.addHook('onClose', async () => app.templates.close?.())
   await app.register(autoload, {
     dir: PLUGINS_DIR,
     indexPattern: /^service\.ts$/,

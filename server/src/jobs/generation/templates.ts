@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto'
 import path from 'node:path'
 import { readTree, templatesCommit, type InputFile } from '@ies/processor-lib'
 import { treeFingerprint } from './tree-fingerprint.ts'
+import { eventsDelivered, TreeWatch } from './tree-watch.ts'
 import { fetchBranch, initBare, readCommitFiles } from '@ies/processor-lib/git-objects'
 
 export interface Templates {
@@ -17,6 +18,8 @@ export interface TemplatesSource {
   /** Where the templates come from, for logs and the job result (a path or a URL without credentials). */
   readonly origin: string
   load(): Promise<Templates>
+  /** Ends what the source keeps running (a directory source's watchers); the server calls it when it closes. */
+  close?(): void
 }
 
 export const TEMPLATES_BRANCH = 'main'
@@ -62,16 +65,19 @@ export function splitCredentials(url: string): { url: string; username?: string;
 }
 
 /**
- * A templates directory. A template change is live for the next generation: every check takes the
+ * A templates directory. A template change is live for the next generation: a check takes the
  * tree's fingerprint (each file's path, size, mtime, ctime and inode, without reading it) and reads
  * the files again only when it differs from the last read. The commit (processor-lib's
  * templatesCommit: the last commit that changed the directory, with a content marker while it has
  * uncommitted changes) is taken from the files as read; with unchanged files only a commit in the
- * repository can change it, which is checked on every call (the walk is done once per HEAD).
- * Concurrent calls share a check (`coalesced`).
+ * repository can change it, which a check looks at too (the walk is done once per HEAD).
+ * The check is skipped while the tree and its repository are watched (tree-watch.ts) and nothing has
+ * been reported since the last one began; where they cannot be watched (`watch: false`, a network
+ * filesystem, the inotify limits), every call checks. Concurrent calls share a check (`coalesced`).
  */
-export function directorySource(dir: string): TemplatesSource {
+export function directorySource(dir: string, opts: { watch?: boolean } = {}): TemplatesSource {
   let cached: (Templates & { fingerprint: string }) | undefined
+  const watch = opts.watch === false ? undefined : new TreeWatch(dir)
   const read = async (fingerprint: string): Promise<Templates> => {
     const { inputs, unsupported } = await readTree(dir)
     if (unsupported.length > 0) throw new Error(`the templates tree holds entries that are not regular files: ${unsupported.join(', ')}`)
@@ -79,15 +85,31 @@ export function directorySource(dir: string): TemplatesSource {
     cached = { inputs, commit, fingerprint }
     return { inputs, commit }
   }
-  return {
-    origin: dir,
-    load: coalesced(async () => {
-      const fingerprint = await treeFingerprint(dir)
-      if (!cached || cached.fingerprint !== fingerprint) return read(fingerprint)
+  const check = coalesced(async () => {
+    // Watchers first: a change made while this check looks is an event, and the next call checks again.
+    const mark = await watch?.arm()
+    const fingerprint = await treeFingerprint(dir)
+    let result: Templates
+    if (!cached || cached.fingerprint !== fingerprint) result = await read(fingerprint)
+    else {
       // A content hash (no Git repository) follows from the unchanged files; a commit may be made alone.
       if (!cached.commit.startsWith('sha256-')) cached.commit = await templatesCommit(dir, cached.inputs)
-      return { inputs: cached.inputs, commit: cached.commit }
-    }),
+      result = { inputs: cached.inputs, commit: cached.commit }
+    }
+    watch?.checked(mark)
+    return result
+  })
+  return {
+    origin: dir,
+    load: async () => {
+      if (cached && watch?.clean) {
+        // A change made just before this call may have its event queued but not yet delivered.
+        await eventsDelivered()
+        if (watch.clean) return { inputs: cached.inputs, commit: cached.commit }
+      }
+      return check()
+    },
+    close: () => watch?.close(),
   }
 }
 
