@@ -30,7 +30,7 @@ export async function startFerretDB(opts: { dataDir: string; port?: number; data
       `--sqlite-url=file:${opts.dataDir}/`,
       `--listen-addr=127.0.0.1:${port}`,
       `--state-dir=${opts.dataDir}`,
-      '--debug-addr=-',
+      `--debug-addr=${process.env.FERRETDB_DEBUG_ADDR ?? '-'}`,
       '--telemetry=disable',
       '--log-level=error',
     ],

@@ -12,22 +12,15 @@ import t from 'tap'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
 import { startTestApp } from '../harness/app.ts'
 import { environmentBody, generateAndWait } from './fixtures.ts'
+import { GIT_ENV } from '../harness/git-env.ts'
 
 const run = promisify(execFile)
-const ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@e.invalid',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@e.invalid',
-  GIT_CONFIG_NOSYSTEM: '1',
-}
 const NEW_FIELD = '\n# @param services.eks.teamNote | displayName=Team note | type=text\nteam_note = "x"\n'
 
 t.test('the catalog ETag follows the templates folder, not the repository', async (t) => {
   const repo = await mkdtemp(path.join(os.tmpdir(), 'ies-catalog-commit-'))
   t.teardown(() => rm(repo, { recursive: true, force: true }))
-  const git = async (...args: string[]) => (await run('git', args, { cwd: repo, env: ENV })).stdout.trim()
+  const git = async (...args: string[]) => (await run('git', args, { cwd: repo, env: GIT_ENV })).stdout.trim()
   const commitAll = async (message: string) => {
     await git('add', '-A')
     await git('commit', '-q', '-m', message)

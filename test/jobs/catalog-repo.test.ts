@@ -17,6 +17,7 @@ import { startGitServer } from '../harness/git-server.ts'
 import { startGitProxy } from '../harness/git-proxy.ts'
 import { startProcessorService } from '../harness/processor-service.ts'
 import { environmentBody, generateAndWait, recorder } from './fixtures.ts'
+import { GIT_ENV } from '../harness/git-env.ts'
 
 const run = promisify(execFile)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -26,14 +27,6 @@ const WRONG_PASSWORD = 'wrong-password-canary-c3a5'
 // Long enough for a `git push` between two requests on a loaded machine (the checks below rely on
 // the second request falling within the TTL of the first).
 const TTL = 1500
-const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@e.invalid',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@e.invalid',
-  GIT_CONFIG_NOSYSTEM: '1',
-}
 
 const TFVARS =
   '# @module services.eks | displayName=EKS\n# @param name | displayName=Environment name\nname = "demo"\n# @param region | displayName=Region\nregion = "eu-west-1"\n'

@@ -17,18 +17,12 @@ import { startTestApp, type TestApp } from '../harness/app.ts'
 import { startGitServer } from '../harness/git-server.ts'
 import { startProcessorService } from '../harness/processor-service.ts'
 import { environmentBody, generateAndWait, recorder, unzip } from './fixtures.ts'
+import { GIT_ENV } from '../harness/git-env.ts'
 
 const run = promisify(execFile)
 const TOKEN = 'svc-token-canary-7f3a91c2e4'
 const WRONG_TOKEN = 'svc-wrong-token-canary-5b8d02'
 const REPO_PASSWORD = 'repo-password-canary-a61c'
-const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@e.invalid',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@e.invalid',
-}
 
 const TEMPLATES: Record<string, string> = {
   'terraform/terraform.tfvars':

@@ -11,17 +11,9 @@ import { promisify } from 'node:util'
 import t, { type Test } from 'tap'
 import { directorySource, type TemplatesSource } from '@ies/server/jobs/generation/templates'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
+import { GIT_ENV } from '../harness/git-env.ts'
 
 const run = promisify(execFile)
-const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@e.invalid',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@e.invalid',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-}
 
 async function tempDir(t: Test, prefix = 'ies-templates-'): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix))

@@ -10,21 +10,14 @@ import { promisify } from 'node:util'
 import t from 'tap'
 import { readTree } from '@ies/processor-lib'
 import { templatesCommit, workingTreeId } from '@ies/processor-lib/commit'
+import { GIT_ENV } from '../harness/git-env.ts'
 
 const run = promisify(execFile)
-const ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@e.invalid',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@e.invalid',
-  GIT_CONFIG_NOSYSTEM: '1',
-}
 
 t.test('a templates directory inside a larger repository', async (t) => {
   const repo = await mkdtemp(join(tmpdir(), 'ies-commit-'))
   t.teardown(() => rm(repo, { recursive: true, force: true }))
-  const git = async (...args: string[]) => (await run('git', args, { cwd: repo, env: ENV })).stdout.trim()
+  const git = async (...args: string[]) => (await run('git', args, { cwd: repo, env: GIT_ENV })).stdout.trim()
   const commit = async (message: string) => {
     await git('add', '-A')
     await git('commit', '-q', '-m', message)
@@ -91,7 +84,7 @@ t.test('a shallow clone whose history ends before the last change', async (t) =>
   const origin = await mkdtemp(join(tmpdir(), 'ies-commit-origin-'))
   const clone = await mkdtemp(join(tmpdir(), 'ies-commit-clone-'))
   t.teardown(() => Promise.all([rm(origin, { recursive: true, force: true }), rm(clone, { recursive: true, force: true })]))
-  const git = async (cwd: string, ...args: string[]) => (await run('git', args, { cwd, env: ENV })).stdout.trim()
+  const git = async (cwd: string, ...args: string[]) => (await run('git', args, { cwd, env: GIT_ENV })).stdout.trim()
   await mkdir(join(origin, 'templates'))
   await writeFile(join(origin, 'templates/a.tf'), 'a = 1\n')
   await git(origin, 'init', '-q', '-b', 'main')

@@ -14,18 +14,11 @@ import { loggableUrl } from '@ies/processor-lib/service/app'
 import { startGitServer } from '../harness/git-server.ts'
 import { startGitProxy } from '../harness/git-proxy.ts'
 import { logLines } from '../harness/log-lines.ts'
+import { GIT_ENV } from '../harness/git-env.ts'
 
 const run = promisify(execFile)
 const TOKEN = 'svc-token-repo-catalog-3c9e1f'
 const PASSWORD = 'repo-pass-canary-94d0b7'
-const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@e.invalid',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@e.invalid',
-  GIT_CONFIG_NOSYSTEM: '1',
-}
 const TFVARS = '# @module services.eks | displayName=EKS\n# @param name | displayName=Name\nname = "demo"\n'
 const TEMPLATES = {
   'terraform/terraform.tfvars': TFVARS,
