@@ -16,6 +16,7 @@ import { startTestApp } from '../../test/harness/app.ts'
 import { allServicesEnabled, environmentBody } from '../../test/jobs/fixtures.ts'
 import { startReplicaProcess } from '../../test/jobs/replica.ts'
 import { FULL_TREE, floorSamples } from './floor.ts'
+import { heldToken } from './held-token.ts'
 
 const long = process.env.BENCH_LONG === '1'
 const { values } = parseArgs({
@@ -59,7 +60,8 @@ try {
   const harness = await startTestApp(t, { JOBS_PROCESS: 'false' })
   const server = await startReplicaProcess(t, harness, {})
   const dbPid = ferretPid(harness.db.server!.port)
-  const headers = () => ({ ...harness.auth('dev'), 'content-type': 'application/json' })
+  const token = heldToken(() => harness.auth('dev'))
+  const headers = () => ({ ...token(), 'content-type': 'application/json' })
   const services = await allServicesEnabled()
   const created = await fetch(`${server.url}/api/environments`, {
     method: 'POST',
