@@ -89,7 +89,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // `app.cloudCredentials`, `app.catalog`, `app.jobs`: the queue of generation and push jobs), loaded
   // here at the root in the order of their declared `dependencies`. The routes (index.ts) come below.
   app.decorate('keyRing', keyRingOf(config, app.log))
-  app.decorate('templates', templatesSource(config.templates))
+  app.decorate(
+    'templates',
+    templatesSource(config.templates, (reason) =>
+      app.log.warn({ reason }, 'templates folder not watched: every generation checks its files and commit'),
+    ),
+  )
   // A templates folder is watched (templates.ts): its watchers end with the server.
   app.addHook('onClose', async () => app.templates.close?.())
   await app.register(autoload, {

@@ -280,3 +280,15 @@ t.test('close() ends every watcher of a source', async (t) => {
   for (let i = 0; i < 100 && ended < opened.size; i++) await new Promise((resolve) => setTimeout(resolve, 10))
   t.equal(ended, opened.size, 'every watcher closed')
 })
+
+t.test('a folder that cannot be watched is reported once, and every load checks it', async (t) => {
+  // A fault the machine can produce without harm to others (inotify's limits are per user, and no
+  // network filesystem is mounted here): a path the operating system refuses to watch or read.
+  const reasons: string[] = []
+  const source = directorySource(path.join(os.tmpdir(), 'ies-\u0000-unwatchable'), { onUnwatched: (reason) => reasons.push(reason) })
+  t.teardown(() => source.close?.())
+  await t.rejects(source.load(), 'the load fails as it would without watching')
+  await t.rejects(source.load())
+  t.equal(reasons.length, 1, 'reported once')
+  t.match(reasons[0], /^cannot watch /, 'with the reason')
+})

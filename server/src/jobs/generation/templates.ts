@@ -75,9 +75,9 @@ export function splitCredentials(url: string): { url: string; username?: string;
  * been reported since the last one began; where they cannot be watched (`watch: false`, a network
  * filesystem, the inotify limits), every call checks. Concurrent calls share a check (`coalesced`).
  */
-export function directorySource(dir: string, opts: { watch?: boolean } = {}): TemplatesSource {
+export function directorySource(dir: string, opts: { watch?: boolean; onUnwatched?: (reason: string) => void } = {}): TemplatesSource {
   let cached: (Templates & { fingerprint: string }) | undefined
-  const watch = opts.watch === false ? undefined : new TreeWatch(dir)
+  const watch = opts.watch === false ? undefined : new TreeWatch(dir, opts.onUnwatched)
   const read = async (fingerprint: string): Promise<Templates> => {
     const { inputs, unsupported } = await readTree(dir)
     if (unsupported.length > 0) throw new Error(`the templates tree holds entries that are not regular files: ${unsupported.join(', ')}`)
@@ -144,6 +144,10 @@ export function repositorySource(url: string, cacheDir: string): TemplatesSource
   }
 }
 
-export function templatesSource(config: { dir: string; repo: string | undefined; cacheDir: string }): TemplatesSource {
-  return config.repo ? repositorySource(config.repo, config.cacheDir) : directorySource(config.dir)
+/** `onUnwatched`: why a templates folder could not be watched (then every generation checks it). */
+export function templatesSource(
+  config: { dir: string; repo: string | undefined; cacheDir: string },
+  onUnwatched?: (reason: string) => void,
+): TemplatesSource {
+  return config.repo ? repositorySource(config.repo, config.cacheDir) : directorySource(config.dir, { onUnwatched })
 }

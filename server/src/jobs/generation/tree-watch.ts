@@ -75,7 +75,11 @@ export class TreeWatch {
   private cleanAt = -1
   private live = new Set<FSWatcher>()
 
-  constructor(private readonly dir: string) {}
+  /** `onGiveUp` hears once why watching was given up (not on `close`). */
+  constructor(
+    private readonly dir: string,
+    private readonly onGiveUp?: (reason: string) => void,
+  ) {}
 
   /** Nothing reported since a completed check began: its result still holds (once `eventsDelivered`). */
   get clean(): boolean {
@@ -99,7 +103,7 @@ export class TreeWatch {
     } catch (err) {
       this.closeAll()
       const code = (err as NodeJS.ErrnoException).code
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') this.disabled ??= `cannot watch ${this.dir}: ${(err as Error).message}`
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') this.giveUp(`cannot watch ${this.dir}: ${(err as Error).message}`)
       return undefined
     } finally {
       // Replaced after the new ones are set: a directory still watched keeps its inotify watch.
@@ -200,7 +204,13 @@ export class TreeWatch {
 
   private async refuseRemote(dir: string): Promise<void> {
     const { type } = await statfs(dir)
-    if (REMOTE_FILESYSTEMS.has(type)) this.disabled = `${dir} is on a network or FUSE filesystem (type 0x${type.toString(16)})`
+    if (REMOTE_FILESYSTEMS.has(type)) this.giveUp(`${dir} is on a network or FUSE filesystem (type 0x${type.toString(16)})`)
+  }
+
+  private giveUp(reason: string): void {
+    if (this.disabled) return
+    this.disabled = reason
+    this.onGiveUp?.(reason)
   }
 }
 
