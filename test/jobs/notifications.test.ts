@@ -7,6 +7,7 @@ import { redisAvailable, startRedis } from '../../scripts/services/redis.ts'
 import { startTestApp } from '../harness/app.ts'
 import { environmentBody, waitForJob } from './fixtures.ts'
 import { startReplicaProcess } from './replica.ts'
+import { LocalNotificationChannel } from '@ies/server/jobs/queue/notifications'
 
 const RARE_SCAN = { JOBS_PROCESS_EVERY_MS: '600000' }
 const skip = !redisAvailable() && !process.env.CI && 'redis-server is not installed: the Redis notification test did not run'
@@ -82,4 +83,27 @@ t.test('a waiter is woken by the completion announcement of another replica (Red
   const jobId = ((await res.json()) as any).data.id
   const waited = ((await (await fetch(`${api.url}/api/jobs/${jobId}?wait=true`, { headers: dev })).json()) as any).data
   t.equal(waited.status, 'succeeded', 'the long poll answered the finished job')
+})
+
+t.test('in process, publishing a new job does not wait for the queue to take it', async (t) => {
+  // Agenda's now() awaits the publication; the queue's handler locks every due job before it returns.
+  const channel = new LocalNotificationChannel()
+  await channel.connect()
+  t.teardown(() => channel.disconnect())
+  let release = () => {}
+  const handled: string[] = []
+  channel.subscribe(async (notification) => {
+    handled.push(String(notification.jobId))
+    await new Promise<void>((resolve) => (release = resolve))
+  })
+  const notification = { jobId: 'j1', jobName: 'generate', nextRunAt: null, priority: 0, timestamp: new Date() }
+  const published = await Promise.race([
+    channel.publish(notification as never).then(() => 'published'),
+    new Promise((resolve) => setTimeout(() => resolve('waited for the handler'), 1000)),
+  ])
+  t.equal(published, 'published')
+  t.same(handled, ['j1'], 'the handler was called')
+  release()
+  await channel.disconnect()
+  await t.rejects(channel.publish(notification as never), /not connected/, 'a closed channel refuses')
 })

@@ -32,6 +32,16 @@ export class LocalNotificationChannel extends InMemoryNotificationChannel implem
   wake(jobName: string): void {
     void this.notifyHandlers(wakeUp(jobName))
   }
+
+  /**
+   * Hands a new job to this replica's queue without waiting for the queue to take it: Agenda's
+   * `now()` awaits the publication, and its handler locks every due job before it returns (two
+   * database round trips for one job), which the request that queued the job used to wait for.
+   */
+  override async publish(notification: JobNotification): Promise<void> {
+    if (this.state !== 'connected') throw new Error('Cannot publish: channel not connected')
+    void this.notifyHandlers(notification)
+  }
 }
 
 export class RedisNotificationChannel extends BaseNotificationChannel implements WakeableChannel {
