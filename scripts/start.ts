@@ -1,6 +1,8 @@
-// `npm start`: IES with embedded defaults on one machine. Starts FerretDB with its data in .data/
-// (unless MONGODB_URI is set), makes a development encryption key (unless ENCRYPTION_KEY is set),
-// builds the web UI when it is missing, and serves API, web UI and identity provider on one address.
+// `npm start`: IES with embedded defaults on one machine. Starts FerretDB with its data in DATA_DIR
+// (default .data/; unless MONGODB_URI is set), makes a development encryption key (unless
+// ENCRYPTION_KEY is set), builds the web UI when it is missing, and serves API, web UI and identity
+// provider on one address. SIGTERM or SIGINT stops the server, then FerretDB (package.json runs this
+// with `exec`, so that a signal sent to npm reaches it: `sh -c` does not pass signals on).
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
@@ -9,7 +11,7 @@ import { loadConfig } from '../server/src/config.ts'
 import { startServer, stopOnSignals } from '../server/src/main.ts'
 import { FERRETDB_BIN, REPO_ROOT, startFerretDB, type RunningDatabase } from './services/ferretdb.ts'
 
-const DATA = path.join(REPO_ROOT, '.data')
+const DATA = path.resolve(REPO_ROOT, process.env.DATA_DIR || '.data')
 mkdirSync(DATA, { recursive: true })
 const env = { ...process.env }
 
