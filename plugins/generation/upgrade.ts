@@ -8,6 +8,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
+import pMap from 'p-map'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { checkDestination, DestinationError, urlProblem } from '@ies/server/jobs/push/destination'
 import type { LifecyclePushParams } from '@ies/server/jobs/push/push-job'
@@ -37,6 +38,13 @@ export async function pushProblem(
 /** Environments read per page when all of a caller's are needed. */
 const PAGE = 500
 
+/**
+ * Last-push records read at a time. All of a user's at once (thousands of environments) queued as
+ * many reads in the driver, where those that waited past its queue timeout failed the request, and
+ * held the event loop for seconds while they were created and answered.
+ */
+const STATUS_READS = 8
+
 export const upgradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const environments = app.environments
   const records = app.jobs.pushing.records
@@ -55,7 +63,7 @@ export const upgradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   async function statusOf(request: FastifyRequest, envs: EnvironmentRecord[]) {
     let commit: Promise<string | null> | undefined
     const templatesCommit = () => (commit ??= currentTemplatesCommit(app.templates, request.log))
-    return Promise.all(envs.map(async (env) => ({ env, ...(await upgradeStatus(records, env, templatesCommit)) })))
+    return pMap(envs, async (env) => ({ env, ...(await upgradeStatus(records, env, templatesCommit)) }), { concurrency: STATUS_READS })
   }
 
   const isBehind = (b: { templates: boolean; configuration: boolean }) => b.templates || b.configuration
