@@ -1,11 +1,10 @@
 // `npm start`: IES with embedded defaults on one machine. Starts FerretDB with its data in DATA_DIR
-// (default .data/; unless MONGODB_URI is set), makes a development encryption key (unless
-// ENCRYPTION_KEY is set), builds the web UI when it is missing, and serves API, web UI and identity
-// provider on one address. SIGTERM or SIGINT stops the server, then FerretDB (package.json runs this
+// (default .data/, relative to the repository; unless MONGODB_URI is set), keeps the development
+// encryption key there (the server makes it, core/crypto.ts, unless ENCRYPTION_KEY is set), builds the
+// web UI when it is missing, and serves API, web UI and identity provider on one address. SIGTERM or SIGINT stops the server, then FerretDB (package.json runs this
 // with `exec`, so that a signal sent to npm reaches it: `sh -c` does not pass signals on).
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { loadConfig } from '../server/src/config.ts'
 import { startServer, stopOnSignals } from '../server/src/main.ts'
@@ -25,12 +24,7 @@ if (!env.MONGODB_URI) {
   env.MONGODB_URI = database.uri
 }
 
-if (!env.ENCRYPTION_KEY) {
-  const keyFile = path.join(DATA, 'encryption.key')
-  if (!existsSync(keyFile)) writeFileSync(keyFile, randomBytes(32).toString('base64'), { mode: 0o600 })
-  env.ENCRYPTION_KEY = readFileSync(keyFile, 'utf8').trim()
-  console.warn(`WARNING: using the development encryption key in ${path.relative(REPO_ROOT, keyFile)}; set ENCRYPTION_KEY in production.`)
-}
+env.ENCRYPTION_KEY_FILE ??= path.join(DATA, 'encryption.key')
 
 const webDist = path.join(REPO_ROOT, 'desktop/dist/index.html')
 if (!existsSync(webDist) && existsSync(path.join(REPO_ROOT, 'desktop/vite.config.ts'))) {

@@ -1,8 +1,10 @@
 // The README's first command, for real: `npm start` from the repository with embedded defaults (its own
-// FerretDB, a data folder of its own here, free ports) answers /health, and a SIGTERM sent to npm, as a
-// supervisor or container runtime sends it, stops the server and its FerretDB.
+// FerretDB, a data folder of its own here, free ports) answers /health with its data and development key
+// in DATA_DIR, and a SIGTERM sent to npm, as a supervisor or container runtime sends it, stops the
+// server and its FerretDB.
 import { spawn } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm, stat } from 'node:fs/promises'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -37,7 +39,8 @@ t.test('npm start answers /health, and a SIGTERM to npm stops the server and its
   const [port, dbPort] = [await freePort(), await freePort()]
   const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port), FERRETDB_PORT: String(dbPort), DATA_DIR: dataDir }
   // Embedded defaults: whatever the test run configures for itself is not the quick start's.
-  for (const name of ['MONGODB_URI', 'NODE_ENV', 'PUBLIC_URL', 'AUTH_URL', 'ENCRYPTION_KEY', 'REDIS_URL']) delete env[name]
+  for (const name of ['MONGODB_URI', 'NODE_ENV', 'PUBLIC_URL', 'AUTH_URL', 'ENCRYPTION_KEY', 'ENCRYPTION_KEY_FILE', 'REDIS_URL'])
+    delete env[name]
   let output = ''
   const npm = spawn('npm', ['start'], { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   npm.stdout.on('data', (chunk) => (output += chunk))
@@ -59,6 +62,8 @@ t.test('npm start answers /health, and a SIGTERM to npm stops the server and its
     },
   )
   t.ok(await listening(dbPort), 'its FerretDB listens')
+  t.ok(existsSync(path.join(dataDir, 'ferretdb')), "FerretDB's files in DATA_DIR")
+  t.equal((await stat(path.join(dataDir, 'encryption.key'))).mode & 0o777, 0o600, 'the development key in DATA_DIR, for its owner only')
   t.match(output, /IES is running/)
 
   npm.kill('SIGTERM')
