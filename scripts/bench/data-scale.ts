@@ -192,11 +192,14 @@ try {
     const otherHeaders = as('other')
     const big = await measure(() => call('GET', '/api/environments?limit=20', undefined, otherHeaders), 3)
     const bigSorted = await measure(() => call('GET', '/api/environments?limit=100&sort=name&provider=aws', undefined, otherHeaders), 3)
+    // The list screen's banner: every environment's record and last push, read 8 at a time.
+    const upgrades = await measure(() => call('GET', '/api/environments/upgrades', undefined, otherHeaders), 1)
 
     console.log(
       `\none user with ${BIG_USER.toLocaleString('en')} environments: first page of 20 ${big.median.toFixed(1)} / ${big.p95.toFixed(1)} ms; ` +
-        `page of 100 sorted by name and filtered ${bigSorted.median.toFixed(1)} / ${bigSorted.p95.toFixed(1)} ms (aim <= 200)` +
-        (big.failed + bigSorted.failed ? `; ${big.failed + bigSorted.failed} requests failed` : ''),
+        `page of 100 sorted by name and filtered ${bigSorted.median.toFixed(1)} / ${bigSorted.p95.toFixed(1)} ms (aim <= 200); ` +
+        `upgrade status (GET /environments/upgrades, no aim) ${upgrades.median.toFixed(0)} ms` +
+        (big.failed + bigSorted.failed + upgrades.failed ? `; ${big.failed + bigSorted.failed + upgrades.failed} requests failed` : ''),
     )
   } catch (err) {
     console.log(`\none user with ${BIG_USER.toLocaleString('en')} environments: not measured (${(err as Error).message})`)
