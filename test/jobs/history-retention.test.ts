@@ -4,6 +4,7 @@
 // RETENTION_MAX_AGE_MS; a sweep removes the rest with their archives (404 afterwards).
 import t from 'tap'
 import { startTestApp } from '../harness/app.ts'
+import { eventually } from '../harness/eventually.ts'
 import { environmentBody, generateAndWait } from './fixtures.ts'
 
 t.test('finished jobs move to the history; retention keeps the last N or the young', async (t) => {
@@ -20,7 +21,12 @@ t.test('finished jobs move to the history; retention keeps the last N or the you
   for (let i = 0; i < 4; i++) jobsA.push((await generateAndWait({ url, auth }, envA)).id)
   const jobB = (await generateAndWait({ url, auth }, envB)).id
 
-  t.equal(await database.collection('jobs').countDocuments({}), 0, 'the queue holds no finished job')
+  // The queue record is removed after the waiter is answered: wait for that state.
+  const queued = await eventually(
+    () => database.collection('jobs').countDocuments({}),
+    (n) => n === 0,
+  )
+  t.equal(queued, 0, 'the queue holds no finished job')
   t.equal(await database.collection('jobHistory').countDocuments({}), 5, 'every finished job is in the history')
   const download = (id: string) => fetch(`${url}/api/jobs/${id}/download`, { headers: auth('dev') })
   const first = await download(jobsA[0])
