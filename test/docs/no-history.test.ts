@@ -38,14 +38,16 @@ export function historyIn(text: string, kind: 'markdown' | 'code'): { line: numb
   return found
 }
 
-function scannedFiles(): { file: string; kind: 'markdown' | 'code' }[] {
+type Scanned = { file: string; kind: 'markdown' | 'code' }
+
+function scannedFiles(): Scanned[] {
   const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
   return listed
     .split('\n')
     .filter((file) => file && file !== SELF && !file.startsWith('node_modules/') && !file.startsWith('.tools/'))
-    .flatMap((file) => {
-      if (file.endsWith('.md')) return file.startsWith('templates/') ? [] : [{ file, kind: 'markdown' as const }]
-      return CODE.test(file) ? [{ file, kind: 'code' as const }] : []
+    .flatMap((file): Scanned[] => {
+      if (file.endsWith('.md')) return file.startsWith('templates/') ? [] : [{ file, kind: 'markdown' }]
+      return CODE.test(file) ? [{ file, kind: 'code' }] : []
     })
 }
 
