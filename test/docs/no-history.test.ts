@@ -38,6 +38,11 @@ export function historyIn(text: string, kind: 'markdown' | 'code'): { line: numb
   return found
 }
 
+/** An extensionless script (`.ci/run`): it starts with `#!`. */
+function isScript(file: string): boolean {
+  return !path.basename(file).includes('.') && readFileSync(path.join(ROOT, file), 'utf8').startsWith('#!')
+}
+
 type Scanned = { file: string; kind: 'markdown' | 'code' }
 
 function scannedFiles(): Scanned[] {
@@ -47,7 +52,7 @@ function scannedFiles(): Scanned[] {
     .filter((file) => file && file !== SELF && !file.startsWith('node_modules/') && !file.startsWith('.tools/'))
     .flatMap((file): Scanned[] => {
       if (file.endsWith('.md')) return file.startsWith('templates/') ? [] : [{ file, kind: 'markdown' }]
-      return CODE.test(file) ? [{ file, kind: 'code' }] : []
+      return CODE.test(file) || isScript(file) ? [{ file, kind: 'code' }] : []
     })
 }
 
