@@ -7,7 +7,7 @@ import envPaths from 'env-paths'
 
 export const DEFAULT_SERVER = 'http://127.0.0.1:3000'
 export const DEFAULT_REALM = 'ies'
-/** The identity provider's public client for the device flow (README, "Authentication and roles"). */
+/** The identity provider's public client for the device flow (docs/api.md, "Authentication and roles"). */
 export const DEFAULT_DEVICE_CLIENT_ID = 'ies-device'
 
 export interface GlobalFlags {

@@ -53,7 +53,7 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get('/', { schema: { querystring: ListQuery, response: { 200: ListEnvelope(EnvironmentSummary), ...errors } } }, async (request) => {
-    // List rows straight from the user's summary: no record is read (README "Data and scale").
+    // List rows straight from the user's summary: no record is read (docs/internals/data-and-scale.md).
     const { items, total } = await repo.listRows(request.principal.userId, request.query)
     const rows = items.map((e) => ({ ...e, createdAt: e.createdAt.toISOString(), updatedAt: e.updatedAt.toISOString() }))
     return page(request, rows, { page: request.query.page, limit: request.query.limit, total })

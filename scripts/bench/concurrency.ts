@@ -7,7 +7,7 @@
 // (POST /generate) and long-polls its job (GET /api/jobs/:id?wait=true) until it has finished.
 // Printed side by side: throughput, latency p50/p95/p99, failures (503 counted apart), and the CPU
 // time of the server, of FerretDB and of this load generator; and the in-process floor.
-// Aims (issue 21): all succeed at 200 with no 503; >= 25 generations per second at 50 and 200
+// Aims: all succeed at 200 with no 503; >= 25 generations per second at 50 and 200
 // whatever the history; warm single generation <= 2x the floor; floor <= 15 ms.
 import { randomUUID } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'

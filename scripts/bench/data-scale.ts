@@ -9,7 +9,7 @@
 // store writes them; the seeded archives are small stand-ins, the measured one is a real archive).
 // Then one user with --big-user environments lists their first page.
 //
-// Aims (issue 21): list <= 20 ms, read and job read <= 5 ms, download <= 20 ms, flat from 1k to
+// Aims: list <= 20 ms, read and job read <= 5 ms, download <= 20 ms, flat from 1k to
 // 100k; one user with 10,000 environments: first page <= 200 ms. The update is printed too (FerretDB as
 // released rewrote a document by reading the whole table; the patched build goes by the `_id` index).
 import { randomUUID } from 'node:crypto'

@@ -1,5 +1,5 @@
 // The one place where configuration is read from the environment. Every variable has a default
-// that works on a developer's machine and a row in the README's configuration table.
+// that works on a developer's machine and a row in docs/configuration.md.
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'

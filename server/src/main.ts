@@ -1,4 +1,4 @@
-// Starts the IES server from the environment (see README, "Configuration"). With AUTH_URL unset the
+// Starts the IES server from the environment (docs/configuration.md). With AUTH_URL unset the
 // embedded identity provider is mounted at Keycloak's paths on the same address.
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.ts'

@@ -1,4 +1,4 @@
-// The built-in assistant against a set of real requests (issue 18): each request, sent over HTTP with
+// The built-in assistant against a set of real requests: each request, sent over HTTP with
 // its draft (and, for follow-ups, the conversation before it, with the assistant's real answers),
 // must yield the expected suggestions (path = value) and no unexpected change; requests it cannot
 // fulfil must say why. The catalog is the bundled templates' one, as GET /api/catalog serves it.

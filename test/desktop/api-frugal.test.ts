@@ -1,4 +1,4 @@
-// Issue 18, item 1: the client's frugality rules in isolation. Jobs are followed by long polling
+// The client's frugality rules in isolation. Jobs are followed by long polling
 // (one request per wait, not per interval); after a 429 the client holds its requests until the
 // time the server named and says when the user can try again; a catalog request that fails reuses
 // the copy the client holds instead of the built-in catalog.

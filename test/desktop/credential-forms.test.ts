@@ -1,4 +1,4 @@
-// Issue 18, item 7: a credential's region is checked like an environment's; an edit renames alone
+// A credential's region is checked like an environment's; an edit renames alone
 // or replaces the whole secret; a check that could not reach the provider is not "invalid".
 import t from 'tap'
 import { checkOutcome, credentialUpdateFromForm, credentialsFromForm } from '../../desktop/src/lib/credential-fields.ts'

@@ -1,4 +1,4 @@
-// Issue 18, item 3: validation messages in words. The catalog's own message wins; else the
+// Validation messages in words. The catalog's own message wins; else the
 // pattern is explained for the shapes templates use; else the field's description. Every pattern
 // of the static catalog gets a message without a regular expression in it.
 import t from 'tap'

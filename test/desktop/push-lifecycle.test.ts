@@ -1,4 +1,4 @@
-// Issue 14's UI logic against the lifecycle API contract: commit and branch links on known Git
+// The lifecycle UI's logic against the lifecycle API contract: commit and branch links on known Git
 // hosts (text elsewhere), the change tree and diff lines of a preview, what a finished dry-run,
 // push or conflicting job means, and "behind" and conflicts in plain words.
 import t from 'tap'

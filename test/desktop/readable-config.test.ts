@@ -1,4 +1,4 @@
-// Issue 18, items 4 and 5: the configuration with the catalog's labels (review and detail), what
+// The configuration with the catalog's labels (review and detail), what
 // an edit changes, what each generation format does with its options, and a generation's result.
 import t from 'tap'
 import { prepareCatalog } from '../../desktop/src/lib/catalog.ts'

@@ -1,4 +1,4 @@
-// Issue 18, item 10: the users page for admins. An admin token gets the "Users" section listing
+// The users page for admins. An admin token gets the "Users" section listing
 // everyone who signed in; a plain user is not offered it, and the address answers with the server's
 // refusal, not a broken page.
 import t from 'tap'

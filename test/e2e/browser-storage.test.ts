@@ -1,4 +1,4 @@
-// No secret in the browser (issue 15, section 5): secrets typed into the credential form and the
+// No secret in the browser: secrets typed into the credential form and the
 // wizard's deploy key never reach localStorage, sessionStorage, IndexedDB, Cache Storage or a
 // cookie, not even in a draft; drafts belong to the signed-in user; sign-out deletes them when the
 // user asks. Real server and database, Debian's Chromium.

@@ -1,4 +1,4 @@
-// An environment's jobs in the UI (issue 18, point 4): what was generated before is listed after a
+// An environment's jobs in the UI: what was generated before is listed after a
 // reload, newest first, each generation with its own download and its file list; a generation made
 // on the page joins the list when it ends; older jobs come by "Show older jobs".
 import t from 'tap'

@@ -1,4 +1,4 @@
-// Issue 18, item 1: the UI is frugal with the API. A full journey as a new platform engineer makes
+// The UI is frugal with the API. A full journey as a new platform engineer makes
 // it (sign in at the real identity provider, add an AWS credential, create an environment with four
 // services through the wizard, generate, wait, download) costs at most 40 API requests: counted
 // from Chromium's own request events, printed by route, and asserted.

@@ -1,4 +1,4 @@
-// Issue 18, item 9, and the review screenshots: the main screens at 1360, 800 and 420 px wide,
+// Narrow windows and the review screenshots: the main screens at 1360, 800 and 420 px wide,
 // without horizontal scrolling, each saved as a screenshot (.test-output/screenshots/layout-*).
 import t from 'tap'
 import type { Page } from 'playwright-core'

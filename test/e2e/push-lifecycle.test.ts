@@ -1,4 +1,4 @@
-// Issue 14's UI in Chromium against the real lifecycle: a git http-backend server holds the templates
+// The lifecycle UI in Chromium against the real lifecycle: a git http-backend server holds the templates
 // (TEMPLATES_REPO, so a template upgrade is a commit there) and the customer's repository; the git
 // CLI plays the customer. Preview before the first push (the customer's README is kept), push, the
 // last push and "behind" on the detail page, the list's banner with "Preview and update all", then

@@ -1,4 +1,4 @@
-// Issue 18, item 1: when the server's real per-IP limit answers 429, the UI says when the user can
+// When the server's real per-IP limit answers 429, the UI says when the user can
 // try again, holds its requests until then (each would only be refused), and stays usable: the
 // wizard opens from the catalog copy kept in the browser instead of the built-in catalog.
 import t from 'tap'

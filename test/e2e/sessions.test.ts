@@ -1,4 +1,4 @@
-// Issue 18, item 8: an unknown address shows a not-found page; a session that ends without the user
+// An unknown address shows a not-found page; a session that ends without the user
 // signing out says so and why on the sign-in screen (and the sign-in returns to the same page, as
 // login.test.ts checks); an explicit sign-out says nothing of the kind.
 import t from 'tap'

@@ -1,4 +1,4 @@
-// Issue 18, items 4 and 5 in Chromium: a duplicate name is reported at the name field; the
+// The readable wizard in Chromium: a duplicate name is reported at the name field; the
 // generation result names its files, size and templates commit, its download button belongs to it
 // (another format in the form does not make it look current); options a format decides are shown so.
 import t from 'tap'

@@ -1,4 +1,4 @@
-// The wizard's state backend step (issue 18, point 6): "Create one for me" says which bucket IES will
+// The wizard's state backend step: "Create one for me" says which bucket IES will
 // create when the name is left empty, and asks for the credential to create it with right there (the
 // same choice as the Cloud credential step), instead of "Leave empty to let IES choose" followed by
 // "bucket: is required" and a credential two steps later. The bucket is really created (moto).

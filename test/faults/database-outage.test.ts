@@ -1,4 +1,4 @@
-// The database stops under traffic (issue 8, "Faults and scale"): while it is down the API answers
+// The database stops under traffic: while it is down the API answers
 // 503 SERVICE_UNAVAILABLE in the error envelope and /health reports it, nothing answers 500 and
 // nothing crashes; when it returns everything recovers, and no acknowledged write is lost.
 // Assertions are on outcomes only, never on timings: every loop is bounded in count and in time.

@@ -1,4 +1,4 @@
-// The database stops under 200 concurrent generations (issue 21): the server process (its own
+// The database stops under 200 concurrent generations: the server process (its own
 // process, the real entry point) stays up, answers no 500, and every one of the 200 jobs ends
 // (succeeded, or failed with a job error) once the database is back; a generation queued after the
 // recovery succeeds. Assertions are on outcomes only: every loop is bounded in count and in time.

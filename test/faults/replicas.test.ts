@@ -1,4 +1,4 @@
-// Two server replicas on one database and one Redis (issue 8, "Faults and scale"): the plain API
+// Two server replicas on one database and one Redis: the plain API
 // agrees whichever replica answers, the rate-limit counts are shared, each job runs exactly once
 // (whichever replica queued it), and an archive made by one replica downloads from the other.
 import type { AddressInfo } from 'node:net'

@@ -50,6 +50,8 @@ export interface RunningKeycloak {
   startMs: number
   /** The server log (for failure messages). */
   logFile: string
+  /** Its process group (kc.sh and the JVM), for a supervisor that must be able to stop it. */
+  pid: number
   close(): Promise<void>
 }
 
@@ -132,6 +134,7 @@ export async function startKeycloak(opts: { home?: string; timeoutMs?: number } 
           issuer: `${authUrl}/realms/${KEYCLOAK_REALM}`,
           startMs: Date.now() - started,
           logFile,
+          pid: child.pid!,
           close,
         }
       }

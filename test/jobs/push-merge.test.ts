@@ -1,4 +1,4 @@
-// The generated repository's lifecycle end to end (issue 14): pushes that three-way merge instead of
+// The generated repository's lifecycle end to end: pushes that three-way merge instead of
 // replacing, conflicts that leave the branch alone, pushes to a review branch, dry runs, the
 // generation record, `lastPush`/`behind`, and the bulk upgrade. Real parts only: a git http-backend
 // server holds both the templates (TEMPLATES_REPO, so a template upgrade is a commit pushed there)

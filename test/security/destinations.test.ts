@@ -1,4 +1,4 @@
-// Network destinations (issue 15, section 3): every address a push, a templates repository or a
+// Network destinations: every address a push, a templates repository or a
 // processor clone may reach is classified by ipaddr.js, IPv4 inside IPv6 transition forms included;
 // the socket connects only to the address its own lookup checked (no DNS-rebinding window); the
 // processor service's git routes apply the same rule with their own allow-list; a Git server that

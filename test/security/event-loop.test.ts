@@ -1,4 +1,4 @@
-// No single request may stall the service (issue 15, section 1). For every write route the worst
+// No single request may stall the service. For every write route the worst
 // body we can build under the body limit (tens of thousands of invalid values, the largest chart
 // values YAML in its slowest shapes, alias bombs, the widest assistant draft) is sent while
 // `perf_hooks.monitorEventLoopDelay` watches this process (the server runs in it) and `/health` is

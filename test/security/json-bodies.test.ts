@@ -1,4 +1,4 @@
-// Request bodies (issue 15, section 4): a JSON body with a duplicate key is ambiguous between
+// Request bodies: a JSON body with a duplicate key is ambiguous between
 // parsers (the first value to one, the last to another) and is refused with a 400 naming the key;
 // a one-item array where the schema wants a scalar is a 400, never silently unwrapped; a body of
 // more members than any real request has is refused before it is parsed. Nothing is stored.

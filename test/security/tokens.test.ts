@@ -1,4 +1,4 @@
-// Only access tokens open the API (issue 15, section 2), against real providers where they can
+// Only access tokens open the API, against real providers where they can
 // issue the token kind: the embedded provider (oidc-provider) always, Keycloak when installed (CI
 // must have it). ID, refresh and logout tokens, tokens of other clients and tokens in the URL are
 // refused; the log never holds a token from the URL; random key ids cannot make the server fetch

@@ -25,7 +25,7 @@ t.test('the processor service: port 8000, decorator tails kept unless TRIM_DECOR
 })
 
 t.test(
-  'hardening defaults (issue 15): access-token clients, JWKS refetch, YAML and Git time limits, no private destinations',
+  'hardening defaults: the clients whose access tokens open the API, JWKS refetch, YAML and Git time limits, no private destinations',
   async (t) => {
     const config = loadConfig({})
     t.same(config.auth.allowedClients, ['ies-app', 'ies-cli', 'ies-device'], 'the app, the CLI and the device client')

@@ -1,4 +1,4 @@
-// The embedded store serves `{ _id }` lookups from its `_id` index (issue 21). FerretDB 1.24 as
+// The embedded store serves `{ _id }` lookups from its `_id` index. FerretDB 1.24 as
 // released wrote them with another expression than its index, so SQLite read the whole table;
 // scripts/build-ferretdb.sh patches that. This checks the built binary: the query plan of a find by
 // `_id` names the index, and reads, updates and deletes by `_id` of the last row of a large table

@@ -1,4 +1,4 @@
-// Every query the repositories and the job queue send has an index on MongoDB (issue 21): the
+// Every query the repositories and the job queue send has an index on MongoDB: the
 // server's database commands are recorded (the driver's command monitoring) while the API is used
 // end to end (environments, cloud credentials, users, generation, job reads, waits and downloads,
 // retention, deletion), each reduced to its shape (collection and filter fields) and listed beside

@@ -1,4 +1,4 @@
-// Security headers (issue 15, section 5, server side): the web UI and every API answer (successes,
+// Security headers: the web UI and every API answer (successes,
 // errors, the unauthenticated 401) carry a Content-Security-Policy without inline script and with
 // frame-ancestors 'none', nosniff, a strict referrer policy, X-Frame-Options DENY, and no
 // X-Powered-By. test/e2e/web-ui.test.ts loads the built UI in Chromium under this policy.

@@ -1,4 +1,4 @@
-// An environment's configuration as a person reads it (issue 18, item 5): the enabled services
+// An environment's configuration as a person reads it: the enabled services
 // with the catalog's labels and each value shown as its widget shows it (an option's label, Yes/No),
 // and, when editing, what changed. Used by the wizard's review and the environment's detail page.
 import type { PreparedCatalog, WizardField } from './catalog.ts'

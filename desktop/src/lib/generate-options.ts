@@ -1,4 +1,4 @@
-// What a generation format does with each option (issue 18, item 4: options that contradict the
+// What a generation format does with each option (options that contradict the
 // format are shown as such), and a finished generation's result in words. The server's rules
 // (server/src/jobs/generation/selection.ts): Helm values always hold the charts; Argo CD always holds the
 // GitOps definitions and the charts; the state backend file exists only with the Terraform tree.

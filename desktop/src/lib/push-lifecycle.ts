@@ -1,4 +1,4 @@
-// The generated repository's lifecycle as the UI tells it (issue 14): the last push, whether an
+// The generated repository's lifecycle as the UI tells it: the last push, whether an
 // environment is behind and why, the outcome of a preview (dry run) or a push, and a conflict in
 // words a platform engineer understands. Shapes follow the API contract of the lifecycle routes.
 import type { FileChange } from './change-tree.ts'

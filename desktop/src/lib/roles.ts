@@ -1,4 +1,4 @@
-// Who may open the admin screens, by the same rule as the server's admin routes (README,
+// Who may open the admin screens, by the same rule as the server's admin routes (docs/api.md,
 // "Authentication and roles"): the realm role `admin`, or the app client's role `environment-admin`.
 // The server decides; the UI only avoids offering a screen that would answer 403.
 

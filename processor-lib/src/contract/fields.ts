@@ -93,7 +93,7 @@ export function valueProblem(ref: FieldRef, value: unknown, testPattern: Pattern
 }
 
 /**
- * A value that does not match its pattern, in words (issue 18: the regex only as a detail): the
+ * A value that does not match its pattern, in words (the regex only as a detail): the
  * pattern explained ("must be a whole number of 1 or more"), else the default as an example.
  */
 function patternSentence(field: CatalogField): string {

@@ -1,4 +1,4 @@
-// Validation messages a person understands (issue 18, item 3): a field's own message when the
+// Validation messages a person understands: a field's own message when the
 // catalog carries one, else the pattern explained in words for the shapes templates use (whole
 // numbers in a range, runs of letters, digits and punctuation with a length), else the field's
 // description. The regular expression itself is only ever shown as a detail.

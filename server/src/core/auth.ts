@@ -65,7 +65,7 @@ export interface AuthOptions {
 /** Asymmetric algorithms only: no `none`, and no HMAC that could be keyed with a public key. */
 export const ALLOWED_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'] as const
 
-/** Admin is either realm role `admin` or the app client's role `environment-admin` (README, "Roles"). */
+/** Admin is either realm role `admin` or the app client's role `environment-admin` (docs/api.md, "Authentication and roles"). */
 export function isAdmin(claims: Claims, appClientId: string): boolean {
   return realmRoles(claims).includes('admin') || clientRoles(claims, appClientId).includes('environment-admin')
 }

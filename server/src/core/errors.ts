@@ -40,7 +40,7 @@ export const notFound = (message = 'Resource not found') => new AppError(404, 'N
 export const conflict = (message: string) => new AppError(409, 'CONFLICT', message)
 export const unavailable = (message = 'Service temporarily unavailable') => new AppError(503, 'SERVICE_UNAVAILABLE', message)
 
-/** Codes the spec leaves open (README, "Error codes"). */
+/** Codes the spec leaves open (docs/api.md, "Error codes"). */
 export const OPEN_CODES = {
   payloadTooLarge: 'PAYLOAD_TOO_LARGE',
   rateLimited: 'RATE_LIMITED',

@@ -1,4 +1,4 @@
-// Two limits on every /api request (README, "Rate limits"): per client IP (checked before
+// Two limits on every /api request (docs/api.md, "Rate limits"): per client IP (checked before
 // authentication) and per user (after it). Counters live in memory, or in Redis when REDIS_URL is
 // set so that replicas share them. The headers report whichever limit has fewer requests left.
 import fp from 'fastify-plugin'

@@ -1,4 +1,4 @@
-// The wizard's review (issue 18, item 5): what will be created or saved, readable, with the
+// The wizard's review: what will be created or saved, readable, with the
 // catalog's labels; when editing, what changes first; the request as YAML only on request.
 import { useEffect, useState } from 'react'
 import { stringify } from 'yaml'

@@ -1,4 +1,4 @@
-// Users (issue 18, item 10): for admins, every user the server knows, oldest first, paginated
+// Users: for admins, every user the server knows, oldest first, paginated
 // (`GET /api/users`). Offered in the navigation only to a token with an admin role; the server
 // decides (a 403 is shown as such).
 import { useEffect, useState } from 'react'

@@ -1,4 +1,4 @@
-// What each generation format and option puts into the archive (README, "Generation archives").
+// What each generation format and option puts into the archive (docs/api.md, "Jobs").
 // Paths are those of the templates tree:
 //   terraform/           the AWS root module and its service modules
 //   .github/workflows/   the environment's own pipeline (runs Terraform)

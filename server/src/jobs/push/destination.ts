@@ -50,7 +50,7 @@ export async function checkDestination(url: string, allowedHosts: readonly strin
 export const SAVE_RESOLVE_TIMEOUT_MS = 2000
 
 /**
- * The push destination's problem when an environment is saved (issue 18 point 11), so a repository
+ * The push destination's problem when an environment is saved, so a repository
  * the server will refuse is reported then, not only at push time: the URL's form, then the push's
  * own address rule (checkUrlDestination): an address literal that is not public, or a name
  * (`localhost` included) that resolves to one, unless PUSH_ALLOWED_HOSTS names it. A name that does

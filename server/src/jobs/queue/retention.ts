@@ -1,4 +1,4 @@
-// Retention of finished jobs and their archives (README "Data and scale"): per environment and job
+// Retention of finished jobs and their archives (docs/internals/data-and-scale.md): per environment and job
 // type, the last RETENTION_KEEP_PER_ENVIRONMENT finished jobs stay, and so does every job younger
 // than RETENTION_MAX_AGE_MS; the others go with their archives. Also drops job claims (store.ts)
 // older than the age limit of a lock's life. A sweep reads the history once (a scan on the embedded
