@@ -11,7 +11,7 @@ import { registerJobs } from './commands/jobs.ts'
 import { registerPush } from './commands/push.ts'
 import { registerUpgrade } from './commands/upgrade.ts'
 import { Context, type GlobalOptions } from './context.ts'
-import { ROOT_NOTES, unknownCommand } from './help.ts'
+import { ROOT_NOTES, unknownCommand, withExamples } from './help.ts'
 import { EXIT, exitCodeOf, Output } from './output.ts'
 import { VERSION } from './version.ts'
 
@@ -31,6 +31,15 @@ export function buildProgram(): { program: Command; context: () => Context } {
     .showHelpAfterError('(add --help for usage)')
     .exitOverride()
     .addHelpText('after', `\n${ROOT_NOTES}\n`)
+  withExamples(program, [
+    '# sign in, describe an environment in a file, generate its code',
+    'ies login',
+    'ies apply -f examples/envs/shop-dev.yaml',
+    'ies generate shop-dev -o shop-dev.zip',
+    '# push it to its Git repository, later bring every environment up to date',
+    'ies push shop-dev',
+    'ies upgrade',
+  ])
   registerAuth(program, ctx)
   registerEnv(program, ctx)
   registerApply(program, ctx)

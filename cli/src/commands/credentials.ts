@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander'
 import type { CredentialCreate, CredentialSummary, CredentialUpdate } from '../client/index.ts'
 import type { Context } from '../context.ts'
 import { findCredential } from '../lookup.ts'
+import { withExamples } from '../help.ts'
 import { CommandFailed, EXIT } from '../output.ts'
 import { UsageError } from '../settings.ts'
 import { confirmed, readObjectFile } from './env.ts'
@@ -46,9 +47,12 @@ async function promptSecrets(provider: string): Promise<Record<string, unknown>>
 }
 
 export function registerCredentials(program: Command, ctx: () => Context): void {
-  const credentials = program
-    .command('credentials')
-    .description('Cloud credentials: list, create, rotate, default, validate, delete (secrets are never shown)')
+  const credentials = withExamples(
+    program
+      .command('credentials')
+      .description('Cloud credentials: list, create, rotate, default, validate, delete (secrets are never shown)'),
+    ['ies credentials list', 'ies credentials create --name aws-dev --provider aws'],
+  )
 
   credentials
     .command('list')
@@ -125,6 +129,19 @@ export function registerCredentials(program: Command, ctx: () => Context): void 
       c.out.result({ id: found.id, name: found.name, deleted: true }, () => c.out.line(`Deleted credential ${found.name}.`))
     })
 
+  const examples: Record<string, string[]> = {
+    list: ['ies credentials list', 'ies credentials list --provider aws --json'],
+    create: [
+      '# prompts for the secret values on a terminal',
+      'ies credentials create --name aws-dev --provider aws',
+      'ies credentials create --name gcp-dev --provider gcp --from-file gcp-dev.yaml',
+    ],
+    rotate: ['ies credentials rotate aws-dev', 'ies credentials rotate aws-dev --from-file aws-dev.yaml'],
+    default: ['ies credentials default aws-dev'],
+    delete: ['ies credentials delete aws-old', 'ies credentials delete aws-old --yes'],
+    validate: ['ies credentials validate aws-dev'],
+  }
+
   credentials
     .command('validate <name-or-id>')
     .description('Check a credential with its cloud (exits 1 when the cloud refuses it)')
@@ -139,4 +156,5 @@ export function registerCredentials(program: Command, ctx: () => Context): void 
       if (!result.valid)
         throw new CommandFailed(`The credential ${found.name} is not valid: ${result.error}`, EXIT.FAILURE, 'CREDENTIAL_INVALID')
     })
+  for (const command of credentials.commands) withExamples(command, examples[command.name()] ?? [])
 }

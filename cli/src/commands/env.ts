@@ -41,46 +41,53 @@ export async function confirmed(yes: boolean | undefined, question: string): Pro
 }
 
 export function registerEnv(program: Command, ctx: () => Context): void {
-  const env = program.command('env').description('Environments: list, show, create, update, delete, export')
+  const env = withExamples(program.command('env').description('Environments: list, show, create, update, delete, status, export'), [
+    'ies env list',
+    'ies env status shop-dev',
+  ])
 
-  env
-    .command('list')
-    .description('List your environments')
-    .addOption(new Option('--provider <provider>', 'only this provider').choices(PROVIDERS))
-    .addOption(new Option('--status <status>', 'only this status').choices(STATUSES))
-    .action(async (opts: { provider?: string; status?: string }) => {
-      const c = ctx()
-      const list = await (
-        await c.client()
-      ).allEnvironments({ ...(opts as Pick<EnvironmentListQuery, 'provider' | 'status'>), sort: 'name' })
-      c.out.result(list, () => {
-        if (list.length === 0) return c.out.line('No environments.')
-        c.out.table(
-          ['NAME', 'PROVIDER', 'REGION', 'STATUS', 'UPDATED', 'ID'],
-          list.map((e) => [e.name, e.provider, e.region, e.status, e.updatedAt, e.id]),
-        )
-      })
+  withExamples(
+    env
+      .command('list')
+      .description('List your environments')
+      .addOption(new Option('--provider <provider>', 'only this provider').choices(PROVIDERS))
+      .addOption(new Option('--status <status>', 'only this status').choices(STATUSES)),
+    ['ies env list', 'ies env list --provider aws --json'],
+  ).action(async (opts: { provider?: string; status?: string }) => {
+    const c = ctx()
+    const list = await (await c.client()).allEnvironments({ ...(opts as Pick<EnvironmentListQuery, 'provider' | 'status'>), sort: 'name' })
+    c.out.result(list, () => {
+      if (list.length === 0) return c.out.line('No environments.')
+      c.out.table(
+        ['NAME', 'PROVIDER', 'REGION', 'STATUS', 'UPDATED', 'ID'],
+        list.map((e) => [e.name, e.provider, e.region, e.status, e.updatedAt, e.id]),
+      )
     })
+  })
 
-  env
-    .command('get <name-or-id>')
-    .description('Show an environment (YAML; --json for JSON)')
-    .action(async (nameOrId: string) => {
-      const c = ctx()
-      const found = await findEnvironment(await c.client(), nameOrId)
-      c.out.result(found, () => c.out.text(stringify(found)))
-    })
+  withExamples(env.command('get <name-or-id>').description('Show an environment (YAML; --json for JSON)'), [
+    'ies env get shop-dev',
+    'ies env get shop-dev --json',
+  ]).action(async (nameOrId: string) => {
+    const c = ctx()
+    const found = await findEnvironment(await c.client(), nameOrId)
+    c.out.result(found, () => c.out.text(stringify(found)))
+  })
 
   const create = env
     .command('create')
     .description('Create an environment from a file and/or flags')
     .option('-f, --file <file>', 'YAML or JSON with the environment (name, globalPrefix, provider, region, services, ...)')
-    .option('--name <name>')
-    .option('--global-prefix <prefix>')
-    .addOption(new Option('--provider <provider>').choices(PROVIDERS))
-    .option('--region <region>')
-    .option('--domain <domain>')
+    .option('--name <name>', 'its name: 3 to 50 lowercase letters, digits and hyphens, a letter first')
+    .option('--global-prefix <prefix>', 'the prefix of every resource name (2 to 20 lowercase letters, digits and hyphens)')
+    .addOption(new Option('--provider <provider>', 'the cloud').choices(PROVIDERS))
+    .option('--region <region>', "the cloud's region, e.g. eu-central-1")
+    .option('--domain <domain>', 'the DNS domain of the environment (optional)')
   addAssignmentOptions(create)
+  withExamples(create, [
+    'ies env create -f shop-dev.yaml',
+    'ies env create --name shop-dev --global-prefix acme --provider aws --region eu-central-1 --set services.vpc.enabled=true',
+  ])
   create.action(
     async (
       opts: Assignments & {
@@ -115,6 +122,12 @@ export function registerEnv(program: Command, ctx: () => Context): void {
     .description('Change an environment: a JSON Merge Patch from a file and/or --set (null removes a member)')
     .option('-f, --file <file>', 'YAML or JSON merge patch')
   addAssignmentOptions(update)
+  withExamples(update, [
+    'ies env update shop-dev --set services.rds.multiAz=true',
+    '# remove a member (JSON Merge Patch)',
+    'ies env update shop-dev --set domain=null',
+    'ies env update shop-dev --set-env gitRepository.deployKey=IES_DEPLOY_KEY',
+  ])
   update.action(async (nameOrId: string, opts: Assignments & { file?: string }) => {
     const c = ctx()
     const patch: Record<string, unknown> = opts.file ? readObjectFile(opts.file) : {}
@@ -126,21 +139,23 @@ export function registerEnv(program: Command, ctx: () => Context): void {
     c.out.result(updated, () => c.out.line(`Updated environment ${updated.name}.`))
   })
 
-  env
-    .command('delete <name-or-id>')
-    .description('Delete an environment with its jobs and archives')
-    .option('-y, --yes', 'do not ask (required when not on a terminal)')
-    .action(async (nameOrId: string, opts: { yes?: boolean }) => {
-      const c = ctx()
-      const client = await c.client()
-      const found = await findEnvironment(client, nameOrId)
-      if (!(await confirmed(opts.yes, `Delete environment ${found.name} and its jobs and archives?`))) {
-        c.out.line('Nothing deleted.')
-        return
-      }
-      await client.deleteEnvironment(found.id)
-      c.out.result({ id: found.id, name: found.name, deleted: true }, () => c.out.line(`Deleted environment ${found.name}.`))
-    })
+  withExamples(
+    env
+      .command('delete <name-or-id>')
+      .description('Delete an environment with its jobs and archives')
+      .option('-y, --yes', 'do not ask (required when not on a terminal)'),
+    ['ies env delete shop-dev', 'ies env delete shop-dev --yes'],
+  ).action(async (nameOrId: string, opts: { yes?: boolean }) => {
+    const c = ctx()
+    const client = await c.client()
+    const found = await findEnvironment(client, nameOrId)
+    if (!(await confirmed(opts.yes, `Delete environment ${found.name} and its jobs and archives?`))) {
+      c.out.line('Nothing deleted.')
+      return
+    }
+    await client.deleteEnvironment(found.id)
+    c.out.result({ id: found.id, name: found.name, deleted: true }, () => c.out.line(`Deleted environment ${found.name}.`))
+  })
 
   withExamples(
     env
@@ -165,18 +180,20 @@ export function registerEnv(program: Command, ctx: () => Context): void {
     })
   })
 
-  env
-    .command('export <name-or-id>')
-    .description('The configuration as YAML without credential fields (applies with `ies apply`)')
-    .option('-o, --out <file>', 'write to this file instead of standard output')
-    .action(async (nameOrId: string, opts: { out?: string }) => {
-      const c = ctx()
-      const found = await findEnvironment(await c.client(), nameOrId)
-      const yaml = exportYaml(found)
-      if (c.flags.json && !opts.out) c.out.result(exportableConfiguration(found), () => undefined)
-      else if (opts.out) {
-        writeFileSync(opts.out, yaml)
-        c.out.note(`Wrote ${opts.out}`)
-      } else c.out.text(yaml)
-    })
+  withExamples(
+    env
+      .command('export <name-or-id>')
+      .description('The configuration as YAML without credential fields (applies with `ies apply`)')
+      .option('-o, --out <file>', 'write to this file instead of standard output'),
+    ['ies env export shop-dev -o shop-dev.yaml', 'ies apply -f shop-dev.yaml'],
+  ).action(async (nameOrId: string, opts: { out?: string }) => {
+    const c = ctx()
+    const found = await findEnvironment(await c.client(), nameOrId)
+    const yaml = exportYaml(found)
+    if (c.flags.json && !opts.out) c.out.result(exportableConfiguration(found), () => undefined)
+    else if (opts.out) {
+      writeFileSync(opts.out, yaml)
+      c.out.note(`Wrote ${opts.out}`)
+    } else c.out.text(yaml)
+  })
 }

@@ -21,7 +21,10 @@ function positive(value: string): number {
 }
 
 export function registerJobs(program: Command, ctx: () => Context): void {
-  const jobs = program.command('jobs').description('Generation and push jobs: list, show, wait for, download')
+  const jobs = withExamples(program.command('jobs').description('Generation and push jobs: list, show, wait for, download'), [
+    'ies jobs list shop-dev',
+    'ies jobs download <job-id>',
+  ])
 
   withExamples(
     jobs
