@@ -33,7 +33,7 @@ t.test('a failed generation', async (t) => {
   t.match(run.stderr, /^ {2}terraform\/main\.tf:3 MULTILINE_VALUE: /m, 'the processor’s finding, file:line code: message')
   t.notOk(existsSync(out), 'no archive written')
 
-  const queued = parseJson(await ies.run(['generate', 'broken', '--json']))
+  const queued = parseJson(await ies.run(['generate', 'broken', '--no-wait', '--json']))
   const waited = await ies.run(['jobs', 'wait', queued.id, '--json'])
   t.equal(waited.code, 1)
   t.match(parseJson(waited), { id: queued.id, status: 'failed', error: { code: 'GENERATION_FAILED' } }, 'the job on stdout')
