@@ -9,10 +9,13 @@ import { CommandFailed, EXIT, type Output } from './output.ts'
 const ENDED = new Set(['succeeded', 'failed'])
 
 export interface WaitOptions {
-  /** False with `--no-wait`. */
-  wait: boolean
+  /** False with `--no-wait`; true with `--wait`; unset (wait) without either. */
+  wait?: boolean
   timeout?: number
 }
+
+/** Whether the command waits for its job: unless `--no-wait`. */
+export const waits = (opts: WaitOptions) => opts.wait !== false
 
 /** A `--timeout` value: seconds above 0. */
 export function seconds(value: string): number {
@@ -24,6 +27,7 @@ export function seconds(value: string): number {
 /** `--no-wait` and `--timeout <seconds>`, the same on every command that queues a job. */
 export function addWaitOptions(command: Command, what: string): Command {
   return command
+    .option('--wait', `wait for the ${what} to end (the default)`)
     .option('--no-wait', `queue the ${what} and print the job id instead of waiting (then: ies jobs wait <id>)`)
     .option('--timeout <seconds>', 'stop waiting after this many seconds (exit 7; the job goes on on the server)', seconds)
 }

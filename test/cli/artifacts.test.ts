@@ -1,4 +1,4 @@
-// `ies` from a pipeline, continued: generate --out (the zip unpacked and checked), jobs,
+// `ies` from a pipeline, continued: generate --wait --out (the zip unpacked and checked), jobs,
 // the catalog, cloud credentials (secrets from a file, never printed) and a credential named in an
 // environment file.
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -32,7 +32,7 @@ t.test('generation, catalog and credentials from a pipeline', async (t) => {
 
   await t.test('generate waits and --out writes the real zip', async (t) => {
     const out = path.join(work, 'shop-prod.zip')
-    const run = await ies.run(['generate', 'shop-prod', '--format', 'terraform', '--include-backend', '--out', out, '--json'])
+    const run = await ies.run(['generate', 'shop-prod', '--format', 'terraform', '--include-backend', '--wait', '--out', out, '--json'])
     t.equal(run.code, 0, run.stderr)
     const job = parseJson(run)
     t.match(job, { type: 'generate', status: 'succeeded', out, result: { format: 'terraform', fileCount: Number } })

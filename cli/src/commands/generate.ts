@@ -5,7 +5,7 @@ import type { Job } from '../client/index.ts'
 import type { Context } from '../context.ts'
 import { addFormatOption, addIncludeOptions, includeOptions, type IncludeFlags } from '../generate-options.ts'
 import { withExamples } from '../help.ts'
-import { addWaitOptions, jobFailure, waitForJob, type WaitOptions } from '../job-wait.ts'
+import { addWaitOptions, waits, jobFailure, waitForJob, type WaitOptions } from '../job-wait.ts'
 import { findEnvironment } from '../lookup.ts'
 import { UsageError } from '../settings.ts'
 
@@ -28,14 +28,14 @@ export function registerGenerate(program: Command, ctx: () => Context): void {
   ])
   command.action(async (name: string, opts: GenerateOpts) => {
     const c = ctx()
-    if (opts.out && !opts.wait) throw new UsageError('--out needs the job to finish: leave out --no-wait')
+    if (opts.out && !waits(opts)) throw new UsageError('--out needs the job to finish: leave out --no-wait')
     const client = await c.client()
     const environment = await findEnvironment(client, name)
     let job: Job = await client.generate(environment.id, {
       format: (opts.format ?? 'terraform') as 'terraform',
       options: includeOptions(opts),
     })
-    if (!opts.wait) {
+    if (!waits(opts)) {
       c.out.result(job, () => c.out.line(`Queued generation job ${job.id} (ies jobs wait ${job.id}).`))
       return
     }

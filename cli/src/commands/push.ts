@@ -4,7 +4,7 @@ import type { ApiClient, Job, PushBody, PushConflict, PushDryRunResult, PushStra
 import type { Context } from '../context.ts'
 import { addFormatOption, addIncludeOptions, anyIncluded, includeOptions, type IncludeFlags } from '../generate-options.ts'
 import { withExamples } from '../help.ts'
-import { addWaitOptions, jobFailure, waitForJob, type WaitOptions } from '../job-wait.ts'
+import { addWaitOptions, waits, jobFailure, waitForJob, type WaitOptions } from '../job-wait.ts'
 import { findEnvironment } from '../lookup.ts'
 import { CommandFailed, EXIT, type Output } from '../output.ts'
 import { printPushDiff } from '../push-diff.ts'
@@ -90,7 +90,7 @@ export function registerPush(program: Command, ctx: () => Context): void {
     }
     await refuseUnknownMembers(client, body)
     let job: Job = await client.push(environment.id, body)
-    if (!opts.wait) {
+    if (!waits(opts)) {
       c.out.result(job, () => c.out.line(`Queued push job ${job.id} (ies jobs wait ${job.id}).`))
       return
     }

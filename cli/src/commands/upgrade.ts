@@ -5,7 +5,7 @@ import { Option, type Command } from 'commander'
 import type { ApiClient, Job, Upgradable, UpgradeJobs } from '../client/index.ts'
 import type { Context } from '../context.ts'
 import { withExamples } from '../help.ts'
-import { addWaitOptions, jobFailure, waitForJob, type WaitOptions } from '../job-wait.ts'
+import { addWaitOptions, waits, jobFailure, waitForJob, type WaitOptions } from '../job-wait.ts'
 import { CommandFailed, EXIT, type Output } from '../output.ts'
 import { printPushResult, STRATEGY_TEXT } from './push.ts'
 
@@ -94,7 +94,7 @@ export function registerUpgrade(program: Command, ctx: () => Context): void {
       return
     }
     const queued = await client.upgrade({ ...(opts.dryRun && { dryRun: true }), ...(opts.strategy && { strategy: opts.strategy }) })
-    if (!opts.wait) {
+    if (!waits(opts)) {
       const jobs = queued.jobs.map((j) => ({ ...j, name: names.get(j.environmentId) }))
       c.out.result({ ...queued, jobs }, () => {
         c.out.table(
