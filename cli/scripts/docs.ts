@@ -1,4 +1,4 @@
-// npm run docs:cli: writes docs/cli.md from the command definitions (formatted as the repository's
+// npm run docs:cli: writes docs/cli.md from cli/docs/guide.md and the command definitions (formatted as the repository's
 // Prettier settings format Markdown, so `npm run lint` accepts it as written).
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -6,12 +6,15 @@ import { fileURLToPath } from 'node:url'
 import prettier from 'prettier'
 import { renderReference } from '../src/reference.ts'
 
-export const REFERENCE_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/cli.md')
+const CLI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+export const REFERENCE_FILE = path.resolve(CLI_DIR, '../docs/cli.md')
+/** The hand-written part of the page: what the flags alone do not say. */
+const GUIDE_FILE = path.join(CLI_DIR, 'docs', 'guide.md')
 
 /** docs/cli.md as the command definitions make it. */
 export async function referenceText(): Promise<string> {
   const options = (await prettier.resolveConfig(REFERENCE_FILE)) ?? {}
-  return prettier.format(renderReference(), { ...options, filepath: REFERENCE_FILE })
+  return prettier.format(renderReference(readFileSync(GUIDE_FILE, 'utf8')), { ...options, filepath: REFERENCE_FILE })
 }
 
 /** Whether docs/cli.md is what the definitions make. */

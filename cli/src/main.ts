@@ -67,9 +67,11 @@ export async function main(argv: string[] = process.argv): Promise<number> {
   const { program, context } = buildProgram()
   const unknown = unknownCommand(program, argv.slice(2))
   if (unknown) {
-    process.stderr.write(
-      `error: ${unknown.path} ${unknown.name}: no such command\nThe commands of ${unknown.path}: ${unknown.known.join(', ')} (${unknown.path} --help)\n`,
-    )
+    const message = `${unknown.path} ${unknown.name}: no such command`
+    const hint = `The commands of ${unknown.path}: ${unknown.known.join(', ')} (${unknown.path} --help)`
+    if (argv.includes('--json'))
+      process.stderr.write(`${JSON.stringify({ error: { code: 'USAGE', message: `${message}. ${hint}` } }, null, 2)}\n`)
+    else process.stderr.write(`error: ${message}\n${hint}\n`)
     return EXIT.USAGE
   }
   try {

@@ -1,5 +1,6 @@
 // The command reference (docs/cli.md) made from the command definitions themselves: every command's
-// description, usage, flags and examples, and the global flags and exit codes. `npm run docs:cli`
+// description, usage, flags and examples, and the global flags and exit codes, after the
+// hand-written guide (install, sign-in, environments as code). `npm run docs:cli`
 // writes it; a test fails when the file differs from what the definitions make.
 import type { Command, Option } from 'commander'
 import { examplesOf } from './help.ts'
@@ -44,12 +45,13 @@ function walk(command: Command, path: string[]): string[] {
   })
 }
 
-export function renderReference(): string {
+/** `guide`: the hand-written sections placed before the reference (cli/docs/guide.md). */
+export function renderReference(guide = ''): string {
   const { program } = buildProgram()
   const lines = [
     '# `ies` command reference',
     '',
-    '<!-- Made from the command definitions in cli/src by `npm run docs:cli`; edit those, not this file. -->',
+    '<!-- Made by `npm run docs:cli` from cli/docs/guide.md and the command definitions in cli/src; edit those, not this file. -->',
     '',
     `${program.description()}. Every command takes the global flags below; \`ies <command> --help\` shows the same text as this page.`,
     '',
@@ -57,6 +59,7 @@ export function renderReference(): string {
     ...examplesOf(program),
     '```',
     '',
+    ...(guide ? [guide.trim(), ''] : []),
     '## Global flags',
     '',
     ...optionsTable(program.options),
