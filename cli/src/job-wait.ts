@@ -72,6 +72,12 @@ export async function waitForJob(client: ApiClient, out: Output, jobId: string, 
   return job
 }
 
+/** A job that ended without success: the job on stdout in --json mode (as `ies jobs wait`), then its failure to throw. */
+export function failedJob(out: Output, job: Job): CommandFailed {
+  out.result(job, () => undefined)
+  return jobFailure(job)
+}
+
 /** A failed job as an error: its code and message, and the processor's findings as details (exit 6 for a push conflict). */
 export function jobFailure(job: Job): CommandFailed {
   return new CommandFailed(

@@ -5,7 +5,7 @@ import type { Job } from '../client/index.ts'
 import type { Context } from '../context.ts'
 import { addFormatOption, addIncludeOptions, includeOptions, type IncludeFlags } from '../generate-options.ts'
 import { withExamples } from '../help.ts'
-import { addWaitOptions, waits, jobFailure, waitForJob, type WaitOptions } from '../job-wait.ts'
+import { addWaitOptions, failedJob, waitForJob, waits, type WaitOptions } from '../job-wait.ts'
 import { findEnvironment } from '../lookup.ts'
 import { UsageError } from '../settings.ts'
 
@@ -40,7 +40,7 @@ export function registerGenerate(program: Command, ctx: () => Context): void {
       return
     }
     job = await waitForJob(client, c.out, job.id, { timeoutSeconds: opts.timeout })
-    if (job.status !== 'succeeded') throw jobFailure(job)
+    if (job.status !== 'succeeded') throw failedJob(c.out, job)
     const result = job.result as ArchiveResult | undefined
     const saved = opts.out ? await saveArchive(client, job, opts.out) : undefined
     c.out.result({ ...job, ...(saved && { out: saved.file }) }, () => {

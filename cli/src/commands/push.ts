@@ -4,7 +4,7 @@ import type { ApiClient, Job, PushBody, PushConflict, PushDryRunResult, PushStra
 import type { Context } from '../context.ts'
 import { addFormatOption, addIncludeOptions, anyIncluded, includeOptions, type IncludeFlags } from '../generate-options.ts'
 import { withExamples } from '../help.ts'
-import { addWaitOptions, waits, jobFailure, waitForJob, type WaitOptions } from '../job-wait.ts'
+import { addWaitOptions, failedJob, waitForJob, waits, type WaitOptions } from '../job-wait.ts'
 import { findEnvironment } from '../lookup.ts'
 import { CommandFailed, EXIT, type Output } from '../output.ts'
 import { printPushDiff } from '../push-diff.ts'
@@ -95,7 +95,7 @@ export function registerPush(program: Command, ctx: () => Context): void {
       return
     }
     job = await waitForJob(client, c.out, job.id, { timeoutSeconds: opts.timeout })
-    if (job.status !== 'succeeded') throw jobFailure(job)
+    if (job.status !== 'succeeded') throw failedJob(c.out, job)
     c.out.result(job, () => printPushResult(c.out, job))
   })
 }

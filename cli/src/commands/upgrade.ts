@@ -5,7 +5,7 @@ import { Option, type Command } from 'commander'
 import type { ApiClient, Job, Upgradable, UpgradeJobs } from '../client/index.ts'
 import type { Context } from '../context.ts'
 import { withExamples } from '../help.ts'
-import { addWaitOptions, waits, jobFailure, waitForJob, type WaitOptions } from '../job-wait.ts'
+import { addWaitOptions, jobFailure, waitForJob, waits, type WaitOptions } from '../job-wait.ts'
 import { CommandFailed, EXIT, type Output } from '../output.ts'
 import { printPushResult, STRATEGY_TEXT } from './push.ts'
 
