@@ -90,6 +90,13 @@ t.test('push, status, upgrade, jobs', async (t) => {
   const bulk = await ies.run(['upgrade'])
   t.equal(bulk.code, 6, 'an upgrade that meets a conflict: exit 6')
   t.match(bulk.stdout, /^life:\n {2}PUSH_CONFLICT: /m)
+  // Without its deploy key the environment cannot be pushed: the upgrade skips it and says so, exit 1.
+  t.equal((await ies.run(['env', 'update', 'life', '--set', 'gitRepository.deployKey=null'])).code, 0)
+  const skipped = await ies.run(['upgrade'])
+  t.equal(skipped.code, 1, skipped.stderr)
+  t.match(skipped.stdout, /^life: skipped \(gitRepository\.deployKey: /m)
+  t.match(skipped.stderr, /UPGRADE_FAILED: 1 skipped/)
+  t.equal((await ies.run(['env', 'update', 'life', '--set-env', 'gitRepository.deployKey=IES_DEPLOY_KEY'])).code, 0)
   const review = await ies.run(['upgrade', '--strategy', 'branch', '--json'])
   t.equal(review.code, 0, review.stderr)
   t.not(parseJson(review).environments[0].result.branch, 'main', 'strategy branch: the merge goes to a branch for review')

@@ -48,14 +48,22 @@ async function waitAll(client: ApiClient, out: Output, queued: UpgradeJobs, name
   return outcomes
 }
 
-/** One failure decides the exit code: any other failure 1, else a timeout 7, else a push conflict 6. */
-function failureOf(outcomes: Outcome[]): CommandFailed | null {
+/**
+ * Whether every environment that was behind was upgraded; if not, the exit code: any failure or
+ * skipped environment 1, else a timeout 7, else a push conflict 6.
+ */
+function failureOf(outcomes: Outcome[], skipped: UpgradeJobs['skipped']): CommandFailed | null {
   const failed = outcomes.filter((o) => o.error)
-  if (failed.length === 0) return null
+  if (failed.length === 0 && skipped.length === 0) return null
   const codes = new Set(failed.map((o) => o.error!.exitCode))
+  if (skipped.length > 0) codes.add(EXIT.FAILURE)
   const exitCode = [EXIT.FAILURE, EXIT.TIMEOUT, EXIT.PUSH_CONFLICT].find((code) => codes.has(code)) ?? EXIT.FAILURE
   const names = failed.map((o) => o.name).join(', ')
-  return new CommandFailed(`${failed.length} of ${outcomes.length} upgrades did not succeed: ${names}`, exitCode, 'UPGRADE_FAILED')
+  const parts = [
+    failed.length > 0 && `${failed.length} of ${outcomes.length} upgrades did not succeed (${names})`,
+    skipped.length > 0 && `${skipped.length} skipped`,
+  ]
+  return new CommandFailed(`${parts.filter(Boolean).join('; ')}`, exitCode, 'UPGRADE_FAILED')
 }
 
 function printOutcomes(out: Output, outcomes: Outcome[], skipped: UpgradeJobs['skipped'], names: Map<string, string>): void {
@@ -119,7 +127,7 @@ export function registerUpgrade(program: Command, ctx: () => Context): void {
       skipped: queued.skipped,
     }
     c.out.result(json, () => printOutcomes(c.out, outcomes, queued.skipped, names))
-    const failure = failureOf(outcomes)
+    const failure = failureOf(outcomes, queued.skipped)
     if (failure) throw failure
   })
 }
