@@ -1,4 +1,4 @@
-// npm run build:cli: the command line as one file, cli/dist/ies.js, that runs with Node alone (no
+// npm run build:cli: the command line as one file, cli/dist/ies.cjs, that runs with Node alone (no
 // monorepo, no node_modules, no TypeScript loader). esbuild bundles the sources and their
 // dependencies; the API types the client shares with the server are types only and leave nothing.
 import { chmodSync } from 'node:fs'
@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
 const CLI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-export const BUNDLE_FILE = path.join(CLI_DIR, 'dist', 'ies.js')
+export const BUNDLE_FILE = path.join(CLI_DIR, 'dist', 'ies.cjs')
 
 export async function buildBundle(outfile = BUNDLE_FILE): Promise<string> {
   await build({
@@ -15,7 +15,7 @@ export async function buildBundle(outfile = BUNDLE_FILE): Promise<string> {
     outfile,
     bundle: true,
     platform: 'node',
-    // CommonJS: the dependencies written as CommonJS keep their require() of Node's modules.
+    // CommonJS (.cjs: whatever package.json is nearby): dependencies written as CommonJS keep their require().
     format: 'cjs',
     target: 'node20',
     minify: false,

@@ -1,5 +1,6 @@
 // The command line without the monorepo: `npm run build:cli`'s one file, copied alone into an empty
-// folder, runs with Node (version, help) and against a real server (client credentials, an apply).
+// folder (as ies.js: with no package.json around, .js is CommonJS too), runs with Node (version,
+// help) and against a real server (client credentials, an apply).
 import { copyFileSync, readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
@@ -7,7 +8,7 @@ import { buildBundle } from '../../cli/scripts/build.ts'
 import { iesRunner, parseJson, PIPELINE_ENV, startCliServer, tempDir } from './helpers.ts'
 
 t.test('the bundle runs from an empty folder', async (t) => {
-  const built = await buildBundle(path.join(tempDir(t, 'ies-cli-build-'), 'ies.js'))
+  const built = await buildBundle(path.join(tempDir(t, 'ies-cli-build-'), 'ies.cjs'))
   const alone = tempDir(t, 'ies-cli-alone-')
   copyFileSync(built, path.join(alone, 'ies.js'))
   t.same(readdirSync(alone), ['ies.js'], 'one file, no node_modules')
