@@ -74,6 +74,69 @@ export function registerEnv(program: Command, ctx: () => Context): void {
     c.out.result(found, () => c.out.text(stringify(found)))
   })
 
+  registerChanges(env, ctx)
+
+  withExamples(
+    env
+      .command('delete <name-or-id>')
+      .description('Delete an environment with its jobs and archives')
+      .option('-y, --yes', 'do not ask (required when not on a terminal)'),
+    ['ies env delete shop-dev', 'ies env delete shop-dev --yes'],
+  ).action(async (nameOrId: string, opts: { yes?: boolean }) => {
+    const c = ctx()
+    const client = await c.client()
+    const found = await findEnvironment(client, nameOrId)
+    if (!(await confirmed(opts.yes, `Delete environment ${found.name} and its jobs and archives?`))) {
+      c.out.line('Nothing deleted.')
+      return
+    }
+    await client.deleteEnvironment(found.id)
+    c.out.result({ id: found.id, name: found.name, deleted: true }, () => c.out.line(`Deleted environment ${found.name}.`))
+  })
+
+  withExamples(
+    env
+      .command('status <name-or-id>')
+      .description('Its last push (commit, branch, when) and whether it is behind its templates or configuration'),
+    ['ies env status shop-dev', '# in a script: behind.templates and behind.configuration', 'ies env status shop-dev --json'],
+  ).action(async (nameOrId: string) => {
+    const c = ctx()
+    const found = await findEnvironment(await c.client(), nameOrId)
+    const status = { id: found.id, name: found.name, lastPush: found.lastPush ?? null, behind: found.behind ?? null }
+    c.out.result(status, () => {
+      const push = status.lastPush
+      c.out.line(`${found.name} (${found.id})`)
+      if (!push) return c.out.line('Never pushed.')
+      c.out.line(
+        `Last push: ${push.commit.slice(0, 12)} to ${push.branch}, ${push.pushedAt} (templates ${push.templatesCommit.slice(0, 12)})`,
+      )
+      if (status.behind)
+        c.out.line(
+          `Behind:    ${behindText(status.behind)}${behindText(status.behind) === 'up to date' ? '' : ' (ies upgrade, or ies push)'}`,
+        )
+    })
+  })
+
+  withExamples(
+    env
+      .command('export <name-or-id>')
+      .description('The configuration as YAML without credential fields (applies with `ies apply`)')
+      .option('-o, --out <file>', 'write to this file instead of standard output'),
+    ['ies env export shop-dev -o shop-dev.yaml', 'ies apply -f shop-dev.yaml'],
+  ).action(async (nameOrId: string, opts: { out?: string }) => {
+    const c = ctx()
+    const found = await findEnvironment(await c.client(), nameOrId)
+    const yaml = exportYaml(found)
+    if (c.flags.json && !opts.out) c.out.result(exportableConfiguration(found), () => undefined)
+    else if (opts.out) {
+      writeFileSync(opts.out, yaml)
+      c.out.note(`Wrote ${opts.out}`)
+    } else c.out.text(yaml)
+  })
+}
+
+/** env create and env update: a file and/or flags. */
+function registerChanges(env: Command, ctx: () => Context): void {
   const create = env
     .command('create')
     .description('Create an environment from a file and/or flags')
@@ -137,63 +200,5 @@ export function registerEnv(program: Command, ctx: () => Context): void {
     const found = await findEnvironment(client, nameOrId)
     const updated = await client.updateEnvironment(found.id, patch)
     c.out.result(updated, () => c.out.line(`Updated environment ${updated.name}.`))
-  })
-
-  withExamples(
-    env
-      .command('delete <name-or-id>')
-      .description('Delete an environment with its jobs and archives')
-      .option('-y, --yes', 'do not ask (required when not on a terminal)'),
-    ['ies env delete shop-dev', 'ies env delete shop-dev --yes'],
-  ).action(async (nameOrId: string, opts: { yes?: boolean }) => {
-    const c = ctx()
-    const client = await c.client()
-    const found = await findEnvironment(client, nameOrId)
-    if (!(await confirmed(opts.yes, `Delete environment ${found.name} and its jobs and archives?`))) {
-      c.out.line('Nothing deleted.')
-      return
-    }
-    await client.deleteEnvironment(found.id)
-    c.out.result({ id: found.id, name: found.name, deleted: true }, () => c.out.line(`Deleted environment ${found.name}.`))
-  })
-
-  withExamples(
-    env
-      .command('status <name-or-id>')
-      .description('Its last push (commit, branch, when) and whether it is behind its templates or configuration'),
-    ['ies env status shop-dev', '# in a script: behind.templates and behind.configuration', 'ies env status shop-dev --json'],
-  ).action(async (nameOrId: string) => {
-    const c = ctx()
-    const found = await findEnvironment(await c.client(), nameOrId)
-    const status = { id: found.id, name: found.name, lastPush: found.lastPush ?? null, behind: found.behind ?? null }
-    c.out.result(status, () => {
-      const push = status.lastPush
-      c.out.line(`${found.name} (${found.id})`)
-      if (!push) return c.out.line('Never pushed.')
-      c.out.line(
-        `Last push: ${push.commit.slice(0, 12)} to ${push.branch}, ${push.pushedAt} (templates ${push.templatesCommit.slice(0, 12)})`,
-      )
-      if (status.behind)
-        c.out.line(
-          `Behind:    ${behindText(status.behind)}${behindText(status.behind) === 'up to date' ? '' : ' (ies upgrade, or ies push)'}`,
-        )
-    })
-  })
-
-  withExamples(
-    env
-      .command('export <name-or-id>')
-      .description('The configuration as YAML without credential fields (applies with `ies apply`)')
-      .option('-o, --out <file>', 'write to this file instead of standard output'),
-    ['ies env export shop-dev -o shop-dev.yaml', 'ies apply -f shop-dev.yaml'],
-  ).action(async (nameOrId: string, opts: { out?: string }) => {
-    const c = ctx()
-    const found = await findEnvironment(await c.client(), nameOrId)
-    const yaml = exportYaml(found)
-    if (c.flags.json && !opts.out) c.out.result(exportableConfiguration(found), () => undefined)
-    else if (opts.out) {
-      writeFileSync(opts.out, yaml)
-      c.out.note(`Wrote ${opts.out}`)
-    } else c.out.text(yaml)
   })
 }
