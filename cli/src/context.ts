@@ -3,6 +3,7 @@
 import { createApiClient, type ApiClient } from './client/index.ts'
 import { Session } from './auth/session.ts'
 import { Output } from './output.ts'
+import { VERSION } from './version.ts'
 import { resolveSettings, type GlobalFlags, type Settings } from './settings.ts'
 
 export interface GlobalOptions extends GlobalFlags {
@@ -38,7 +39,7 @@ export class Context {
       this.clientValue = createApiClient({
         baseUrl: settings.apiUrl,
         auth: await this.session(),
-        headers: { 'user-agent': 'ies-cli/0.1.0' },
+        headers: { 'user-agent': `ies-cli/${VERSION}` },
       })
     }
     return this.clientValue

@@ -1,5 +1,5 @@
 // `ies`: the IES command line. Global flags, the commands, and one place that turns every error into
-// its message and exit code (0 ok, 1 failure, 2 usage, 3 conflict, 4 not found, 5 unauthorized).
+// its message and exit code (EXIT in output.ts).
 import { Command, CommanderError } from 'commander'
 import { registerApply } from './commands/apply.ts'
 import { registerAuth } from './commands/auth.ts'
@@ -9,8 +9,11 @@ import { registerEnv } from './commands/env.ts'
 import { registerGenerate } from './commands/generate.ts'
 import { registerJobs } from './commands/jobs.ts'
 import { registerPush } from './commands/push.ts'
+import { registerUpgrade } from './commands/upgrade.ts'
 import { Context, type GlobalOptions } from './context.ts'
+import { ROOT_NOTES, unknownCommand, withExamples } from './help.ts'
 import { EXIT, exitCodeOf, Output } from './output.ts'
+import { VERSION } from './version.ts'
 
 export function buildProgram(): { program: Command; context: () => Context } {
   const program = new Command('ies')
@@ -18,20 +21,25 @@ export function buildProgram(): { program: Command; context: () => Context } {
   const ctx = () => (context ??= new Context(program.opts<GlobalOptions>()))
   program
     .description('IES, the Infrastructure Environment Service, from a terminal or a pipeline')
-    .version('0.1.0')
+    .version(VERSION, '-V, --version', 'print the version of ies')
+    .helpOption('-h, --help', 'show help for a command')
+    .helpCommand('help [command]', 'show help for a command')
     .option('--server <url>', 'IES server (env IES_SERVER, config file; default http://127.0.0.1:3000)')
     .option('--auth-url <url>', 'identity provider base URL, before /realms (env IES_AUTH_URL; default: what the server announces)')
     .option('--realm <realm>', 'identity provider realm (env IES_REALM; default: what the server announces)')
     .option('--json', 'machine-readable output (JSON on stdout, errors as JSON on stderr)')
-    .showHelpAfterError('(run ies --help for the commands)')
+    .showHelpAfterError('(add --help for usage)')
     .exitOverride()
-    .addHelpText(
-      'after',
-      `
-Pipelines: set IES_CLIENT_ID and IES_CLIENT_SECRET (client credentials; nothing is stored).
-Terminals: ies login (device flow; the refresh token is kept in the config directory, mode 0600).
-Exit codes: 0 ok, 1 failure, 2 usage, 3 conflict, 4 not found, 5 unauthorized.`,
-    )
+    .addHelpText('after', `\n${ROOT_NOTES}\n`)
+  withExamples(program, [
+    '# sign in, describe an environment in a file, generate its code',
+    'ies login',
+    'ies apply -f examples/envs/shop-dev.yaml',
+    'ies generate shop-dev -o shop-dev.zip',
+    '# push it to its Git repository, later bring every environment up to date',
+    'ies push shop-dev',
+    'ies upgrade',
+  ])
   registerAuth(program, ctx)
   registerEnv(program, ctx)
   registerApply(program, ctx)
@@ -40,11 +48,32 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 conflict, 4 not found, 5 unauthorized.`,
   registerJobs(program, ctx)
   registerCatalog(program, ctx)
   registerCredentials(program, ctx)
+  registerUpgrade(program, ctx)
   return { program, context: ctx }
 }
 
+/** A reader that stops early (`ies env --help | head -1`) ends the output: exit quietly, like git and gh. */
+function quietOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(EXIT.OK)
+      throw err
+    })
+  }
+}
+
 export async function main(argv: string[] = process.argv): Promise<number> {
+  quietOnClosedPipe()
   const { program, context } = buildProgram()
+  const unknown = unknownCommand(program, argv.slice(2))
+  if (unknown) {
+    const message = `${unknown.path} ${unknown.name}: no such command`
+    const hint = `The commands of ${unknown.path}: ${unknown.known.join(', ')} (${unknown.path} --help)`
+    if (argv.includes('--json'))
+      process.stderr.write(`${JSON.stringify({ error: { code: 'USAGE', message: `${message}. ${hint}` } }, null, 2)}\n`)
+    else process.stderr.write(`error: ${message}\n${hint}\n`)
+    return EXIT.USAGE
+  }
   try {
     await program.parseAsync(argv)
     return EXIT.OK

@@ -1,13 +1,24 @@
 // How the command line speaks: tables and short lines for people (colour only on a terminal), JSON
-// for machines (`--json`), errors with the API's code, message and fields, and the exit codes:
-// 0 ok, 1 failure, 2 usage, 3 conflict, 4 not found, 5 unauthorized.
+// for machines (`--json`), errors with the API's code, message and fields, and the exit codes (EXIT).
 import Table from 'cli-table3'
 import pc from 'picocolors'
 import { ApiError } from './client/index.ts'
 import { NotLoggedInError } from './auth/session.ts'
 import { UsageError } from './settings.ts'
 
-export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, CONFLICT: 3, NOT_FOUND: 4, UNAUTHORIZED: 5 } as const
+export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, CONFLICT: 3, NOT_FOUND: 4, UNAUTHORIZED: 5, PUSH_CONFLICT: 6, TIMEOUT: 7 } as const
+
+/** What each exit code means, for the root help and the reference (docs/cli.md). */
+export const EXIT_MEANINGS: Array<[number, string]> = [
+  [EXIT.OK, 'done (also: nothing to change)'],
+  [EXIT.FAILURE, 'failed (a refused request, a failed job, an unreachable server)'],
+  [EXIT.USAGE, 'wrong usage: an unknown command or flag, a missing argument, an unreadable file'],
+  [EXIT.CONFLICT, 'the server refused the request as conflicting with the current state (HTTP 409)'],
+  [EXIT.NOT_FOUND, 'no environment, credential or job by that name or id'],
+  [EXIT.UNAUTHORIZED, 'not signed in, or not allowed'],
+  [EXIT.PUSH_CONFLICT, 'a push (or upgrade) with strategy merge met changes on the branch that touch the same lines'],
+  [EXIT.TIMEOUT, 'a job was still running when the wait (--timeout) ran out; it goes on on the server'],
+]
 
 /** A failure the command already explained (e.g. a job that failed), with its exit code. */
 export class CommandFailed extends Error {

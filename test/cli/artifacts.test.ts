@@ -30,7 +30,7 @@ t.test('generation, catalog and credentials from a pipeline', async (t) => {
   ])
   t.equal(created.code, 0, created.stderr)
 
-  await t.test('generate --wait --out writes the real zip', async (t) => {
+  await t.test('generate waits and --out writes the real zip', async (t) => {
     const out = path.join(work, 'shop-prod.zip')
     const run = await ies.run(['generate', 'shop-prod', '--format', 'terraform', '--include-backend', '--wait', '--out', out, '--json'])
     t.equal(run.code, 0, run.stderr)
@@ -45,7 +45,7 @@ t.test('generation, catalog and credentials from a pipeline', async (t) => {
       'and the pipeline',
     )
 
-    const queued = parseJson(await ies.run(['generate', 'shop-prod', '--json']))
+    const queued = parseJson(await ies.run(['generate', 'shop-prod', '--no-wait', '--json']))
     t.match(queued, { id: String, type: 'generate' })
     const waited = await ies.run(['jobs', 'wait', queued.id, '--json'])
     t.equal(waited.code, 0, waited.stderr)

@@ -27,13 +27,13 @@ t.test('a failed generation', async (t) => {
   t.equal(created.code, 0, created.stderr)
 
   const out = path.join(templates, 'out.zip')
-  const run = await ies.run(['generate', 'broken', '--wait', '--out', out])
+  const run = await ies.run(['generate', 'broken', '--out', out])
   t.equal(run.code, 1, 'a failed job: exit 1')
   t.match(run.stderr, /GENERATION_FAILED: generate job \S+ failed/)
   t.match(run.stderr, /^ {2}terraform\/main\.tf:3 MULTILINE_VALUE: /m, 'the processor’s finding, file:line code: message')
   t.notOk(existsSync(out), 'no archive written')
 
-  const queued = parseJson(await ies.run(['generate', 'broken', '--json']))
+  const queued = parseJson(await ies.run(['generate', 'broken', '--no-wait', '--json']))
   const waited = await ies.run(['jobs', 'wait', queued.id, '--json'])
   t.equal(waited.code, 1)
   t.match(parseJson(waited), { id: queued.id, status: 'failed', error: { code: 'GENERATION_FAILED' } }, 'the job on stdout')

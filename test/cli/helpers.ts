@@ -73,8 +73,11 @@ export interface IesRunner {
   printed: string[]
 }
 
-/** A runner for one server; `base` env (e.g. client credentials) is given to every run. */
-export function iesRunner(server: CliServer, base: Record<string, string> = {}): IesRunner {
+/**
+ * A runner for one server; `base` env (e.g. client credentials) is given to every run. `bin`: another
+ * build of `ies` (the bundle), run from `cwd` (default: the runner's HOME).
+ */
+export function iesRunner(server: CliServer, base: Record<string, string> = {}, opts: { bin?: string; cwd?: string } = {}): IesRunner {
   const home = tempDir(server, 'ies-cli-home-')
   const configDir = path.join(home, 'config')
   const printed: string[] = []
@@ -87,7 +90,7 @@ export function iesRunner(server: CliServer, base: Record<string, string> = {}):
     ...env,
   })
   const start = (args: string[], env: Record<string, string> = {}) => {
-    const child = spawn(process.execPath, [IES_BIN, ...args], { env: childEnv(env), cwd: home })
+    const child = spawn(process.execPath, [opts.bin ?? IES_BIN, ...args], { env: childEnv(env), cwd: opts.cwd ?? home })
     child.stdout.on('data', (chunk: Buffer) => printed.push(chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => printed.push(chunk.toString()))
     return child

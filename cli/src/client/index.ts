@@ -19,6 +19,11 @@ import type {
   Job,
   Pagination,
   PushBody,
+  Upgradable,
+  UpgradeBody,
+  UpgradeJobs,
+  CredentialUpdate,
+  CredentialUpdated,
   User,
 } from './types.ts'
 
@@ -105,15 +110,27 @@ export function createApiClient(opts: ApiClientOptions) {
   const base = opts.baseUrl.replace(/\/+$/, '')
   const enc = encodeURIComponent
 
-  async function send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  async function send(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    signal?: AbortSignal,
+  ): Promise<Response> {
     const attempt = async () => {
       const token = await opts.auth.getToken()
       const h: Record<string, string> = { accept: 'application/json', ...opts.headers, ...headers }
       if (token) h.authorization = `Bearer ${token}`
       if (body !== undefined) h['content-type'] = 'application/json'
       try {
-        return await doFetch(`${base}${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) })
+        return await doFetch(`${base}${path}`, {
+          method,
+          headers: h,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          ...(signal && { signal }),
+        })
       } catch (err) {
+        if (signal?.aborted) throw signal.reason
         throw new ApiError(0, 'NETWORK_ERROR', `The server at ${base} could not be reached (${(err as Error).message})`)
       }
     }
@@ -126,8 +143,8 @@ export function createApiClient(opts: ApiClientOptions) {
     return res
   }
 
-  async function json<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await send(method, path, body)
+  async function json<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    const res = await send(method, path, body, {}, signal)
     if (res.status === 204) return undefined as T
     return ((await res.json()) as { data: T }).data
   }
@@ -164,8 +181,19 @@ export function createApiClient(opts: ApiClientOptions) {
       json<GeneratedFiles>('POST', `/environments/${enc(id)}/generate?wait=true`, body),
     push: (id: string, body: PushBody = {}) => json<Job>('POST', `/environments/${enc(id)}/push`, body),
 
-    job: (id: string, opts: { wait?: boolean } = {}) =>
-      json<Job>('GET', `/jobs/${enc(id)}${queryString({ wait: opts.wait || undefined })}`),
+    /** A job; `wait`: once it has ended, or when the server's long poll ends (`signal` stops waiting sooner). */
+    job: (id: string, opts: { wait?: boolean; signal?: AbortSignal } = {}) =>
+      json<Job>('GET', `/jobs/${enc(id)}${queryString({ wait: opts.wait || undefined })}`, undefined, opts.signal),
+    /** An environment's jobs, newest first, a page at a time (`nextCursor` until null). */
+    environmentJobs: async (id: string, q: { limit?: number; cursor?: string } = {}) => {
+      const res = await send('GET', `/environments/${enc(id)}/jobs${queryString(q)}`)
+      const body = (await res.json()) as { data: Job[]; pagination: { limit: number; nextCursor: string | null } }
+      return { data: body.data, nextCursor: body.pagination.nextCursor }
+    },
+    /** The caller's pushed environments that are behind (templates or configuration changed since the last push). */
+    upgrades: () => json<Upgradable[]>('GET', '/environments/upgrades'),
+    /** One push job per environment that is behind (or per id given). */
+    upgrade: (body: UpgradeBody) => json<UpgradeJobs>('POST', '/environments/upgrade', body),
     /** The generated archive (a zip). */
     download: async (jobId: string): Promise<{ bytes: Uint8Array; filename: string | null }> => {
       const res = await send('GET', `/jobs/${enc(jobId)}/download`, undefined, { accept: 'application/zip, */*' })
@@ -178,6 +206,10 @@ export function createApiClient(opts: ApiClientOptions) {
     allCredentials: (q: Partial<Omit<CredentialListQuery, 'page' | 'limit'>> = {}) => all<CredentialSummary>('/cloud-credentials', q),
     getCredential: (id: string) => json<CredentialDetail>('GET', `/cloud-credentials/${enc(id)}`),
     createCredential: (input: CredentialCreate) => json<CredentialCreated>('POST', '/cloud-credentials', input),
+    /** Renames a credential and/or replaces its secret values (a rotation). */
+    updateCredential: (id: string, body: CredentialUpdate) => json<CredentialUpdated>('PUT', `/cloud-credentials/${enc(id)}`, body),
+    deleteCredential: (id: string) => json<void>('DELETE', `/cloud-credentials/${enc(id)}`),
+    setDefaultCredential: (id: string) => json<CredentialSummary>('PUT', `/cloud-credentials/${enc(id)}/default`),
     validateCredential: (id: string) => json<CredentialValidation>('POST', `/cloud-credentials/${enc(id)}/validate`),
 
     catalog: async (etag?: string | null): Promise<CatalogResult> => {

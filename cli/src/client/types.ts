@@ -21,12 +21,18 @@ export type CredentialSummary = Static<typeof credentials.CredentialSummary>
 export type CredentialDetail = Static<typeof credentials.CredentialDetail>
 export type CredentialValidation = Static<typeof credentials.ValidationResult>
 export type CredentialListQuery = Static<typeof credentials.ListQuery>
+export type CredentialUpdate = Static<typeof credentials.CredentialUpdate>
+export type CredentialUpdated = Static<typeof credentials.CredentialUpdated>
 
 export type Job = Static<typeof jobs.Job>
 export type JobFiles = Static<typeof jobs.JobFiles>
 export type GenerateBody = Static<typeof generation.GenerateBody>
 export type GenerateOptions = Static<typeof jobs.GenerateOptions>
 export type GeneratedFiles = Static<typeof generation.GeneratedFiles>
+export type Upgradable = Static<typeof generation.Upgradable>
+export type UpgradeJobs = Static<typeof generation.UpgradeJobs>
+/** The bulk upgrade body; `dryRun` and `strategy` are optional here whatever defaults the server fills in. */
+export type UpgradeBody = { ids?: string[]; dryRun?: boolean; strategy?: PushStrategy }
 export type { Catalog as CatalogDocument } from '@ies/processor-lib/contract/document'
 export type User = Static<typeof users.User>
 export type Preferences = Static<typeof users.Preferences>

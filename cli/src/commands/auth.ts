@@ -4,6 +4,7 @@ import { jwtClaims, logout, OAuthError, pollDeviceToken, requestDeviceCode, type
 import { clientCredentialsFromEnv } from '../auth/session.ts'
 import { readCredentials, removeCredentials, saveCredentials } from '../auth/store.ts'
 import type { Context } from '../context.ts'
+import { withExamples } from '../help.ts'
 import { CommandFailed, EXIT } from '../output.ts'
 import { readConfigFile, writeConfigFile, type Settings } from '../settings.ts'
 
@@ -62,41 +63,39 @@ function rememberServer(ctx: Context, settings: Settings): void {
 }
 
 export function registerAuth(program: Command, ctx: () => Context): void {
-  program
-    .command('login')
-    .description('Sign in with the device flow (the refresh token is stored in the config directory, mode 0600)')
-    .action(async () => {
-      const c = ctx()
-      const settings = await c.settings()
-      if (clientCredentialsFromEnv(c.env)) {
-        const session = await c.session()
-        await session.renew()
-        const me = await (await c.client()).me()
-        c.out.result({ server: settings.server, username: me.username, source: 'client-credentials' }, () =>
-          c.out.line(`Using ${session.describe()} as ${me.username}; nothing is stored.`),
-        )
-        return
-      }
-      const tokens = await deviceLogin(c, settings)
-      if (!tokens.refresh_token) throw new CommandFailed('The identity provider gave no refresh token', EXIT.FAILURE, 'NO_REFRESH_TOKEN')
-      const username = String(jwtClaims(tokens.access_token).preferred_username ?? '')
-      saveCredentials(settings.configDir, settings.server, {
-        authUrl: settings.authUrl,
-        realm: settings.realm,
-        clientId: settings.deviceClientId,
-        refreshToken: tokens.refresh_token,
-        ...(username && { username }),
-      })
-      rememberServer(c, settings)
-      c.out.result({ server: settings.server, username, source: 'device' }, () =>
-        c.out.line(`Logged in to ${settings.server}${username ? ` as ${username}` : ''}.`),
+  withExamples(
+    program.command('login').description('Sign in with the device flow (the refresh token is stored in the config directory, mode 0600)'),
+    ['ies login', '# another server (remembered for later commands)', 'ies --server https://ies.example.com login'],
+  ).action(async () => {
+    const c = ctx()
+    const settings = await c.settings()
+    if (clientCredentialsFromEnv(c.env)) {
+      const session = await c.session()
+      await session.renew()
+      const me = await (await c.client()).me()
+      c.out.result({ server: settings.server, username: me.username, source: 'client-credentials' }, () =>
+        c.out.line(`Using ${session.describe()} as ${me.username}; nothing is stored.`),
       )
+      return
+    }
+    const tokens = await deviceLogin(c, settings)
+    if (!tokens.refresh_token) throw new CommandFailed('The identity provider gave no refresh token', EXIT.FAILURE, 'NO_REFRESH_TOKEN')
+    const username = String(jwtClaims(tokens.access_token).preferred_username ?? '')
+    saveCredentials(settings.configDir, settings.server, {
+      authUrl: settings.authUrl,
+      realm: settings.realm,
+      clientId: settings.deviceClientId,
+      refreshToken: tokens.refresh_token,
+      ...(username && { username }),
     })
+    rememberServer(c, settings)
+    c.out.result({ server: settings.server, username, source: 'device' }, () =>
+      c.out.line(`Logged in to ${settings.server}${username ? ` as ${username}` : ''}.`),
+    )
+  })
 
-  program
-    .command('logout')
-    .description('End the stored login at the identity provider and forget it')
-    .action(async () => {
+  withExamples(program.command('logout').description('End the stored login at the identity provider and forget it'), ['ies logout']).action(
+    async () => {
       const c = ctx()
       const settings = await c.settings()
       const login = readCredentials(settings.configDir, settings.server)
@@ -114,15 +113,17 @@ export function registerAuth(program: Command, ctx: () => Context): void {
       }
       removeCredentials(settings.configDir, settings.server)
       c.out.result({ server: settings.server, loggedOut: true, revoked }, () => c.out.line(`Logged out of ${settings.server}.`))
-    })
+    },
+  )
 
-  program
-    .command('whoami')
-    .description('Show who the API sees')
-    .action(async () => {
-      const c = ctx()
-      const settings = await c.settings()
-      const me = await (await c.client()).me()
-      c.out.result(me, () => c.out.line(`${me.username}${me.email ? ` <${me.email}>` : ''} on ${settings.server}`))
-    })
+  withExamples(program.command('whoami').description('Show who the API sees'), [
+    'ies whoami',
+    '# in a pipeline: client credentials from the environment',
+    'IES_CLIENT_ID=ies-cli IES_CLIENT_SECRET=... ies whoami --json',
+  ]).action(async () => {
+    const c = ctx()
+    const settings = await c.settings()
+    const me = await (await c.client()).me()
+    c.out.result(me, () => c.out.line(`${me.username}${me.email ? ` <${me.email}>` : ''} on ${settings.server}`))
+  })
 }

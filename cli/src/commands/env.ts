@@ -5,7 +5,10 @@ import { parse, stringify } from 'yaml'
 import type { EnvironmentInput, EnvironmentListQuery } from '../client/index.ts'
 import { exportableConfiguration, exportYaml } from '../client/export-config.ts'
 import type { Context } from '../context.ts'
+import { addAssignmentOptions, applyAssignments, type Assignments } from '../assignments.ts'
+import { withExamples } from '../help.ts'
 import { findEnvironment } from '../lookup.ts'
+import { behindText } from './upgrade.ts'
 import { UsageError } from '../settings.ts'
 
 const PROVIDERS = ['aws', 'azure', 'gcp', 'onpremise']
@@ -29,148 +32,173 @@ export function readObjectFile(file: string): Record<string, unknown> {
   return value as Record<string, unknown>
 }
 
-/** `--set services.vpc.cidr=10.1.0.0/16`: a dotted path and a YAML value (`true`, `3`, `null`, text). */
-export function setPath(target: Record<string, unknown>, assignment: string): Record<string, unknown> {
-  const eq = assignment.indexOf('=')
-  if (eq < 1) throw new UsageError(`--set ${assignment}: expected path=value`)
-  const keys = assignment.slice(0, eq).split('.')
-  if (keys.some((k) => k === '' || k === '__proto__' || k === 'constructor' || k === 'prototype')) {
-    throw new UsageError(`--set ${assignment}: not a valid path`)
-  }
-  let value: unknown
-  try {
-    value = parse(assignment.slice(eq + 1))
-  } catch {
-    value = assignment.slice(eq + 1)
-  }
-  let node = target
-  for (const key of keys.slice(0, -1)) {
-    const next = node[key]
-    node = node[key] = typeof next === 'object' && next !== null && !Array.isArray(next) ? (next as Record<string, unknown>) : {}
-  }
-  node[keys[keys.length - 1]!] = value ?? null
-  return target
+/** `--yes`, or a yes on a terminal; without a terminal `--yes` is required. */
+export async function confirmed(yes: boolean | undefined, question: string): Promise<boolean> {
+  if (yes) return true
+  if (!process.stdin.isTTY) throw new UsageError('Deleting needs --yes when not on a terminal')
+  const { confirm } = await import('@inquirer/prompts')
+  return confirm({ message: question, default: false })
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value]
-
 export function registerEnv(program: Command, ctx: () => Context): void {
-  const env = program.command('env').description('Environments: list, show, create, update, delete, export')
+  const env = withExamples(program.command('env').description('Environments: list, show, create, update, delete, status, export'), [
+    'ies env list',
+    'ies env status shop-dev',
+  ])
 
-  env
-    .command('list')
-    .description('List your environments')
-    .addOption(new Option('--provider <provider>', 'only this provider').choices(PROVIDERS))
-    .addOption(new Option('--status <status>', 'only this status').choices(STATUSES))
-    .action(async (opts: { provider?: string; status?: string }) => {
-      const c = ctx()
-      const list = await (
-        await c.client()
-      ).allEnvironments({ ...(opts as Pick<EnvironmentListQuery, 'provider' | 'status'>), sort: 'name' })
-      c.out.result(list, () => {
-        if (list.length === 0) return c.out.line('No environments.')
-        c.out.table(
-          ['NAME', 'PROVIDER', 'REGION', 'STATUS', 'UPDATED', 'ID'],
-          list.map((e) => [e.name, e.provider, e.region, e.status, e.updatedAt, e.id]),
+  withExamples(
+    env
+      .command('list')
+      .description('List your environments')
+      .addOption(new Option('--provider <provider>', 'only this provider').choices(PROVIDERS))
+      .addOption(new Option('--status <status>', 'only this status').choices(STATUSES)),
+    ['ies env list', 'ies env list --provider aws --json'],
+  ).action(async (opts: { provider?: string; status?: string }) => {
+    const c = ctx()
+    const list = await (await c.client()).allEnvironments({ ...(opts as Pick<EnvironmentListQuery, 'provider' | 'status'>), sort: 'name' })
+    c.out.result(list, () => {
+      if (list.length === 0) return c.out.line('No environments.')
+      c.out.table(
+        ['NAME', 'PROVIDER', 'REGION', 'STATUS', 'UPDATED', 'ID'],
+        list.map((e) => [e.name, e.provider, e.region, e.status, e.updatedAt, e.id]),
+      )
+    })
+  })
+
+  withExamples(env.command('get <name-or-id>').description('Show an environment (YAML; --json for JSON)'), [
+    'ies env get shop-dev',
+    'ies env get shop-dev --json',
+  ]).action(async (nameOrId: string) => {
+    const c = ctx()
+    const found = await findEnvironment(await c.client(), nameOrId)
+    c.out.result(found, () => c.out.text(stringify(found)))
+  })
+
+  registerChanges(env, ctx)
+
+  withExamples(
+    env
+      .command('delete <name-or-id>')
+      .description('Delete an environment with its jobs and archives')
+      .option('-y, --yes', 'do not ask (required when not on a terminal)'),
+    ['ies env delete shop-dev', 'ies env delete shop-dev --yes'],
+  ).action(async (nameOrId: string, opts: { yes?: boolean }) => {
+    const c = ctx()
+    const client = await c.client()
+    const found = await findEnvironment(client, nameOrId)
+    if (!(await confirmed(opts.yes, `Delete environment ${found.name} and its jobs and archives?`))) {
+      c.out.line('Nothing deleted.')
+      return
+    }
+    await client.deleteEnvironment(found.id)
+    c.out.result({ id: found.id, name: found.name, deleted: true }, () => c.out.line(`Deleted environment ${found.name}.`))
+  })
+
+  withExamples(
+    env
+      .command('status <name-or-id>')
+      .description('Its last push (commit, branch, when) and whether it is behind its templates or configuration'),
+    ['ies env status shop-dev', '# in a script: behind.templates and behind.configuration', 'ies env status shop-dev --json'],
+  ).action(async (nameOrId: string) => {
+    const c = ctx()
+    const found = await findEnvironment(await c.client(), nameOrId)
+    const status = { id: found.id, name: found.name, lastPush: found.lastPush ?? null, behind: found.behind ?? null }
+    c.out.result(status, () => {
+      const push = status.lastPush
+      c.out.line(`${found.name} (${found.id})`)
+      if (!push) return c.out.line('Never pushed.')
+      c.out.line(
+        `Last push: ${push.commit.slice(0, 12)} to ${push.branch}, ${push.pushedAt} (templates ${push.templatesCommit.slice(0, 12)})`,
+      )
+      if (status.behind)
+        c.out.line(
+          `Behind:    ${behindText(status.behind)}${behindText(status.behind) === 'up to date' ? '' : ' (ies upgrade, or ies push)'}`,
         )
-      })
     })
+  })
 
-  env
-    .command('get <name-or-id>')
-    .description('Show an environment (YAML; --json for JSON)')
-    .action(async (nameOrId: string) => {
-      const c = ctx()
-      const found = await findEnvironment(await c.client(), nameOrId)
-      c.out.result(found, () => c.out.text(stringify(found)))
-    })
+  withExamples(
+    env
+      .command('export <name-or-id>')
+      .description('The configuration as YAML without credential fields (applies with `ies apply`)')
+      .option('-o, --out <file>', 'write to this file instead of standard output'),
+    ['ies env export shop-dev -o shop-dev.yaml', 'ies apply -f shop-dev.yaml'],
+  ).action(async (nameOrId: string, opts: { out?: string }) => {
+    const c = ctx()
+    const found = await findEnvironment(await c.client(), nameOrId)
+    const yaml = exportYaml(found)
+    if (c.flags.json && !opts.out) c.out.result(exportableConfiguration(found), () => undefined)
+    else if (opts.out) {
+      writeFileSync(opts.out, yaml)
+      c.out.note(`Wrote ${opts.out}`)
+    } else c.out.text(yaml)
+  })
+}
 
-  env
+/** env create and env update: a file and/or flags. */
+function registerChanges(env: Command, ctx: () => Context): void {
+  const create = env
     .command('create')
     .description('Create an environment from a file and/or flags')
     .option('-f, --file <file>', 'YAML or JSON with the environment (name, globalPrefix, provider, region, services, ...)')
-    .option('--name <name>')
-    .option('--global-prefix <prefix>')
-    .addOption(new Option('--provider <provider>').choices(PROVIDERS))
-    .option('--region <region>')
-    .option('--domain <domain>')
-    .option('--set <path=value>', 'set a field (repeatable), e.g. services.vpc.enabled=true', collect)
-    .action(
-      async (opts: {
+    .option('--name <name>', 'its name: 3 to 50 lowercase letters, digits and hyphens, a letter first')
+    .option('--global-prefix <prefix>', 'the prefix of every resource name (2 to 20 lowercase letters, digits and hyphens)')
+    .addOption(new Option('--provider <provider>', 'the cloud').choices(PROVIDERS))
+    .option('--region <region>', "the cloud's region, e.g. eu-central-1")
+    .option('--domain <domain>', 'the DNS domain of the environment (optional)')
+  addAssignmentOptions(create)
+  withExamples(create, [
+    'ies env create -f shop-dev.yaml',
+    'ies env create --name shop-dev --global-prefix acme --provider aws --region eu-central-1 --set services.vpc.enabled=true',
+  ])
+  create.action(
+    async (
+      opts: Assignments & {
         file?: string
         name?: string
         globalPrefix?: string
         provider?: string
         region?: string
         domain?: string
-        set?: string[]
-      }) => {
-        const c = ctx()
-        const body: Record<string, unknown> = opts.file ? readObjectFile(opts.file) : {}
-        const flags = {
-          name: opts.name,
-          globalPrefix: opts.globalPrefix,
-          provider: opts.provider,
-          region: opts.region,
-          domain: opts.domain,
-        }
-        for (const [key, value] of Object.entries(flags)) if (value !== undefined) body[key] = value
-        for (const assignment of opts.set ?? []) setPath(body, assignment)
-        if (Object.keys(body).length === 0)
-          throw new UsageError('Nothing to create: give -f <file> or --name, --global-prefix, --provider, --region')
-        const created = await (await c.client()).createEnvironment(body as EnvironmentInput)
-        c.out.result(created, () => c.out.line(`Created environment ${created.name} (${created.id}).`))
       },
-    )
+    ) => {
+      const c = ctx()
+      const body: Record<string, unknown> = opts.file ? readObjectFile(opts.file) : {}
+      const flags = {
+        name: opts.name,
+        globalPrefix: opts.globalPrefix,
+        provider: opts.provider,
+        region: opts.region,
+        domain: opts.domain,
+      }
+      for (const [key, value] of Object.entries(flags)) if (value !== undefined) body[key] = value
+      applyAssignments(body, opts)
+      if (Object.keys(body).length === 0)
+        throw new UsageError('Nothing to create: give -f <file> or --name, --global-prefix, --provider, --region')
+      const created = await (await c.client()).createEnvironment(body as EnvironmentInput)
+      c.out.result(created, () => c.out.line(`Created environment ${created.name} (${created.id}).`))
+    },
+  )
 
-  env
+  const update = env
     .command('update <name-or-id>')
     .description('Change an environment: a JSON Merge Patch from a file and/or --set (null removes a member)')
     .option('-f, --file <file>', 'YAML or JSON merge patch')
-    .option('--set <path=value>', 'set a field (repeatable), e.g. region=eu-west-1', collect)
-    .action(async (nameOrId: string, opts: { file?: string; set?: string[] }) => {
-      const c = ctx()
-      const patch: Record<string, unknown> = opts.file ? readObjectFile(opts.file) : {}
-      for (const assignment of opts.set ?? []) setPath(patch, assignment)
-      if (Object.keys(patch).length === 0) throw new UsageError('Nothing to update: give -f <file> or --set path=value')
-      const client = await c.client()
-      const found = await findEnvironment(client, nameOrId)
-      const updated = await client.updateEnvironment(found.id, patch)
-      c.out.result(updated, () => c.out.line(`Updated environment ${updated.name}.`))
-    })
-
-  env
-    .command('delete <name-or-id>')
-    .description('Delete an environment with its jobs and archives')
-    .option('-y, --yes', 'do not ask (required when not on a terminal)')
-    .action(async (nameOrId: string, opts: { yes?: boolean }) => {
-      const c = ctx()
-      const client = await c.client()
-      const found = await findEnvironment(client, nameOrId)
-      if (!opts.yes) {
-        if (!process.stdin.isTTY) throw new UsageError('Deleting needs --yes when not on a terminal')
-        const { confirm } = await import('@inquirer/prompts')
-        if (!(await confirm({ message: `Delete environment ${found.name} and its jobs and archives?`, default: false }))) {
-          c.out.line('Nothing deleted.')
-          return
-        }
-      }
-      await client.deleteEnvironment(found.id)
-      c.out.result({ id: found.id, name: found.name, deleted: true }, () => c.out.line(`Deleted environment ${found.name}.`))
-    })
-
-  env
-    .command('export <name-or-id>')
-    .description('The configuration as YAML without credential fields (applies with `ies apply`)')
-    .option('-o, --out <file>', 'write to this file instead of standard output')
-    .action(async (nameOrId: string, opts: { out?: string }) => {
-      const c = ctx()
-      const found = await findEnvironment(await c.client(), nameOrId)
-      const yaml = exportYaml(found)
-      if (c.flags.json && !opts.out) c.out.result(exportableConfiguration(found), () => undefined)
-      else if (opts.out) {
-        writeFileSync(opts.out, yaml)
-        c.out.note(`Wrote ${opts.out}`)
-      } else c.out.text(yaml)
-    })
+  addAssignmentOptions(update)
+  withExamples(update, [
+    'ies env update shop-dev --set services.rds.multiAz=true',
+    '# remove a member (JSON Merge Patch)',
+    'ies env update shop-dev --set domain=null',
+    'ies env update shop-dev --set-env gitRepository.deployKey=IES_DEPLOY_KEY',
+  ])
+  update.action(async (nameOrId: string, opts: Assignments & { file?: string }) => {
+    const c = ctx()
+    const patch: Record<string, unknown> = opts.file ? readObjectFile(opts.file) : {}
+    applyAssignments(patch, opts)
+    if (Object.keys(patch).length === 0) throw new UsageError('Nothing to update: give -f <file> or --set path=value')
+    const client = await c.client()
+    const found = await findEnvironment(client, nameOrId)
+    const updated = await client.updateEnvironment(found.id, patch)
+    c.out.result(updated, () => c.out.line(`Updated environment ${updated.name}.`))
+  })
 }
