@@ -11,17 +11,15 @@ import { fieldAt, valueProblem, type FieldRef } from '@ies/processor-lib/contrac
 import { relationProblems } from '@ies/processor-lib/contract/relations'
 import { testPattern } from '@ies/server/core/safe-pattern'
 import { normalizeTerm, searchCatalog, type Hit } from './catalog-search.ts'
-import { isEnabled, overlayValues, valueAt, type Draft } from './draft.ts'
+import { valueAt, type Draft } from './draft.ts'
+import { labelOf, Proposals, serviceLabel, show, type Proposal, type Value } from './proposals.ts'
+import { convert, digitsForWords, quantitiesOf, rangeOf, readQuantity, takesQuantity, unitOf } from './quantities.ts'
+import { inCatalogWords } from './vocabulary.ts'
+import { readFamily, readPlace } from './aws-words.ts'
 import { missingForStack } from './draft-review.ts'
 import { riskReview } from './risk-review.ts'
 
-export type Value = string | number | boolean
-
-export interface Proposal {
-  path: string
-  value: Value
-  reason: string
-}
+export type { Proposal, Value } from './proposals.ts'
 
 export interface Reading {
   proposals: Proposal[]
@@ -59,11 +57,6 @@ export const MAX_CLAUSES = 12
 export const MAX_CLAUSE_LENGTH = 200
 const CLAUSES = /\s*(?:[,;]|\.\s|\band\b|\bwith\b|\bplus\b|\balso\b|\bbut\b|\bthen\b)\s*/
 
-const labelOf = (catalog: Catalog, ref: FieldRef) =>
-  ref.service ? `${catalog.services[ref.service].displayName} ${ref.field.displayName}` : ref.field.displayName
-const serviceLabel = (catalog: Catalog, key: string) => catalog.services[key]?.displayName ?? key
-const show = (v: unknown) => JSON.stringify(v)
-
 /** Terms of a text as the index sees them. */
 const termsOf = (text: string) => text.split(/[^a-z0-9.-]+/).flatMap((w) => normalizeTerm(w) ?? [])
 
@@ -99,14 +92,20 @@ function servicesNamed(catalog: Catalog, clause: string): { named: Hit[]; altern
       named.push({ ...h, queryTerms: terms })
     }
   }
-  return { named, alternatives }
+  // A service named by only some of the words that name another ("serverless postgres": RDS by
+  // "postgres", Lambda by "serverless", Aurora by both) is the other's alternative.
+  const covers = (a: Hit, b: Hit) => a !== b && b.queryTerms.length < a.queryTerms.length && b.queryTerms.every((t) => a.queryTerms.includes(t))
+  const subsumed = named.filter((b) => named.some((a) => covers(a, b)))
+  return { named: named.filter((h) => !subsumed.includes(h)), alternatives: [...alternatives, ...subsumed] }
 }
 
 /** The value a field gets from a clause, or the reason there is none. */
-function valueFromClause(ref: FieldRef, clause: string, hits: Hit[], inverted: boolean): { value: Value } | { missing: string } {
+function valueFromClause(ref: FieldRef, clause: string, hits: Hit[], inverted: boolean): { value: Value; says?: string } | { missing: string } {
   const negated = NEGATION.test(clause)
   const { field } = ref
   if (field.type === 'toggle') return { value: negated === inverted }
+  const quantity = readQuantity(ref, clause)
+  if (quantity) return { value: quantity.value, says: quantity.says }
   const numbers = [...clause.matchAll(NUMBER)].map((m) => Number(m[1]))
   if (field.type === 'dropdown') {
     // Several options named ("node 22": Node.js 20 and Node.js 22): the one whose value or label has the clause's number.
@@ -163,55 +162,6 @@ function relationPair(catalog: Catalog, service: string, hits: Hit[]): [FieldRef
   return undefined
 }
 
-class Proposals {
-  readonly list: Proposal[] = []
-  readonly notes: string[] = []
-  constructor(
-    private readonly catalog: Catalog,
-    private readonly draft: Draft | undefined,
-  ) {}
-
-  remove(path: string) {
-    const i = this.list.findIndex((p) => p.path === path)
-    if (i >= 0) this.list.splice(i, 1)
-  }
-
-  has(path: string) {
-    return this.list.some((p) => p.path === path)
-  }
-
-  /** Adds a proposal if its value fits the field; says why otherwise. A value the draft has is not proposed. */
-  add(path: string, value: Value, reason: string) {
-    if (this.has(path)) return
-    const ref = fieldAt(this.catalog, path)
-    if (!ref) return
-    const problem = valueProblem(ref, value, testPattern)
-    if (problem) {
-      this.notes.push(`I cannot set ${labelOf(this.catalog, ref)} (\`${path}\`) to ${show(value)}: it ${problem}.`)
-      return
-    }
-    const current = valueAt(this.draft, path)
-    if (current === value) {
-      if (ref.key !== 'enabled') this.notes.push(`${labelOf(this.catalog, ref)} is already ${show(value)} in your draft.`)
-      return
-    }
-    this.list.push({ path, value, reason })
-  }
-
-  /** Turns a service on (its description says what it brings), with why when it is needed by something else. */
-  enable(service: string, neededFor?: string) {
-    const s = this.catalog.services[service]
-    if (!s || isEnabled(this.draft, service)) return
-    const what = `${s.displayName}${s.description ? `: ${s.description}` : ''}`
-    this.add(`services.${service}.enabled`, true, neededFor ? `${what} (needed for ${neededFor})` : what)
-  }
-
-  /** The draft as it would be with the proposals applied. */
-  projected(): Draft {
-    return overlayValues(this.draft, this.list)
-  }
-}
-
 /** "set … to …": the field the subject names (globals included), with the value typed for it. True when read. */
 function readSet(catalog: Catalog, asWritten: string, context: () => string[], out: Proposals): boolean {
   // The value keeps its case (a topic name); the subject is read in lower case.
@@ -232,18 +182,53 @@ function readSet(catalog: Catalog, asWritten: string, context: () => string[], o
 /** A range laid on a declared relation ("3 to 6 nodes": Minimum 3, Maximum 6). The paths set, if any. */
 function readRange(catalog: Catalog, clause: string, scope: string[], fieldHits: Hit[], out: Proposals): string[] {
   const range = RANGE.exec(clause)
-  if (!range) return []
+  const quantities = rangeOf(clause)
+  if (!range && !quantities) return []
   for (const service of scope) {
     const pair = relationPair(catalog, service, fieldHits)
     if (!pair) continue
-    const [lo, hi] = [Number(range[1]), Number(range[2])].sort((a, b) => a - b)
-    const reason = `You asked for ${lo} to ${hi}: ${pair[0].field.displayName} ${lo}, ${pair[1].field.displayName} ${hi}`
+    // "between 100 GB and 1 TB" in the pair's unit; else the numbers as written.
+    const unit = unitOf(pair[0].field.unit)
+    const sides = quantities && unit ? quantities.map((q) => convert(q, unit)) : null
+    const converted = sides && sides[0] !== null && sides[1] !== null ? (sides as number[]) : null
+    if (!converted && !range) continue
+    const [lo, hi] = (converted ?? [Number(range![1]), Number(range![2])]).sort((a, b) => a - b)
+    const asked = converted ? `${quantities![0].text} to ${quantities![1].text} = ${lo} to ${hi} ${pair[0].field.unit}` : `${lo} to ${hi}`
+    const reason = `You asked for ${asked}: ${pair[0].field.displayName} ${lo}, ${pair[1].field.displayName} ${hi}`
     out.add(pair[0].path, lo, reason)
     out.add(pair[1].path, hi, reason)
     out.enable(service)
     return [pair[0].path, pair[1].path]
   }
   return []
+}
+
+/**
+ * With a quantity in the clause ("4 days", "2 GiB"), the fields whose declared unit can take it come
+ * first; when the clause names none of them, the one field of the services in view that can is
+ * taken ("lambda with 2 GB"), and several are asked about.
+ */
+function byQuantity(catalog: Catalog, clause: string, scope: string[], fieldHits: Hit[], out: Proposals): Hit[] {
+  if (quantitiesOf(clause).length === 0) return fieldHits
+  const takes = (path: string | undefined) => {
+    const ref = path ? fieldAt(catalog, path) : null
+    return ref !== null && takesQuantity(ref, clause)
+  }
+  const takers = fieldHits.filter((h) => h.kind === 'field' && takes(h.path))
+  if (takers.length > 0) return [...takers, ...fieldHits.filter((h) => !takers.includes(h))]
+  if (scope.length === 0) return fieldHits
+  const candidates = scope.flatMap((service) =>
+    Object.entries(catalog.services[service]?.fields ?? {}).flatMap(([key, f]) =>
+      f.available !== false && takes(`services.${service}.${key}`) ? [`services.${service}.${key}`] : [],
+    ),
+  )
+  if (candidates.length === 1) {
+    const service = candidates[0].split('.')[1]
+    return [{ kind: 'field', service, path: candidates[0], score: 1, queryTerms: [], named: true, exact: true }]
+  }
+  if (candidates.length > 1 && fieldHits.length === 0)
+    out.notes.push(`"${clause.trim()}" fits ${candidates.map((p) => `\`${p}\``).join(', ')}: say which.`)
+  return fieldHits
 }
 
 /**
@@ -260,6 +245,7 @@ function readField(
   inverted: Set<string>,
   out: Proposals,
 ) {
+  fieldHits = byQuantity(catalog, clause, scope, fieldHits, out)
   const best = fieldHits[0]
   const ref = best?.path ? fieldAt(catalog, best.path) : null
   if (!ref) return undefined
@@ -290,17 +276,20 @@ function readField(
     return ref.path
   }
   const shown = ref.field.type === 'toggle' ? (read.value ? 'on' : 'off') : `= ${show(read.value)}`
-  out.add(ref.path, read.value, `${labelOf(catalog, ref)} ${shown}${ref.field.description ? `: ${ref.field.description}` : ''}`)
+  const why = read.says ?? ref.field.description
+  out.add(ref.path, read.value, `${labelOf(catalog, ref)} ${shown}${why ? `: ${why}` : ''}`)
   if (ref.service) out.enable(ref.service, serviceNamed ? undefined : ref.field.displayName)
   return ref.path
 }
 
 /** One clause: "set … to …", a region or domain, the services it names, a range or a field, and the services' own state. */
-function readClause(catalog: Catalog, asWritten: string, context: () => string[], out: Proposals, namedOut: string[]) {
-  if (readSet(catalog, asWritten, context, out)) return
-  const clause = asWritten.toLowerCase()
+function readClause(catalog: Catalog, asWritten: string, context: () => string[], out: Proposals, namedOut: string[]): boolean {
+  if (readSet(catalog, asWritten, context, out)) return true
+  const said = out.list.length + out.notes.length
+  const clause = inCatalogWords(asWritten.toLowerCase())
   const region = REGION.exec(clause)
   if (region && fieldAt(catalog, 'region')) out.add('region', region[0], `You asked for region ${region[0]}`)
+  else readPlace(catalog, clause, out)
   const domain = ABOUT_DOMAIN.test(clause) ? DOMAIN.exec(clause) : null
   if (domain && fieldAt(catalog, 'domain')) out.add('domain', domain[1], `You asked for the domain ${domain[1]}`)
 
@@ -309,7 +298,7 @@ function readClause(catalog: Catalog, asWritten: string, context: () => string[]
     const pick = named.find((h) => h.queryTerms.some((t) => alt.queryTerms.includes(t)))
     const about = catalog.services[alt.service].description
     const said = clause.split(/[^a-z0-9-]+/).filter((w) => pick?.queryTerms.some((t) => w.startsWith(t)))
-    if (pick)
+    if (pick && catalog.services[pick.service].category === catalog.services[alt.service].category)
       out.notes.push(
         `I read "${said.join(' ') || clause.trim()}" as ${serviceLabel(catalog, pick.service)}; ${serviceLabel(catalog, alt.service)} (\`services.${alt.service}\`) is the alternative${about ? `: ${about}` : ''}.`,
       )
@@ -341,7 +330,8 @@ function readClause(catalog: Catalog, asWritten: string, context: () => string[]
     // An option is named by its words as written ("spot"), not by a prefix ("node" is not "nodejs20.x").
     (h) => h.named && (h.kind !== 'option' || h.exact) && h.queryTerms.some((t) => !used.has(t)),
   )
-  const ranged = readRange(catalog, clause, scope, fieldHits, out)
+  const family = readFamily(catalog, clause, scope, out)
+  const ranged = family && family.length > 0 ? family : readRange(catalog, clause, scope, fieldHits, out)
   const chosen = ranged.length > 0 ? ranged : [readField(catalog, clause, scope, named, fieldHits, inverted, out)].flatMap((p) => p ?? [])
 
   // A service named with no field of it chosen is turned on (or off with "no", "without", "disable").
@@ -359,7 +349,14 @@ function readClause(catalog: Catalog, asWritten: string, context: () => string[]
     }
   }
   for (const h of named) if (!namedOut.includes(h.service)) namedOut.push(h.service)
+  return named.length > 0 || chosen.length > 0 || out.list.length + out.notes.length > said
 }
+
+/** Words that ask for nothing ("thanks", "everything"): a clause of only these is not reported as unread. */
+const FILLER = /^(thanks?|thx|hi|hello|hey|ok|okay|everything|stuff|things?|cool|great|now|too|asap|right|away|soon|pls|plz|yes|sure|go|ahead)$/
+
+/** The words of a clause that could have asked for something. */
+const contentWords = (clause: string) => termsOf(clause.toLowerCase()).filter((w) => !FILLER.test(w) && !/^\d/.test(w))
 
 /** The clauses of a text, within the reading's bounds on their length (not on their number). */
 function clausesOf(text: string): string[] {
@@ -386,13 +383,17 @@ export function readRequest(catalog: Catalog, request: string, draft: Draft | un
   const conversation = () => (earlier ??= context())
   const out = new Proposals(catalog, draft)
   const named: string[] = []
-  const text = request.replace(/\s+/g, ' ')
+  // Numbers in words as digits ("two weeks"), and "between 1 day and 2 weeks" kept one phrase.
+  const text = digitsForWords(request.replace(/\s+/g, ' ')).replace(/\bbetween\s+([^,;]{1,40}?)\s+and\s+/gi, 'between $1 to ')
   // A range is one phrase ("between 3 and 6"): keep it whole before cutting at "and".
   const all = clausesOf(text.replace(new RegExp(RANGE.source, 'g'), (_m, a: string, b: string) => `${a}..${b}`))
   const clauses = all.slice(0, MAX_CLAUSES)
   if (all.length > clauses.length) out.notes.push(`Your message has ${all.length} parts; I read the first ${MAX_CLAUSES}.`)
-  for (const clause of clauses)
-    readClause(catalog, clause.replace(/(\d)\.\.(\d)/, '$1 to $2'), () => (named.length > 0 ? named : conversation()), out, named)
+  const unread: string[] = []
+  for (const clause of clauses) {
+    const read = readClause(catalog, clause.replace(/(\d)\.\.(\d)/, '$1 to $2'), () => (named.length > 0 ? named : conversation()), out, named)
+    if (!read && contentWords(clause).length > 0) unread.push(clause.trim())
+  }
 
   // What the proposals need: a network for EKS and the databases, a WAF for CloudFront.
   const asked = new Set(out.list.map((p) => p.path))
@@ -410,6 +411,10 @@ export function readRequest(catalog: Catalog, request: string, draft: Draft | un
   for (const risk of riskReview(catalog, out.projected(), production))
     if (risk.path && asked.has(risk.path)) out.notes.push(`Mind the risk: ${risk.message}`)
   if (out.list.length > 0) keepRelations(catalog, out)
+  // What matched nothing is said, when the rest of the request was read (a request that matched
+  // nothing at all is answered as a question).
+  if (unread.length > 0 && (out.list.length > 0 || out.notes.length > 0))
+    out.notes.push(`I did not act on ${unread.map((c) => `"${c}"`).join(', ')}: nothing in the catalog matches ${unread.length === 1 ? 'it' : 'them'}.`)
   // Services first: what is turned on, then its settings.
   const first = (p: Proposal) => (p.path.endsWith('.enabled') ? 0 : 1)
   return { proposals: [...out.list].sort((a, b) => first(a) - first(b)), notes: out.notes, services: named }

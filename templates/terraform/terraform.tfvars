@@ -34,7 +34,7 @@ vpc_single_nat_gateway = true
 # @param services.vpc.flowLogs | displayName=Flow logs | description=Record all VPC traffic to CloudWatch Logs. | type=toggle | default=true
 vpc_enable_flow_logs = true
 
-# @param services.vpc.flowLogRetentionDays | displayName=Flow log retention (days) | description=Days flow logs are kept (KMS-encrypted); a year or more is what audits expect. | type=dropdown | options=[{"value":30,"label":"30"},{"value":90,"label":"90"},{"value":180,"label":"180"},{"value":365,"label":"365 (1 year)"},{"value":731,"label":"731 (2 years)"},{"value":1827,"label":"1827 (5 years)"}] | default=365 | unit=days | synonyms=flow log retention, keep flow logs
+# @param services.vpc.flowLogRetentionDays | displayName=Flow log retention (days) | description=Days flow logs are kept (KMS-encrypted); a year or more is what audits expect. | type=dropdown | options=[{"value":30,"label":"30"},{"value":90,"label":"90"},{"value":180,"label":"180"},{"value":365,"label":"365 (1 year)"},{"value":731,"label":"731 (2 years)"},{"value":1827,"label":"1827 (5 years)"}] | default=365 | unit=days
 vpc_flow_log_retention_days = 365
 
 # @section services.vpc.enabled end
@@ -260,7 +260,7 @@ lambda_memory_size = 256
 # @param services.lambda.timeout | displayName=Timeout (s) | description=Maximum run time of one invocation (up to 900). | type=number | pattern=^[1-9][0-9]{0,2}$ | default=30 | unit=s | synonyms=run time, runtime limit, max duration
 lambda_timeout = 30
 
-# @param services.lambda.logRetentionDays | displayName=Log retention (days) | description=Days the function logs are kept (KMS-encrypted); a year or more is what audits expect. | type=dropdown | options=[{"value":30,"label":"30"},{"value":90,"label":"90"},{"value":180,"label":"180"},{"value":365,"label":"365 (1 year)"},{"value":731,"label":"731 (2 years)"},{"value":1827,"label":"1827 (5 years)"}] | default=365 | unit=days | synonyms=keep logs
+# @param services.lambda.logRetentionDays | displayName=Log retention (days) | description=Days the function logs are kept (KMS-encrypted); a year or more is what audits expect. | type=dropdown | options=[{"value":30,"label":"30"},{"value":90,"label":"90"},{"value":180,"label":"180"},{"value":365,"label":"365 (1 year)"},{"value":731,"label":"731 (2 years)"},{"value":1827,"label":"1827 (5 years)"}] | default=365 | unit=days
 lambda_log_retention_days = 365
 
 # @param services.lambda.tracingMode | displayName=X-Ray tracing | description=Active samples and traces requests; PassThrough only follows upstream decisions. | type=dropdown | options=[{"value":"Active","label":"Active"},{"value":"PassThrough","label":"PassThrough"}] | default=Active
