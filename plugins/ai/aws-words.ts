@@ -6,7 +6,7 @@ import type { Catalog } from './catalog-source.ts'
 import { valueAt } from './draft.ts'
 import { labelOf, show, type Proposals } from './proposals.ts'
 import { describeRegion, placeOf } from './regions.ts'
-import { familyOf, optionForFamily, type Family } from './vocabulary.ts'
+import { familyOf, familyOfValue, optionForFamily, type Family } from './vocabulary.ts'
 import { fieldAt } from '@ies/processor-lib/contract/fields'
 
 const FAMILY_NAME: Record<Family, string> = { graviton: 'Graviton (arm64)', x86: 'x86' }
@@ -37,7 +37,7 @@ export function readPlace(catalog: Catalog, clause: string, out: Proposals): boo
  * "Graviton" or "x86" in the clause: for each service in view, the dropdowns that offer both
  * families (an architecture, an instance class) move to that family, keeping the size where the
  * family has it. With no service in view, the services that offer a choice are listed. The paths
- * set, or null when the clause names no family.
+ * proposed, or null when the clause names no family.
  */
 export function readFamily(catalog: Catalog, clause: string, scope: string[], out: Proposals): string[] | null {
   const family = familyOf(clause)
@@ -52,15 +52,19 @@ export function readFamily(catalog: Catalog, clause: string, scope: string[], ou
       const ref = fieldAt(catalog, path)!
       const current = valueAt(out.draft, path) ?? f.default
       const option = optionForFamily(f.options, current, family)
-      if (option === undefined) continue
+      if (option === undefined) {
+        if (scope.length > 0 && f.options.every((o) => familyOfValue(o.value) === family))
+          out.notes.push(`Every ${labelOf(catalog, ref)} option is ${FAMILY_NAME[family]} already.`)
+        continue
+      }
       offered.push(`${labelOf(catalog, ref)} (\`${path}\`)`)
       if (scope.length === 0) continue
       if (option === null) out.notes.push(`${labelOf(catalog, ref)} is ${show(current)}, already ${FAMILY_NAME[family]}.`)
       else {
         out.add(path, option.value, `${FAMILY_NAME[family]}: ${option.label} instead of ${show(current)}`)
         out.enable(service)
+        set.push(path)
       }
-      set.push(path)
     }
   }
   if (scope.length === 0 && offered.length > 0)

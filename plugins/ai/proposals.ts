@@ -36,14 +36,14 @@ export class Proposals {
     return this.list.some((p) => p.path === path)
   }
 
-  /** Adds a proposal if its value fits the field; says why otherwise. A value the draft has is not proposed. */
-  add(path: string, value: Value, reason: string) {
+  /** Adds a proposal if its value fits the field; says why otherwise (with what was asked, "20 minutes = 1200 s"). A value the draft has is not proposed. */
+  add(path: string, value: Value, reason: string, asked?: string) {
     if (this.has(path)) return
     const ref = fieldAt(this.catalog, path)
     if (!ref) return
     const problem = valueProblem(ref, value, testPattern)
     if (problem) {
-      this.notes.push(`I cannot set ${labelOf(this.catalog, ref)} (\`${path}\`) to ${show(value)}: it ${problem}.`)
+      this.notes.push(`I cannot set ${labelOf(this.catalog, ref)} (\`${path}\`) to ${show(value)}${asked ? ` (${asked})` : ''}: it ${problem}.`)
       return
     }
     const current = valueAt(this.draft, path)

@@ -22,6 +22,7 @@ const UNIT_WORDS: ReadonlyArray<[RegExp, string, number]> = [
   [/^(w|wks?|weeks?)$/, 'wk', 1],
   [/^fortnights?$/, 'wk', 2],
   [/^(mo|mos|months?)$/, 'd', 30],
+  [/^quarters?$/, 'd', 90],
   [/^(y|yrs?|years?)$/, 'd', 365],
   [/^(b|bytes?)$/, 'B', 1],
   [/^(kb|kilobytes?)$/, 'kB', 1],
@@ -34,7 +35,7 @@ const UNIT_WORDS: ReadonlyArray<[RegExp, string, number]> = [
   [/^(tib|tebibytes?)$/, 'TiB', 1],
 ]
 const UNIT_TEXT =
-  's|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|fortnights?|mo|mos|months?|y|yrs?|years?|' +
+  's|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|fortnights?|mo|mos|months?|quarters?|y|yrs?|years?|' +
   'b|bytes?|kb|kilobytes?|mb|megs?|megabytes?|gb|gigs?|gigabytes?|tb|terabytes?|kib|kibibytes?|mib|mebibytes?|gib|gibibytes?|tib|tebibytes?'
 /** A number and a unit ("4 days", "90min", "2 GiB", "1.5 hours"); one-letter units only joined to the number ("30s", "7d"). */
 const QUANTITY = new RegExp(`(?<![\\w.])(\\d+(?:\\.\\d+)?)(?:\\s*(${UNIT_TEXT})|\\s+of\\s+a\\s+(${UNIT_TEXT}))(?![\\w-])`, 'gi')
@@ -86,7 +87,9 @@ export function quantitiesOf(text: string): Quantity[] {
     if (m[2] && ONE_LETTER.test(word) && /\s/.test(m[0])) continue
     const known = UNIT_WORDS.find(([re]) => re.test(word))
     if (!known) continue
-    out.push({ amount: Number(m[1]) * known[2], unit: known[1], text: m[0].trim() })
+    // Sizes are shown by their symbol ("0.5 TB", "2 GB"), durations as written ("4 days").
+    const text = /B$/.test(known[1]) ? `${m[1]} ${known[1] === 'kB' ? 'KB' : known[1]}` : m[0].trim()
+    out.push({ amount: Number(m[1]) * known[2], unit: known[1], text })
   }
   return out
 }
@@ -101,7 +104,8 @@ export function rangeOf(text: string): [Quantity, Quantity] | null {
   const m = RANGE_OF.exec(text)
   if (!m) return null
   const [lo, hi] = [quantitiesOf(`${m[1]} ${m[2] ?? m[4]}`)[0], quantitiesOf(`${m[3]} ${m[4]}`)[0]]
-  return lo && hi ? [lo, hi] : null
+  // "between 1 and 2 days" keeps its words: the first side is shown without the unit it borrows.
+  return lo && hi ? [{ ...lo, text: m[2] ? lo.text : m[1] }, hi] : null
 }
 
 /** js-quantities' name of a declared unit (`days` -> `d`, `seconds` -> `s`, `GiB`), or null when it is none it knows. */
@@ -215,7 +219,7 @@ export function readQuantity(ref: FieldRef, clause: string): QuantityReading | u
     const v = convert(q, unit)
     if (v === null) continue
     const bound = boundOf(clause)
-    const same = unitOf(q.unit) === unit && q.amount === v && !/month|year|fortnight/i.test(q.text)
+    const same = unitOf(q.unit) === unit && q.amount === v && !/month|quarter|year|fortnight/i.test(q.text)
     const lead = bound === 'atLeast' ? 'at least ' : bound === 'atMost' ? 'at most ' : ''
     const says = `${lead}${q.text}${same ? '' : ` = ${fmt(v)} ${label}`}`
     const value = fitValue(ref, v, bound)

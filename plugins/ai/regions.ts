@@ -13,25 +13,25 @@ export interface Region {
 }
 
 export const REGIONS: readonly Region[] = [
-  { code: 'us-east-1', city: 'N. Virginia', country: 'United States', area: 'US East', aliases: ['virginia', 'northern virginia'] },
+  { code: 'us-east-1', city: 'N. Virginia', country: 'United States', area: 'US East', aliases: ['Virginia', 'Northern Virginia'] },
   { code: 'us-east-2', city: 'Ohio', country: 'United States', area: 'US East' },
-  { code: 'us-west-1', city: 'N. California', country: 'United States', area: 'US West', aliases: ['california', 'northern california'] },
+  { code: 'us-west-1', city: 'N. California', country: 'United States', area: 'US West', aliases: ['California', 'Northern California'] },
   { code: 'us-west-2', city: 'Oregon', country: 'United States', area: 'US West' },
   { code: 'ca-central-1', city: 'Montreal', country: 'Canada', area: 'Canada' },
   { code: 'ca-west-1', city: 'Calgary', country: 'Canada', area: 'Canada' },
-  { code: 'mx-central-1', city: 'Querétaro', country: 'Mexico', area: 'Mexico', aliases: ['queretaro'] },
-  { code: 'sa-east-1', city: 'São Paulo', country: 'Brazil', area: 'South America', aliases: ['sao paulo'] },
-  { code: 'eu-west-1', city: 'Ireland', country: 'Ireland', area: 'Europe', aliases: ['dublin'] },
-  { code: 'eu-west-2', city: 'London', country: 'United Kingdom', area: 'Europe', aliases: ['uk', 'britain', 'great britain', 'england'] },
+  { code: 'mx-central-1', city: 'Querétaro', country: 'Mexico', area: 'Mexico', aliases: ['Queretaro'] },
+  { code: 'sa-east-1', city: 'São Paulo', country: 'Brazil', area: 'South America', aliases: ['Sao Paulo'] },
+  { code: 'eu-west-1', city: 'Ireland', country: 'Ireland', area: 'Europe', aliases: ['Dublin'] },
+  { code: 'eu-west-2', city: 'London', country: 'United Kingdom', area: 'Europe', aliases: ['UK', 'Britain', 'Great Britain', 'England'] },
   { code: 'eu-west-3', city: 'Paris', country: 'France', area: 'Europe' },
   { code: 'eu-central-1', city: 'Frankfurt', country: 'Germany', area: 'Europe' },
-  { code: 'eu-central-2', city: 'Zurich', country: 'Switzerland', area: 'Europe', aliases: ['zürich'] },
+  { code: 'eu-central-2', city: 'Zurich', country: 'Switzerland', area: 'Europe', aliases: ['Zürich'] },
   { code: 'eu-north-1', city: 'Stockholm', country: 'Sweden', area: 'Europe' },
   { code: 'eu-south-1', city: 'Milan', country: 'Italy', area: 'Europe' },
-  { code: 'eu-south-2', city: 'Spain', country: 'Spain', area: 'Europe', aliases: ['aragon', 'madrid'] },
+  { code: 'eu-south-2', city: 'Spain', country: 'Spain', area: 'Europe', aliases: ['Aragon', 'Madrid'] },
   { code: 'af-south-1', city: 'Cape Town', country: 'South Africa', area: 'Africa' },
   { code: 'me-south-1', city: 'Bahrain', country: 'Bahrain', area: 'Middle East' },
-  { code: 'me-central-1', city: 'UAE', country: 'United Arab Emirates', area: 'Middle East', aliases: ['dubai', 'abu dhabi'] },
+  { code: 'me-central-1', city: 'UAE', country: 'United Arab Emirates', area: 'Middle East', aliases: ['Dubai', 'Abu Dhabi'] },
   { code: 'il-central-1', city: 'Tel Aviv', country: 'Israel', area: 'Israel' },
   { code: 'ap-south-1', city: 'Mumbai', country: 'India', area: 'Asia Pacific' },
   { code: 'ap-south-2', city: 'Hyderabad', country: 'India', area: 'Asia Pacific' },
@@ -39,40 +39,40 @@ export const REGIONS: readonly Region[] = [
   { code: 'ap-east-2', city: 'Taipei', country: 'Taiwan', area: 'Asia Pacific' },
   { code: 'ap-northeast-1', city: 'Tokyo', country: 'Japan', area: 'Asia Pacific' },
   { code: 'ap-northeast-3', city: 'Osaka', country: 'Japan', area: 'Asia Pacific' },
-  { code: 'ap-northeast-2', city: 'Seoul', country: 'South Korea', area: 'Asia Pacific', aliases: ['korea'] },
+  { code: 'ap-northeast-2', city: 'Seoul', country: 'South Korea', area: 'Asia Pacific', aliases: ['Korea'] },
   { code: 'ap-southeast-1', city: 'Singapore', country: 'Singapore', area: 'Asia Pacific' },
   { code: 'ap-southeast-3', city: 'Jakarta', country: 'Indonesia', area: 'Asia Pacific' },
-  { code: 'ap-southeast-5', city: 'Malaysia', country: 'Malaysia', area: 'Asia Pacific', aliases: ['kuala lumpur'] },
-  { code: 'ap-southeast-7', city: 'Thailand', country: 'Thailand', area: 'Asia Pacific', aliases: ['bangkok'] },
+  { code: 'ap-southeast-5', city: 'Malaysia', country: 'Malaysia', area: 'Asia Pacific', aliases: ['Kuala Lumpur'] },
+  { code: 'ap-southeast-7', city: 'Thailand', country: 'Thailand', area: 'Asia Pacific', aliases: ['Bangkok'] },
   { code: 'ap-southeast-2', city: 'Sydney', country: 'Australia', area: 'Asia Pacific' },
   { code: 'ap-southeast-4', city: 'Melbourne', country: 'Australia', area: 'Asia Pacific' },
-  { code: 'ap-southeast-6', city: 'New Zealand', country: 'New Zealand', area: 'Asia Pacific', aliases: ['auckland'] },
+  { code: 'ap-southeast-6', city: 'New Zealand', country: 'New Zealand', area: 'Asia Pacific', aliases: ['Auckland'] },
 ]
 
 /** Names of groups of regions that are not a region's own city, country or area. */
 const GROUPS: Record<string, (r: Region) => boolean> = {
-  usa: (r) => r.country === 'United States',
-  'the us': (r) => r.country === 'United States',
-  america: (r) => r.country === 'United States',
-  'north america': (r) => ['United States', 'Canada', 'Mexico'].includes(r.country),
-  eu: (r) => r.area === 'Europe',
-  asia: (r) => r.area === 'Asia Pacific',
-  apac: (r) => r.area === 'Asia Pacific',
-  emea: (r) => ['Europe', 'Middle East', 'Africa', 'Israel'].includes(r.area),
-  'middle east': (r) => r.area === 'Middle East' || r.area === 'Israel',
-  'us east coast': (r) => r.area === 'US East',
-  'us west coast': (r) => r.area === 'US West',
-  'east coast': (r) => r.area === 'US East',
-  'west coast': (r) => r.area === 'US West',
+  USA: (r) => r.country === 'United States',
+  'the US': (r) => r.country === 'United States',
+  America: (r) => r.country === 'United States',
+  'North America': (r) => ['United States', 'Canada', 'Mexico'].includes(r.country),
+  EU: (r) => r.area === 'Europe',
+  Asia: (r) => r.area === 'Asia Pacific',
+  APAC: (r) => r.area === 'Asia Pacific',
+  EMEA: (r) => ['Europe', 'Middle East', 'Africa', 'Israel'].includes(r.area),
+  'Middle East': (r) => r.area === 'Middle East' || r.area === 'Israel',
+  'US East Coast': (r) => r.area === 'US East',
+  'US West Coast': (r) => r.area === 'US West',
+  'East Coast': (r) => r.area === 'US East',
+  'West Coast': (r) => r.area === 'US West',
 }
 
 /** Every name a place can be called by, to the regions it stands for. */
-function placeNames(): Map<string, Region[]> {
-  const names = new Map<string, Region[]>()
+function placeNames(): Map<string, { name: string; regions: Region[] }> {
+  const names = new Map<string, { name: string; regions: Region[] }>()
   const add = (name: string, r: Region) => {
     const key = name.toLowerCase()
-    const list = names.get(key) ?? []
-    if (!list.includes(r)) names.set(key, [...list, r])
+    const place = names.get(key) ?? { name, regions: [] }
+    if (!place.regions.includes(r)) names.set(key, { name: place.name, regions: [...place.regions, r] })
   }
   for (const r of REGIONS) {
     for (const name of [r.city, r.country, r.area, ...(r.aliases ?? [])]) add(name, r)
@@ -93,7 +93,7 @@ const PLACE = new RegExp(
 )
 
 export interface Place {
-  /** The place as written. */
+  /** The place's name ("Frankfurt", "US East"). */
   name: string
   regions: Region[]
 }
@@ -102,7 +102,7 @@ export interface Place {
 export function placeOf(text: string): Place | null {
   const m = PLACE.exec(text)
   if (!m) return null
-  return { name: m[1], regions: NAMES.get(m[1].toLowerCase()) ?? [] }
+  return NAMES.get(m[1].toLowerCase()) ?? null
 }
 
 /** "eu-central-1 (Frankfurt)". */

@@ -215,7 +215,7 @@ function byQuantity(catalog: Catalog, clause: string, scope: string[], fieldHits
     return ref !== null && takesQuantity(ref, clause)
   }
   const takers = fieldHits.filter((h) => h.kind === 'field' && takes(h.path))
-  if (takers.length > 0) return [...takers, ...fieldHits.filter((h) => !takers.includes(h))]
+  if (takers.length > 0) return takers
   if (scope.length === 0) return fieldHits
   const candidates = scope.flatMap((service) =>
     Object.entries(catalog.services[service]?.fields ?? {}).flatMap(([key, f]) =>
@@ -277,7 +277,7 @@ function readField(
   }
   const shown = ref.field.type === 'toggle' ? (read.value ? 'on' : 'off') : `= ${show(read.value)}`
   const why = read.says ?? ref.field.description
-  out.add(ref.path, read.value, `${labelOf(catalog, ref)} ${shown}${why ? `: ${why}` : ''}`)
+  out.add(ref.path, read.value, `${labelOf(catalog, ref)} ${shown}${why ? `: ${why}` : ''}`, read.says)
   if (ref.service) out.enable(ref.service, serviceNamed ? undefined : ref.field.displayName)
   return ref.path
 }
@@ -289,7 +289,7 @@ function readClause(catalog: Catalog, asWritten: string, context: () => string[]
   const clause = inCatalogWords(asWritten.toLowerCase())
   const region = REGION.exec(clause)
   if (region && fieldAt(catalog, 'region')) out.add('region', region[0], `You asked for region ${region[0]}`)
-  else readPlace(catalog, clause, out)
+  const place = !region && readPlace(catalog, clause, out)
   const domain = ABOUT_DOMAIN.test(clause) ? DOMAIN.exec(clause) : null
   if (domain && fieldAt(catalog, 'domain')) out.add('domain', domain[1], `You asked for the domain ${domain[1]}`)
 
@@ -303,6 +303,8 @@ function readClause(catalog: Catalog, asWritten: string, context: () => string[]
         `I read "${said.join(' ') || clause.trim()}" as ${serviceLabel(catalog, pick.service)}; ${serviceLabel(catalog, alt.service)} (\`services.${alt.service}\`) is the alternative${about ? `: ${about}` : ''}.`,
       )
   }
+  // A place with no service named is only the region ("move everything to Frankfurt", not CloudFront's "Europe" price class).
+  if (place && named.length === 0) return true
   const scope = named.length > 0 ? named.map((h) => h.service) : context()
   // An e-mail address goes to the text field of the services in view whose pattern takes one.
   const email = EMAIL.exec(asWritten)
@@ -331,8 +333,8 @@ function readClause(catalog: Catalog, asWritten: string, context: () => string[]
     (h) => h.named && (h.kind !== 'option' || h.exact) && h.queryTerms.some((t) => !used.has(t)),
   )
   const family = readFamily(catalog, clause, scope, out)
-  const ranged = family && family.length > 0 ? family : readRange(catalog, clause, scope, fieldHits, out)
-  const chosen = ranged.length > 0 ? ranged : [readField(catalog, clause, scope, named, fieldHits, inverted, out)].flatMap((p) => p ?? [])
+  const ranged = family ?? readRange(catalog, clause, scope, fieldHits, out)
+  const chosen = family || ranged.length > 0 ? ranged : [readField(catalog, clause, scope, named, fieldHits, inverted, out)].flatMap((p) => p ?? [])
 
   // A service named with no field of it chosen is turned on (or off with "no", "without", "disable").
   const negated = NEGATION.test(clause)

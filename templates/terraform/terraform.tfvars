@@ -87,7 +87,7 @@ rds_instance_class = "db.t4g.medium"
 # @param services.rds.allocatedStorage | displayName=Storage (GiB) | description=Initial gp3 storage. | type=number | pattern=^[1-9][0-9]*$ | default=20 | atLeast=20 | atMost=maxAllocatedStorage | unit=GiB | synonyms=disk, database size
 rds_allocated_storage = 20
 
-# @param services.rds.maxAllocatedStorage | displayName=Storage autoscaling limit (GiB) | description=Storage grows automatically up to this size. | type=number | pattern=^[1-9][0-9]*$ | default=100 | unit=GiB | synonyms=grow up to, storage limit
+# @param services.rds.maxAllocatedStorage | displayName=Storage autoscaling limit (GiB) | description=Storage grows automatically up to this size. | type=number | pattern=^[1-9][0-9]*$ | default=100 | unit=GiB | synonyms=grow up to, autoscaling
 rds_max_allocated_storage = 100
 
 # @param services.rds.multiAz | displayName=Multi-AZ | description=Keep a synchronous standby in another availability zone. | type=toggle | default=false
@@ -232,10 +232,10 @@ sqs_queue_name = "jobs"
 # @param services.sqs.fifo | displayName=FIFO queue | description=Exactly-once, ordered processing. | type=toggle | default=false
 sqs_fifo = false
 
-# @param services.sqs.visibilityTimeoutSeconds | displayName=Visibility timeout (s) | description=Time a received message stays hidden from other consumers. | type=number | pattern=^[0-9]+$ | default=30 | unit=s | synonyms=visibility, hidden
+# @param services.sqs.visibilityTimeoutSeconds | displayName=Visibility timeout (s) | description=Time a received message stays hidden from other consumers. | type=number | pattern=^[0-9]+$ | default=30 | atMost=43200 | unit=s | synonyms=visibility, hidden
 sqs_visibility_timeout_seconds = 30
 
-# @param services.sqs.messageRetentionSeconds | displayName=Message retention (s) | description=Time an unprocessed message is kept (60 to 1209600). | type=number | pattern=^[0-9]+$ | default=345600 | unit=s | synonyms=retention, survive, kept, keep messages
+# @param services.sqs.messageRetentionSeconds | displayName=Message retention (s) | description=Time an unprocessed message is kept (60 to 1209600). | type=number | pattern=^[0-9]+$ | default=345600 | atLeast=60 | atMost=1209600 | unit=s | synonyms=retention, survive, kept, keep messages
 sqs_message_retention_seconds = 345600
 
 # @param services.sqs.maxReceiveCount | displayName=Receives before dead-letter | description=Failed receives before a message moves to the dead-letter queue. | type=number | pattern=^[1-9][0-9]*$ | default=5
@@ -254,10 +254,10 @@ lambda_runtime = "nodejs22.x"
 # @param services.lambda.architecture | displayName=Architecture | description=arm64 (Graviton, cheaper) or x86_64. | type=dropdown | options=[{"value":"arm64","label":"arm64 (Graviton)"},{"value":"x86_64","label":"x86_64"}] | default=arm64
 lambda_architecture = "arm64"
 
-# @param services.lambda.memorySize | displayName=Memory (MB) | description=Memory, and proportional CPU, of the function. | type=number | pattern=^[1-9][0-9]{2,4}$ | default=256 | unit=MiB | synonyms=memory, ram
+# @param services.lambda.memorySize | displayName=Memory (MB) | description=Memory, and proportional CPU, of the function. | type=number | pattern=^[1-9][0-9]{2,4}$ | default=256 | atLeast=128 | atMost=10240 | unit=MiB | synonyms=memory, ram
 lambda_memory_size = 256
 
-# @param services.lambda.timeout | displayName=Timeout (s) | description=Maximum run time of one invocation (up to 900). | type=number | pattern=^[1-9][0-9]{0,2}$ | default=30 | unit=s | synonyms=run time, runtime limit, max duration
+# @param services.lambda.timeout | displayName=Timeout (s) | description=Maximum run time of one invocation (up to 900). | type=number | pattern=^[1-9][0-9]{0,2}$ | default=30 | atMost=900 | unit=s | synonyms=run time, runtime limit, max duration
 lambda_timeout = 30
 
 # @param services.lambda.logRetentionDays | displayName=Log retention (days) | description=Days the function logs are kept (KMS-encrypted); a year or more is what audits expect. | type=dropdown | options=[{"value":30,"label":"30"},{"value":90,"label":"90"},{"value":180,"label":"180"},{"value":365,"label":"365 (1 year)"},{"value":731,"label":"731 (2 years)"},{"value":1827,"label":"1827 (5 years)"}] | default=365 | unit=days
