@@ -100,12 +100,19 @@ function servicesNamed(catalog: Catalog, clause: string): { named: Hit[]; altern
 }
 
 /** The value a field gets from a clause, or the reason there is none. */
-function valueFromClause(ref: FieldRef, clause: string, hits: Hit[], inverted: boolean): { value: Value; says?: string } | { missing: string } {
+function valueFromClause(
+  ref: FieldRef,
+  clause: string,
+  hits: Hit[],
+  inverted: boolean,
+): { value: Value; says?: string } | { missing: string; always?: boolean } {
   const negated = NEGATION.test(clause)
   const { field } = ref
   if (field.type === 'toggle') return { value: negated === inverted }
   const quantity = readQuantity(ref, clause)
   if (quantity) return { value: quantity.value, says: quantity.says }
+  // A quantity of another kind ("3 days" for a size in GiB) is not this field's number.
+  if (field.unit && unitOf(field.unit) && quantitiesOf(clause).length > 0) return { missing: `a quantity in ${field.unit}`, always: true }
   const numbers = [...clause.matchAll(NUMBER)].map((m) => Number(m[1]))
   if (field.type === 'dropdown') {
     // Several options named ("node 22": Node.js 20 and Node.js 22): the one whose value or label has the clause's number.
@@ -271,7 +278,7 @@ function readField(
   )
   const serviceNamed = named.some((h) => h.service === ref.service)
   if ('missing' in read) {
-    if (serviceNamed) return undefined
+    if (serviceNamed && !read.always) return undefined
     out.notes.push(`${labelOf(catalog, ref)} (\`${ref.path}\`) needs ${read.missing}; tell me the value.`)
     return ref.path
   }
