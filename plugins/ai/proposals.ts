@@ -43,7 +43,9 @@ export class Proposals {
     if (!ref) return
     const problem = valueProblem(ref, value, testPattern)
     if (problem) {
-      this.notes.push(`I cannot set ${labelOf(this.catalog, ref)} (\`${path}\`) to ${show(value)}${asked ? ` (${asked})` : ''}: it ${problem}.`)
+      this.notes.push(
+        `I cannot set ${labelOf(this.catalog, ref)} (\`${path}\`) to ${show(value)}${asked ? ` (${asked})` : ''}: it ${problem}.`,
+      )
       return
     }
     const current = valueAt(this.draft, path)

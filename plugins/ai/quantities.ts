@@ -64,8 +64,14 @@ export function digitsForWords(text: string): string {
       const n = Array.isArray(read) ? read[0] : read
       return typeof n === 'number' && Number.isFinite(n) ? String(n) : run
     })
-    .replace(new RegExp(`\\b(\\d+(?:\\.\\d+)?)\\s+and\\s+a\\s+half\\s+(${UNIT_TEXT})\\b`, 'gi'), (_m, n: string, u: string) => `${Number(n) + 0.5} ${u}`)
-    .replace(new RegExp(`\\b(\\d+(?:\\.\\d+)?)\\s+and\\s+a\\s+half\\s+(${UNIT_TEXT})\\b`, 'gi'), (_m, n: string, u: string) => `${Number(n) + 0.5} ${u}`)
+    .replace(
+      new RegExp(`\\b(\\d+(?:\\.\\d+)?)\\s+and\\s+a\\s+half\\s+(${UNIT_TEXT})\\b`, 'gi'),
+      (_m, n: string, u: string) => `${Number(n) + 0.5} ${u}`,
+    )
+    .replace(
+      new RegExp(`\\b(\\d+(?:\\.\\d+)?)\\s+and\\s+a\\s+half\\s+(${UNIT_TEXT})\\b`, 'gi'),
+      (_m, n: string, u: string) => `${Number(n) + 0.5} ${u}`,
+    )
     .replace(new RegExp(`\\bhalf\\s+(?:an?\\s+)?(${UNIT_TEXT})\\b`, 'gi'), '0.5 $1')
     .replace(new RegExp(`\\b(?:an?|a\\s+single)\\s+(${UNIT_TEXT})\\b`, 'gi'), '1 $1')
     .replace(new RegExp(`\\ba\\s+couple\\s+(?:of\\s+)?(${UNIT_TEXT})\\b`, 'gi'), '2 $1')
@@ -142,8 +148,10 @@ export const unitLabel = (declared: string) => declared.trim()
 
 export type Bound = 'atLeast' | 'atMost' | 'exactly'
 
-const AT_LEAST = /\b(at least|no less than|not less than|a minimum of|minimum of|min(?:imum)?|or more|more than|over|above|longer than|bigger than|larger than)\b/
-const AT_MOST = /\b(at most|no more than|not more than|a maximum of|maximum of|max(?:imum)?|or less|up to|less than|under|below|within|shorter than|smaller than)\b/
+const AT_LEAST =
+  /\b(at least|no less than|not less than|a minimum of|minimum of|min(?:imum)?|or more|more than|over|above|longer than|bigger than|larger than)\b/
+const AT_MOST =
+  /\b(at most|no more than|not more than|a maximum of|maximum of|max(?:imum)?|or less|up to|less than|under|below|within|shorter than|smaller than)\b/
 
 /** The bound a clause puts on its quantity ("at least 2 weeks", "no more than 3 days"). */
 export function boundOf(clause: string): Bound {
@@ -203,7 +211,8 @@ export interface QuantityReading {
  */
 export function readQuantity(ref: FieldRef, clause: string): QuantityReading | undefined {
   const unit = unitOf(ref.field.unit)
-  const numeric = ref.field.type === 'number' || (ref.field.type === 'dropdown' && ref.field.options?.some((o) => typeof o.value === 'number'))
+  const numeric =
+    ref.field.type === 'number' || (ref.field.type === 'dropdown' && ref.field.options?.some((o) => typeof o.value === 'number'))
   if (!unit || !numeric) return undefined
   const label = unitLabel(ref.field.unit!)
   const range = rangeOf(clause)

@@ -7,9 +7,8 @@
 // fixes of the production risk rules. Every proposal is checked against its field here, so what
 // cannot be proposed is said, with the reason, instead of silently left out.
 import type { Catalog } from './catalog-source.ts'
-import { fieldAt, valueProblem, type FieldRef } from '@ies/processor-lib/contract/fields'
+import { fieldAt, type FieldRef } from '@ies/processor-lib/contract/fields'
 import { relationProblems } from '@ies/processor-lib/contract/relations'
-import { testPattern } from '@ies/server/core/safe-pattern'
 import { normalizeTerm, searchCatalog, type Hit } from './catalog-search.ts'
 import { valueAt, type Draft } from './draft.ts'
 import { labelOf, Proposals, serviceLabel, show, type Proposal, type Value } from './proposals.ts'
@@ -94,7 +93,8 @@ function servicesNamed(catalog: Catalog, clause: string): { named: Hit[]; altern
   }
   // A service named by only some of the words that name another ("serverless postgres": RDS by
   // "postgres", Lambda by "serverless", Aurora by both) is the other's alternative.
-  const covers = (a: Hit, b: Hit) => a !== b && b.queryTerms.length < a.queryTerms.length && b.queryTerms.every((t) => a.queryTerms.includes(t))
+  const covers = (a: Hit, b: Hit) =>
+    a !== b && b.queryTerms.length < a.queryTerms.length && b.queryTerms.every((t) => a.queryTerms.includes(t))
   const subsumed = named.filter((b) => named.some((a) => covers(a, b)))
   return { named: named.filter((h) => !subsumed.includes(h)), alternatives: [...alternatives, ...subsumed] }
 }
@@ -341,7 +341,8 @@ function readClause(catalog: Catalog, asWritten: string, context: () => string[]
   )
   const family = readFamily(catalog, clause, scope, out)
   const ranged = family ?? readRange(catalog, clause, scope, fieldHits, out)
-  const chosen = family || ranged.length > 0 ? ranged : [readField(catalog, clause, scope, named, fieldHits, inverted, out)].flatMap((p) => p ?? [])
+  const chosen =
+    family || ranged.length > 0 ? ranged : [readField(catalog, clause, scope, named, fieldHits, inverted, out)].flatMap((p) => p ?? [])
 
   // A service named with no field of it chosen is turned on (or off with "no", "without", "disable").
   const negated = NEGATION.test(clause)
@@ -362,7 +363,8 @@ function readClause(catalog: Catalog, asWritten: string, context: () => string[]
 }
 
 /** Words that ask for nothing ("thanks", "everything"): a clause of only these is not reported as unread. */
-const FILLER = /^(thanks?|thx|hi|hello|hey|ok|okay|everything|stuff|things?|cool|great|now|too|asap|right|away|soon|pls|plz|yes|sure|go|ahead)$/
+const FILLER =
+  /^(thanks?|thx|hi|hello|hey|ok|okay|everything|stuff|things?|cool|great|now|too|asap|right|away|soon|pls|plz|yes|sure|go|ahead)$/
 
 /** The words of a clause that could have asked for something. */
 const contentWords = (clause: string) => termsOf(clause.toLowerCase()).filter((w) => !FILLER.test(w) && !/^\d/.test(w))
@@ -400,7 +402,13 @@ export function readRequest(catalog: Catalog, request: string, draft: Draft | un
   if (all.length > clauses.length) out.notes.push(`Your message has ${all.length} parts; I read the first ${MAX_CLAUSES}.`)
   const unread: string[] = []
   for (const clause of clauses) {
-    const read = readClause(catalog, clause.replace(/(\d)\.\.(\d)/, '$1 to $2'), () => (named.length > 0 ? named : conversation()), out, named)
+    const read = readClause(
+      catalog,
+      clause.replace(/(\d)\.\.(\d)/, '$1 to $2'),
+      () => (named.length > 0 ? named : conversation()),
+      out,
+      named,
+    )
     if (!read && contentWords(clause).length > 0) unread.push(clause.trim())
   }
 
@@ -423,7 +431,9 @@ export function readRequest(catalog: Catalog, request: string, draft: Draft | un
   // What matched nothing is said, when the rest of the request was read (a request that matched
   // nothing at all is answered as a question).
   if (unread.length > 0 && (out.list.length > 0 || out.notes.length > 0))
-    out.notes.push(`I did not act on ${unread.map((c) => `"${c}"`).join(', ')}: nothing in the catalog matches ${unread.length === 1 ? 'it' : 'them'}.`)
+    out.notes.push(
+      `I did not act on ${unread.map((c) => `"${c}"`).join(', ')}: nothing in the catalog matches ${unread.length === 1 ? 'it' : 'them'}.`,
+    )
   // Services first: what is turned on, then its settings.
   const first = (p: Proposal) => (p.path.endsWith('.enabled') ? 0 : 1)
   return { proposals: [...out.list].sort((a, b) => first(a) - first(b)), notes: out.notes, services: named }

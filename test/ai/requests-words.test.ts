@@ -164,7 +164,12 @@ const PLACES: Record<string, Case> = {
     only: true,
     reasons: { region: /Frankfurt is eu-central-1/ },
   },
-  'a country': { ask: 'we have to run in Ireland', draft: { ...base, region: 'us-east-1', services: {} }, expect: { region: 'eu-west-1' }, only: true },
+  'a country': {
+    ask: 'we have to run in Ireland',
+    draft: { ...base, region: 'us-east-1', services: {} },
+    expect: { region: 'eu-west-1' },
+    only: true,
+  },
   'a state': { ask: 'host it in Virginia', expect: { region: 'us-east-1' }, only: true },
   'Tokyo with a service': {
     ask: 'deploy to Tokyo with sqs',
@@ -279,7 +284,12 @@ const VOCABULARY: Record<string, Case> = {
     expect: { 'services.sns.enabled': true, 'services.sns.fifo': true },
     only: true,
   },
-  'FIFO without a service is asked about': { ask: 'fifo', expect: {}, only: true, says: /services\.sns\.fifo.*services\.sqs\.fifo.*Name the service/ },
+  'FIFO without a service is asked about': {
+    ask: 'fifo',
+    expect: {},
+    only: true,
+    says: /services\.sns\.fifo.*services\.sqs\.fifo.*Name the service/,
+  },
   'KMS by its customer-managed key': {
     ask: 'encrypt the bucket with a customer managed key',
     draft: withServices({ s3: { enabled: true, encryption: 'AES256' } }),

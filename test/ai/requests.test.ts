@@ -3,7 +3,7 @@
 // must yield the expected suggestions (path = value) and no unexpected change; requests it cannot
 // fulfil must say why. The catalog is the bundled templates' one, as GET /api/catalog serves it.
 import t from 'tap'
-import { base, runRequestCases, withServices, type Case } from './request-cases.ts'
+import { runRequestCases, withServices, type Case } from './request-cases.ts'
 
 const CASES: Record<string, Case> = {
   'private EKS with Postgres': {

@@ -59,7 +59,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
 /** A comma-separated attribute as its non-empty items, or undefined. */
 const list = (v: unknown): string[] | undefined => {
-  const items = (text(v) ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  const items = (text(v) ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   return items.length > 0 ? items : undefined
 }
 
