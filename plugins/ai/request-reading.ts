@@ -12,7 +12,7 @@ import { relationProblems } from '@ies/processor-lib/contract/relations'
 import { normalizeTerm, searchCatalog, type Hit } from './catalog-search.ts'
 import { valueAt, type Draft } from './draft.ts'
 import { labelOf, Proposals, serviceLabel, show, type Proposal, type Value } from './proposals.ts'
-import { convert, digitsForWords, quantitiesOf, rangeOf, readQuantity, takesQuantity, unitOf } from './quantities.ts'
+import { boundOf, convert, digitsForWords, quantitiesOf, rangeOf, readQuantity, takesQuantity, unitOf } from './quantities.ts'
 import { inCatalogWords } from './vocabulary.ts'
 import { readFamily, readPlace } from './aws-words.ts'
 import { missingForStack } from './draft-review.ts'
@@ -40,6 +40,7 @@ const ANTONYMS: Record<string, string> = { private: 'public', internal: 'public'
 const PRODUCTION = /\b(production|prod|highly available|high availability|ha|resilient|fault tolerant)\b/
 const HARDENED = /\b(secure|security|hardened|locked down|best practices?|safe)\b/
 const INSTEAD = /\binstead\b/
+const FAMILY_TERMS = new Set(['graviton', 'x86', 'arm64', 'x86_64'])
 const SET = /\b(?:set|change|make|use|put)\s+(?:the\s+)?(.+?)\s+(?:to|=|as|at)\s+("[^"]*"|'[^']*'|\S+)/i
 const REGION = /\b[a-z]{2}(?:-[a-z]+)+-\d\b/
 const DOMAIN = /\b((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63})\b/
@@ -239,6 +240,28 @@ function byQuantity(catalog: Catalog, clause: string, scope: string[], fieldHits
 }
 
 /**
+ * A bound on a count with no unit ("at least 3 nodes", "no more than 5 nodes") names the lower or the
+ * upper side of a declared relation among the fields the clause names.
+ */
+function byBound(catalog: Catalog, clause: string, fieldHits: Hit[]): Hit[] {
+  const bound = boundOf(clause)
+  const best = fieldHits[0]
+  if (bound === 'exactly' || !best || best.kind !== 'field' || quantitiesOf(clause).length > 0) return fieldHits
+  const pair = relationPair(catalog, best.service, fieldHits)
+  if (!pair) return fieldHits
+  const side = bound === 'atLeast' ? pair[0] : pair[1]
+  return [{ ...best, path: side.path, score: best.score }]
+}
+
+/** The same field of the other services in view, named as well ("keep backups for a month" with RDS and Aurora on). */
+function twinsOf(fieldHits: Hit[], ref: FieldRef): Hit[] {
+  const best = fieldHits[0]
+  return fieldHits.filter(
+    (h) => h.kind === 'field' && h.service !== best.service && h.path?.endsWith(`.${ref.key}`) && h.score >= best.score * 0.9,
+  )
+}
+
+/**
  * The one field (or option) the clause names best, with its value from the clause. Ambiguity is said,
  * not guessed: several services' fields with no service in view, or several number fields alike. The
  * path read, if any (a field named beside its service without a value reads nothing: the service is on).
@@ -252,7 +275,7 @@ function readField(
   inverted: Set<string>,
   out: Proposals,
 ) {
-  fieldHits = byQuantity(catalog, clause, scope, fieldHits, out)
+  fieldHits = byBound(catalog, clause, byQuantity(catalog, clause, scope, fieldHits, out))
   const best = fieldHits[0]
   const ref = best?.path ? fieldAt(catalog, best.path) : null
   if (!ref) return undefined
@@ -282,9 +305,22 @@ function readField(
     out.notes.push(`${labelOf(catalog, ref)} (\`${ref.path}\`) needs ${read.missing}; tell me the value.`)
     return ref.path
   }
-  const shown = ref.field.type === 'toggle' ? (read.value ? 'on' : 'off') : `= ${show(read.value)}`
-  const why = read.says ?? ref.field.description
-  out.add(ref.path, read.value, `${labelOf(catalog, ref)} ${shown}${why ? `: ${why}` : ''}`, read.says)
+  for (const hit of [best, ...twinsOf(fieldHits, ref)]) {
+    const target = hit === best ? ref : fieldAt(catalog, hit.path!)!
+    const value =
+      hit === best
+        ? read
+        : valueFromClause(
+            target,
+            clause,
+            fieldHits,
+            best.queryTerms.some((t) => inverted.has(t)),
+          )
+    if ('missing' in value) continue
+    const shown = target.field.type === 'toggle' ? (value.value ? 'on' : 'off') : `= ${show(value.value)}`
+    const why = value.says ?? target.field.description
+    out.add(target.path, value.value, `${labelOf(catalog, target)} ${shown}${why ? `: ${why}` : ''}`, value.says)
+  }
   if (ref.service) out.enable(ref.service, serviceNamed ? undefined : ref.field.displayName)
   return ref.path
 }
@@ -339,10 +375,14 @@ function readClause(catalog: Catalog, asWritten: string, context: () => string[]
     // An option is named by its words as written ("spot"), not by a prefix ("node" is not "nodejs20.x").
     (h) => h.named && (h.kind !== 'option' || h.exact) && h.queryTerms.some((t) => !used.has(t)),
   )
+  // A processor family ("graviton", "x86") is read across the services; the clause's other words still name options ("spot graviton nodes").
   const family = readFamily(catalog, clause, scope, out)
+  const rest = family
+    ? fieldHits.filter((h) => h.kind === 'option' && !family.includes(h.path!) && h.queryTerms.some((t) => !FAMILY_TERMS.has(t)))
+    : fieldHits
   const ranged = family ?? readRange(catalog, clause, scope, fieldHits, out)
-  const chosen =
-    family || ranged.length > 0 ? ranged : [readField(catalog, clause, scope, named, fieldHits, inverted, out)].flatMap((p) => p ?? [])
+  const read = ranged.length > 0 && !family ? [] : [readField(catalog, clause, scope, named, rest, inverted, out)].flatMap((p) => p ?? [])
+  const chosen = [...ranged, ...read]
 
   // A service named with no field of it chosen is turned on (or off with "no", "without", "disable").
   const negated = NEGATION.test(clause)

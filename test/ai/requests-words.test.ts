@@ -149,6 +149,25 @@ const UNITS: Record<string, Case> = {
     only: true,
     says: /Node disk size \(GiB\) \(`services\.eks\.nodeDiskSize`\) needs a quantity in GiB/,
   },
+  'the same field of every service in view': {
+    ask: 'keep backups for a month',
+    draft: withServices(on('vpc', 'rds', 'aurora')),
+    expect: { 'services.rds.backupRetentionDays': 30, 'services.aurora.backupRetentionDays': 30 },
+    only: true,
+    reasons: { 'services.aurora.backupRetentionDays': /1 month = 30 days/ },
+  },
+  'at least a count: the lower side of the relation': {
+    ask: 'at least 3 nodes',
+    draft: withServices(on('vpc', 'eks')),
+    expect: { 'services.eks.nodeMinSize': 3, 'services.eks.nodeDesiredSize': 3 },
+    only: true,
+  },
+  'no more than a count: the upper side of the relation': {
+    ask: 'no more than 4 nodes',
+    draft: withServices(on('vpc', 'eks')),
+    expect: { 'services.eks.nodeMaxSize': 4 },
+    only: true,
+  },
   'a quantity without its service is asked about': {
     ask: 'at least two weeks of backups',
     expect: {},
@@ -237,6 +256,11 @@ const VOCABULARY: Record<string, Case> = {
     expect: {},
     only: true,
     says: /Graviton \(arm64\) is a choice of .*services\.eks\.nodeInstanceType.*services\.lambda\.architecture.*name the service/,
+  },
+  'Graviton and spot in one breath': {
+    ask: 'eks on spot graviton nodes',
+    expect: { 'services.eks.enabled': true, ...vpc, 'services.eks.nodeInstanceType': 'm7g.large', 'services.eks.nodeCapacityType': 'SPOT' },
+    only: true,
   },
   'x86 back from Graviton': {
     ask: 'eks nodes on intel',
