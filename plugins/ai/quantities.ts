@@ -52,17 +52,36 @@ const NUMBER_WORDS = new RegExp(
   'gi',
 )
 
+/** At most this many new runs of number words are parsed per text, each at most this long. */
+export const MAX_RUNS = 8
+const MAX_RUN_LENGTH = 80
+const MAX_REMEMBERED = 1000
+const NUMBERS_READ = new Map<string, string>()
+// compromise builds its lexicon on first use: done when the module loads, not in a request.
+nlp('one').numbers().get()
+
 /**
  * A text with its numbers in words as digits: "two weeks" -> "2 weeks", "half a terabyte" -> "0.5
  * terabyte", "a year" -> "1 year", "a couple of days" -> "2 days". Only runs of number words are
  * given to compromise (a whole sentence can read "thirty seconds" as an ordinal).
  */
 export function digitsForWords(text: string): string {
+  let parsed = 0
   return text
     .replace(NUMBER_WORDS, (run) => {
-      const read: unknown = nlp(run).numbers().get()
-      const n = Array.isArray(read) ? read[0] : read
-      return typeof n === 'number' && Number.isFinite(n) ? String(n) : run
+      // Bounded, as the rest of the reading (it runs on the event loop): a number is a few words, and a
+      // request has a few different ones; what was read once is remembered.
+      const key = run.toLowerCase()
+      let digits = NUMBERS_READ.get(key)
+      if (digits === undefined) {
+        if (run.length > MAX_RUN_LENGTH || ++parsed > MAX_RUNS) return run
+        const got: unknown = nlp(run).numbers().get()
+        const n = Array.isArray(got) ? got[0] : got
+        digits = typeof n === 'number' && Number.isFinite(n) ? String(n) : run
+        if (NUMBERS_READ.size >= MAX_REMEMBERED) NUMBERS_READ.clear()
+        NUMBERS_READ.set(key, digits)
+      }
+      return digits
     })
     .replace(
       new RegExp(`\\b(\\d+(?:\\.\\d+)?)\\s+and\\s+a\\s+half\\s+(${UNIT_TEXT})\\b`, 'gi'),
