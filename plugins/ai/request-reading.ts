@@ -449,7 +449,8 @@ export function readRequest(catalog: Catalog, request: string, draft: Draft | un
       out,
       named,
     )
-    if (!read && contentWords(clause).length > 0) unread.push(clause.trim())
+    const general = PRODUCTION.test(clause.toLowerCase()) || HARDENED.test(clause.toLowerCase())
+    if (!read && !general && contentWords(clause).length > 0) unread.push(clause.trim())
   }
 
   // What the proposals need: a network for EKS and the databases, a WAF for CloudFront.

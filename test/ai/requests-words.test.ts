@@ -352,6 +352,18 @@ const PARTS: Record<string, Case> = {
     only: true,
     saysNot: /did not act/,
   },
+  'a general wish is not reported as unread': {
+    ask: 'rds with two weeks of backups, and make it highly available',
+    expect: {
+      'services.rds.enabled': true,
+      ...vpc,
+      'services.rds.backupRetentionDays': 14,
+      'services.rds.multiAz': true,
+      'services.vpc.singleNatGateway': false,
+    },
+    only: true,
+    saysNot: /did not act/,
+  },
   'a place, a unit and a miss together': {
     ask: 'move to Paris, keep sqs messages for 2 days and add a mainframe',
     expect: { region: 'eu-west-3', 'services.sqs.enabled': true, 'services.sqs.messageRetentionSeconds': 172800 },
