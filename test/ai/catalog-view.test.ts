@@ -161,8 +161,6 @@ t.test('a declared unit the assistant cannot convert to is logged once; the fiel
   const source = viewingSource(async () => doc, { warn: (_obj: unknown, msg: string) => logged.push(msg) } as never)
   const view = await source()
   await source()
-  t.same(logged, [
-    'assistant: catalog: services.q.depth: unit "ACU" is not one the assistant converts to; quantities are not read for it',
-  ])
+  t.same(logged, ['assistant: catalog: services.q.depth: unit "ACU" is not one the assistant converts to; quantities are not read for it'])
   t.equal(view.services.q.fields.depth.default, 3)
 })
