@@ -181,8 +181,12 @@ function readSet(catalog: Catalog, asWritten: string, context: () => string[], o
   const best = target.find((h) => h.named)
   const ref = best?.path ? fieldAt(catalog, best.path) : null
   if (!ref) return false
-  const value = typedValue(ref, set[2])
-  out.add(ref.path, value, `You asked for ${labelOf(catalog, ref)} = ${show(value)}`)
+  // What follows "to" as a whole: a place for the region ("N. Virginia"), a quantity for a field with a unit ("4 days").
+  const said = asWritten.slice(set.index + set[0].length - set[2].length)
+  if (ref.path === 'region' && !REGION.test(set[2]) && readPlace(catalog, said, out)) return true
+  const quantity = readQuantity(ref, digitsForWords(said.toLowerCase()))
+  const value = quantity?.value ?? typedValue(ref, set[2])
+  out.add(ref.path, value, `You asked for ${labelOf(catalog, ref)} = ${show(value)}${quantity ? `: ${quantity.says}` : ''}`, quantity?.says)
   if (ref.service) out.enable(ref.service, ref.field.displayName)
   return true
 }
@@ -435,7 +439,11 @@ export function readRequest(catalog: Catalog, request: string, draft: Draft | un
   const out = new Proposals(catalog, draft)
   const named: string[] = []
   // Numbers in words as digits ("two weeks"), and "between 1 day and 2 weeks" kept one phrase.
-  const text = digitsForWords(request.replace(/\s+/g, ' ')).replace(/\bbetween\s+([^,;]{1,40}?)\s+and\s+/gi, 'between $1 to ')
+  // AWS's "N. Virginia" is not the end of a sentence.
+  const text = digitsForWords(request.replace(/\s+/g, ' ').replace(/\bN\.\s+(?=virginia|california)/gi, 'Northern ')).replace(
+    /\bbetween\s+([^,;]{1,40}?)\s+and\s+/gi,
+    'between $1 to ',
+  )
   // A range is one phrase ("between 3 and 6"): keep it whole before cutting at "and".
   const all = clausesOf(text.replace(new RegExp(RANGE.source, 'g'), (_m, a: string, b: string) => `${a}..${b}`))
   const clauses = all.slice(0, MAX_CLAUSES)

@@ -168,6 +168,18 @@ const UNITS: Record<string, Case> = {
     expect: { 'services.eks.nodeMaxSize': 4 },
     only: true,
   },
+  '"set … to" a quantity': {
+    ask: 'set the message retention to 4 days',
+    draft: withServices(on('sqs')),
+    expect: { 'services.sqs.messageRetentionSeconds': 345600 },
+    only: true,
+    reasons: { 'services.sqs.messageRetentionSeconds': /4 days = 345600 s/ },
+  },
+  'a follow-up with only a quantity': {
+    ask: ['rds backups for a week', 'make it 2 weeks'],
+    expect: { 'services.rds.enabled': true, ...vpc, 'services.rds.backupRetentionDays': 14 },
+    only: true,
+  },
   'a quantity without its service is asked about': {
     ask: 'at least two weeks of backups',
     expect: {},
@@ -221,6 +233,7 @@ const PLACES: Record<string, Case> = {
     only: true,
     says: /"Europe" has 8 regions: eu-west-1 \(Ireland\), .*eu-central-1 \(Frankfurt\)/,
   },
+  '"set region to" a place': { ask: 'set the region to N. Virginia', expect: { region: 'us-east-1' }, only: true },
   'a region code still wins': { ask: 'deploy it to eu-north-1', expect: { region: 'eu-north-1' }, only: true },
 }
 
