@@ -1,8 +1,11 @@
 // Reads a request ("I need a private EKS cluster with Postgres, 3 to 6 nodes") into proposed values,
 // grounded in the live catalog: the request is cut into clauses, and each clause's services, fields
 // and dropdown options are found by text retrieval over the catalog (catalog-search.ts). A value comes
-// from the clause (a number, a range laid on a field relation, an option, "no"/"without", "private"
-// for a "public" toggle); the services a proposal needs come from the draft review (a network for
+// from the clause (a number, a quantity converted to the field's unit under its bound (quantities.ts),
+// a range laid on a field relation, an option, "no"/"without", "private" for a "public" toggle); a
+// place gives the region and Graviton/x86 a processor family (aws-words.ts), AWS's words are said as
+// the catalog says them first (vocabulary.ts), and a clause that matched nothing is reported. The
+// services a proposal needs come from the draft review (a network for
 // EKS, a WAF for CloudFront), the other side of a relation from the relations; "production" adds the
 // fixes of the production risk rules. Every proposal is checked against its field here, so what
 // cannot be proposed is said, with the reason, instead of silently left out.
