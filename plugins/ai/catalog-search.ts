@@ -1,6 +1,7 @@
 // Text retrieval over the live catalog (MiniSearch, BM25 with prefix and fuzzy matching): the built-in
 // assistant finds the services, fields and dropdown options a request names by their catalog text
-// (keys, display names, descriptions, option labels), not by a keyword table of its own. A plugin
+// (keys, display names, synonyms the templates declare, descriptions, option labels), not by a keyword
+// table of its own. A plugin
 // author's new service is found by its own words as soon as the catalog carries it.
 import MiniSearch, { type SearchResult } from 'minisearch'
 import type { Catalog } from './catalog-source.ts'
@@ -16,7 +17,7 @@ interface Entry {
   path?: string
   /** The option's value. */
   value?: string | number | boolean
-  /** Key, display name, option label and value: what names the entry. */
+  /** Key, display name, declared synonyms, option label and value: what names the entry. */
   title: string
   /** Description (and category): what the entry is about. */
   text: string
@@ -75,7 +76,7 @@ function entriesOf(catalog: Catalog): Entry[] {
       id: `s:${service}`,
       kind: 'service',
       service,
-      title: `${service} ${s.displayName}`,
+      title: [service, s.displayName, ...(s.synonyms ?? [])].join(' '),
       text: [s.description, s.category].filter(Boolean).join('. '),
     })
     for (const [key, f] of Object.entries(s.fields)) {
@@ -86,7 +87,7 @@ function entriesOf(catalog: Catalog): Entry[] {
         kind: 'field',
         service,
         path,
-        title: `${key} ${splitKey(key)} ${f.displayName}`,
+        title: [key, splitKey(key), f.displayName, ...(f.synonyms ?? [])].join(' '),
         text: f.description ?? '',
       })
       for (const o of f.type === 'dropdown' ? (f.options ?? []) : []) {

@@ -24,6 +24,8 @@ function catalogLines(catalog: Catalog): string[] {
     if (f.options) parts.push(`options=${JSON.stringify(f.options.map((o) => o.value))}`)
     if (f.pattern) parts.push(`pattern=${f.pattern}`)
     parts.push(`default=${JSON.stringify(f.default)}`)
+    if (f.unit) parts.push(`unit=${f.unit}`)
+    if (f.synonyms) parts.push(`also called ${f.synonyms.join(', ')}`)
     const name = service ? `${service.displayName}: ${f.displayName}` : f.displayName
     parts.push(`"${name}${f.description ? ' — ' + f.description : ''}"`)
     lines.push(parts.join(' | '))
@@ -41,6 +43,7 @@ export function systemPrompt({ catalog, draft, environment, review, relevant = [
     '- Only provider aws generates a working stack.',
     '- Settable paths are exactly the catalog paths below: name, globalPrefix, region, domain and services.<key>.<field>.',
     '- A value must have the field type (toggle: true/false, number: a JSON number, dropdown: one of the option values exactly, text: a string) and match the pattern.',
+    '- A field with a unit takes its value in that unit: convert what the user says ("4 days" is 345600 for unit=s), respect "at least"/"at most", and say the conversion in the reason.',
     '- An empty domain is allowed: then no host-based ingresses are generated.',
     '- Never ask for or repeat credentials, keys or passwords; you are not given any.',
     '',
@@ -48,7 +51,7 @@ export function systemPrompt({ catalog, draft, environment, review, relevant = [
     '{"message": "<your answer to the user>", "suggestions": [{"path": "<catalog path>", "value": <value>, "reason": "<why>"}]}',
     'Use "suggestions": [] when you propose no change. Suggestions that break the rules are discarded.',
     '',
-    `Catalog (schemaVersion ${catalog.schemaVersion}, commit ${catalog.commit}), one field per line: path | type | options | pattern | default | "label — help":`,
+    `Catalog (schemaVersion ${catalog.schemaVersion}, commit ${catalog.commit}), one field per line: path | type | options | pattern | default | unit | synonyms | "label — help":`,
     ...catalogLines(catalog),
     '',
     environment ? `The user's stored environment (secrets omitted): ${JSON.stringify(environment)}` : 'No stored environment is selected.',

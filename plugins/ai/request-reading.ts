@@ -1,27 +1,27 @@
 // Reads a request ("I need a private EKS cluster with Postgres, 3 to 6 nodes") into proposed values,
 // grounded in the live catalog: the request is cut into clauses, and each clause's services, fields
 // and dropdown options are found by text retrieval over the catalog (catalog-search.ts). A value comes
-// from the clause (a number, a range laid on a field relation, an option, "no"/"without", "private"
-// for a "public" toggle); the services a proposal needs come from the draft review (a network for
+// from the clause (a number, a quantity converted to the field's unit under its bound (quantities.ts),
+// a range laid on a field relation, an option, "no"/"without", "private" for a "public" toggle); a
+// place gives the region and Graviton/x86 a processor family (aws-words.ts), AWS's words are said as
+// the catalog says them first (vocabulary.ts), and a clause that matched nothing is reported. The
+// services a proposal needs come from the draft review (a network for
 // EKS, a WAF for CloudFront), the other side of a relation from the relations; "production" adds the
 // fixes of the production risk rules. Every proposal is checked against its field here, so what
 // cannot be proposed is said, with the reason, instead of silently left out.
 import type { Catalog } from './catalog-source.ts'
-import { fieldAt, valueProblem, type FieldRef } from '@ies/processor-lib/contract/fields'
+import { fieldAt, type FieldRef } from '@ies/processor-lib/contract/fields'
 import { relationProblems } from '@ies/processor-lib/contract/relations'
-import { testPattern } from '@ies/server/core/safe-pattern'
 import { normalizeTerm, searchCatalog, type Hit } from './catalog-search.ts'
-import { isEnabled, overlayValues, valueAt, type Draft } from './draft.ts'
+import { valueAt, type Draft } from './draft.ts'
+import { labelOf, Proposals, serviceLabel, show, type Proposal, type Value } from './proposals.ts'
+import { boundOf, convert, digitsForWords, quantitiesOf, rangeOf, readQuantity, takesQuantity, unitOf } from './quantities.ts'
+import { inCatalogWords } from './vocabulary.ts'
+import { readFamily, readPlace } from './aws-words.ts'
 import { missingForStack } from './draft-review.ts'
 import { riskReview } from './risk-review.ts'
 
-export type Value = string | number | boolean
-
-export interface Proposal {
-  path: string
-  value: Value
-  reason: string
-}
+export type { Proposal, Value } from './proposals.ts'
 
 export interface Reading {
   proposals: Proposal[]
@@ -43,6 +43,7 @@ const ANTONYMS: Record<string, string> = { private: 'public', internal: 'public'
 const PRODUCTION = /\b(production|prod|highly available|high availability|ha|resilient|fault tolerant)\b/
 const HARDENED = /\b(secure|security|hardened|locked down|best practices?|safe)\b/
 const INSTEAD = /\binstead\b/
+const FAMILY_TERMS = new Set(['graviton', 'x86', 'arm64', 'x86_64'])
 const SET = /\b(?:set|change|make|use|put)\s+(?:the\s+)?(.+?)\s+(?:to|=|as|at)\s+("[^"]*"|'[^']*'|\S+)/i
 const REGION = /\b[a-z]{2}(?:-[a-z]+)+-\d\b/
 const DOMAIN = /\b((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63})\b/
@@ -58,11 +59,6 @@ const NUMBER = /(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])/g
 export const MAX_CLAUSES = 12
 export const MAX_CLAUSE_LENGTH = 200
 const CLAUSES = /\s*(?:[,;]|\.\s|\band\b|\bwith\b|\bplus\b|\balso\b|\bbut\b|\bthen\b)\s*/
-
-const labelOf = (catalog: Catalog, ref: FieldRef) =>
-  ref.service ? `${catalog.services[ref.service].displayName} ${ref.field.displayName}` : ref.field.displayName
-const serviceLabel = (catalog: Catalog, key: string) => catalog.services[key]?.displayName ?? key
-const show = (v: unknown) => JSON.stringify(v)
 
 /** Terms of a text as the index sees them. */
 const termsOf = (text: string) => text.split(/[^a-z0-9.-]+/).flatMap((w) => normalizeTerm(w) ?? [])
@@ -99,14 +95,28 @@ function servicesNamed(catalog: Catalog, clause: string): { named: Hit[]; altern
       named.push({ ...h, queryTerms: terms })
     }
   }
-  return { named, alternatives }
+  // A service named by only some of the words that name another ("serverless postgres": RDS by
+  // "postgres", Lambda by "serverless", Aurora by both) is the other's alternative.
+  const covers = (a: Hit, b: Hit) =>
+    a !== b && b.queryTerms.length < a.queryTerms.length && b.queryTerms.every((t) => a.queryTerms.includes(t))
+  const subsumed = named.filter((b) => named.some((a) => covers(a, b)))
+  return { named: named.filter((h) => !subsumed.includes(h)), alternatives: [...alternatives, ...subsumed] }
 }
 
 /** The value a field gets from a clause, or the reason there is none. */
-function valueFromClause(ref: FieldRef, clause: string, hits: Hit[], inverted: boolean): { value: Value } | { missing: string } {
+function valueFromClause(
+  ref: FieldRef,
+  clause: string,
+  hits: Hit[],
+  inverted: boolean,
+): { value: Value; says?: string } | { missing: string; always?: boolean } {
   const negated = NEGATION.test(clause)
   const { field } = ref
   if (field.type === 'toggle') return { value: negated === inverted }
+  const quantity = readQuantity(ref, clause)
+  if (quantity) return { value: quantity.value, says: quantity.says }
+  // A quantity of another kind ("3 days" for a size in GiB) is not this field's number.
+  if (field.unit && unitOf(field.unit) && quantitiesOf(clause).length > 0) return { missing: `a quantity in ${field.unit}`, always: true }
   const numbers = [...clause.matchAll(NUMBER)].map((m) => Number(m[1]))
   if (field.type === 'dropdown') {
     // Several options named ("node 22": Node.js 20 and Node.js 22): the one whose value or label has the clause's number.
@@ -163,55 +173,6 @@ function relationPair(catalog: Catalog, service: string, hits: Hit[]): [FieldRef
   return undefined
 }
 
-class Proposals {
-  readonly list: Proposal[] = []
-  readonly notes: string[] = []
-  constructor(
-    private readonly catalog: Catalog,
-    private readonly draft: Draft | undefined,
-  ) {}
-
-  remove(path: string) {
-    const i = this.list.findIndex((p) => p.path === path)
-    if (i >= 0) this.list.splice(i, 1)
-  }
-
-  has(path: string) {
-    return this.list.some((p) => p.path === path)
-  }
-
-  /** Adds a proposal if its value fits the field; says why otherwise. A value the draft has is not proposed. */
-  add(path: string, value: Value, reason: string) {
-    if (this.has(path)) return
-    const ref = fieldAt(this.catalog, path)
-    if (!ref) return
-    const problem = valueProblem(ref, value, testPattern)
-    if (problem) {
-      this.notes.push(`I cannot set ${labelOf(this.catalog, ref)} (\`${path}\`) to ${show(value)}: it ${problem}.`)
-      return
-    }
-    const current = valueAt(this.draft, path)
-    if (current === value) {
-      if (ref.key !== 'enabled') this.notes.push(`${labelOf(this.catalog, ref)} is already ${show(value)} in your draft.`)
-      return
-    }
-    this.list.push({ path, value, reason })
-  }
-
-  /** Turns a service on (its description says what it brings), with why when it is needed by something else. */
-  enable(service: string, neededFor?: string) {
-    const s = this.catalog.services[service]
-    if (!s || isEnabled(this.draft, service)) return
-    const what = `${s.displayName}${s.description ? `: ${s.description}` : ''}`
-    this.add(`services.${service}.enabled`, true, neededFor ? `${what} (needed for ${neededFor})` : what)
-  }
-
-  /** The draft as it would be with the proposals applied. */
-  projected(): Draft {
-    return overlayValues(this.draft, this.list)
-  }
-}
-
 /** "set … to …": the field the subject names (globals included), with the value typed for it. True when read. */
 function readSet(catalog: Catalog, asWritten: string, context: () => string[], out: Proposals): boolean {
   // The value keeps its case (a topic name); the subject is read in lower case.
@@ -223,8 +184,12 @@ function readSet(catalog: Catalog, asWritten: string, context: () => string[], o
   const best = target.find((h) => h.named)
   const ref = best?.path ? fieldAt(catalog, best.path) : null
   if (!ref) return false
-  const value = typedValue(ref, set[2])
-  out.add(ref.path, value, `You asked for ${labelOf(catalog, ref)} = ${show(value)}`)
+  // What follows "to" as a whole: a place for the region ("N. Virginia"), a quantity for a field with a unit ("4 days").
+  const said = asWritten.slice(set.index + set[0].length - set[2].length)
+  if (ref.path === 'region' && !REGION.test(set[2]) && readPlace(catalog, said, out)) return true
+  const quantity = readQuantity(ref, digitsForWords(said.toLowerCase()))
+  const value = quantity?.value ?? typedValue(ref, set[2])
+  out.add(ref.path, value, `You asked for ${labelOf(catalog, ref)} = ${show(value)}${quantity ? `: ${quantity.says}` : ''}`, quantity?.says)
   if (ref.service) out.enable(ref.service, ref.field.displayName)
   return true
 }
@@ -232,18 +197,75 @@ function readSet(catalog: Catalog, asWritten: string, context: () => string[], o
 /** A range laid on a declared relation ("3 to 6 nodes": Minimum 3, Maximum 6). The paths set, if any. */
 function readRange(catalog: Catalog, clause: string, scope: string[], fieldHits: Hit[], out: Proposals): string[] {
   const range = RANGE.exec(clause)
-  if (!range) return []
+  const quantities = rangeOf(clause)
+  if (!range && !quantities) return []
   for (const service of scope) {
     const pair = relationPair(catalog, service, fieldHits)
     if (!pair) continue
-    const [lo, hi] = [Number(range[1]), Number(range[2])].sort((a, b) => a - b)
-    const reason = `You asked for ${lo} to ${hi}: ${pair[0].field.displayName} ${lo}, ${pair[1].field.displayName} ${hi}`
+    // "between 100 GB and 1 TB" in the pair's unit; else the numbers as written.
+    const unit = unitOf(pair[0].field.unit)
+    const sides = quantities && unit ? quantities.map((q) => convert(q, unit)) : null
+    const converted = sides && sides[0] !== null && sides[1] !== null ? (sides as number[]) : null
+    if (!converted && !range) continue
+    const [lo, hi] = (converted ?? [Number(range![1]), Number(range![2])]).sort((a, b) => a - b)
+    const asked = converted ? `${quantities![0].text} to ${quantities![1].text} = ${lo} to ${hi} ${pair[0].field.unit}` : `${lo} to ${hi}`
+    const reason = `You asked for ${asked}: ${pair[0].field.displayName} ${lo}, ${pair[1].field.displayName} ${hi}`
     out.add(pair[0].path, lo, reason)
     out.add(pair[1].path, hi, reason)
     out.enable(service)
     return [pair[0].path, pair[1].path]
   }
   return []
+}
+
+/**
+ * With a quantity in the clause ("4 days", "2 GiB"), the fields whose declared unit can take it come
+ * first; when the clause names none of them, the one field of the services in view that can is
+ * taken ("lambda with 2 GB"), and several are asked about.
+ */
+function byQuantity(catalog: Catalog, clause: string, scope: string[], fieldHits: Hit[], out: Proposals): Hit[] {
+  if (quantitiesOf(clause).length === 0) return fieldHits
+  const takes = (path: string | undefined) => {
+    const ref = path ? fieldAt(catalog, path) : null
+    return ref !== null && takesQuantity(ref, clause)
+  }
+  const takers = fieldHits.filter((h) => h.kind === 'field' && takes(h.path))
+  if (takers.length > 0) return takers
+  if (scope.length === 0) return fieldHits
+  const candidates = scope.flatMap((service) =>
+    Object.entries(catalog.services[service]?.fields ?? {}).flatMap(([key, f]) =>
+      f.available !== false && takes(`services.${service}.${key}`) ? [`services.${service}.${key}`] : [],
+    ),
+  )
+  if (candidates.length === 1) {
+    const service = candidates[0].split('.')[1]
+    return [{ kind: 'field', service, path: candidates[0], score: 1, queryTerms: [], named: true, exact: true }]
+  }
+  if (candidates.length > 1 && fieldHits.length === 0)
+    out.notes.push(`"${clause.trim()}" fits ${candidates.map((p) => `\`${p}\``).join(', ')}: say which.`)
+  return fieldHits
+}
+
+/**
+ * A bound on a count with no unit ("at least 3 nodes", "no more than 5 nodes") names the lower or the
+ * upper side of a declared relation among the fields the clause names.
+ */
+function byBound(catalog: Catalog, clause: string, fieldHits: Hit[]): Hit[] {
+  const bound = boundOf(clause)
+  const best = fieldHits[0]
+  if (bound === 'exactly' || !best || best.kind !== 'field' || quantitiesOf(clause).length > 0) return fieldHits
+  const pair = relationPair(catalog, best.service, fieldHits)
+  if (!pair) return fieldHits
+  const side = bound === 'atLeast' ? pair[0] : pair[1]
+  return [{ ...best, path: side.path, score: best.score }]
+}
+
+/** The same field of the other services in view, named as well ("keep backups for a month" with RDS and Aurora on). */
+function twinsOf(fieldHits: Hit[], ref: FieldRef): Hit[] {
+  const best = fieldHits[0]
+  return fieldHits.filter(
+    (h) => h.kind === 'field' && h.service !== best.service && h.path?.endsWith(`.${ref.key}`) && h.score >= best.score * 0.9,
+  )
 }
 
 /**
@@ -260,6 +282,7 @@ function readField(
   inverted: Set<string>,
   out: Proposals,
 ) {
+  fieldHits = byBound(catalog, clause, byQuantity(catalog, clause, scope, fieldHits, out))
   const best = fieldHits[0]
   const ref = best?.path ? fieldAt(catalog, best.path) : null
   if (!ref) return undefined
@@ -285,22 +308,38 @@ function readField(
   )
   const serviceNamed = named.some((h) => h.service === ref.service)
   if ('missing' in read) {
-    if (serviceNamed) return undefined
+    if (serviceNamed && !read.always) return undefined
     out.notes.push(`${labelOf(catalog, ref)} (\`${ref.path}\`) needs ${read.missing}; tell me the value.`)
     return ref.path
   }
-  const shown = ref.field.type === 'toggle' ? (read.value ? 'on' : 'off') : `= ${show(read.value)}`
-  out.add(ref.path, read.value, `${labelOf(catalog, ref)} ${shown}${ref.field.description ? `: ${ref.field.description}` : ''}`)
+  for (const hit of [best, ...twinsOf(fieldHits, ref)]) {
+    const target = hit === best ? ref : fieldAt(catalog, hit.path!)!
+    const value =
+      hit === best
+        ? read
+        : valueFromClause(
+            target,
+            clause,
+            fieldHits,
+            best.queryTerms.some((t) => inverted.has(t)),
+          )
+    if ('missing' in value) continue
+    const shown = target.field.type === 'toggle' ? (value.value ? 'on' : 'off') : `= ${show(value.value)}`
+    const why = value.says ?? target.field.description
+    out.add(target.path, value.value, `${labelOf(catalog, target)} ${shown}${why ? `: ${why}` : ''}`, value.says)
+  }
   if (ref.service) out.enable(ref.service, serviceNamed ? undefined : ref.field.displayName)
   return ref.path
 }
 
 /** One clause: "set … to …", a region or domain, the services it names, a range or a field, and the services' own state. */
-function readClause(catalog: Catalog, asWritten: string, context: () => string[], out: Proposals, namedOut: string[]) {
-  if (readSet(catalog, asWritten, context, out)) return
-  const clause = asWritten.toLowerCase()
+function readClause(catalog: Catalog, asWritten: string, context: () => string[], out: Proposals, namedOut: string[]): boolean {
+  if (readSet(catalog, asWritten, context, out)) return true
+  const said = out.list.length + out.notes.length
+  const clause = inCatalogWords(asWritten.toLowerCase())
   const region = REGION.exec(clause)
   if (region && fieldAt(catalog, 'region')) out.add('region', region[0], `You asked for region ${region[0]}`)
+  const place = !region && readPlace(catalog, clause, out)
   const domain = ABOUT_DOMAIN.test(clause) ? DOMAIN.exec(clause) : null
   if (domain && fieldAt(catalog, 'domain')) out.add('domain', domain[1], `You asked for the domain ${domain[1]}`)
 
@@ -309,11 +348,13 @@ function readClause(catalog: Catalog, asWritten: string, context: () => string[]
     const pick = named.find((h) => h.queryTerms.some((t) => alt.queryTerms.includes(t)))
     const about = catalog.services[alt.service].description
     const said = clause.split(/[^a-z0-9-]+/).filter((w) => pick?.queryTerms.some((t) => w.startsWith(t)))
-    if (pick)
+    if (pick && catalog.services[pick.service].category === catalog.services[alt.service].category)
       out.notes.push(
         `I read "${said.join(' ') || clause.trim()}" as ${serviceLabel(catalog, pick.service)}; ${serviceLabel(catalog, alt.service)} (\`services.${alt.service}\`) is the alternative${about ? `: ${about}` : ''}.`,
       )
   }
+  // A place with no service named is only the region ("move everything to Frankfurt", not CloudFront's "Europe" price class).
+  if (place && named.length === 0) return true
   const scope = named.length > 0 ? named.map((h) => h.service) : context()
   // An e-mail address goes to the text field of the services in view whose pattern takes one.
   const email = EMAIL.exec(asWritten)
@@ -341,8 +382,14 @@ function readClause(catalog: Catalog, asWritten: string, context: () => string[]
     // An option is named by its words as written ("spot"), not by a prefix ("node" is not "nodejs20.x").
     (h) => h.named && (h.kind !== 'option' || h.exact) && h.queryTerms.some((t) => !used.has(t)),
   )
-  const ranged = readRange(catalog, clause, scope, fieldHits, out)
-  const chosen = ranged.length > 0 ? ranged : [readField(catalog, clause, scope, named, fieldHits, inverted, out)].flatMap((p) => p ?? [])
+  // A processor family ("graviton", "x86") is read across the services; the clause's other words still name options ("spot graviton nodes").
+  const family = readFamily(catalog, clause, scope, out)
+  const rest = family
+    ? fieldHits.filter((h) => h.kind === 'option' && !family.includes(h.path!) && h.queryTerms.some((t) => !FAMILY_TERMS.has(t)))
+    : fieldHits
+  const ranged = family ?? readRange(catalog, clause, scope, fieldHits, out)
+  const read = ranged.length > 0 && !family ? [] : [readField(catalog, clause, scope, named, rest, inverted, out)].flatMap((p) => p ?? [])
+  const chosen = [...ranged, ...read]
 
   // A service named with no field of it chosen is turned on (or off with "no", "without", "disable").
   const negated = NEGATION.test(clause)
@@ -359,7 +406,15 @@ function readClause(catalog: Catalog, asWritten: string, context: () => string[]
     }
   }
   for (const h of named) if (!namedOut.includes(h.service)) namedOut.push(h.service)
+  return named.length > 0 || chosen.length > 0 || out.list.length + out.notes.length > said
 }
+
+/** Words that ask for nothing ("thanks", "everything"): a clause of only these is not reported as unread. */
+const FILLER =
+  /^(thanks?|thx|hi|hello|hey|ok|okay|everything|stuff|things?|cool|great|now|too|asap|right|away|soon|pls|plz|yes|sure|go|ahead)$/
+
+/** The words of a clause that could have asked for something. */
+const contentWords = (clause: string) => termsOf(clause.toLowerCase()).filter((w) => !FILLER.test(w) && !/^\d/.test(w))
 
 /** The clauses of a text, within the reading's bounds on their length (not on their number). */
 function clausesOf(text: string): string[] {
@@ -386,13 +441,28 @@ export function readRequest(catalog: Catalog, request: string, draft: Draft | un
   const conversation = () => (earlier ??= context())
   const out = new Proposals(catalog, draft)
   const named: string[] = []
-  const text = request.replace(/\s+/g, ' ')
+  // Numbers in words as digits ("two weeks"), and "between 1 day and 2 weeks" kept one phrase.
+  // AWS's "N. Virginia" is not the end of a sentence.
+  const text = digitsForWords(request.replace(/\s+/g, ' ').replace(/\bN\.\s+(?=virginia|california)/gi, 'Northern ')).replace(
+    /\bbetween\s+([^,;]{1,40}?)\s+and\s+/gi,
+    'between $1 to ',
+  )
   // A range is one phrase ("between 3 and 6"): keep it whole before cutting at "and".
   const all = clausesOf(text.replace(new RegExp(RANGE.source, 'g'), (_m, a: string, b: string) => `${a}..${b}`))
   const clauses = all.slice(0, MAX_CLAUSES)
   if (all.length > clauses.length) out.notes.push(`Your message has ${all.length} parts; I read the first ${MAX_CLAUSES}.`)
-  for (const clause of clauses)
-    readClause(catalog, clause.replace(/(\d)\.\.(\d)/, '$1 to $2'), () => (named.length > 0 ? named : conversation()), out, named)
+  const unread: string[] = []
+  for (const clause of clauses) {
+    const read = readClause(
+      catalog,
+      clause.replace(/(\d)\.\.(\d)/, '$1 to $2'),
+      () => (named.length > 0 ? named : conversation()),
+      out,
+      named,
+    )
+    const general = PRODUCTION.test(clause.toLowerCase()) || HARDENED.test(clause.toLowerCase())
+    if (!read && !general && contentWords(clause).length > 0) unread.push(clause.trim())
+  }
 
   // What the proposals need: a network for EKS and the databases, a WAF for CloudFront.
   const asked = new Set(out.list.map((p) => p.path))
@@ -410,6 +480,12 @@ export function readRequest(catalog: Catalog, request: string, draft: Draft | un
   for (const risk of riskReview(catalog, out.projected(), production))
     if (risk.path && asked.has(risk.path)) out.notes.push(`Mind the risk: ${risk.message}`)
   if (out.list.length > 0) keepRelations(catalog, out)
+  // What matched nothing is said, when the rest of the request was read (a request that matched
+  // nothing at all is answered as a question).
+  if (unread.length > 0 && (out.list.length > 0 || out.notes.length > 0))
+    out.notes.push(
+      `I did not act on ${unread.map((c) => `"${c}"`).join(', ')}: nothing in the catalog matches ${unread.length === 1 ? 'it' : 'them'}.`,
+    )
   // Services first: what is turned on, then its settings.
   const first = (p: Proposal) => (p.path.endsWith('.enabled') ? 0 : 1)
   return { proposals: [...out.list].sort((a, b) => first(a) - first(b)), notes: out.notes, services: named }

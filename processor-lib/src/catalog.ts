@@ -96,6 +96,7 @@ export function buildCatalog(file: string, text: string, lang: Language, commit:
       if (a.description !== undefined) svc.description = a.description
       if (a.category !== undefined) svc.category = a.category
       if (a.available !== undefined) svc.available = a.available
+      if (a.synonyms !== undefined) svc.synonyms = a.synonyms
       fieldsSeenFor.set(`module:${segs[1]}`, d)
       continue
     }
@@ -128,6 +129,7 @@ export function buildCatalog(file: string, text: string, lang: Language, commit:
       svc.description !== undefined ? { description: svc.description } : {},
       svc.category !== undefined ? { category: svc.category } : {},
       svc.available !== undefined ? { available: svc.available } : {},
+      svc.synonyms !== undefined ? { synonyms: svc.synonyms } : {},
       { fields: { enabled, ...rest } },
     ) as CatalogService
   }
@@ -165,7 +167,7 @@ function buildField(d: Decorator, a: Record<string, string>, options: unknown, t
   else type = 'text'
   const def = a.default !== undefined ? a.default : templateValue === undefined ? null : templateValue
   // a stable key order: displayName, description, type, options, pattern, default, available, category,
-  // then the field relations (contract/relations.ts)
+  // then the field relations (contract/relations.ts), then unit and synonyms (what the assistant reads)
   return Object.assign(
     {},
     { displayName: a.displayName || d.path.split('.').pop()! },
@@ -178,5 +180,7 @@ function buildField(d: Decorator, a: Record<string, string>, options: unknown, t
     a.category !== undefined ? { category: a.category } : {},
     a.atLeast !== undefined ? { atLeast: a.atLeast } : {},
     a.atMost !== undefined ? { atMost: a.atMost } : {},
+    a.unit !== undefined ? { unit: a.unit } : {},
+    a.synonyms !== undefined ? { synonyms: a.synonyms } : {},
   ) as CatalogField
 }

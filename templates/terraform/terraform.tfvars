@@ -34,14 +34,14 @@ vpc_single_nat_gateway = true
 # @param services.vpc.flowLogs | displayName=Flow logs | description=Record all VPC traffic to CloudWatch Logs. | type=toggle | default=true
 vpc_enable_flow_logs = true
 
-# @param services.vpc.flowLogRetentionDays | displayName=Flow log retention (days) | description=Days flow logs are kept (KMS-encrypted); a year or more is what audits expect. | type=dropdown | options=[{"value":30,"label":"30"},{"value":90,"label":"90"},{"value":180,"label":"180"},{"value":365,"label":"365 (1 year)"},{"value":731,"label":"731 (2 years)"},{"value":1827,"label":"1827 (5 years)"}] | default=365
+# @param services.vpc.flowLogRetentionDays | displayName=Flow log retention (days) | description=Days flow logs are kept (KMS-encrypted); a year or more is what audits expect. | type=dropdown | options=[{"value":30,"label":"30"},{"value":90,"label":"90"},{"value":180,"label":"180"},{"value":365,"label":"365 (1 year)"},{"value":731,"label":"731 (2 years)"},{"value":1827,"label":"1827 (5 years)"}] | default=365 | unit=days
 vpc_flow_log_retention_days = 365
 
 # @section services.vpc.enabled end
 
 # --- EKS: Kubernetes cluster with a managed node group and IRSA --------------
 
-# @module services.eks | displayName=EKS | category=Compute | description=Kubernetes cluster with a managed node group and IRSA
+# @module services.eks | displayName=EKS | category=Compute | description=Kubernetes cluster with a managed node group and IRSA | synonyms=k8s
 # @section services.eks.enabled begin
 
 # @param services.eks.kubernetesVersion | displayName=Kubernetes version | description=Minor version of the control plane and nodes; versions past AWS standard support (14 months) cost about six times more per cluster hour. | type=dropdown | options=[{"value":"1.35","label":"1.35 (standard support until March 2027)"},{"value":"1.36","label":"1.36"}] | default=1.35
@@ -62,7 +62,7 @@ eks_node_max_size = 5
 # @param services.eks.nodeDesiredSize | displayName=Initial nodes | description=Nodes at creation; the autoscaler owns the count afterwards. | type=number | pattern=^[0-9]+$ | default=2 | atLeast=nodeMinSize | atMost=nodeMaxSize
 eks_node_desired_size = 2
 
-# @param services.eks.nodeDiskSize | displayName=Node disk size (GiB) | description=Encrypted gp3 root volume of each node. | type=number | pattern=^[1-9][0-9]*$ | default=50
+# @param services.eks.nodeDiskSize | displayName=Node disk size (GiB) | description=Encrypted gp3 root volume of each node. | type=number | pattern=^[1-9][0-9]*$ | default=50 | unit=GiB | synonyms=disk, root volume
 eks_node_disk_size = 50
 
 # @param services.eks.endpointPublicAccess | displayName=Public API endpoint | description=Also expose the Kubernetes API on a public endpoint, reachable only from the CIDR blocks below; the private endpoint is always on. | type=toggle | default=false
@@ -84,16 +84,16 @@ rds_engine_version = "17"
 # @param services.rds.instanceClass | displayName=Instance class | description=Compute and memory of the instance. | type=dropdown | options=[{"value":"db.t4g.micro","label":"db.t4g.micro"},{"value":"db.t4g.medium","label":"db.t4g.medium"},{"value":"db.m7g.large","label":"db.m7g.large"},{"value":"db.r7g.large","label":"db.r7g.large"}] | default=db.t4g.medium
 rds_instance_class = "db.t4g.medium"
 
-# @param services.rds.allocatedStorage | displayName=Storage (GiB) | description=Initial gp3 storage. | type=number | pattern=^[1-9][0-9]*$ | default=20 | atLeast=20 | atMost=maxAllocatedStorage
+# @param services.rds.allocatedStorage | displayName=Storage (GiB) | description=Initial gp3 storage. | type=number | pattern=^[1-9][0-9]*$ | default=20 | atLeast=20 | atMost=maxAllocatedStorage | unit=GiB | synonyms=disk, database size
 rds_allocated_storage = 20
 
-# @param services.rds.maxAllocatedStorage | displayName=Storage autoscaling limit (GiB) | description=Storage grows automatically up to this size. | type=number | pattern=^[1-9][0-9]*$ | default=100
+# @param services.rds.maxAllocatedStorage | displayName=Storage autoscaling limit (GiB) | description=Storage grows automatically up to this size. | type=number | pattern=^[1-9][0-9]*$ | default=100 | unit=GiB | synonyms=grow up to, autoscaling
 rds_max_allocated_storage = 100
 
 # @param services.rds.multiAz | displayName=Multi-AZ | description=Keep a synchronous standby in another availability zone. | type=toggle | default=false
 rds_multi_az = false
 
-# @param services.rds.backupRetentionDays | displayName=Backup retention (days) | description=Point-in-time recovery window. | type=number | pattern=^[1-9][0-9]?$ | default=7 | atMost=35
+# @param services.rds.backupRetentionDays | displayName=Backup retention (days) | description=Point-in-time recovery window. | type=number | pattern=^[1-9][0-9]?$ | default=7 | atMost=35 | unit=days | synonyms=backups, point-in-time recovery
 rds_backup_retention_days = 7
 
 # @param services.rds.deletionProtection | displayName=Deletion protection | description=Refuse to delete the instance until this is turned off. | type=toggle | default=true
@@ -118,7 +118,7 @@ aurora_min_capacity = 0.5
 # @param services.aurora.maxCapacity | displayName=Maximum ACUs | description=Largest Serverless v2 capacity per instance. | type=number | pattern=^[0-9]+([.]5)?$ | default=4 | atLeast=1 | atMost=256
 aurora_max_capacity = 4
 
-# @param services.aurora.backupRetentionDays | displayName=Backup retention (days) | description=Point-in-time recovery window. | type=number | pattern=^[1-9][0-9]?$ | default=7 | atMost=35
+# @param services.aurora.backupRetentionDays | displayName=Backup retention (days) | description=Point-in-time recovery window. | type=number | pattern=^[1-9][0-9]?$ | default=7 | atMost=35 | unit=days | synonyms=backups, point-in-time recovery
 aurora_backup_retention_days = 7
 
 # @param services.aurora.deletionProtection | displayName=Deletion protection | description=Refuse to delete the cluster until this is turned off. | type=toggle | default=true
@@ -140,7 +140,7 @@ elasticache_node_type = "cache.t4g.small"
 # @param services.elasticache.nodeCount | displayName=Nodes | description=Primary plus replicas; two or more enables automatic failover. | type=number | pattern=^[1-6]$ | default=2
 elasticache_num_cache_clusters = 2
 
-# @param services.elasticache.snapshotRetentionDays | displayName=Snapshot retention (days) | description=Days automatic snapshots are kept; 0 turns them off. | type=number | pattern=^[0-9]+$ | default=5 | atMost=35
+# @param services.elasticache.snapshotRetentionDays | displayName=Snapshot retention (days) | description=Days automatic snapshots are kept; 0 turns them off. | type=number | pattern=^[0-9]+$ | default=5 | atMost=35 | unit=days | synonyms=snapshots, backups
 elasticache_snapshot_retention_days = 5
 
 # @section services.elasticache.enabled end
@@ -159,7 +159,7 @@ msk_broker_instance_type = "kafka.m7g.large"
 # @param services.msk.brokersPerAz | displayName=Brokers per zone | description=Brokers in each availability zone. | type=number | pattern=^[1-9]$ | default=1
 msk_brokers_per_az = 1
 
-# @param services.msk.volumeSize | displayName=Storage per broker (GiB) | description=EBS volume of each broker. | type=number | pattern=^[1-9][0-9]*$ | default=100
+# @param services.msk.volumeSize | displayName=Storage per broker (GiB) | description=EBS volume of each broker. | type=number | pattern=^[1-9][0-9]*$ | default=100 | unit=GiB | synonyms=disk, broker storage
 msk_ebs_volume_size = 100
 
 # @section services.msk.enabled end
@@ -178,7 +178,7 @@ opensearch_instance_type = "r6g.large.search"
 # @param services.opensearch.instanceCount | displayName=Data nodes | description=Two or more spreads the nodes over two availability zones. | type=number | pattern=^[1-9][0-9]*$ | default=2
 opensearch_instance_count = 2
 
-# @param services.opensearch.volumeSize | displayName=Storage per node (GiB) | description=gp3 volume of each data node. | type=number | pattern=^[1-9][0-9]*$ | default=20
+# @param services.opensearch.volumeSize | displayName=Storage per node (GiB) | description=gp3 volume of each data node. | type=number | pattern=^[1-9][0-9]*$ | default=20 | unit=GiB | synonyms=disk
 opensearch_ebs_volume_size = 20
 
 # @section services.opensearch.enabled end
@@ -197,7 +197,7 @@ s3_versioning = true
 # @param services.s3.encryption | displayName=Encryption | description=Server-side encryption of objects. | type=dropdown | options=[{"value":"aws:kms","label":"KMS (customer managed key)"},{"value":"AES256","label":"S3 managed keys"}] | default=aws:kms
 s3_encryption = "aws:kms"
 
-# @param services.s3.noncurrentVersionExpirationDays | displayName=Old versions kept (days) | description=Days before noncurrent object versions are deleted. | type=number | pattern=^[1-9][0-9]*$ | default=90
+# @param services.s3.noncurrentVersionExpirationDays | displayName=Old versions kept (days) | description=Days before noncurrent object versions are deleted. | type=number | pattern=^[1-9][0-9]*$ | default=90 | unit=days | synonyms=old versions, previous versions, noncurrent versions
 s3_noncurrent_version_expiration_days = 90
 
 # @param services.s3.forceDestroy | displayName=Force destroy | description=Let Terraform delete the bucket together with its objects. | type=toggle | default=false
@@ -232,10 +232,10 @@ sqs_queue_name = "jobs"
 # @param services.sqs.fifo | displayName=FIFO queue | description=Exactly-once, ordered processing. | type=toggle | default=false
 sqs_fifo = false
 
-# @param services.sqs.visibilityTimeoutSeconds | displayName=Visibility timeout (s) | description=Time a received message stays hidden from other consumers. | type=number | pattern=^[0-9]+$ | default=30
+# @param services.sqs.visibilityTimeoutSeconds | displayName=Visibility timeout (s) | description=Time a received message stays hidden from other consumers. | type=number | pattern=^[0-9]+$ | default=30 | atMost=43200 | unit=s | synonyms=visibility, hidden
 sqs_visibility_timeout_seconds = 30
 
-# @param services.sqs.messageRetentionSeconds | displayName=Message retention (s) | description=Time an unprocessed message is kept (60 to 1209600). | type=number | pattern=^[0-9]+$ | default=345600
+# @param services.sqs.messageRetentionSeconds | displayName=Message retention (s) | description=Time an unprocessed message is kept (60 to 1209600). | type=number | pattern=^[0-9]+$ | default=345600 | atLeast=60 | atMost=1209600 | unit=s | synonyms=retention, survive, kept, keep messages
 sqs_message_retention_seconds = 345600
 
 # @param services.sqs.maxReceiveCount | displayName=Receives before dead-letter | description=Failed receives before a message moves to the dead-letter queue. | type=number | pattern=^[1-9][0-9]*$ | default=5
@@ -245,7 +245,7 @@ sqs_max_receive_count = 5
 
 # --- Lambda: Function with logging and tracing -------------------------------
 
-# @module services.lambda | displayName=Lambda | category=Compute | description=Serverless function with logging and tracing
+# @module services.lambda | displayName=Lambda | category=Compute | description=Serverless function with logging and tracing | synonyms=faas, functions
 # @section services.lambda.enabled begin
 
 # @param services.lambda.runtime | displayName=Runtime | description=Node.js runtime. | type=dropdown | options=[{"value":"nodejs20.x","label":"Node.js 20"},{"value":"nodejs22.x","label":"Node.js 22"}] | default=nodejs22.x
@@ -254,13 +254,13 @@ lambda_runtime = "nodejs22.x"
 # @param services.lambda.architecture | displayName=Architecture | description=arm64 (Graviton, cheaper) or x86_64. | type=dropdown | options=[{"value":"arm64","label":"arm64 (Graviton)"},{"value":"x86_64","label":"x86_64"}] | default=arm64
 lambda_architecture = "arm64"
 
-# @param services.lambda.memorySize | displayName=Memory (MB) | description=Memory, and proportional CPU, of the function. | type=number | pattern=^[1-9][0-9]{2,4}$ | default=256
+# @param services.lambda.memorySize | displayName=Memory (MB) | description=Memory, and proportional CPU, of the function. | type=number | pattern=^[1-9][0-9]{2,4}$ | default=256 | atLeast=128 | atMost=10240 | unit=MiB | synonyms=memory, ram
 lambda_memory_size = 256
 
-# @param services.lambda.timeout | displayName=Timeout (s) | description=Maximum run time of one invocation (up to 900). | type=number | pattern=^[1-9][0-9]{0,2}$ | default=30
+# @param services.lambda.timeout | displayName=Timeout (s) | description=Maximum run time of one invocation (up to 900). | type=number | pattern=^[1-9][0-9]{0,2}$ | default=30 | atMost=900 | unit=s | synonyms=run time, runtime limit, max duration
 lambda_timeout = 30
 
-# @param services.lambda.logRetentionDays | displayName=Log retention (days) | description=Days the function logs are kept (KMS-encrypted); a year or more is what audits expect. | type=dropdown | options=[{"value":30,"label":"30"},{"value":90,"label":"90"},{"value":180,"label":"180"},{"value":365,"label":"365 (1 year)"},{"value":731,"label":"731 (2 years)"},{"value":1827,"label":"1827 (5 years)"}] | default=365
+# @param services.lambda.logRetentionDays | displayName=Log retention (days) | description=Days the function logs are kept (KMS-encrypted); a year or more is what audits expect. | type=dropdown | options=[{"value":30,"label":"30"},{"value":90,"label":"90"},{"value":180,"label":"180"},{"value":365,"label":"365 (1 year)"},{"value":731,"label":"731 (2 years)"},{"value":1827,"label":"1827 (5 years)"}] | default=365 | unit=days
 lambda_log_retention_days = 365
 
 # @param services.lambda.tracingMode | displayName=X-Ray tracing | description=Active samples and traces requests; PassThrough only follows upstream decisions. | type=dropdown | options=[{"value":"Active","label":"Active"},{"value":"PassThrough","label":"PassThrough"}] | default=Active
@@ -327,7 +327,7 @@ route53_dnssec = false
 # @module services.waf | displayName=WAF | category=Security | description=Web application firewall: web ACL for CloudFront with managed rules and rate limiting
 # @section services.waf.enabled begin
 
-# @param services.waf.rateLimit | displayName=Rate limit | description=Requests per client IP in five minutes before it is blocked. | type=number | pattern=^[1-9][0-9]{1,8}$ | default=2000
+# @param services.waf.rateLimit | displayName=Rate limit | description=Requests per client IP in five minutes before it is blocked. | type=number | pattern=^[1-9][0-9]{1,8}$ | default=2000 | synonyms=throttle, requests per ip
 waf_rate_limit = 2000
 
 # @param services.waf.managedRulesMode | displayName=Managed rules mode | description=Enforce the AWS managed rule groups or only count their matches. | type=dropdown | options=[{"value":"block","label":"Block"},{"value":"count","label":"Count only"}] | default=block

@@ -153,8 +153,10 @@ t.test('built-in assistant', async (t) => {
     t.match(region.body.data.suggestions, [{ path: 'region', value: 'eu-central-1', reason: /AWS region = "eu-central-1"/ }])
     t.equal(region.body.data.suggestions.length, 1)
 
-    const badRegion = await chat(ctx, ask('set region to Frankfurt'))
+    const badRegion = await chat(ctx, ask('set region to Atlantis'))
     t.same(badRegion.body.data.suggestions, [], 'a value failing the pattern is dropped')
+    const place = await chat(ctx, ask('set region to Frankfurt'))
+    t.match(place.body.data.suggestions, [{ path: 'region', value: 'eu-central-1' }], 'a place is its region')
 
     // Setting a field of a service the draft leaves off turns the service on too (and what it needs).
     const dropdown = await chat(ctx, ask('set eks node capacity type to spot'))

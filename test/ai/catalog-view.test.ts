@@ -139,3 +139,28 @@ t.test('the bundled templates need no adjustment', async (t) => {
   t.equal(catalog.services.eks.fields.nodeMinSize.default, 2)
   t.equal(catalog.services.aurora.fields.minCapacity.default, 0.5)
 })
+
+t.test('a declared unit the assistant cannot convert to is logged once; the field still works', async (t) => {
+  const doc: CatalogDocument = {
+    schemaVersion: 1,
+    commit: 'c2',
+    global: { fields: {} },
+    errors: [],
+    services: {
+      q: {
+        displayName: 'Queue',
+        fields: {
+          enabled: { displayName: 'Enabled', type: 'toggle', default: false },
+          depth: { displayName: 'Depth', type: 'number', default: '3', unit: 'ACU' },
+          wait: { displayName: 'Wait', type: 'number', default: '30', unit: 's' },
+        },
+      },
+    },
+  }
+  const logged: string[] = []
+  const source = viewingSource(async () => doc, { warn: (_obj: unknown, msg: string) => logged.push(msg) } as never)
+  const view = await source()
+  await source()
+  t.same(logged, ['assistant: catalog: services.q.depth: unit "ACU" is not one the assistant converts to; quantities are not read for it'])
+  t.equal(view.services.q.fields.depth.default, 3)
+})

@@ -75,6 +75,11 @@ t.test('model-backed assistant', async (t) => {
     t.equal(system.role, 'system')
     t.match(system.content, /services\.eks\.nodeCapacityType \| type=dropdown \| options=\["ON_DEMAND","SPOT"\]/)
     t.match(system.content, `pattern=${catalog.global.fields.region.pattern}`)
+    t.match(
+      system.content,
+      /services\.sqs\.messageRetentionSeconds \| type=number \| .*\| unit=s \| also called retention, survive, kept, keep messages/,
+      'units and synonyms from the templates ground the model',
+    )
     t.match(system.content, `commit ${catalog.commit}`)
     t.match(system.content, JSON.stringify(draft))
     t.match(system.content, /warning: EKS need a network/, 'the built-in review grounds the model too')

@@ -97,6 +97,15 @@ t.test('no request blocks the event loop, and /health answers meanwhile', async 
   const messages = JSON.stringify(
     Array.from({ length: 40 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: 'enable eks and rds in eu-west-1 '.repeat(250) })),
   )
+  // A longest message of different numbers in words with units ("forty-seven days and at least nine weeks"), each a run to parse.
+  const tens = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']
+  const ones = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine']
+  const numberWords = Array.from(
+    { length: 400 },
+    (_, i) => `${tens[i % 8]}-${ones[i % 9]} days and at least ${ones[(i * 5) % 9]} hundred gb`,
+  )
+    .join(', ')
+    .slice(0, 8000)
   // Just under every cap: 100 services of 99 fields, the catalog's own services first, every value invalid.
   const widest = `{${Array.from(
     { length: 100 },
@@ -130,6 +139,7 @@ t.test('no request blocks the event loop, and /health answers meanwhile', async 
     ['update: many fields', 'PUT', `/api/environments/${envId}`, `{"services":${manyFields(BODY_LIMIT - 100)}}`],
     ['update: flow-map YAML', 'PUT', `/api/environments/${envId}`, `{${chartValues(flowMapYaml(250 * 1024))}}`],
     ['assistant: widest draft', 'POST', '/api/ai/chat', `{"messages":${messages},"draft":${draftServices}}`],
+    ['assistant: numbers in words', 'POST', '/api/ai/chat', JSON.stringify({ messages: [{ role: 'user', content: numberWords }] })],
     [
       'credentials: many extra key fields',
       'POST',

@@ -37,6 +37,10 @@ export interface CatalogField {
   /** Field relations (relations.ts): the value is at least / at most a number or another field's value. */
   atLeast?: string
   atMost?: string
+  /** The unit of a number (or a dropdown of numbers) as written (`unit=s`, `unit=days`, `unit=GiB`): what a quantity the user writes is converted to. */
+  unit?: string
+  /** Comma-separated words users say for the field (`synonyms=survive, keep messages`), as written. */
+  synonyms?: string
 }
 
 export interface CatalogService {
@@ -46,6 +50,8 @@ export interface CatalogService {
   category?: string
   /** The @module's `available` attribute as written; `"false"` hides the service (a client's rule). */
   available?: string
+  /** Comma-separated words users say for the service (`synonyms=postgres, database`), as written. */
+  synonyms?: string
   fields: Record<string, CatalogField>
 }
 

@@ -25,10 +25,16 @@ export interface TypedField {
   /** Field relations as written (relations.ts reads them). */
   atLeast?: string
   atMost?: string
+  /** The unit of the value as written (`s`, `days`, `GiB`). */
+  unit?: string
+  /** Words users say for the field, from the comma-separated attribute. */
+  synonyms?: string[]
 }
 
 export interface TypedService {
   displayName: string
+  /** Words users say for the service, from the comma-separated attribute. */
+  synonyms?: string[]
   category?: string
   description?: string
   /** False when the document hides the service. */
@@ -51,6 +57,14 @@ export interface CatalogView {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
+/** A comma-separated attribute as its non-empty items, or undefined. */
+const list = (v: unknown): string[] | undefined => {
+  const items = (text(v) ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  return items.length > 0 ? items : undefined
+}
 
 function readField(key: string, raw: Record<string, unknown>, where: string, warnings: string[]): TypedField {
   const widget = widgetOf(raw.type)
@@ -83,6 +97,10 @@ function readField(key: string, raw: Record<string, unknown>, where: string, war
   if (atLeast !== undefined) field.atLeast = atLeast
   const atMost = text(raw.atMost)
   if (atMost !== undefined) field.atMost = atMost
+  const unit = text(raw.unit)?.trim()
+  if (unit) field.unit = unit
+  const synonyms = list(raw.synonyms)
+  if (synonyms) field.synonyms = synonyms
   return field
 }
 
@@ -111,6 +129,8 @@ export function catalogView(doc: CatalogDocument): CatalogView {
       if (category !== undefined) service.category = category
       const description = text(s.description)
       if (description !== undefined) service.description = description
+      const synonyms = list(s.synonyms)
+      if (synonyms) service.synonyms = synonyms
       return service
     }),
   }
