@@ -11,6 +11,9 @@ import { templatesCommit } from './commit.ts'
 import { parseLiteral, splitValue } from './values.ts'
 import type { Catalog, CatalogError, CatalogField, CatalogService } from './contract/document.ts'
 
+/** The `@module` attributes of the environment diagram (contract/diagram.ts), carried as written. */
+const DIAGRAM_ATTRIBUTES = ['diagram', 'within', 'connects'] as const
+
 /** The parameter-values file each provider's catalog is extracted from, relative to the templates root. */
 export const DEFAULT_PARAMS_FILES: Readonly<Record<string, string>> = Object.freeze({
   aws: 'terraform/terraform.tfvars',
@@ -96,6 +99,7 @@ export function buildCatalog(file: string, text: string, lang: Language, commit:
       if (a.description !== undefined) svc.description = a.description
       if (a.category !== undefined) svc.category = a.category
       if (a.available !== undefined) svc.available = a.available
+      for (const k of DIAGRAM_ATTRIBUTES) if (a[k] !== undefined) svc[k] = a[k]
       fieldsSeenFor.set(`module:${segs[1]}`, d)
       continue
     }
@@ -128,6 +132,7 @@ export function buildCatalog(file: string, text: string, lang: Language, commit:
       svc.description !== undefined ? { description: svc.description } : {},
       svc.category !== undefined ? { category: svc.category } : {},
       svc.available !== undefined ? { available: svc.available } : {},
+      ...DIAGRAM_ATTRIBUTES.map((k) => (svc[k] !== undefined ? { [k]: svc[k] } : {})),
       { fields: { enabled, ...rest } },
     ) as CatalogService
   }

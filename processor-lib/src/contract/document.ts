@@ -46,6 +46,10 @@ export interface CatalogService {
   category?: string
   /** The @module's `available` attribute as written; `"false"` hides the service (a client's rule). */
   available?: string
+  /** The environment diagram (diagram.ts): the node's kind, the service it is drawn inside, its lines to other services, as written. */
+  diagram?: string
+  within?: string
+  connects?: string
   fields: Record<string, CatalogField>
 }
 
