@@ -45,7 +45,7 @@ const BOX: readonly [string, string] = ['[', ']']
 /** The services of a catalog document, in its order, with their diagram attributes. */
 export function catalogDiagramServices(catalog: Pick<Catalog, 'services'>): DiagramService[] {
   return Object.entries(catalog.services).map(([key, s]) => {
-    const out: DiagramService = { key, label: s.displayName || key }
+    const out: DiagramService = { key, label: typeof s.displayName === 'string' && s.displayName ? s.displayName : key }
     if (typeof s.diagram === 'string') out.diagram = s.diagram
     if (typeof s.within === 'string') out.within = s.within
     if (typeof s.connects === 'string') out.connects = s.connects
@@ -71,6 +71,11 @@ export function parseConnects(text: string | undefined): Connection[] {
     out.push(label ? { to: key, label } : { to: key })
   }
   return out
+}
+
+/** The services the diagram draws: those whose `enabled` value is on, in the given order. */
+export function drawnServices(services: readonly DiagramService[], config: unknown): DiagramService[] {
+  return services.filter((s) => isEnabled(config, s.key))
 }
 
 /** The falsy rule of `@section` (processor-lib's lookup.ts): a service is drawn when `enabled` is not falsy. */
@@ -124,7 +129,7 @@ function containers(enabled: readonly DiagramService[], on: ReadonlySet<string>)
  * ends are enabled. With no service enabled, one node says so. Same input, same text.
  */
 export function environmentDiagram(services: readonly DiagramService[], config: unknown): string {
-  const enabled = services.filter((s) => isEnabled(config, s.key))
+  const enabled = drawnServices(services, config)
   const on = new Set(enabled.map((s) => s.key))
   const lines = ['flowchart LR']
   if (enabled.length === 0) {
