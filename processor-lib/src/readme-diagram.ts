@@ -7,7 +7,7 @@
  * only some folders) the file is copied as it is.
  */
 import { buildCatalog, DEFAULT_PARAMS_FILES } from './catalog.ts'
-import { catalogDiagramServices, environmentDiagram } from './contract/diagram.ts'
+import { catalogDiagramServices, environmentDiagram, type DiagramService } from './contract/diagram.ts'
 import { languageOf } from './languages.ts'
 import type { InputFile, TreeFile } from './tree.ts'
 
@@ -20,14 +20,24 @@ function providerOf(config: unknown): string {
   return typeof provider === 'string' && provider in DEFAULT_PARAMS_FILES ? provider : 'aws'
 }
 
+/**
+ * The diagram's services by the parameter-values file's bytes: a templates source hands the same
+ * buffers to every generation until the tree changes, so the file is read into a catalog once.
+ */
+const servicesByFile = new WeakMap<Buffer, DiagramService[]>()
+
 /** The Mermaid text of the configuration, from the parameter-values file among `inputs`, or null without it. */
 export function treeDiagram(inputs: readonly InputFile[], config: unknown): string | null {
   const paramsFile = DEFAULT_PARAMS_FILES[providerOf(config)]
   const params = inputs.find((f) => f.path === paramsFile)
   const lang = paramsFile ? languageOf(paramsFile) : null
   if (!params || !lang) return null
-  const catalog = buildCatalog(paramsFile, params.content.toString('utf8'), lang, '')
-  return environmentDiagram(catalogDiagramServices(catalog), config)
+  let services = servicesByFile.get(params.content)
+  if (!services) {
+    services = catalogDiagramServices(buildCatalog(paramsFile, params.content.toString('utf8'), lang, ''))
+    servicesByFile.set(params.content, services)
+  }
+  return environmentDiagram(services, config)
 }
 
 /** The files with each Markdown marker line replaced by the diagram (files without one are returned as they are). */

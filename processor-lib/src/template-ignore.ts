@@ -6,7 +6,7 @@
  * checks and the processor service, so a template author's notes (the authors' guide) stay in the
  * templates repository and never reach a generated one.
  */
-import ignore from 'ignore'
+import ignore, { type Ignore } from 'ignore'
 import { finding, type Finding } from './findings.ts'
 
 /** The ignore file, relative to the templates root. */
@@ -44,11 +44,19 @@ function ignoreText(entries: readonly (PathEntry & { content?: Buffer })[]): str
  * from them).
  */
 export function outputEntries<T extends PathEntry & { content?: Buffer }>(entries: readonly T[]): T[] {
-  const text = ignoreText(entries)
-  if (text === undefined) return [...entries]
-  const matcher = ignore().add(text)
-  return entries.filter((e) => e.path !== IGNORE_FILE && !matcher.ignores(e.path))
+  const file = entries.find((e) => e.path === IGNORE_FILE)?.content
+  if (file === undefined) return [...entries]
+  let matcher = matchers.get(file)
+  if (!matcher) {
+    matcher = ignore().add(file.toString('utf8'))
+    matchers.set(file, matcher)
+  }
+  const ignored = matcher
+  return entries.filter((e) => e.path !== IGNORE_FILE && !ignored.ignores(e.path))
 }
+
+/** Compiled ignore files by their bytes: a templates source hands the same buffers to every generation. */
+const matchers = new WeakMap<Buffer, Ignore>()
 
 /**
  * The author check of the ignore file: a pattern that matches no file of the tree is a mistake (a
