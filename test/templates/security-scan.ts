@@ -32,7 +32,7 @@ export function missingTools(): string | null {
 }
 
 /**
- * The trees of issue 17's measurement (every service with a domain, a typical subset without
+ * The trees whose figures docs/internals/templates.md gives (every service with a domain, a typical subset without
  * one, nothing), then the rest of the gate's matrix that differs in its .tf files (every service
  * without a domain; half the services, the network, WAF and zone among those off).
  */

@@ -9,7 +9,7 @@ import t from 'tap';
 import { format } from '@cdktf/hcl-tools';
 import { parse as parseHcl } from '@cdktf/hcl2json';
 import { readTree, validateFiles } from '@ies/processor-lib';
-import { INTERNAL_MODULES, paramsFile, paramsIn, readTemplate, SERVICE_KEYS, templatesDir } from './helpers.ts';
+import { INTERNAL_MODULES, paramsFile, paramsIn, readTemplate, repoRoot, SERVICE_KEYS, templatesDir } from './helpers.ts';
 
 function walk(dir: string): string[] {
   const out: string[] = [];
@@ -33,7 +33,7 @@ t.test('one module per catalog service, each with main, variables, outputs and v
   t.same(folders, [...SERVICE_KEYS, ...INTERNAL_MODULES].sort(), 'modules/ holds the catalog services and the internal modules, nothing else');
   const tfvars = readTemplate(paramsFile);
   const main = readTemplate('terraform/main.tf');
-  const authorsGuide = readFileSync(join(templatesDir, '..', 'docs', 'template-authors.md'), 'utf8');
+  const authorsGuide = readFileSync(join(repoRoot, 'docs', 'template-authors.md'), 'utf8');
   for (const name of INTERNAL_MODULES) {
     t.notOk((SERVICE_KEYS as readonly string[]).includes(name), `${name} is not a catalog service key`);
     t.notMatch(tfvars, new RegExp(`@(module|section|param) services\\.${name}\\b`), `no decorator names services.${name}`);
