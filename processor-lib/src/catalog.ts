@@ -8,6 +8,7 @@ import { findValueLine, parseAttributes, scanDecorators, type Decorator } from '
 import { ProcessorError } from './findings.ts'
 import { languageOf, type Language } from './languages.ts'
 import { templatesCommit } from './commit.ts'
+import { IGNORE_FILE, isIgnored } from './template-ignore.ts'
 import { parseLiteral, splitValue } from './values.ts'
 import type { Catalog, CatalogError, CatalogField, CatalogService } from './contract/document.ts'
 
@@ -48,6 +49,14 @@ export async function extractCatalog(opts: ExtractOptions): Promise<Catalog> {
   }
   const lang = languageOf(abs)
   if (!lang) throw new ProcessorError(400, 'BAD_PARAMS_FILE', `no decorator syntax for ${paramsFile}`)
+  const ignoreFile = await readFile(join(root, IGNORE_FILE), 'utf8').catch(() => null)
+  if (ignoreFile !== null && isIgnored(ignoreFile, rel.split('\\').join('/'))) {
+    throw new ProcessorError(
+      400,
+      'BAD_PARAMS_FILE',
+      `the parameter-values file ${paramsFile} is listed in ${IGNORE_FILE}, so it is not a template`,
+    )
+  }
   let text: string
   try {
     text = await readFile(abs, 'utf8')

@@ -55,6 +55,11 @@ export function outputEntries<T extends PathEntry & { content?: Buffer }>(entrie
   return entries.filter((e) => e.path !== IGNORE_FILE && !ignored.ignores(e.path))
 }
 
+/** Whether an ignore file's text leaves out a path (`/` separators, relative to the templates root). */
+export function isIgnored(ignoreFileText: string, path: string): boolean {
+  return path === IGNORE_FILE || ignore().add(ignoreFileText).ignores(path)
+}
+
 /** Compiled ignore files by their bytes: a templates source hands the same buffers to every generation. */
 const matchers = new WeakMap<Buffer, Ignore>()
 

@@ -5,7 +5,16 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import t from 'tap'
-import { buildProcessorService, lintTree, processFiles, runGate, unzipToFiles, zipTree, type InputFile } from '@ies/processor-lib'
+import {
+  buildProcessorService,
+  extractCatalog,
+  lintTree,
+  processFiles,
+  runGate,
+  unzipToFiles,
+  zipTree,
+  type InputFile,
+} from '@ies/processor-lib'
 import { handoverFindings, ignoreFindings, outputEntries } from '@ies/processor-lib/template-ignore'
 import { selectInputs } from '@ies/processor-lib/tree'
 
@@ -75,6 +84,20 @@ t.test('the gate and the author checks read the same tree', async (t) => {
   )
   const lint = await lintTree({ templatesDir: root, provider: 'aws' })
   t.same(lint.findings, [])
+})
+
+t.test('a parameter-values file the ignore file lists is refused by the extractor, and reported by the author checks', async (t) => {
+  const root = await writeTree({ ...tree, '.iesignore': 'terraform/\n' })
+  t.teardown(() => rm(root, { recursive: true, force: true }))
+  await t.rejects(extractCatalog({ templatesDir: root, provider: 'aws' }), {
+    code: 'BAD_PARAMS_FILE',
+    message: 'the parameter-values file terraform/terraform.tfvars is listed in .iesignore, so it is not a template',
+  })
+  const lint = await lintTree({ templatesDir: root, provider: 'aws' })
+  t.match(
+    lint.findings.filter((f) => f.code === 'READ_FAILED'),
+    [{ file: 'terraform/terraform.tfvars', message: /no parameter-values file/ }],
+  )
 })
 
 t.test('author checks: a pattern that matches nothing, a negation that re-includes nothing', async (t) => {
