@@ -1,6 +1,6 @@
 // `npm run new-service -- <key> [--templates <dir>] [--display-name <name>] [--category <name>] [--description <text>]`
 //
-// Scaffolds a catalog service the way templates/README.md ("Add a service") describes, touching
+// Scaffolds a catalog service the way docs/template-authors.md ("Add a service") describes, touching
 // only the templates tree: the module folder (versions, variables, a placeholder resource, an
 // output), the `@module` and a first `@param` in the parameter-values file inside the service's
 // gate, the root variable with the same working default (gated too, so a disabled service leaves
@@ -82,7 +82,7 @@ variable "example" {
   await writeFile(
     module('main.tf'),
     `# Placeholder: replace it with the service's resources, named from var.name_prefix and tagged
-# with var.tags (templates/README.md, "Add a service").
+# with var.tags (the IES template authors' guide, "Add a service").
 resource "terraform_data" "this" {
   input = {
     name    = "\${var.name_prefix}-${key}"

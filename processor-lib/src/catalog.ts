@@ -8,8 +8,12 @@ import { findValueLine, parseAttributes, scanDecorators, type Decorator } from '
 import { ProcessorError } from './findings.ts'
 import { languageOf, type Language } from './languages.ts'
 import { templatesCommit } from './commit.ts'
+import { IGNORE_FILE, isIgnored } from './template-ignore.ts'
 import { parseLiteral, splitValue } from './values.ts'
 import type { Catalog, CatalogError, CatalogField, CatalogService } from './contract/document.ts'
+
+/** The `@module` attributes of the environment diagram (contract/diagram.ts), carried as written. */
+const DIAGRAM_ATTRIBUTES = ['diagram', 'within', 'connects'] as const
 
 /** The parameter-values file each provider's catalog is extracted from, relative to the templates root. */
 export const DEFAULT_PARAMS_FILES: Readonly<Record<string, string>> = Object.freeze({
@@ -45,6 +49,14 @@ export async function extractCatalog(opts: ExtractOptions): Promise<Catalog> {
   }
   const lang = languageOf(abs)
   if (!lang) throw new ProcessorError(400, 'BAD_PARAMS_FILE', `no decorator syntax for ${paramsFile}`)
+  const ignoreFile = await readFile(join(root, IGNORE_FILE), 'utf8').catch(() => null)
+  if (ignoreFile !== null && isIgnored(ignoreFile, rel.split('\\').join('/'))) {
+    throw new ProcessorError(
+      400,
+      'BAD_PARAMS_FILE',
+      `the parameter-values file ${paramsFile} is listed in ${IGNORE_FILE}, so it is not a template`,
+    )
+  }
   let text: string
   try {
     text = await readFile(abs, 'utf8')
@@ -97,6 +109,7 @@ export function buildCatalog(file: string, text: string, lang: Language, commit:
       if (a.category !== undefined) svc.category = a.category
       if (a.available !== undefined) svc.available = a.available
       if (a.synonyms !== undefined) svc.synonyms = a.synonyms
+      for (const k of DIAGRAM_ATTRIBUTES) if (a[k] !== undefined) svc[k] = a[k]
       fieldsSeenFor.set(`module:${segs[1]}`, d)
       continue
     }
@@ -130,6 +143,7 @@ export function buildCatalog(file: string, text: string, lang: Language, commit:
       svc.category !== undefined ? { category: svc.category } : {},
       svc.available !== undefined ? { available: svc.available } : {},
       svc.synonyms !== undefined ? { synonyms: svc.synonyms } : {},
+      ...DIAGRAM_ATTRIBUTES.map((k) => (svc[k] !== undefined ? { [k]: svc[k] } : {})),
       { fields: { enabled, ...rest } },
     ) as CatalogService
   }

@@ -13,6 +13,8 @@ export const FINDING_CODES = {
   UNSERIALIZABLE_VALUE: 'the configuration value cannot be written on one line in this file language',
   UNSUPPORTED_ENTRY: 'a tree entry that is not a regular file (symbolic link, device, ...)',
   READ_FAILED: 'a template file could not be read or processed',
+  IGNORE_UNMATCHED: 'a pattern of the ignore file (.iesignore) that matches no file of the tree',
+  AUTHORS_GUIDE_OUTPUT: "a README the generation outputs is the template authors' guide instead of the generated repository's hand-over",
   // Catalog extraction
   BAD_PATH: 'a decorator path whose shape the bucket rule does not accept',
   BAD_ATTRIBUTE: 'an attribute segment that is not key=value (a "|" inside a value splits it), or text between the path and the first "|"',
@@ -46,6 +48,9 @@ export const FIX_HINTS: Readonly<Record<FindingCode, string>> = {
   UNSERIALIZABLE_VALUE: 'change the configuration value, or the line it is written to',
   UNSUPPORTED_ENTRY: 'replace the link or special file with a regular file',
   READ_FAILED: 'see the message; the file could not be processed',
+  IGNORE_UNMATCHED:
+    'correct the pattern to the path of a file of the tree (gitignore syntax, relative to the templates root), or remove it',
+  AUTHORS_GUIDE_OUTPUT: "keep the README the hand-over of the generated repository; move authors' notes to a file .iesignore lists",
   BAD_PATH: 'a global field is `<field>`, a service field `services.<key>.<field>`, a module `services.<key>`',
   BAD_ATTRIBUTE: 'write the tail as `| key=value | key=value`; no "|" inside a value (no regex alternation in pattern=)',
   DUPLICATE_ATTRIBUTE: 'keep one of the two attributes',

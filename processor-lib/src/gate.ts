@@ -9,7 +9,7 @@ import YAML from 'yaml'
 import { finding, type Finding } from './findings.ts'
 import { languageOf } from './languages.ts'
 import { lintDecorators, uniqueFindings } from './lint.ts'
-import { processFiles, readTree, type InputFile, type ProcessResult, type TreeFile } from './tree.ts'
+import { processFiles, readTree, selectInputs, type InputFile, type ProcessResult, type TreeFile } from './tree.ts'
 
 export interface GateOptions {
   templatesDir: string
@@ -28,7 +28,9 @@ export interface GateResult {
 }
 
 export async function runGate(opts: GateOptions): Promise<GateResult> {
-  const { inputs, unsupported } = await readTree(opts.templatesDir)
+  const read = await readTree(opts.templatesDir)
+  const { unsupported } = read
+  const inputs = selectInputs(read.inputs)
   const process = processFiles(inputs, opts.config, { trimDecoratorAttrs: opts.trimDecoratorAttrs })
   const findings = [...process.findings]
   // The author's mistakes independent of the configuration: those inside a disabled section too.
@@ -45,7 +47,7 @@ export async function runGate(opts: GateOptions): Promise<GateResult> {
   return { ok: unique.length === 0, findings: unique, process }
 }
 
-/** Every input path and every expected path is present, and the counts agree. */
+/** Every input path (the inputs that are output: selectInputs) and every expected path is present, and the counts agree. */
 export function checkOutputs(inputs: readonly InputFile[], files: readonly TreeFile[], expected: readonly string[]): Finding[] {
   const out: Finding[] = []
   const have = new Set(files.map((f) => f.path))

@@ -11,7 +11,8 @@ import { finding, sortFindings, type Finding } from './findings.ts'
 import { languageOf, type Language } from './languages.ts'
 import { matchSections, type SectionPair } from './sections.ts'
 import { multilineFinding, multilineReason } from './substitute.ts'
-import { readTree } from './tree.ts'
+import { readTree, selectInputs } from './tree.ts'
+import { handoverFindings, ignoreFindings } from './template-ignore.ts'
 import { parseLiteral, splitValue } from './values.ts'
 
 /** Lines without terminators (a CRLF's `\r` dropped), as every pass reads them. */
@@ -162,8 +163,11 @@ export interface LintTreeResult {
 /** Every author mistake of a templates tree, with no configuration (see the module comment). */
 export async function lintTree(opts: { templatesDir: string; provider: string; paramsFile?: string }): Promise<LintTreeResult> {
   const paramsFile = opts.paramsFile ?? DEFAULT_PARAMS_FILES[opts.provider]
-  const { inputs, unsupported } = await readTree(opts.templatesDir)
-  const findings: Finding[] = unsupported.map((p) => finding('UNSUPPORTED_ENTRY', 'error', p, 0, null, 'not a regular file'))
+  const read = await readTree(opts.templatesDir)
+  // Only what is output is a template; the ignore file's patterns and the README are checked here too.
+  const inputs = selectInputs(read.inputs)
+  const findings: Finding[] = read.unsupported.map((p) => finding('UNSUPPORTED_ENTRY', 'error', p, 0, null, 'not a regular file'))
+  findings.push(...ignoreFindings(read.inputs), ...handoverFindings(inputs))
   const texts = new Map<string, { text: string; lang: Language }>()
   for (const input of inputs) {
     const lang = languageOf(input.path)

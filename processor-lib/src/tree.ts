@@ -7,7 +7,9 @@ import { dirname, join, sep } from 'node:path'
 import yauzl from 'yauzl'
 import { finding, ProcessorError, sortFindings, type Finding } from './findings.ts'
 import { languageOf } from './languages.ts'
+import { withEnvironmentDiagram } from './readme-diagram.ts'
 import { processFile } from './substitute.ts'
+import { outputEntries } from './template-ignore.ts'
 
 export interface TreeFile {
   /** Relative path with `/` separators. */
@@ -33,7 +35,7 @@ export interface ProcessResult {
   findings: Finding[]
   /** Paths of refused files. */
   refused: string[]
-  /** Number of input files. */
+  /** Number of input files that are output (the ignore file and what it lists are not counted). */
   inputCount: number
 }
 
@@ -91,11 +93,25 @@ export async function readTree(root: string): Promise<{ inputs: InputFile[]; uns
   return { inputs, unsupported }
 }
 
-/** Process files already in memory (an unpacked upload, a clone, a read tree). */
-export function processFiles(inputs: readonly InputFile[], config: unknown, opts: ProcessOptions = {}): ProcessResult {
+/**
+ * The inputs that are output (without the ignore file and what it lists: template-ignore.ts), then
+ * only those under the path prefixes when some are given. A caller that selects folders selects with
+ * this, so the ignore file at the root is read before the selection leaves it out.
+ */
+export function selectInputs<T extends InputFile>(inputs: readonly T[], prefixes?: readonly string[]): T[] {
+  const output = outputEntries(inputs)
+  return prefixes ? output.filter((f) => prefixes.some((prefix) => f.path.startsWith(prefix))) : output
+}
+
+/**
+ * Process files already in memory (an unpacked upload, a clone, a read tree): the files the ignore
+ * file leaves, with the environment diagram written into the Markdown that asks for it (readme-diagram.ts).
+ */
+export function processFiles(all: readonly InputFile[], config: unknown, opts: ProcessOptions = {}): ProcessResult {
+  const inputs = selectInputs(all)
   const findings: Finding[] = []
   const refused: string[] = []
-  const files: TreeFile[] = []
+  let files: TreeFile[] = []
   for (const input of inputs) {
     const lang = languageOf(input.path)
     if (!lang) {
@@ -117,6 +133,7 @@ export function processFiles(inputs: readonly InputFile[], config: unknown, opts
   }
   files.sort(byPath)
   const ok = refused.length === 0
+  if (ok) files = withEnvironmentDiagram(files, inputs, config)
   return { ok, files: ok ? files : [], findings: sortFindings(findings), refused: refused.sort(), inputCount: inputs.length }
 }
 

@@ -18,7 +18,8 @@ import { processFiles, readTree, type TreeFile } from '@ies/processor-lib'
 import { BUNDLED_TEMPLATES_DIR } from '../../server/src/config.ts'
 import { fetchBranch, git, http, initBare, writeFilesTree } from '../../processor-lib/src/git-objects.ts'
 import { pushFiles } from '../../server/src/jobs/push/push.ts'
-import { isSelected, selectedPrefixes } from '../../server/src/jobs/generation/selection.ts'
+import { selectedPrefixes } from '../../server/src/jobs/generation/selection.ts'
+import { selectInputs } from '@ies/processor-lib/tree'
 import { startGitServer } from '../../test/harness/git-server.ts'
 import { allServicesEnabled, environmentBody } from '../../test/jobs/fixtures.ts'
 
@@ -33,10 +34,7 @@ async function fullTree(): Promise<TreeFile[]> {
   const input = { ...environmentBody({ services }), terraformBackend: { key: 'env/x/aws.tfstate', useLockfile: true } }
   const prefixes = selectedPrefixes('terraform', { includeBackend: true, includeChart: true, includeGitops: true })
   const { inputs } = await readTree(BUNDLED_TEMPLATES_DIR)
-  const result = processFiles(
-    inputs.filter((f) => isSelected(f.path, prefixes)),
-    input,
-  )
+  const result = processFiles(selectInputs(inputs, prefixes), input)
   if (!result.ok) throw new Error('the templates did not process')
   return result.files
 }

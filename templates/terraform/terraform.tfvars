@@ -1,7 +1,7 @@
 # Parameter values of the AWS stack: the single file the catalog extractor scans.
 # Every "@param" sits directly above the value line it replaces; every service's block
 # is gated by "@section services.<key>.enabled" (a disabled service's lines are commented
-# out and the variable defaults in variables.tf apply). See templates/README.md.
+# out and the variable defaults in variables.tf apply). See README.md at the root.
 
 # --- Environment -------------------------------------------------------------
 
@@ -19,7 +19,7 @@ domain = ""
 
 # --- VPC: Network with public and private subnets, NAT and flow logs ---------
 
-# @module services.vpc | displayName=VPC | category=Networking | description=Network with public and private subnets, NAT and flow logs
+# @module services.vpc | displayName=VPC | category=Networking | description=Network with public and private subnets, NAT and flow logs | diagram=network
 # @section services.vpc.enabled begin
 
 # @param services.vpc.cidr | displayName=CIDR block | description=IPv4 range of the VPC; subnets are carved from it as /20 blocks. | type=text | pattern=^([0-9]{1,3}[.]){3}[0-9]{1,3}/[12][0-9]$ | default=10.0.0.0/16
@@ -41,7 +41,7 @@ vpc_flow_log_retention_days = 365
 
 # --- EKS: Kubernetes cluster with a managed node group and IRSA --------------
 
-# @module services.eks | displayName=EKS | category=Compute | description=Kubernetes cluster with a managed node group and IRSA | synonyms=k8s
+# @module services.eks | displayName=EKS | category=Compute | description=Kubernetes cluster with a managed node group and IRSA | diagram=cluster | within=vpc | connects=ecr:pulls images,rds,aurora,elasticache,msk,opensearch | synonyms=k8s
 # @section services.eks.enabled begin
 
 # @param services.eks.kubernetesVersion | displayName=Kubernetes version | description=Minor version of the control plane and nodes; versions past AWS standard support (14 months) cost about six times more per cluster hour. | type=dropdown | options=[{"value":"1.35","label":"1.35 (standard support until March 2027)"},{"value":"1.36","label":"1.36"}] | default=1.35
@@ -75,7 +75,7 @@ eks_public_access_cidrs = ""
 
 # --- RDS PostgreSQL: PostgreSQL instance -------------------------------------
 
-# @module services.rds | displayName=RDS PostgreSQL | category=Databases | description=PostgreSQL database instance
+# @module services.rds | displayName=RDS PostgreSQL | category=Databases | description=PostgreSQL database instance | diagram=database | within=vpc
 # @section services.rds.enabled begin
 
 # @param services.rds.engineVersion | displayName=PostgreSQL version | description=Major version; RDS picks its current minor version and applies later minors in the maintenance window. | type=dropdown | options=[{"value":"16","label":"PostgreSQL 16"},{"value":"17","label":"PostgreSQL 17"},{"value":"18","label":"PostgreSQL 18"}] | default=17
@@ -103,7 +103,7 @@ rds_deletion_protection = true
 
 # --- Aurora PostgreSQL: Aurora PostgreSQL Serverless v2 cluster --------------
 
-# @module services.aurora | displayName=Aurora PostgreSQL | category=Databases | description=Aurora PostgreSQL Serverless v2 database cluster that scales with load
+# @module services.aurora | displayName=Aurora PostgreSQL | category=Databases | description=Aurora PostgreSQL Serverless v2 database cluster that scales with load | diagram=database | within=vpc
 # @section services.aurora.enabled begin
 
 # @param services.aurora.engineVersion | displayName=Engine version | description=Aurora PostgreSQL major version; Aurora picks its current minor version and applies later minors in the maintenance window. | type=dropdown | options=[{"value":"16","label":"Aurora PostgreSQL 16"},{"value":"17","label":"Aurora PostgreSQL 17"}] | default=17
@@ -128,7 +128,7 @@ aurora_deletion_protection = true
 
 # --- ElastiCache (Valkey): Valkey replication group --------------------------
 
-# @module services.elasticache | displayName=ElastiCache (Valkey) | category=Databases | description=Valkey (Redis-compatible) in-memory cache replication group
+# @module services.elasticache | displayName=ElastiCache (Valkey) | category=Databases | description=Valkey (Redis-compatible) in-memory cache replication group | diagram=cache | within=vpc
 # @section services.elasticache.enabled begin
 
 # @param services.elasticache.engineVersion | displayName=Valkey version | description=Engine version. | type=dropdown | options=[{"value":"7.2","label":"Valkey 7.2"},{"value":"8.0","label":"Valkey 8.0"}] | default=8.0
@@ -147,7 +147,7 @@ elasticache_snapshot_retention_days = 5
 
 # --- MSK (Kafka): Managed Kafka cluster with IAM authentication --------------
 
-# @module services.msk | displayName=MSK (Kafka) | category=Messaging | description=Managed Kafka cluster for event streaming, with IAM authentication
+# @module services.msk | displayName=MSK (Kafka) | category=Messaging | description=Managed Kafka cluster for event streaming, with IAM authentication | diagram=stream | within=vpc
 # @section services.msk.enabled begin
 
 # @param services.msk.kafkaVersion | displayName=Kafka version | description=Apache Kafka version; the .x versions take MSK's patch releases automatically. | type=dropdown | options=[{"value":"3.8.x","label":"3.8.x"},{"value":"3.9.x","label":"3.9.x"}] | default=3.9.x
@@ -166,7 +166,7 @@ msk_ebs_volume_size = 100
 
 # --- OpenSearch: OpenSearch domain inside the VPC ----------------------------
 
-# @module services.opensearch | displayName=OpenSearch | category=Analytics | description=OpenSearch (Elasticsearch-compatible) search and log analytics domain inside the VPC
+# @module services.opensearch | displayName=OpenSearch | category=Analytics | description=OpenSearch (Elasticsearch-compatible) search and log analytics domain inside the VPC | diagram=search | within=vpc
 # @section services.opensearch.enabled begin
 
 # @param services.opensearch.engineVersion | displayName=Engine version | description=OpenSearch version. | type=dropdown | options=[{"value":"OpenSearch_2.13","label":"OpenSearch_2.13"},{"value":"OpenSearch_2.17","label":"OpenSearch_2.17"}] | default=OpenSearch_2.17
@@ -185,7 +185,7 @@ opensearch_ebs_volume_size = 20
 
 # --- S3: Private, encrypted, versioned bucket --------------------------------
 
-# @module services.s3 | displayName=S3 | category=Storage | description=Private, encrypted, versioned object storage bucket
+# @module services.s3 | displayName=S3 | category=Storage | description=Private, encrypted, versioned object storage bucket | diagram=storage
 # @section services.s3.enabled begin
 
 # @param services.s3.bucketSuffix | displayName=Bucket name suffix | description=Bucket name is <prefix>-<name>-<suffix>-<account id>. | type=text | pattern=^[a-z0-9][a-z0-9-]{0,19}$ | default=data
@@ -207,7 +207,7 @@ s3_force_destroy = false
 
 # --- SNS: Encrypted notification topic ---------------------------------------
 
-# @module services.sns | displayName=SNS | category=Messaging | description=Encrypted notification topic for pub/sub fan-out and alerts
+# @module services.sns | displayName=SNS | category=Messaging | description=Encrypted notification topic for pub/sub fan-out and alerts | diagram=topic
 # @section services.sns.enabled begin
 
 # @param services.sns.topicName | displayName=Topic name | description=Last part of the topic name. | type=text | pattern=^[A-Za-z0-9_-]{1,64}$ | default=events
@@ -223,7 +223,7 @@ sns_alert_email = ""
 
 # --- SQS: Queue with a dead-letter queue -------------------------------------
 
-# @module services.sqs | displayName=SQS | category=Messaging | description=Message queue with a dead-letter queue
+# @module services.sqs | displayName=SQS | category=Messaging | description=Message queue with a dead-letter queue | diagram=queue
 # @section services.sqs.enabled begin
 
 # @param services.sqs.queueName | displayName=Queue name | description=Last part of the queue name. | type=text | pattern=^[A-Za-z0-9_-]{1,60}$ | default=jobs
@@ -245,7 +245,7 @@ sqs_max_receive_count = 5
 
 # --- Lambda: Function with logging and tracing -------------------------------
 
-# @module services.lambda | displayName=Lambda | category=Compute | description=Serverless function with logging and tracing | synonyms=faas, functions
+# @module services.lambda | displayName=Lambda | category=Compute | description=Serverless function with logging and tracing | diagram=compute | synonyms=faas, functions
 # @section services.lambda.enabled begin
 
 # @param services.lambda.runtime | displayName=Runtime | description=Node.js runtime. | type=dropdown | options=[{"value":"nodejs20.x","label":"Node.js 20"},{"value":"nodejs22.x","label":"Node.js 22"}] | default=nodejs22.x
@@ -270,7 +270,7 @@ lambda_tracing_mode = "Active"
 
 # --- CloudFront: CDN with a private S3 origin --------------------------------
 
-# @module services.cloudfront | displayName=CloudFront | category=Networking | description=CDN with a private S3 origin
+# @module services.cloudfront | displayName=CloudFront | category=Networking | description=CDN with a private S3 origin | diagram=cdn
 # @section services.cloudfront.enabled begin
 
 # @param services.cloudfront.priceClass | displayName=Price class | description=Which edge locations serve the content. | type=dropdown | options=[{"value":"PriceClass_100","label":"North America and Europe"},{"value":"PriceClass_200","label":"Most regions"},{"value":"PriceClass_All","label":"All edge locations"}] | default=PriceClass_100
@@ -286,7 +286,7 @@ cloudfront_default_root_object = "index.html"
 
 # --- ECR: Container image repositories ---------------------------------------
 
-# @module services.ecr | displayName=ECR | category=Containers | description=Container image registry: Docker image repositories
+# @module services.ecr | displayName=ECR | category=Containers | description=Container image registry: Docker image repositories | diagram=registry
 # @section services.ecr.enabled begin
 
 # @param services.ecr.repositoryNames | displayName=Repositories | description=Comma-separated repository names. | type=text | pattern=^[a-z0-9][a-z0-9._/-]*(,[a-z0-9][a-z0-9._/-]*)*$ | default=app
@@ -305,7 +305,7 @@ ecr_keep_last_images = 30
 
 # --- Route53: Hosted zone and certificate for the domain ---------------------
 
-# @module services.route53 | displayName=Route53 | category=Networking | description=DNS hosted zone and TLS certificate for the domain
+# @module services.route53 | displayName=Route53 | category=Networking | description=DNS hosted zone and TLS certificate for the domain | diagram=dns | connects=cloudfront:DNS name and certificate
 # @section services.route53.enabled begin
 
 # @param services.route53.wildcardCertificate | displayName=Wildcard certificate | description=Issue a DNS-validated certificate for the domain and *.domain. | type=toggle | default=true
@@ -324,7 +324,7 @@ route53_dnssec = false
 
 # --- WAF: Web ACL for CloudFront with managed rules and rate limiting --------
 
-# @module services.waf | displayName=WAF | category=Security | description=Web application firewall: web ACL for CloudFront with managed rules and rate limiting
+# @module services.waf | displayName=WAF | category=Security | description=Web application firewall: web ACL for CloudFront with managed rules and rate limiting | diagram=firewall | connects=cloudfront:protects
 # @section services.waf.enabled begin
 
 # @param services.waf.rateLimit | displayName=Rate limit | description=Requests per client IP in five minutes before it is blocked. | type=number | pattern=^[1-9][0-9]{1,8}$ | default=2000 | synonyms=throttle, requests per ip

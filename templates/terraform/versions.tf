@@ -14,5 +14,5 @@ terraform {
   }
 
   # The state backend is not part of the template: the generation job writes backend.tf
-  # (S3, key env/<environment_id>/aws.tfstate, use_lockfile = true). See templates/README.md.
+  # (S3, key env/<environment_id>/aws.tfstate, use_lockfile = true). See README.md, "The state".
 }

@@ -28,7 +28,7 @@ export const SERVICE_KEYS: readonly string[] = Object.keys(
 /**
  * Internal modules: shared by several service modules (called from them with a relative
  * `source = "../<name>"`), never instantiated by the root module and never a catalog service.
- * Every folder of `terraform/modules/` is a catalog service or one of these (templates/README.md).
+ * Every folder of `terraform/modules/` is a catalog service or one of these (docs/template-authors.md, "Internal modules").
  */
 export const INTERNAL_MODULES = ['access-log-bucket', 'data-store-access', 'kms-key-policy', 'rds-monitoring-role', 'tls-only-policy'] as const;
 

@@ -1,5 +1,5 @@
 /**
- * The worked example of templates/README.md, "Adding a service": in a temporary copy of the
+ * The worked example of docs/template-authors.md, "Add a service": in a temporary copy of the
  * tree, add a small service end to end (module, @module, @param, @section) and show that it
  * appears in the catalog and in the generated output, and that the gate holds.
  */

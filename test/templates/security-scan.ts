@@ -2,7 +2,7 @@
  * The independent scanners a customer runs on the generated repository, over generated trees:
  * checkov (policy checks of the Terraform, pinned by scripts/provision.sh), tflint with its
  * recommended preset (the tree's own terraform/.tflint.hcl), actionlint (the pipeline) and yamllint.
- * Used by security-scan.test.ts and, as a script, prints the figures templates/README.md quotes:
+ * Used by security-scan.test.ts and, as a script, prints the figures docs/internals/templates.md quotes:
  *
  *   npx tsx test/templates/security-scan.ts [--templates <dir>]
  *
@@ -32,7 +32,7 @@ export function missingTools(): string | null {
 }
 
 /**
- * The trees of the scan measurement (every service with a domain, a typical subset without
+ * The trees whose figures docs/internals/templates.md gives (every service with a domain, a typical subset without
  * one, nothing), then the rest of the gate's matrix that differs in its .tf files (every service
  * without a domain; half the services, the network, WAF and zone among those off).
  */

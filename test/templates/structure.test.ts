@@ -3,13 +3,13 @@
  * is canonical, every service is gated by its section, and every @param lives in (or, outside
  * it, only names paths declared in) the parameter-values file.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import t from 'tap';
 import { format } from '@cdktf/hcl-tools';
 import { parse as parseHcl } from '@cdktf/hcl2json';
 import { readTree, validateFiles } from '@ies/processor-lib';
-import { INTERNAL_MODULES, paramsFile, paramsIn, readTemplate, SERVICE_KEYS, templatesDir } from './helpers.ts';
+import { INTERNAL_MODULES, paramsFile, paramsIn, readTemplate, repoRoot, SERVICE_KEYS, templatesDir } from './helpers.ts';
 
 function walk(dir: string): string[] {
   const out: string[] = [];
@@ -33,11 +33,12 @@ t.test('one module per catalog service, each with main, variables, outputs and v
   t.same(folders, [...SERVICE_KEYS, ...INTERNAL_MODULES].sort(), 'modules/ holds the catalog services and the internal modules, nothing else');
   const tfvars = readTemplate(paramsFile);
   const main = readTemplate('terraform/main.tf');
+  const authorsGuide = readFileSync(join(repoRoot, 'docs', 'template-authors.md'), 'utf8');
   for (const name of INTERNAL_MODULES) {
     t.notOk((SERVICE_KEYS as readonly string[]).includes(name), `${name} is not a catalog service key`);
     t.notMatch(tfvars, new RegExp(`@(module|section|param) services\\.${name}\\b`), `no decorator names services.${name}`);
     t.notMatch(main, new RegExp(`source\\s*=\\s*"\\./modules/${name}"`), `the root module does not instantiate ${name}`);
-    t.match(readTemplate('README.md'), new RegExp(`\\b${name}\\b`), `templates/README.md documents ${name}`);
+    t.match(authorsGuide, new RegExp(`\\b${name}\\b`), `docs/template-authors.md documents ${name}`);
   }
   for (const f of ['main.tf', 'variables.tf', 'outputs.tf', 'versions.tf', 'providers.tf', 'terraform.tfvars']) {
     t.ok(existsSync(join(templatesDir, 'terraform', f)), `root ${f}`);
@@ -116,7 +117,7 @@ t.test('every @param is in the parameter-values file, or names a path it declare
   t.ok(declared.has('name') && declared.has('globalPrefix') && declared.has('region') && declared.has('domain'));
   const outside = files.filter((f) => f !== paramsFile && !f.startsWith('terraform/modules/'));
   let count = 0;
-  // Documentation is not processed (README.md shows decorators in examples).
+  // Markdown is copied as it is, never decorated.
   for (const f of files) {
     if (f === paramsFile || f.endsWith('.md')) continue;
     for (const p of paramsIn(readTemplate(f))) {

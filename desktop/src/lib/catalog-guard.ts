@@ -27,7 +27,8 @@ export function strictEqual(a: unknown, b: unknown): boolean {
 }
 
 const COMPARED_FIELD_ATTRIBUTES = ['type', 'default', 'available', 'pattern', 'options'] as const
-const COMPARED_SERVICE_ATTRIBUTES = ['available'] as const
+// The diagram attributes too: a static catalog without them draws a different picture of an environment.
+const COMPARED_SERVICE_ATTRIBUTES = ['available', 'diagram', 'within', 'connects'] as const
 
 function compareFields(prefix: string, live: Record<string, any>, stat: Record<string, any>, out: GuardDifference[]) {
   for (const key of new Set([...Object.keys(live), ...Object.keys(stat)])) {

@@ -16,6 +16,7 @@ import {
 import { PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, checkPatternSafety } from '@ies/processor-lib/contract/pattern-safety'
 import type { Catalog as CatalogDocument, CatalogField, CatalogService } from '@ies/processor-lib/contract/document'
 import { relationProblems, type RelationCatalog } from '@ies/processor-lib/contract/relations'
+import { catalogDiagramServices, type DiagramService } from '@ies/processor-lib/contract/diagram'
 
 export const SUPPORTED_SCHEMA_VERSION = 1
 export { FIELD_TYPES, availableProblem, isHidden, isOptionList, readDefault, widgetOf } from '@ies/processor-lib/contract/attributes'
@@ -64,6 +65,8 @@ export interface PreparedCatalog {
   warnings: string[]
   /** Extraction errors reported by the catalog itself. */
   extractionErrors: unknown[]
+  /** Every service in the document's order with its diagram attributes (the environment diagram; hidden ones too). */
+  diagram: DiagramService[]
 }
 
 export class CatalogRejected extends Error {
@@ -150,6 +153,7 @@ export function prepareCatalog(doc: unknown): PreparedCatalog {
     if (isObject(raw)) global[key] = prepareField(key, raw as Partial<CatalogField>, `global.${key}`, warnings)
   }
   const services: WizardService[] = []
+  const objects = Object.fromEntries(Object.entries(doc.services).filter(([, s]) => isObject(s))) as Record<string, CatalogService>
   for (const [key, rawService] of Object.entries(doc.services)) {
     if (!isObject(rawService)) continue
     const svc = rawService as Partial<CatalogService>
@@ -195,6 +199,7 @@ export function prepareCatalog(doc: unknown): PreparedCatalog {
     groups,
     warnings,
     extractionErrors: Array.isArray(doc.errors) ? doc.errors : [],
+    diagram: catalogDiagramServices({ services: objects }),
   }
 }
 

@@ -25,6 +25,10 @@ const ORIGIN = `${SCHEME}://ies`
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'none'"
 
+/** The environment diagram's renderer frame: inline styles for the mermaid library, nothing else more (diagram-frame.ts). */
+const DIAGRAM_FRAME_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'"
+
 protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }])
 
 async function readSettingsFile(): Promise<Record<string, unknown>> {
@@ -62,7 +66,10 @@ async function main() {
 
   protocol.handle(SCHEME, async (request) => {
     const { pathname } = new URL(request.url)
-    const headers = { 'content-security-policy': CSP, 'x-content-type-options': 'nosniff' }
+    const headers = {
+      'content-security-policy': pathname === '/diagram.html' ? DIAGRAM_FRAME_CSP : CSP,
+      'x-content-type-options': 'nosniff',
+    }
     if (pathname === '/env.js') {
       return new Response(renderEnvScript(envScriptValuesOf(settings)), { headers: { ...headers, 'content-type': 'text/javascript' } })
     }

@@ -52,6 +52,10 @@ export interface CatalogService {
   available?: string
   /** Comma-separated words users say for the service (`synonyms=postgres, database`), as written. */
   synonyms?: string
+  /** The environment diagram (diagram.ts): the node's kind, the service it is drawn inside, its lines to other services, as written. */
+  diagram?: string
+  within?: string
+  connects?: string
   fields: Record<string, CatalogField>
 }
 

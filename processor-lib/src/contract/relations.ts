@@ -1,5 +1,5 @@
 // Relations between fields, declared once next to the values in the templates as two decorator
-// attributes a number field may carry (templates/README.md, "Field relations"):
+// attributes a number field may carry (docs/template-authors.md, "Field relations"):
 //   atLeast=<bound>   the value must be >= the bound
 //   atMost=<bound>    the value must be <= the bound
 // A bound is a number (`atMost=35`) or another field: a key of the same service (`atMost=nodeMaxSize`),

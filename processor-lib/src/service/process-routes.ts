@@ -6,7 +6,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify'
 import { finding, ProcessorError, type Finding } from '../findings.ts'
 import { cloneRepository, repositoryUrl } from '../git.ts'
 import { templatesCommit } from '../commit.ts'
-import { checkArchive, processFiles, readTree, type InputFile, type ProcessResult } from '../tree.ts'
+import { checkArchive, processFiles, readTree, selectInputs, type InputFile, type ProcessResult } from '../tree.ts'
 import { unzipToFiles } from '../zip.ts'
 import { zipTree } from '../zip-writer.ts'
 import type { ResolvedServiceOptions } from './app.ts'
@@ -80,10 +80,9 @@ function withUnsupported(result: ProcessResult, unsupported: string[]): ProcessR
   return { ...result, ok: false, files: [], findings: [...result.findings, ...extra], refused: [...result.refused, ...unsupported] }
 }
 
-/** The inputs under the requested prefixes (all without `include`). */
+/** The inputs that are output (the templates' ignore file applied), under the requested prefixes (all without `include`). */
 function included(inputs: InputFile[], include: readonly string[] | undefined): InputFile[] {
-  if (!include) return inputs
-  return inputs.filter((f) => include.some((prefix) => f.path.startsWith(prefix)))
+  return selectInputs(inputs, include)
 }
 
 function checkFileCount(inputs: readonly InputFile[], max: number): void {

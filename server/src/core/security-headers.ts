@@ -47,6 +47,30 @@ export function webUiDirectives(config: Config): Directives {
   }
 }
 
+/**
+ * The environment diagram's renderer frame (`/diagram.html`, desktop/src/renderer/diagram-frame.ts):
+ * the mermaid library measures its labels with a <style> element and style attributes, so this page
+ * alone allows inline styles; it loads scripts from this server only (no eval), fetches nothing,
+ * submits nothing, and only the web UI itself may frame it.
+ */
+export const DIAGRAM_FRAME_DIRECTIVES: Directives = {
+  'default-src': ["'none'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'img-src': ["'self'", 'data:'],
+  'font-src': ["'self'", 'data:'],
+  'base-uri': ["'none'"],
+  'form-action': ["'none'"],
+  'frame-ancestors': ["'self'"],
+}
+
+/** A directive set as a Content-Security-Policy header value. */
+export function policyText(directives: Directives): string {
+  return Object.entries(directives)
+    .map(([name, values]) => `${name} ${values.join(' ')}`)
+    .join('; ')
+}
+
 /** helmet's options with the given Content-Security-Policy (only the directives named: no defaults mixed in). */
 export function securityHeaders(directives: Directives): FastifyHelmetOptions {
   return {

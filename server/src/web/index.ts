@@ -6,7 +6,7 @@ import path from 'node:path'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import fastifyStatic from '@fastify/static'
 import helmet from '@fastify/helmet'
-import { securityHeaders, webUiDirectives } from '../core/security-headers.ts'
+import { DIAGRAM_FRAME_DIRECTIVES, policyText, securityHeaders, webUiDirectives } from '../core/security-headers.ts'
 import { envScript } from './env-script.ts'
 
 /** Paths that belong to the API or the identity provider: never answered with the app. */
@@ -48,6 +48,21 @@ export default async function webUi(app: FastifyInstance) {
       reply.header('cache-control', 'public, max-age=31536000, immutable')
     },
   })
+
+  // The environment diagram's renderer, framed by the app: its own policy (security-headers.ts).
+  const diagramFile = path.join(dir, 'diagram.html')
+  const diagramHtml = existsSync(diagramFile) ? readFileSync(diagramFile, 'utf8') : null
+  if (diagramHtml) {
+    const diagramPolicy = policyText(DIAGRAM_FRAME_DIRECTIVES)
+    app.get('/diagram.html', { schema: { hide: true } }, async (_request, reply) =>
+      reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .header('content-security-policy', diagramPolicy)
+        .header('x-frame-options', 'SAMEORIGIN')
+        .send(diagramHtml),
+    )
+  }
 
   const sendIndex = (reply: FastifyReply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml)
   app.get('/', { schema: { hide: true } }, async (_request, reply) => sendIndex(reply))

@@ -32,6 +32,7 @@ import { differsFromForm, FORMAT_LABELS, generationSummary, optionEffects, type 
 import { PushPanel } from './PushPanel.tsx'
 import { JobHistory } from '../components/JobHistory.tsx'
 import { GenerationFacts } from '../components/GenerationFacts.tsx'
+import { EnvironmentDiagram } from '../components/EnvironmentDiagram.tsx'
 
 export function EnvironmentDetail({ id }: { id: string }) {
   const { api, toast, takeEnvironment, credentials, keptCatalog } = useApp()
@@ -177,6 +178,12 @@ export function EnvironmentDetail({ id }: { id: string }) {
           )}
         </div>
       </div>
+      {env.provider === 'aws' && (
+        <section className="card" aria-labelledby="diagram-title">
+          <h2 id="diagram-title">Diagram</h2>
+          <EnvironmentDiagram services={keptCatalog().diagram} values={env.services ?? {}} />
+        </section>
+      )}
       <GeneratePanel env={env} onFinished={() => setJobsChanged((n) => n + 1)} />
       <PushPanel
         env={env}

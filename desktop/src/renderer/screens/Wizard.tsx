@@ -37,6 +37,7 @@ import {
 import { ServicesStep } from './ServiceFields.tsx'
 import { CatalogNotices, CatalogSourceLine } from '../components/CatalogNotices.tsx'
 import { ReviewSummary } from '../components/ReviewSummary.tsx'
+import { EnvironmentDiagram } from '../components/EnvironmentDiagram.tsx'
 import { AssistantPanel, type AssistantChatReply, type SuggestionValue } from '../components/AssistantPanel.tsx'
 
 export function Wizard({ id }: { id: string | null }) {
@@ -402,6 +403,9 @@ export function Wizard({ id }: { id: string | null }) {
               catalog={loaded.catalog}
               editing={editing}
             />
+          )}
+          {step === 5 && values.provider === 'aws' && (
+            <EnvironmentDiagram services={loaded.catalog.diagram} values={values.services} testId="review-diagram" />
           )}
           {isLast && <UncreatedBucketNotice values={values} testId="review-bucket-not-created" />}
           <ErrorNotice error={submitError} what={editing ? 'Saving' : 'Creating the environment'} />

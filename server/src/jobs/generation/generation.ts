@@ -3,10 +3,11 @@
 // the backend file, the generation record (`.ies/generation.json`, generation-record.ts), and the zip,
 // which is checked to hold every expected file. Pure with respect to the database.
 import { processFiles, zipTree, type Finding, type TreeFile } from '@ies/processor-lib'
+import { selectInputs } from '@ies/processor-lib/tree'
 import { archiveFindings } from '@ies/processor-lib/tree'
 import { backendFile, BACKEND_FILE } from './backend-file.ts'
 import { generationRecord, generationRecordFile } from './generation-record.ts'
-import { isSelected, selectedPrefixes, writesBackend, type Format, type GenerateOptions } from './selection.ts'
+import { selectedPrefixes, writesBackend, type Format, type GenerateOptions } from './selection.ts'
 import type { TemplatesSource } from './templates.ts'
 import type { ProcessorInput } from './transform.ts'
 
@@ -61,7 +62,8 @@ export function inProcessProcessor(templates: TemplatesSource, opts: { trimDecor
     origin: templates.origin,
     async process(input, prefixes) {
       const { commit, inputs } = await templates.load()
-      const selected = inputs.filter((f) => isSelected(f.path, prefixes))
+      // The templates' ignore file (.iesignore at the root) is read before the folders are selected.
+      const selected = selectInputs(inputs, prefixes)
       const result = processFiles(selected, input, { trimDecoratorAttrs: opts.trimDecoratorAttrs })
       if (!result.ok) throw refusal(result.refused.length, result.findings)
       return { commit, files: result.files, warnings: result.findings.length }

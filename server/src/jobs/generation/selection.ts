@@ -32,10 +32,6 @@ export function selectedPrefixes(format: Format, options: GenerateOptions): stri
   return [...prefixes]
 }
 
-export function isSelected(path: string, prefixes: readonly string[]): boolean {
-  return prefixes.some((prefix) => path.startsWith(prefix))
-}
-
 /** The backend file is written when asked for and the archive holds the Terraform tree. */
 export function writesBackend(format: Format, options: GenerateOptions): boolean {
   return options.includeBackend && selectedPrefixes(format, options).includes('terraform/')
