@@ -19,7 +19,7 @@ export interface Finding {
 }
 
 /**
- * How the services of the AWS stack depend on each other (templates/README.md, "What wires to
+ * How the services of the AWS stack depend on each other (docs/template-authors.md, "What wires to
  * what"); a rule is only applied when the catalog has both services.
  */
 export const NEEDS_NETWORK = ['eks', 'rds', 'aurora', 'elasticache', 'msk', 'opensearch'] as const
