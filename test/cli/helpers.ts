@@ -109,6 +109,30 @@ export function iesRunner(server: CliServer, base: Record<string, string> = {}, 
   return { configDir, run, start, printed }
 }
 
+/** A running `ies login`: the device prompt it printed, its exit, and everything it wrote to stderr. */
+export interface DeviceLogin {
+  device: { uri: string; code: string }
+  exited: Promise<number>
+  stderr(): string
+}
+
+/** Starts `ies login` and waits for its device prompt ("open <uri>", "enter the code <code>"). */
+export async function startLogin(ies: IesRunner, env: Record<string, string> = {}): Promise<DeviceLogin> {
+  const login = ies.start(['login'], env)
+  let stderr = ''
+  const exited = new Promise<number>((resolve) => login.on('close', (code) => resolve(code ?? -1)))
+  const device = await new Promise<{ uri: string; code: string }>((resolve, reject) => {
+    login.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString()
+      const uri = /open (\S+)\n/.exec(stderr)?.[1]
+      const code = /enter the code (\S+)/.exec(stderr)?.[1]
+      if (uri && code) resolve({ uri, code })
+    })
+    login.on('close', () => reject(new Error(`ies login ended early: ${stderr}`)))
+  })
+  return { device, exited, stderr: () => stderr }
+}
+
 /** Client credentials of the test provider's confidential client, as a pipeline sets them. */
 export const PIPELINE_ENV = { IES_CLIENT_ID: CLI_CLIENT_ID, IES_CLIENT_SECRET: TEST_CLI_SECRET }
 

@@ -6,7 +6,7 @@ import { readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
 import { approveDevice, DEVICE_CLIENT_ID, expectOAuthError, refreshToken, TEST_PASSWORDS } from '../harness/identity.ts'
-import { iesRunner, parseJson, startCliServer } from './helpers.ts'
+import { iesRunner, parseJson, startCliServer, startLogin } from './helpers.ts'
 
 t.test('device login, transparent renewal, logout revokes', async (t) => {
   const server = await startCliServer(t)
@@ -19,26 +19,16 @@ t.test('device login, transparent renewal, logout revokes', async (t) => {
   t.equal(nowhere.code, 1, 'no identity provider: 1')
   t.match(nowhere.stderr, /NETWORK_ERROR: The identity provider at http:\/\/127\.0\.0\.1:9 could not be reached/)
 
-  const login = ies.start(['login'])
-  let stderr = ''
-  const exited = new Promise<number>((resolve) => login.on('close', (code) => resolve(code ?? -1)))
-  const prompt = await new Promise<{ uri: string; code: string }>((resolve, reject) => {
-    login.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString()
-      const uri = /open (\S+)\n/.exec(stderr)?.[1]
-      const code = /enter the code (\S+)/.exec(stderr)?.[1]
-      if (uri && code) resolve({ uri, code })
-    })
-    login.on('close', () => reject(new Error(`ies login ended early: ${stderr}`)))
-  })
+  const login = await startLogin(ies)
+  const prompt = login.device
   t.ok(prompt.uri.startsWith(`${server.idp.authUrl}/realms/ies/`), 'the verification URI is the provider’s (announced by the server)')
   // The person: opens the page, enters the code, signs in and confirms.
   await approveDevice(
     { device_code: '', user_code: prompt.code, verification_uri: prompt.uri, expires_in: 600 },
     { username: 'dev', password: TEST_PASSWORDS.dev },
   )
-  const code = await exited
-  t.equal(code, 0, stderr)
+  const code = await login.exited
+  t.equal(code, 0, login.stderr())
 
   const file = path.join(ies.configDir, 'credentials.json')
   t.equal(statSync(file).mode & 0o777, 0o600, 'the credentials file is readable by its owner only')

@@ -14,7 +14,7 @@ import t from 'tap'
 import { parse } from 'yaml'
 import { freePort } from '../../scripts/services/net.ts'
 import { REPO_ROOT } from '../../scripts/services/ferretdb.ts'
-import { iesRunner, type CliServer } from '../cli/helpers.ts'
+import { iesRunner, startLogin, type CliServer } from '../cli/helpers.ts'
 import { launchBrowser, newPage } from '../e2e/browser.ts'
 import { approveDevice } from '../harness/scripted-login.ts'
 
@@ -114,23 +114,8 @@ t.test("the README's five steps, from npm start to a downloaded archive", async 
   t.same(problems.errors, [], 'no page errors or CSP violations')
 
   // --- 4b and 5 from a terminal: ies login as the same user, ies apply -f the README's example, ies generate
-  if (!existsSync(path.join(REPO_ROOT, exampleFile))) {
-    // Reported as a skip, never passed silently: the examples ship with the command line's own files.
-    t.skip(`${exampleFile}, which the README applies, is not in this checkout`, () => {})
-    return
-  }
   const ies = iesRunner({ teardown: (fn) => t.teardown(fn), url } as CliServer, { IES_SERVER: url })
-  const login = ies.start(['login'])
-  let prompt = ''
-  const exited = new Promise<number>((resolve) => login.on('close', (code) => resolve(code ?? -1)))
-  const device = await new Promise<{ uri: string; code: string }>((resolve, reject) => {
-    login.stderr.on('data', (chunk: Buffer) => {
-      prompt += chunk.toString()
-      const [uri, code] = [/open (\S+)\n/.exec(prompt)?.[1], /enter the code (\S+)/.exec(prompt)?.[1]]
-      if (uri && code) resolve({ uri, code })
-    })
-    login.on('close', () => reject(new Error(`ies login ended early: ${prompt}`)))
-  })
+  const { device, exited } = await startLogin(ies)
   await approveDevice(
     { device_code: '', user_code: device.code, verification_uri: device.uri, expires_in: 600 },
     { username: user, password },
