@@ -9,6 +9,7 @@ import * as git from 'isomorphic-git'
 import type { HttpClient } from 'isomorphic-git'
 import http from 'isomorphic-git/http/node'
 import type { InputFile } from './tree.ts'
+import { parseTree, serializeTree, type RawTreeEntry } from './tree-object.ts'
 
 export interface Credentials {
   username: string
@@ -149,15 +150,17 @@ export const isRegularFile = (entry: TreeEntry | undefined): boolean => entry?.m
 
 /**
  * Every entry of a commit's (or tree's) tree, folders walked into: files, executables, symbolic
- * links and submodules, each with its own mode; empty for null.
+ * links and submodules, each with its own mode, every name as it is (tree-object.ts); empty for null.
  */
 export async function readTreeEntries(gitdir: string, commit: string | null, cache: object = {}): Promise<TreeEntries> {
   const entries: TreeEntries = new Map()
   const visit = async (oid: string, prefix: string): Promise<void> => {
-    const { tree } = await git.readTree({ fs, gitdir, oid, cache })
-    for (const entry of tree) {
-      if (entry.type === 'tree') await visit(entry.oid, `${prefix}${entry.path}/`)
-      else entries.set(`${prefix}${entry.path}`, { oid: entry.oid, mode: entry.mode as EntryMode })
+    const { type, object } = await git.readObject({ fs, gitdir, oid, format: 'content', cache })
+    const bytes = Buffer.from(object as Uint8Array)
+    if (type === 'commit') return visit(/^tree ([0-9a-f]{40})/.exec(bytes.toString('latin1'))![1], prefix)
+    for (const entry of parseTree(bytes)) {
+      if (entry.mode === '40000') await visit(entry.oid, `${prefix}${entry.name}/`)
+      else entries.set(`${prefix}${entry.name}`, { oid: entry.oid, mode: entry.mode as EntryMode })
     }
   }
   if (commit) await visit(commit, '')
@@ -203,9 +206,9 @@ export class InvalidTreeError extends Error {
 
 /**
  * Write the trees of entries whose blobs are in the repository (a submodule's commit need not be);
- * the root tree's oid. Each tree is written sorted as git sorts (isomorphic-git's writeTree), so
- * every tree passes `git fsck --strict`; a path both a file and a folder, or a refused name, throws
- * InvalidTreeError instead of writing a tree with duplicate names.
+ * the root tree's oid. Each tree is written sorted as git sorts, names byte for byte as they were
+ * read (tree-object.ts), so every tree passes `git fsck --strict`; a path both a file and a folder,
+ * or a refused name, throws InvalidTreeError instead of writing a tree with duplicate names.
  */
 export async function writeEntriesTree(gitdir: string, files: TreeEntries): Promise<string> {
   const root: Dir = { entries: new Map(), dirs: new Map() }
@@ -224,11 +227,9 @@ export async function writeEntriesTree(gitdir: string, files: TreeEntries): Prom
     dir.entries.set(name, entry)
   }
   const write = async (dir: Dir): Promise<string> => {
-    const entries: git.TreeEntry[] = []
-    for (const [path, entry] of dir.entries)
-      entries.push({ path, oid: entry.oid, mode: entry.mode, type: entry.mode === '160000' ? 'commit' : 'blob' })
-    for (const [path, sub] of dir.dirs) entries.push({ path, oid: await write(sub), mode: '040000', type: 'tree' })
-    return git.writeTree({ fs, gitdir, tree: entries })
+    const entries: RawTreeEntry[] = [...dir.entries].map(([name, entry]) => ({ name, ...entry }))
+    for (const [name, sub] of dir.dirs) entries.push({ name, oid: await write(sub), mode: '40000' })
+    return git.writeObject({ fs, gitdir, type: 'tree', object: serializeTree(entries), format: 'content' })
   }
   return write(root)
 }

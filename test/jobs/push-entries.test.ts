@@ -132,6 +132,12 @@ t.test('a push keeps every entry and every byte', async (t) => {
     await symlink('../README.md', customer.at('terraform/OVERVIEW.md'))
     await customer.git('-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'add', git.url('module'), 'vendor/mod')
     await chmod(customer.at('terraform/terraform.tfvars'), 0o755)
+    // A file name in Latin-1 (the byte E9 alone is no UTF-8).
+    await mkdir(customer.at('notes'))
+    await writeFile(
+      Buffer.concat([Buffer.from(customer.at('notes/r')), Buffer.from([0xe9]), Buffer.from('sum\u00e9.txt')]),
+      'r\u00e9sum\u00e9\n',
+    )
     await customer.commit('a link, a submodule, an executable tfvars')
     const customerHead = await rev('entries', 'main')
     const customerTree = await treeOf('entries', 'main')
@@ -155,7 +161,9 @@ t.test('a push keeps every entry and every byte', async (t) => {
     t.equal(pushed.status, 'succeeded', JSON.stringify(pushed.error))
     t.match(pushed.result, { changed: true })
     const tree = await treeOf('entries', 'main')
-    for (const kept of ['terraform/OVERVIEW.md', 'vendor/mod', '.gitmodules', 'README.md']) {
+    const latin1Name = Object.keys(customerTree).find((file) => file.startsWith('"notes/r\\351sum'))!
+    t.ok(latin1Name, 'the Latin-1 name is in the tree')
+    for (const kept of ['terraform/OVERVIEW.md', 'vendor/mod', '.gitmodules', 'README.md', latin1Name]) {
       t.equal(tree[kept], customerTree[kept], `${kept}: the same mode and object`)
     }
     t.match(tree['terraform/terraform.tfvars'], /^100755 /, 'the execute bit is kept on a file the push changed')
@@ -165,8 +173,8 @@ t.test('a push keeps every entry and every byte', async (t) => {
     const previewed = preview.result.changes.map((c: any) => c.path)
     t.ok(previewed.includes('terraform/terraform.tfvars'), 'the dry run showed the configuration change')
     t.notOk(
-      previewed.some((p: string) => ['terraform/OVERVIEW.md', 'vendor/mod', '.gitmodules'].includes(p)),
-      'and no change of the link or the submodule',
+      previewed.some((p: string) => /OVERVIEW|vendor|gitmodules|notes/.test(p)),
+      'and no change of the link, the submodule or the Latin-1 name',
     )
 
     const again = await push(env)
