@@ -146,7 +146,7 @@ export interface TreeEntry {
 export type TreeEntries = Map<string, TreeEntry>
 
 /** A regular file (executable or not): what has content the merge can read and merge. */
-export const isRegularFile = (entry: TreeEntry | undefined): boolean => entry?.mode === '100644' || entry?.mode === '100755'
+export const isRegularFile = (entry: TreeEntry | undefined): entry is TreeEntry => entry?.mode === '100644' || entry?.mode === '100755'
 
 /**
  * Every entry of a commit's (or tree's) tree, folders walked into: files, executables, symbolic
