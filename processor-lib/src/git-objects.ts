@@ -1,13 +1,15 @@
 // Git object plumbing over isomorphic-git (HTTP(S) only, no git binary), the one copy of it: the
 // server's templates source and push, and this library's repository reads (git.ts: the processor
 // service's catalog of a repository) use it. Ask a remote where a branch points, fetch one branch (or
-// any ref) into a bare git directory, read a commit's files or its tree's entries (path, blob id,
-// mode) without the contents, and write trees from in-memory files or from entries.
+// any ref) into a bare git directory, read a commit's regular files (a templates source) or every
+// entry of its tree (path, object id, mode: files, executables, symbolic links, submodules) without
+// the contents, and write trees from in-memory files or from entries.
 import fs from 'node:fs'
 import * as git from 'isomorphic-git'
 import type { HttpClient } from 'isomorphic-git'
 import http from 'isomorphic-git/http/node'
 import type { InputFile } from './tree.ts'
+import { parseTree, serializeTree, type RawTreeEntry } from './tree-object.ts'
 
 export interface Credentials {
   username: string
@@ -128,20 +130,40 @@ export async function readCommitFiles(gitdir: string, commit: string, cache: obj
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 }
 
-/** A file of a tree without its content: its blob id and mode (0o644 or 0o755). */
-export interface BlobEntry {
+/**
+ * The mode of a tree entry that is no folder: a file, an executable file, a symbolic link (its blob
+ * holds the target) or a submodule (a gitlink: the commit of another repository, not stored here).
+ */
+export type EntryMode = '100644' | '100755' | '120000' | '160000'
+
+/** An entry of a tree without its content: its object id (a blob, or a submodule's commit) and mode. */
+export interface TreeEntry {
   oid: string
-  mode: number
+  mode: EntryMode
 }
 
-/** Path to blob entry: a tree as the merge reads it. */
-export type TreeEntries = Map<string, BlobEntry>
+/** Path to entry: a tree as the merge reads it, every entry but folders. */
+export type TreeEntries = Map<string, TreeEntry>
 
-/** The regular files of a commit's tree as entries (links and submodules are skipped); empty for null. */
+/** A regular file (executable or not): what has content the merge can read and merge. */
+export const isRegularFile = (entry: TreeEntry | undefined): entry is TreeEntry => entry?.mode === '100644' || entry?.mode === '100755'
+
+/**
+ * Every entry of a commit's (or tree's) tree, folders walked into: files, executables, symbolic
+ * links and submodules, each with its own mode, every name as it is (tree-object.ts); empty for null.
+ */
 export async function readTreeEntries(gitdir: string, commit: string | null, cache: object = {}): Promise<TreeEntries> {
   const entries: TreeEntries = new Map()
-  if (commit)
-    await walkFiles(gitdir, commit, cache, async (filepath, entry, mode) => void entries.set(filepath, { oid: await entry.oid(), mode }))
+  const visit = async (oid: string, prefix: string): Promise<void> => {
+    const { type, object } = await git.readObject({ fs, gitdir, oid, format: 'content', cache })
+    const bytes = Buffer.from(object as Uint8Array)
+    if (type === 'commit') return visit(/^tree ([0-9a-f]{40})/.exec(bytes.toString('latin1'))![1], prefix)
+    for (const entry of parseTree(bytes)) {
+      if (entry.mode === '40000') await visit(entry.oid, `${prefix}${entry.name}/`)
+      else entries.set(`${prefix}${entry.name}`, { oid: entry.oid, mode: entry.mode as EntryMode })
+    }
+  }
+  if (commit) await visit(commit, '')
   return entries
 }
 
@@ -153,39 +175,61 @@ export async function writeBlob(gitdir: string, content: string | Buffer): Promi
   return git.writeBlob({ fs, gitdir, blob: typeof content === 'string' ? Buffer.from(content, 'utf8') : content })
 }
 
-/** Write the blobs of the files; their entries. */
+/** Write the blobs of the files; their entries (100755 when any execute bit is set, else 100644). */
 export async function writeFileBlobs(
   gitdir: string,
   files: readonly { path: string; content: string | Buffer; mode: number }[],
 ): Promise<TreeEntries> {
   const entries: TreeEntries = new Map()
-  for (const f of files) entries.set(f.path, { oid: await writeBlob(gitdir, f.content), mode: f.mode & 0o111 ? 0o755 : 0o644 })
+  for (const f of files) entries.set(f.path, { oid: await writeBlob(gitdir, f.content), mode: f.mode & 0o111 ? '100755' : '100644' })
   return entries
 }
 
 interface Dir {
-  files: Map<string, BlobEntry>
+  entries: Map<string, TreeEntry>
   dirs: Map<string, Dir>
 }
 
-/** Write the trees of entries whose blobs are in the repository; the root tree's oid. */
+/** The names `git fsck --strict` refuses in a tree: empty, `.`, `..`, `.git` (any case). */
+const BAD_NAME = /^(?:|\.|\.\.|\.git)$/i
+
+/** Thrown for entries that cannot be one tree: a name both a file and a folder, or a name git refuses. */
+export class InvalidTreeError extends Error {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
+    super(`${path}: ${reason}`)
+    this.name = 'InvalidTreeError'
+  }
+}
+
+/**
+ * Write the trees of entries whose blobs are in the repository (a submodule's commit need not be);
+ * the root tree's oid. Each tree is written sorted as git sorts, names byte for byte as they were
+ * read (tree-object.ts), so every tree passes `git fsck --strict`; a path both a file and a folder,
+ * or a refused name, throws InvalidTreeError instead of writing a tree with duplicate names.
+ */
 export async function writeEntriesTree(gitdir: string, files: TreeEntries): Promise<string> {
-  const root: Dir = { files: new Map(), dirs: new Map() }
+  const root: Dir = { entries: new Map(), dirs: new Map() }
   for (const [filepath, entry] of files) {
     const parts = filepath.split('/')
+    if (parts.some((part) => BAD_NAME.test(part))) throw new InvalidTreeError(filepath, 'a name git refuses in a tree')
     let dir = root
-    for (const part of parts.slice(0, -1)) {
+    for (const [i, part] of parts.slice(0, -1).entries()) {
+      if (dir.entries.has(part)) throw new InvalidTreeError(parts.slice(0, i + 1).join('/'), 'both a file and a folder')
       let next = dir.dirs.get(part)
-      if (!next) dir.dirs.set(part, (next = { files: new Map(), dirs: new Map() }))
+      if (!next) dir.dirs.set(part, (next = { entries: new Map(), dirs: new Map() }))
       dir = next
     }
-    dir.files.set(parts[parts.length - 1], entry)
+    const name = parts[parts.length - 1]
+    if (dir.dirs.has(name)) throw new InvalidTreeError(filepath, 'both a file and a folder')
+    dir.entries.set(name, entry)
   }
   const write = async (dir: Dir): Promise<string> => {
-    const entries: git.TreeEntry[] = []
-    for (const [path, file] of dir.files) entries.push({ path, oid: file.oid, mode: file.mode & 0o111 ? '100755' : '100644', type: 'blob' })
-    for (const [path, sub] of dir.dirs) entries.push({ path, oid: await write(sub), mode: '040000', type: 'tree' })
-    return git.writeTree({ fs, gitdir, tree: entries })
+    const entries: RawTreeEntry[] = [...dir.entries].map(([name, entry]) => ({ name, ...entry }))
+    for (const [name, sub] of dir.dirs) entries.push({ name, oid: await write(sub), mode: '40000' })
+    return git.writeObject({ fs, gitdir, type: 'tree', object: serializeTree(entries), format: 'content' })
   }
   return write(root)
 }

@@ -7,7 +7,7 @@ import * as git from 'isomorphic-git'
 import nodeHttp from 'isomorphic-git/http/node'
 import type { HttpClient } from 'isomorphic-git'
 import { ProcessorError } from './findings.ts'
-import { branchHead, fetchRefAt, initBare, readBlob, readTreeEntries, type RemoteRef } from './git-objects.ts'
+import { branchHead, fetchRefAt, initBare, isRegularFile, readBlob, readTreeEntries, type RemoteRef } from './git-objects.ts'
 import { readTree, type InputFile } from './tree.ts'
 
 export interface CloneOptions {
@@ -122,7 +122,7 @@ export async function remoteBranchHead(opts: RemoteBranch): Promise<string | nul
 
 /**
  * Some files of the branch's newest commit: fetched (depth 1) into a temporary bare repository, the
- * named blobs read from it (null for a path the commit does not hold), the folder removed.
+ * named blobs read from it (null for a path the commit does not hold as a regular file: none, a link, a submodule), the folder removed.
  */
 export async function readBranchFiles(
   opts: RemoteBranch & { paths: readonly string[] },
@@ -141,7 +141,7 @@ export async function readBranchFiles(
     const files = new Map<string, Buffer | null>()
     for (const filepath of opts.paths) {
       const entry = entries.get(filepath)
-      files.set(filepath, entry ? await readBlob(gitdir, entry.oid) : null)
+      files.set(filepath, isRegularFile(entry) ? await readBlob(gitdir, entry.oid) : null)
     }
     return { commit, files }
   } finally {

@@ -16,11 +16,14 @@ export const ConflictHunk = Type.Object({
   theirs: Type.String({ description: 'The lines as the new generation has them.' }),
 })
 
+export const CONFLICT_KINDS = ['content', 'deleted-in-templates', 'deleted-in-branch', 'binary', 'file-folder'] as const
+export type ConflictKind = (typeof CONFLICT_KINDS)[number]
+
 export const FileConflict = Type.Object({
   file: Type.String(),
-  kind: StringEnum(['content', 'deleted-in-templates', 'deleted-in-branch', 'binary'] as const, {
+  kind: StringEnum(CONFLICT_KINDS, {
     description:
-      'content: both changed the same lines; deleted-in-templates: the generation dropped a file edited on the branch; deleted-in-branch: the branch deleted a file the generation changed; binary: a binary file both changed.',
+      'content: both changed the same lines; deleted-in-templates: the generation dropped a file edited on the branch; deleted-in-branch: the branch deleted a file the generation changed; binary: a binary file, symbolic link or submodule both changed; file-folder: the path is a file on one side and a folder on the other (the branch keeps its version of it and all below it).',
   }),
   hunks: Type.Array(ConflictHunk),
 })
