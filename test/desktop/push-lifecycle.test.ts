@@ -71,6 +71,11 @@ t.test('the change as a tree, counts and diff lines', async (t) => {
     diffLines(changes[0].diff!).map((l) => l.kind),
     ['meta', 'meta', 'hunk', 'context', 'del', 'add'],
   )
+  t.same(
+    diffLines('old mode 100644\nnew mode 100755\n').map((l) => l.kind),
+    ['meta', 'meta'],
+    'a mode change is shown as a header line, as git shows it',
+  )
 })
 
 const finished = (over: Partial<Job>): Job => ({ id: 'j', type: 'push', status: 'succeeded', ...over })

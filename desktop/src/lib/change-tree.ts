@@ -69,7 +69,8 @@ export function diffLines(diff: string): { kind: DiffLineKind; text: string }[] 
     .replace(/\n$/, '')
     .split('\n')
     .map((text) => {
-      if (/^(---|\+\+\+) /.test(text) || /^(diff |index |new file|deleted file|\\ No newline)/.test(text)) return { kind: 'meta', text }
+      if (/^(---|\+\+\+) /.test(text) || /^(diff |index |new file|deleted file|old mode|new mode|\\ No newline)/.test(text))
+        return { kind: 'meta', text }
       if (text.startsWith('@@')) return { kind: 'hunk', text }
       if (text.startsWith('+')) return { kind: 'add', text }
       if (text.startsWith('-')) return { kind: 'del', text }
