@@ -355,6 +355,7 @@ export class JobRunner {
     for (let waited = false; ; waited = true) {
       const holder = await this.pushLocks.take(record.environmentId, record._id, lockLifetimeMs)
       if (holder === null) return waited
+      if (!waited) this.opts.log.info({ jobId: record._id, waitingFor: holder }, "push waits for the environment's running push")
       const waiter = this.completions.waiter(holder, Math.min(pause, lockLifetimeMs / 3))
       await waiter.woken
       waiter.cancel()
