@@ -10,7 +10,7 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { LEFT_OUT } from '../../server/src/jobs/push/push-details.ts'
 import { startTestApp } from '../harness/app.ts'
 import { startGitServer } from '../harness/git-server.ts'
@@ -132,7 +132,7 @@ t.test('the base of a push cannot be lost', async (t) => {
    * A conflict (the customer and a configuration change both changed the domain line), pushed to a
    * review branch and resolved there by keeping the customer's line; `land` merges the review into main.
    */
-  const reviewedConflict = async (t: Tap.Test, repoName: string, land: (review: string) => Promise<void>) => {
+  const reviewedConflict = async (t: Test, repoName: string, land: (review: string) => Promise<void>) => {
     await git.createRepo(repoName, { 'README.md': '# shop\n' })
     const env = await envWith(`base-${repoName}`, repoName)
     t.equal((await push(env.id)).status, 'succeeded')

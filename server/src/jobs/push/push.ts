@@ -45,6 +45,7 @@ import {
 import { GENERATION_RECORD_PATH, parseGenerationRecord, sameGeneration, type GenerationRecord } from '../generation/generation-record.ts'
 import { changesOf, type FileChange } from './push-preview.ts'
 import { recordedConflicts } from './push-details.ts'
+import { withRepository } from './repository-cache.ts'
 import { mergeTrees, type FileConflict } from './tree-merge.ts'
 
 export type PushStrategy = 'merge' | 'branch'
@@ -124,15 +125,19 @@ export function pushConflict(branch: string, conflicts: readonly FileConflict[])
   )
 }
 
-export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
-  // The branch goes into `gitdir`, where the commits are made; the generated ref into `basedir`, so
-  // that both are fetched at once (a fetch writes the repository's shallow list). A commit whose
-  // parent is only in `basedir` still pushes: the remote has that parent.
-  const gitdir = await mkdtemp(path.join(os.tmpdir(), 'ies-push-'))
+export function pushFiles(req: PushRequest): Promise<PushOutcome> {
+  return withRepository(req.url, (gitdir) => pushInto(gitdir, req))
+}
+
+async function pushInto(gitdir: string, req: PushRequest): Promise<PushOutcome> {
+  // The branch goes into `gitdir` (kept between pushes: repository-cache.ts), where the commits are
+  // made; the generated ref into `basedir`, so that both are fetched at once (a fetch writes the
+  // repository's shallow list). A commit whose parent is only in `basedir` still pushes: the remote
+  // has that parent.
   const basedir = await mkdtemp(path.join(os.tmpdir(), 'ies-push-base-'))
   const cache = {}
   try {
-    await Promise.all([initBare(gitdir), initBare(basedir)])
+    await initBare(basedir)
     const remote = <T>(step: Promise<T>, ref = req.branch ?? 'the default branch'): Promise<T> =>
       step.catch((err: unknown) => {
         throw remoteFailure(err, req.url, ref) ?? err
@@ -284,7 +289,7 @@ export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
       return { ...outcome, commit, branch, changed: tree !== headTree, ...(warnings.length > 0 && { warnings }) }
     }
   } finally {
-    await Promise.all([rm(gitdir, { recursive: true, force: true }), rm(basedir, { recursive: true, force: true })])
+    await rm(basedir, { recursive: true, force: true })
   }
 }
 

@@ -1,0 +1,90 @@
+// The customer repositories a push fetches, kept between pushes (a bare repository per URL under
+// the system's temporary folder): the next fetch of a branch tells the server which commit it has
+// (isomorphic-git sends the local branch as a `have`), so only what is new is downloaded, not the
+// branch's whole tree again. In a repository with 10,000 files that fetch was most of a push's time
+// (docs/internals/push-benchmark.md).
+//
+// One push at a time uses a cache: in this process a queue per cache, between processes a lock
+// folder (`<cache>.lock`, made atomically); a push that finds the lock held by another process works
+// in a temporary repository instead, as does every push when the cache cannot be made. A lock older
+// than STALE_LOCK_MS is a crashed process's and is taken over. A cache with more than MAX_PACKS packs
+// (one per fetch) starts again empty, and so does one that a push failed in for a reason other than
+// the job's (JobFailure): it may be damaged.
+import { createHash } from 'node:crypto'
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { initBare } from '@ies/processor-lib/git-objects'
+import { JobFailure } from '../queue/errors.ts'
+
+export const CACHE_ROOT = path.join(os.tmpdir(), 'ies-push-cache')
+export const MAX_PACKS = 50
+export const STALE_LOCK_MS = 60 * 60_000
+
+const queues = new Map<string, Promise<unknown>>()
+
+/** Runs `work` with a bare repository for `url`: its cache when it can have it, else a temporary one. */
+export async function withRepository<T>(url: string, work: (gitdir: string) => Promise<T>): Promise<T> {
+  const dir = path.join(CACHE_ROOT, createHash('sha256').update(url).digest('hex').slice(0, 32))
+  const turn = (queues.get(dir) ?? Promise.resolve()).catch(() => {}).then(() => cached(dir, work))
+  queues.set(dir, turn)
+  try {
+    return await turn
+  } finally {
+    if (queues.get(dir) === turn) queues.delete(dir)
+  }
+}
+
+async function cached<T>(dir: string, work: (gitdir: string) => Promise<T>): Promise<T> {
+  const lock = `${dir}.lock`
+  if (!(await takeLock(lock))) return temporary(work)
+  try {
+    const packs = await readdir(path.join(dir, 'objects', 'pack')).catch(() => [])
+    const ready = await stat(path.join(dir, 'HEAD')).then(
+      () => true,
+      () => false,
+    )
+    if (!ready || packs.filter((f) => f.endsWith('.pack')).length > MAX_PACKS) {
+      await rm(dir, { recursive: true, force: true })
+      await mkdir(dir, { recursive: true })
+      await initBare(dir)
+    }
+    try {
+      return await work(dir)
+    } catch (err) {
+      if (!(err instanceof JobFailure)) await rm(dir, { recursive: true, force: true })
+      throw err
+    }
+  } finally {
+    await rm(lock, { recursive: true, force: true })
+  }
+}
+
+async function takeLock(lock: string): Promise<boolean> {
+  await mkdir(CACHE_ROOT, { recursive: true }).catch(() => {})
+  try {
+    await mkdir(lock)
+    return true
+  } catch {
+    const since = await stat(lock).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => 0,
+    )
+    if (since < STALE_LOCK_MS) return false
+    await rm(lock, { recursive: true, force: true })
+    return mkdir(lock).then(
+      () => true,
+      () => false,
+    )
+  }
+}
+
+async function temporary<T>(work: (gitdir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'ies-push-'))
+  try {
+    await initBare(dir)
+    return await work(dir)
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
