@@ -61,7 +61,7 @@ async function cached<T>(dir: string, work: (gitdir: string) => Promise<T>): Pro
 }
 
 async function takeLock(lock: string): Promise<boolean> {
-  await mkdir(CACHE_ROOT, { recursive: true }).catch(() => {})
+  await mkdir(CACHE_ROOT, { recursive: true, mode: 0o700 }).catch(() => {})
   try {
     await mkdir(lock)
     return true
