@@ -17,6 +17,8 @@ export interface GitProxyCall {
   path: string
   kind: 'refs' | 'ls-refs' | 'fetch' | 'push' | 'other'
   authorization?: string
+  /** Bytes of the answer's body received so far. */
+  responseBytes: number
 }
 
 export interface GitProxy {
@@ -56,6 +58,7 @@ export async function startGitProxy(target: string): Promise<GitProxy> {
         path: req.url ?? '/',
         kind,
         ...(req.headers.authorization && { authorization: req.headers.authorization }),
+        responseBytes: 0,
       }
       proxy.calls.push(call)
       await proxy.hold?.(call)
@@ -63,6 +66,7 @@ export async function startGitProxy(target: string): Promise<GitProxy> {
         { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } },
         (up) => {
           res.writeHead(up.statusCode ?? 502, up.headers)
+          up.on('data', (chunk: Buffer) => (call.responseBytes += chunk.length))
           up.pipe(res)
         },
       )
