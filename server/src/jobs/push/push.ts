@@ -138,42 +138,12 @@ async function pushInto(gitdir: string, req: PushRequest): Promise<PushOutcome> 
   const cache = {}
   try {
     await initBare(basedir)
-    const remote = <T>(step: Promise<T>, ref = req.branch ?? 'the default branch'): Promise<T> =>
-      step.catch((err: unknown) => {
-        throw remoteFailure(err, req.url, ref) ?? err
-      })
+    const { remote, fetchInto, fetch, pushRef, read, commitOf, treeOf } = gitSession(gitdir, basedir, req, cache)
     let defaultBranch: Promise<string | null> | undefined
     const defaultOf = () => (defaultBranch ??= remote(defaultBranchOf(req)))
     const branch = req.branch || (await defaultOf()) || 'main'
-    const fetchInto = (dir: string, ref: string, depth?: number) =>
-      remote(fetchRefAt({ gitdir: dir, url: req.url, ref, auth: req.auth, depth, http: req.http }))
-    const fetch = (ref: string, depth?: number) => fetchInto(gitdir, ref, depth)
-    const pushRef = async (ref: string, oid: string, force: boolean) => {
-      await git.writeRef({ fs, gitdir, ref, value: oid, force: true })
-      const result = await remote(
-        git.push({
-          fs,
-          http: req.http ?? http,
-          gitdir,
-          cache,
-          url: req.url,
-          ref,
-          remoteRef: ref,
-          force,
-          ...authOf(req),
-        }),
-        ref,
-      )
-      if (!result.ok) throw new JobFailure('GIT_PUSH_REJECTED', `The Git server refused the push to ${ref}: ${refusalOf(result)}`)
-    }
-    const read = (oid: string) => readBlob(gitdir, oid, cache).catch(() => readBlob(basedir, oid, cache))
     const theirs = await writeFileBlobs(gitdir, req.files)
     const ownRecord = parseGenerationRecord(req.files.find((f) => f.path === GENERATION_RECORD_PATH)?.content)
-    const person = () => ({ ...req.author, timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 })
-    const commitOf = async (tree: string, parent: string | null, message: string) =>
-      git.writeCommit({ fs, gitdir, commit: { message, tree, parent: parent ? [parent] : [], author: person(), committer: person() } })
-    const treeOf = async (commit: string | null, dir = gitdir) =>
-      commit ? (await git.readCommit({ fs, gitdir: dir, oid: commit, cache })).commit.tree : null
 
     for (let attempt = 1; ; attempt++) {
       let keptAt = generatedRef(branch)
@@ -290,6 +260,40 @@ async function pushInto(gitdir: string, req: PushRequest): Promise<PushOutcome> 
     }
   } finally {
     await rm(basedir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * The Git operations of one push: fetches and pushes with the request's credentials and HTTP client
+ * (a failure of the server as a JobFailure: remoteFailure), blobs read from either repository,
+ * commits written in `gitdir`.
+ */
+function gitSession(gitdir: string, basedir: string, req: PushRequest, cache: object) {
+  const remote = <T>(step: Promise<T>, ref = req.branch ?? 'the default branch'): Promise<T> =>
+    step.catch((err: unknown) => {
+      throw remoteFailure(err, req.url, ref) ?? err
+    })
+  const fetchInto = (dir: string, ref: string, depth?: number) =>
+    remote(fetchRefAt({ gitdir: dir, url: req.url, ref, auth: req.auth, depth, http: req.http }))
+  const pushRef = async (ref: string, oid: string, force: boolean) => {
+    await git.writeRef({ fs, gitdir, ref, value: oid, force: true })
+    const result = await remote(
+      git.push({ fs, http: req.http ?? http, gitdir, cache, url: req.url, ref, remoteRef: ref, force, ...authOf(req) }),
+      ref,
+    )
+    if (!result.ok) throw new JobFailure('GIT_PUSH_REJECTED', `The Git server refused the push to ${ref}: ${refusalOf(result)}`)
+  }
+  const person = () => ({ ...req.author, timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 })
+  return {
+    remote,
+    fetchInto,
+    fetch: (ref: string, depth?: number) => fetchInto(gitdir, ref, depth),
+    pushRef,
+    read: (oid: string) => readBlob(gitdir, oid, cache).catch(() => readBlob(basedir, oid, cache)),
+    commitOf: async (tree: string, parent: string | null, message: string) =>
+      git.writeCommit({ fs, gitdir, commit: { message, tree, parent: parent ? [parent] : [], author: person(), committer: person() } }),
+    treeOf: async (commit: string | null, dir = gitdir) =>
+      commit ? (await git.readCommit({ fs, gitdir: dir, oid: commit, cache })).commit.tree : null,
   }
 }
 
