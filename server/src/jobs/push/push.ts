@@ -1,18 +1,24 @@
 // The push of a generated repository (isomorphic-git, HTTPS, the decrypted deploy key as the HTTP
 // Basic password with GIT_PUSH_USERNAME as the user) as a three-way merge that keeps the customer's
-// work (tree-merge.ts): base = the pure generated tree of the last push, kept in the customer's
-// repository under `refs/ies/generated/<branch>` (or the branch `ies/generated/<branch>` where a host
-// accepts branches only); ours = the branch head; theirs = the new generated tree. The working tree is never checked out: blobs, trees and commits are written straight into a
-// temporary bare repository.
+// work (tree-merge.ts): base = the generated tree the branch was last built from (findBase); ours =
+// the branch head; theirs = the new generated tree. The working tree is never checked out: blobs,
+// trees and commits are written straight into a bare repository kept between pushes of the same URL
+// (repository-cache.ts), so a fetch downloads only what is new.
+//  - the base: the generated files IES kept (push-bases.ts) of the generation the branch's
+//    `.ies/generation.json` names, which travels with the content through squash, rebase and
+//    cherry-pick merges; else (none kept) a merged review's generated commit, the ref
+//    `refs/ies/generated/<branch>` (or the branch `ies/generated/<branch>` where a host accepts
+//    branches only), the tree of the newest commit an IES version that replaced the whole tree made
+//    among the branch's last LEGACY_DEPTH commits, or the empty tree.
+//  - the branch: the request's, else the remote's default branch (its HEAD; `main` in an empty
+//    repository). A branch that does not exist starts from the default branch's head.
 //  - strategy "merge": a conflict fails the push (PUSH_CONFLICT, the files and hunks as details) and
-//    leaves the branch as it was; else the merge is committed on top of the head and pushed, then the
-//    generated ref is moved to a commit of the new generated tree (its parent: the previous one).
+//    leaves the branch as it was; else the generated files are kept (keepBase), the merge is committed
+//    on top of the head and pushed, then the generated ref is moved to a commit of the new generated
+//    tree (its parent: the previous one); a refused ref is a warning.
 //  - strategy "branch": the merge, conflict markers included, is pushed to a new branch for a pull
 //    request; the environment's branch and the generated ref stay as they are.
-//  - dry run: everything but writing to the customer's repository; the changes against the head.
-//  - no generated ref yet (a repository never pushed, or pushed by an IES version that replaced the
-//    whole tree): the base is the tree of the newest commit such a version made among the branch's
-//    last LEGACY_DEPTH commits (its tree was exactly the generated tree), else the empty tree.
+//  - dry run: everything but writing; the changes against the head.
 //  - the branch moved between the fetch and the push (a customer push): fetch, merge and push again,
 //    up to MAX_ATTEMPTS times.
 //
