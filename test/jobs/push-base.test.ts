@@ -25,10 +25,15 @@ const OUTPUTS = 'terraform/outputs.tf'
 const REFUSE_IES_REFS =
   '#!/bin/sh\nwhile read old new ref; do case "$ref" in refs/ies/*|refs/heads/ies/generated/*) echo "$ref is not allowed here" >&2; exit 1;; esac; done\nexit 0\n'
 
+/** Resolves once `check` holds, looking again every 50 ms. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 50))
+}
+
 t.test('the base of a push cannot be lost', async (t) => {
   const git = await startGitServer({ username: 'x-access-token', password: DEPLOY_KEY })
   t.teardown(() => git.stop())
-  const { url, auth } = await startTestApp(t, { PUSH_ALLOWED_HOSTS: '127.0.0.1' })
+  const { app, url, auth } = await startTestApp(t, { PUSH_ALLOWED_HOSTS: '127.0.0.1' })
   const dev = { ...auth('dev'), 'content-type': 'application/json' }
   const api = async (method: string, route: string, body?: unknown) => {
     const res = await fetch(`${url}/api${route}`, { method, headers: dev, ...(body !== undefined && { body: JSON.stringify(body) }) })
@@ -106,6 +111,12 @@ t.test('the base of a push cannot be lost', async (t) => {
     t.match(await show('noref', `main:${OUTPUTS}`), /^# reviewed by the platform team\n/, "the customer's comment is kept")
     t.match(await show('noref', `main:${TFVARS}`), 'domain = "shop2.example.com"')
     t.match(await git.git('noref', ['for-each-ref', 'refs/ies']), 'refs/ies/generated/main', 'the ref is made again')
+
+    const kept = () => app.mongo.db.collection('pushBases').countDocuments({ environmentId: env.id })
+    t.equal(await kept(), 2, 'IES keeps the generated files of both pushes')
+    t.equal((await fetch(`${url}/api/environments/${env.id}`, { method: 'DELETE', headers: auth('dev') })).status, 204)
+    await until(async () => (await kept()) === 0)
+    t.pass('and removes them with the environment')
   })
 
   await t.test('a host that refuses refs/ies/* and ies/generated/*: a warning, and later pushes still merge', async (t) => {
