@@ -2,16 +2,15 @@
 // against a real git http-backend server behind a proxy that counts the bytes it answers, the
 // second push into a repository with 3,000 customer files downloads a small part of what the first
 // downloaded; pushes to one URL at once take turns and all arrive; a cache whose objects are gone
-// starts again empty after the push that found it so.
+// starts again empty after the push that found it so; another deploy key gets a cache of its own.
 import { execFile } from 'node:child_process'
-import { createHash } from 'node:crypto'
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { pushFiles, type PushRequest } from '../../server/src/jobs/push/push.ts'
-import { CACHE_ROOT } from '../../server/src/jobs/push/repository-cache.ts'
+import { cacheDirOf } from '../../server/src/jobs/push/repository-cache.ts'
 import { startGitProxy } from '../harness/git-proxy.ts'
 import { startGitServer } from '../harness/git-server.ts'
 
@@ -36,7 +35,7 @@ t.test('the repository cache of pushes', async (t) => {
     dryRun: false,
   })
   const fetched = () => proxy.calls.filter((c) => c.kind === 'fetch').reduce((n, c) => n + c.responseBytes, 0)
-  const cacheOf = (repo: string) => path.join(CACHE_ROOT, createHash('sha256').update(urlOf(repo)).digest('hex').slice(0, 32))
+  const cacheOf = (repo: string) => cacheDirOf(urlOf(repo), { username: 'x', password: 'y' })
 
   await t.test('the next push downloads only what is new', async (t) => {
     const work = await mkdtemp(path.join(os.tmpdir(), 'ies-cache-'))
@@ -69,6 +68,15 @@ t.test('the repository cache of pushes', async (t) => {
     // In the order asked: each generation replaces the one before (the customer kept none of its files).
     t.same((await git.git('turns', ['ls-tree', '--name-only', 'main'])).split('\n').filter(Boolean), ['README.md', 'gen-3.tf'])
     t.equal(await git.git('turns', ['rev-list', '--count', 'main']), '4\n', 'three pushes, one after the other')
+  })
+
+  await t.test('another deploy key has a cache of its own', async (t) => {
+    await git.createRepo('keys', { 'README.md': '# keys\n' })
+    await pushFiles(request('keys', { 'gen.tf': 'a = 1\n' }))
+    await pushFiles({ ...request('keys', { 'gen.tf': 'a = 2\n' }), auth: { username: 'x', password: 'another key' } })
+    const dirs = [cacheOf('keys'), cacheDirOf(urlOf('keys'), { username: 'x', password: 'another key' })]
+    t.not(dirs[0], dirs[1])
+    for (const dir of dirs) await t.resolves(stat(path.join(dir, 'HEAD')), `${dir} holds a repository`)
   })
 
   await t.test('a damaged cache starts again empty', async (t) => {

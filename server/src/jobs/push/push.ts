@@ -132,7 +132,7 @@ export function pushConflict(branch: string, conflicts: readonly FileConflict[])
 }
 
 export function pushFiles(req: PushRequest): Promise<PushOutcome> {
-  return withRepository(req.url, (gitdir) => pushInto(gitdir, req))
+  return withRepository(req.url, req.auth, (gitdir) => pushInto(gitdir, req))
 }
 
 async function pushInto(gitdir: string, req: PushRequest): Promise<PushOutcome> {
