@@ -13,7 +13,7 @@
 // the job's (JobFailure): it may be damaged. A cache unused for MAX_IDLE_MS is removed (looked for
 // at most once every SWEEP_EVERY_MS, when a push starts).
 import { createHash } from 'node:crypto'
-import { mkdir, mkdtemp, readdir, rm, stat, utimes } from 'node:fs/promises'
+import { chmod, lstat, mkdir, mkdtemp, readdir, rm, stat, utimes } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { initBare } from '@ies/processor-lib/git-objects'
@@ -81,8 +81,20 @@ async function cached<T>(dir: string, work: (gitdir: string) => Promise<T>): Pro
   }
 }
 
-async function takeLock(lock: string): Promise<boolean> {
+/**
+ * Whether the cache folder is this user's and closed to others (the temporary folder is shared:
+ * another user could have made it first); when not, pushes use temporary repositories.
+ */
+async function rootIsOurs(): Promise<boolean> {
   await mkdir(CACHE_ROOT, { recursive: true, mode: 0o700 }).catch(() => {})
+  const root = await lstat(CACHE_ROOT).catch(() => null)
+  if (!root?.isDirectory() || root.uid !== process.getuid?.()) return false
+  if ((root.mode & 0o077) !== 0) await chmod(CACHE_ROOT, 0o700)
+  return true
+}
+
+async function takeLock(lock: string): Promise<boolean> {
+  if (!(await rootIsOurs())) return false
   try {
     await mkdir(lock)
     return true
