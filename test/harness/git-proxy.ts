@@ -7,6 +7,7 @@
  *   const proxy = await startGitProxy(git.baseUrl)
  *   proxy.calls.filter((c) => c.kind === 'fetch').length
  *   proxy.down = true
+ *   proxy.hold = (call) => (call.kind === 'push' ? released : undefined)   // held until `released` resolves
  */
 import { createServer, request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -14,14 +15,18 @@ import type { AddressInfo } from 'node:net'
 export interface GitProxyCall {
   method: string
   path: string
-  kind: 'refs' | 'ls-refs' | 'fetch' | 'other'
+  kind: 'refs' | 'ls-refs' | 'fetch' | 'push' | 'other'
   authorization?: string
+  /** Bytes of the answer's body received so far. */
+  responseBytes: number
 }
 
 export interface GitProxy {
   baseUrl: string
   calls: GitProxyCall[]
   down: boolean
+  /** When set, each request is forwarded once what it returns for the call has resolved. */
+  hold?: (call: GitProxyCall) => Promise<unknown> | undefined
   stop(): Promise<void>
 }
 
@@ -35,7 +40,7 @@ export async function startGitProxy(target: string): Promise<GitProxy> {
     }
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
+    req.on('end', async () => {
       const body = Buffer.concat(chunks)
       const text = body.toString('latin1')
       const kind: GitProxyCall['kind'] =
@@ -45,17 +50,23 @@ export async function startGitProxy(target: string): Promise<GitProxy> {
             ? 'ls-refs'
             : text.includes('command=fetch') || /want [0-9a-f]{40}/.test(text)
               ? 'fetch'
-              : 'other'
-      proxy.calls.push({
+              : req.method === 'POST' && (req.url ?? '').endsWith('/git-receive-pack')
+                ? 'push'
+                : 'other'
+      const call: GitProxyCall = {
         method: req.method ?? 'GET',
         path: req.url ?? '/',
         kind,
         ...(req.headers.authorization && { authorization: req.headers.authorization }),
-      })
+        responseBytes: 0,
+      }
+      proxy.calls.push(call)
+      await proxy.hold?.(call)
       const upstream = httpRequest(
         { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } },
         (up) => {
           res.writeHead(up.statusCode ?? 502, up.headers)
+          up.on('data', (chunk: Buffer) => (call.responseBytes += chunk.length))
           up.pipe(res)
         },
       )

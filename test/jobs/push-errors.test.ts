@@ -116,7 +116,9 @@ t.test('push failures', async (t) => {
     await writeFile(hook, '#!/bin/sh\necho "branch main is protected" >&2\nexit 1\n')
     await chmod(hook, 0o755)
     const outcome = await pushWith('push-declined', hooked)
-    expectFailure(t, outcome, 'GIT_PUSH_REJECTED', /^The Git server refused the push to main: pre-receive hook declined/, [/GitPushError/])
+    expectFailure(t, outcome, 'GIT_PUSH_REJECTED', /^The Git server refused the push to refs\/heads\/main: pre-receive hook declined/, [
+      /GitPushError/,
+    ])
   })
 
   await t.test('an unexpected failure: INTERNAL_ERROR for the user, the real cause (redacted) in the log', async (t) => {

@@ -50,6 +50,15 @@ const CREDENTIAL_NAME = /token|secret|passw|credential|api[-_]?key/i
 /** Three base64url segments starting with a JSON header (`eyJ`): a JWT, signed or not. */
 const JWT_SHAPED = /eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/g
 
+/**
+ * A line that looks like it holds a secret, by the rules the log's redaction uses: a credential-like
+ * name given a value (`password = "..."`, `api_key: ...`), a JWT-shaped value, or a private key.
+ */
+export function looksLikeSecret(line: string): boolean {
+  const name = /^[\s"'-]*([\w.-]+)["']?\s*[:=]/.exec(line)?.[1]
+  return (!!name && CREDENTIAL_NAME.test(name)) || new RegExp(JWT_SHAPED.source).test(line) || /PRIVATE KEY/.test(line)
+}
+
 function decoded(text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '))

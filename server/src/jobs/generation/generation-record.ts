@@ -58,10 +58,13 @@ export function parseGenerationRecord(content: Buffer | string | undefined | nul
 
 /** Two records of the same generation: alike but for when (and by which IES version) they were written. */
 export function sameGeneration(a: GenerationRecord | null, b: GenerationRecord | null): boolean {
-  if (!a || !b) return false
-  const { generatedAt: _a, iesVersion: _av, ...restA } = a
-  const { generatedAt: _b, iesVersion: _bv, ...restB } = b
-  return canonical(restA) === canonical(restB)
+  return !!a && !!b && generationIdentity(a) === generationIdentity(b)
+}
+
+/** What a record says was generated, as canonical JSON: all of it but when and by which IES version. */
+export function generationIdentity(record: GenerationRecord): string {
+  const { generatedAt: _at, iesVersion: _version, ...rest } = record
+  return canonical(rest)
 }
 
 /** JSON with object keys sorted, so that equal values give equal text. */

@@ -8,6 +8,7 @@ import { pushHttp } from './destination.ts'
 import { GENERATION_RECORD_PATH, generationRecord, generationRecordFile, parseGenerationRecord } from '../generation/generation-record.ts'
 import { pushFiles, type PushRequest, type PushStrategy } from './push.ts'
 import { pushCommitMessage } from './push-message.ts'
+import { recordedChanges, recordedConflicts } from './push-details.ts'
 import type { PushRecords } from './push-records.ts'
 import type { DryRunResult, PushJobResult } from './push-schemas.ts'
 import type { JobRecord, PushParams } from '../queue/store.ts'
@@ -28,7 +29,8 @@ export async function pushEnvironment(opts: {
   job: JobRecord
   env: JobEnvironment
   url: string
-  branch: string
+  /** None: the repository's default branch. */
+  branch?: string
   deployKey: string
   files: readonly TreeFile[]
   templatesCommit: string
@@ -68,6 +70,11 @@ export async function pushEnvironment(opts: {
     reviewBranch: reviewBranchOf(job._id),
     dryRun: params.dryRun === true,
     beforeUpdate: opts.beforeUpdate,
+    keptBase: (record) => (record.environmentId === env._id ? opts.records.bases.files(record) : Promise.resolve(null)),
+    keepBase: async (pushed) => {
+      const record = parseGenerationRecord(pushed.find((f) => f.path === GENERATION_RECORD_PATH)?.content)
+      if (record) await opts.records.bases.keep(pushed, record)
+    },
     http: pushHttp(opts.config.push.allowedHosts, opts.config.push.gitTimeoutMs),
     message: (previous) =>
       pushCommitMessage({
@@ -87,8 +94,8 @@ export async function pushEnvironment(opts: {
       branch: outcome.branch,
       strategy,
       templatesCommit: opts.templatesCommit,
-      changes: outcome.changes ?? [],
-      conflicts: outcome.conflicts,
+      changes: recordedChanges(outcome.changes ?? []),
+      conflicts: recordedConflicts(outcome.conflicts),
       ...from,
     }
   }
@@ -114,7 +121,7 @@ export async function pushEnvironment(opts: {
     templatesCommit: opts.templatesCommit,
     fileCount: files.length,
     ...from,
-    ...(strategy === 'branch' && { conflicts: outcome.conflicts }),
+    ...(strategy === 'branch' && { conflicts: recordedConflicts(outcome.conflicts) }),
     ...(outcome.warnings && { warnings: outcome.warnings }),
   }
 }

@@ -12,6 +12,7 @@ import type { Behind, LastPush } from './push-schemas.ts'
 import type { Format, GenerateOptions } from '../generation/selection.ts'
 import type { TemplatesSource } from '../generation/templates.ts'
 import { processorInput, type ProcessorInput } from '../generation/transform.ts'
+import { PushBases } from './push-bases.ts'
 
 /** What is recorded of a push. */
 interface PushFields {
@@ -43,9 +44,12 @@ export const inputHash = (input: ProcessorInput) => createHash('sha256').update(
 
 export class PushRecords {
   private readonly collection: Collection<PushDoc>
+  /** The generated files each push's merge may need as its base. */
+  readonly bases: PushBases
 
   constructor(db: Db) {
     this.collection = db.collection<PushDoc>('environmentPushes')
+    this.bases = new PushBases(db)
   }
 
   async record(
@@ -79,11 +83,11 @@ export class PushRecords {
 
   /** The index of `removeForEnvironment`'s query (test/server/query-indexes.test.ts). */
   async init(): Promise<void> {
-    await this.collection.createIndex({ environmentId: 1 }, { name: 'environment' })
+    await Promise.all([this.collection.createIndex({ environmentId: 1 }, { name: 'environment' }), this.bases.init()])
   }
 
   async removeForEnvironment(environmentId: string): Promise<void> {
-    await this.collection.deleteMany({ environmentId })
+    await Promise.all([this.collection.deleteMany({ environmentId }), this.bases.removeForEnvironment(environmentId)])
   }
 }
 

@@ -1,18 +1,24 @@
 // The push of a generated repository (isomorphic-git, HTTPS, the decrypted deploy key as the HTTP
 // Basic password with GIT_PUSH_USERNAME as the user) as a three-way merge that keeps the customer's
-// work (tree-merge.ts): base = the pure generated tree of the last push, kept in the customer's
-// repository under `refs/ies/generated/<branch>` (or the branch `ies/generated/<branch>` where a host
-// accepts branches only); ours = the branch head; theirs = the new generated tree. The working tree is never checked out: blobs, trees and commits are written straight into a
-// temporary bare repository.
+// work (tree-merge.ts): base = the generated tree the branch was last built from (findBase); ours =
+// the branch head; theirs = the new generated tree. The working tree is never checked out: blobs,
+// trees and commits are written straight into a bare repository kept between pushes of the same URL
+// (repository-cache.ts), so a fetch downloads only what is new.
+//  - the base: the generated files IES kept (push-bases.ts) of the generation the branch's
+//    `.ies/generation.json` names, which travels with the content through squash, rebase and
+//    cherry-pick merges; else (none kept) a merged review's generated commit, the ref
+//    `refs/ies/generated/<branch>` (or the branch `ies/generated/<branch>` where a host accepts
+//    branches only), the tree of the newest commit an IES version that replaced the whole tree made
+//    among the branch's last LEGACY_DEPTH commits, or the empty tree.
+//  - the branch: the request's, else the remote's default branch (its HEAD; `main` in an empty
+//    repository). A branch that does not exist starts from the default branch's head.
 //  - strategy "merge": a conflict fails the push (PUSH_CONFLICT, the files and hunks as details) and
-//    leaves the branch as it was; else the merge is committed on top of the head and pushed, then the
-//    generated ref is moved to a commit of the new generated tree (its parent: the previous one).
+//    leaves the branch as it was; else the generated files are kept (keepBase), the merge is committed
+//    on top of the head and pushed, then the generated ref is moved to a commit of the new generated
+//    tree (its parent: the previous one); a refused ref is a warning.
 //  - strategy "branch": the merge, conflict markers included, is pushed to a new branch for a pull
 //    request; the environment's branch and the generated ref stay as they are.
-//  - dry run: everything but writing to the customer's repository; the changes against the head.
-//  - no generated ref yet (a repository never pushed, or pushed by an IES version that replaced the
-//    whole tree): the base is the tree of the newest commit such a version made among the branch's
-//    last LEGACY_DEPTH commits (its tree was exactly the generated tree), else the empty tree.
+//  - dry run: everything but writing; the changes against the head.
 //  - the branch moved between the fetch and the push (a customer push): fetch, merge and push again,
 //    up to MAX_ATTEMPTS times.
 //
@@ -44,6 +50,8 @@ import {
 } from '@ies/processor-lib/git-objects'
 import { GENERATION_RECORD_PATH, parseGenerationRecord, sameGeneration, type GenerationRecord } from '../generation/generation-record.ts'
 import { changesOf, type FileChange } from './push-preview.ts'
+import { recordedConflicts } from './push-details.ts'
+import { withRepository } from './repository-cache.ts'
 import { mergeTrees, type FileConflict } from './tree-merge.ts'
 
 export type PushStrategy = 'merge' | 'branch'
@@ -66,7 +74,8 @@ const TRAILER = /^IES-Environment: /m
 
 export interface PushRequest {
   url: string
-  branch: string
+  /** The branch; none: the remote's default branch (its `HEAD`), `main` in an empty repository. */
+  branch?: string
   auth: Credentials
   /** The generated files, the generation record (`.ies/generation.json`) among them. */
   files: readonly TreeFile[]
@@ -81,6 +90,13 @@ export interface PushRequest {
   dryRun: boolean
   /** Called after the merge and before anything is pushed (tests make a customer push race it here). */
   beforeUpdate?(attempt: number): Promise<void>
+  /**
+   * The generated files IES kept of the generation a branch's `.ies/generation.json` describes
+   * (push-bases.ts), or null: the merge's base whatever became of the refs below.
+   */
+  keptBase?(record: GenerationRecord): Promise<TreeFile[] | null>
+  /** Keeps the generated files of this push (its generation record as pushed) before the branch is updated. */
+  keepBase?(files: TreeFile[]): Promise<void>
 }
 
 export interface PushOutcome {
@@ -94,8 +110,11 @@ export interface PushOutcome {
   conflicts: FileConflict[]
   /** For a dry run: the changes against the branch head. */
   changes?: FileChange[]
-  /** What the merge's base was: the generated ref, a merged review's generated commit, an earlier version's commit, nothing. */
-  base: 'generated' | 'review' | 'legacy' | 'empty'
+  /**
+   * What the merge's base was: the generated files IES kept of the branch's generation, the
+   * generated ref, a merged review's generated commit, an earlier version's commit, nothing.
+   */
+  base: 'kept' | 'generated' | 'review' | 'legacy' | 'empty'
   /** What went wrong without failing the push (the generated ref refused). */
   warnings?: string[]
   attempts: number
@@ -108,80 +127,60 @@ export function pushConflict(branch: string, conflicts: readonly FileConflict[])
   return new JobFailure(
     'PUSH_CONFLICT',
     `The new generation conflicts with changes made on ${branch} in ${files.length} file(s): ${list}. Nothing was pushed; resolve them on the branch, or push to a new branch for a pull request.`,
-    { conflicts },
+    { conflicts: recordedConflicts(conflicts) },
   )
 }
 
-export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
-  // The branch goes into `gitdir`, where the commits are made; the generated ref into `basedir`, so
-  // that both are fetched at once (a fetch writes the repository's shallow list). A commit whose
-  // parent is only in `basedir` still pushes: the remote has that parent.
-  const gitdir = await mkdtemp(path.join(os.tmpdir(), 'ies-push-'))
+export function pushFiles(req: PushRequest): Promise<PushOutcome> {
+  return withRepository(req.url, req.auth, (gitdir) => pushInto(gitdir, req))
+}
+
+async function pushInto(gitdir: string, req: PushRequest): Promise<PushOutcome> {
+  // The branch goes into `gitdir` (kept between pushes: repository-cache.ts), where the commits are
+  // made; the generated ref into `basedir`, so that both are fetched at once (a fetch writes the
+  // repository's shallow list). A commit whose parent is only in `basedir` still pushes: the remote
+  // has that parent.
   const basedir = await mkdtemp(path.join(os.tmpdir(), 'ies-push-base-'))
   const cache = {}
   try {
-    await Promise.all([initBare(gitdir), initBare(basedir)])
-    const remote = <T>(step: Promise<T>): Promise<T> =>
-      step.catch((err: unknown) => {
-        throw remoteFailure(err, req.url, req.branch) ?? err
-      })
-    const fetchInto = (dir: string, ref: string, depth?: number) =>
-      remote(fetchRefAt({ gitdir: dir, url: req.url, ref, auth: req.auth, depth, http: req.http }))
-    const fetch = (ref: string, depth?: number) => fetchInto(gitdir, ref, depth)
-    const pushRef = async (ref: string, oid: string, force: boolean) => {
-      await git.writeRef({ fs, gitdir, ref, value: oid, force: true })
-      const result = await remote(
-        git.push({
-          fs,
-          http: req.http ?? http,
-          gitdir,
-          cache,
-          url: req.url,
-          ref,
-          remoteRef: ref,
-          force,
-          onAuth: () => ({ username: req.auth.username, password: req.auth.password }),
-          onAuthFailure: () => ({ cancel: true }),
-        }),
-      )
-      if (!result.ok) throw new JobFailure('GIT_PUSH_REJECTED', `The Git server refused the push to ${req.branch}: ${refusalOf(result)}`)
-    }
-    const read = (oid: string) => readBlob(gitdir, oid, cache).catch(() => readBlob(basedir, oid, cache))
+    await initBare(basedir)
+    const { remote, fetchInto, fetch, pushRef, read, commitOf, treeOf } = gitSession(gitdir, basedir, req, cache)
+    let defaultBranch: Promise<string | null> | undefined
+    const defaultOf = () => (defaultBranch ??= remote(defaultBranchOf(req)))
+    const branch = req.branch || (await defaultOf()) || 'main'
     const theirs = await writeFileBlobs(gitdir, req.files)
-    const person = () => ({ ...req.author, timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 })
-    const commitOf = async (tree: string, parent: string | null, message: string) =>
-      git.writeCommit({ fs, gitdir, commit: { message, tree, parent: parent ? [parent] : [], author: person(), committer: person() } })
-    const treeOf = async (commit: string | null, dir = gitdir) =>
-      commit ? (await git.readCommit({ fs, gitdir: dir, oid: commit, cache })).commit.tree : null
+    const ownRecord = parseGenerationRecord(req.files.find((f) => f.path === GENERATION_RECORD_PATH)?.content)
 
     for (let attempt = 1; ; attempt++) {
-      let keptAt = generatedRef(req.branch)
-      const fetched = await Promise.all([fetch(`refs/heads/${req.branch}`), fetchInto(basedir, keptAt)])
+      let keptAt = generatedRef(branch)
+      const fetched = await Promise.all([fetch(`refs/heads/${branch}`), fetchInto(basedir, keptAt)])
       const head = fetched[0]
       let generated = fetched[1]
       if (!generated) {
-        const fallback = await fetchInto(basedir, generatedBranchRef(req.branch))
-        if (fallback) [keptAt, generated] = [generatedBranchRef(req.branch), fallback]
+        const fallback = await fetchInto(basedir, generatedBranchRef(branch))
+        if (fallback) [keptAt, generated] = [generatedBranchRef(branch), fallback]
       }
-      const legacy = generated || !head ? null : await legacyBase(gitdir, head, () => fetch(`refs/heads/${req.branch}`, LEGACY_DEPTH))
-      const reviewed =
-        head && generated !== undefined
-          ? await reviewedBase(
-              gitdir,
-              basedir,
-              head,
-              generated,
-              () => fetch(`refs/heads/${req.branch}`, REVIEW_DEPTH),
-              (ref) => fetchInto(basedir, ref),
-            )
-          : null
-      /** The last generated commit: the base, and the parent of the next one. */
-      const lastGenerated = reviewed ?? generated
-      const baseCommit = lastGenerated ?? legacy
-      const [base, ours] = await Promise.all([
-        readTreeEntries(lastGenerated ? basedir : gitdir, baseCommit, cache),
-        readTreeEntries(gitdir, head, cache),
-      ])
+      // A branch that does not exist (deleted once its pull request was merged, or new) starts from
+      // the default branch, so that a pull request from it shows only what this push changes; not
+      // when that holds another environment's generation (one repository, a branch per environment).
+      const startBranch = head ? branch : await defaultOf()
+      const fromRef = `refs/heads/${startBranch}`
+      let from = head ?? (startBranch && startBranch !== branch ? await fetch(fromRef) : null)
+      let ours = await readTreeEntries(gitdir, from, cache)
+      if (!head && from && !(await ofEnvironment(ours, ownRecord, read))) [from, ours] = [null, new Map()]
+      const found = await findBase({
+        gitdir,
+        basedir,
+        cache,
+        from,
+        generated,
+        ours,
+        read,
+        keptBase: req.keptBase,
+        deepen: (depth) => fetch(fromRef, depth),
+        fetchBase: (ref) => fetchInto(basedir, ref),
+      })
+      const { base, lastGenerated } = found
       const previous = parseGenerationRecordOf(base.get(GENERATION_RECORD_PATH) && (await read(base.get(GENERATION_RECORD_PATH)!.oid)))
       const next = await withPreviousRecord(theirs, base, previous, read, (content) => writeBlob(gitdir, content))
       const merge = await mergeTrees({
@@ -190,23 +189,19 @@ export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
         theirs: next,
         read,
         write: (content) => writeBlob(gitdir, content),
-        labels: { ours: req.branch, base: 'last generation', theirs: 'new generation' },
+        labels: { ours: branch, base: 'last generation', theirs: 'new generation' },
       })
-      const outcome = {
-        conflicts: merge.conflicts,
-        base: reviewed ? 'review' : generated ? 'generated' : legacy ? 'legacy' : 'empty',
-        attempts: attempt,
-      } as const
-      const target = req.strategy === 'branch' ? req.reviewBranch : req.branch
+      const outcome = { conflicts: merge.conflicts, base: found.kind, attempts: attempt } as const
+      const target = req.strategy === 'branch' ? req.reviewBranch : branch
       if (req.dryRun) {
         const changes = await changesOf(ours, merge, read)
-        return { ...outcome, commit: head, branch: target, changed: changes.length > 0, changes }
+        return { ...outcome, commit: head, branch: target, changed: changes.length > 0 || !head, changes }
       }
-      if (req.strategy === 'merge' && merge.conflicts.length > 0) throw pushConflict(req.branch, merge.conflicts)
+      if (req.strategy === 'merge' && merge.conflicts.length > 0) throw pushConflict(branch, merge.conflicts)
 
       const message = req.message(previous)
       const tree = await writeEntriesTree(gitdir, req.strategy === 'branch' ? merge.marked : merge.entries)
-      const headTree = await treeOf(head)
+      const headTree = await treeOf(from)
       const warnings: string[] = []
       /** Pushes a generated commit to the first of the refs the host accepts; that ref, or null (with a warning). */
       const keepGenerated = async (targets: string[], oid: string, force: boolean) => {
@@ -221,30 +216,32 @@ export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
         return null
       }
       const generatedTree = await writeEntriesTree(gitdir, next)
+      // Kept on the IES side before any ref moves: the base of the next push, whatever the host does with the refs.
+      await req.keepBase?.(await filesOf(req.files, next, read))
       if (req.strategy === 'branch') {
         // The review's generated tree is kept too, and named in the review commit: once the review is
         // merged into the branch, it is the base of the next push (reviewedBase), so a conflict
         // resolved in the review stays resolved.
         const reviewGenerated = await commitOf(generatedTree, lastGenerated, `IES generated tree of ${req.reviewBranch}\n\n${message}`)
         const keptRef = await keepGenerated([generatedRef(req.reviewBranch), generatedBranchRef(req.reviewBranch)], reviewGenerated, false)
-        const commit = await commitOf(tree, head, keptRef ? `${message}${REVIEW_TRAILER_NAME}: ${keptRef}\n` : message)
+        const commit = await commitOf(tree, from, keptRef ? `${message}${REVIEW_TRAILER_NAME}: ${keptRef}\n` : message)
         await req.beforeUpdate?.(attempt)
         await pushRef(`refs/heads/${req.reviewBranch}`, commit, false)
         return { ...outcome, commit, branch: req.reviewBranch, changed: tree !== headTree, ...(warnings.length > 0 && { warnings }) }
       }
       const sameGenerated = generatedTree === (await treeOf(lastGenerated, basedir))
       // After a merged review the branch's ref moves to it at least.
-      const generatedMoves = !sameGenerated || reviewed !== null
-      if (tree === headTree && !generatedMoves) return { ...outcome, commit: head, branch: req.branch, changed: false }
-      let commit = head
-      if (tree !== headTree) {
-        commit = await commitOf(tree, head, message)
+      const generatedMoves = !sameGenerated || found.kind === 'review'
+      if (tree === headTree && head && !generatedMoves) return { ...outcome, commit: head, branch, changed: false }
+      // A new commit, or a branch opened again at the default branch's head when that holds the merge already.
+      const commit = tree !== headTree ? await commitOf(tree, from, message) : from!
+      if (commit !== head) {
         await req.beforeUpdate?.(attempt)
         try {
-          await pushRef(`refs/heads/${req.branch}`, commit, false)
+          await pushRef(`refs/heads/${branch}`, commit, false)
         } catch (err) {
           // The branch moved on meanwhile (refused as not a fast-forward, or no longer where we read it): merge again.
-          if (attempt < MAX_ATTEMPTS && (await remoteHead(req, `refs/heads/${req.branch}`)) !== head) continue
+          if (attempt < MAX_ATTEMPTS && (await remoteHead(req, `refs/heads/${branch}`)) !== head) continue
           throw err
         }
       }
@@ -252,20 +249,130 @@ export async function pushFiles(req: PushRequest): Promise<PushOutcome> {
         const generatedCommit =
           sameGenerated && lastGenerated
             ? lastGenerated
-            : await commitOf(generatedTree, lastGenerated, `IES generated tree of ${req.branch}\n\n${message}`)
+            : await commitOf(generatedTree, lastGenerated, `IES generated tree of ${branch}\n\n${message}`)
         // The branch is pushed already. Creating the ref on a host that refuses `refs/ies/...` (branches
         // and tags only) falls back to the branch `ies/generated/<branch>`. Should the ref not move (a
         // concurrent push moved it first, or the host refuses), the push still succeeds, with a warning:
-        // the next push merges from an older or an empty base. A fast-forward of the ref we read (a
-        // concurrent push that moved it meanwhile wins), forced only after a merged review, whose
-        // generated commit follows the ref's but is not in the repository the commits are made in.
-        await keepGenerated(generated ? [keptAt] : [generatedRef(req.branch), generatedBranchRef(req.branch)], generatedCommit, !!reviewed)
+        // the next push finds its base among the generations IES kept (keptBase). A fast-forward of the
+        // ref we read (a concurrent push that moved it meanwhile wins), forced only after a merged
+        // review, whose generated commit follows the ref's but is not in the repository the commits are made in.
+        await keepGenerated(
+          generated ? [keptAt] : [generatedRef(branch), generatedBranchRef(branch)],
+          generatedCommit,
+          found.kind === 'review',
+        )
       }
-      return { ...outcome, commit: commit!, branch: req.branch, changed: tree !== headTree, ...(warnings.length > 0 && { warnings }) }
+      return { ...outcome, commit, branch, changed: tree !== headTree, ...(warnings.length > 0 && { warnings }) }
     }
   } finally {
-    await Promise.all([rm(gitdir, { recursive: true, force: true }), rm(basedir, { recursive: true, force: true })])
+    await rm(basedir, { recursive: true, force: true })
   }
+}
+
+/**
+ * The Git operations of one push: fetches and pushes with the request's credentials and HTTP client
+ * (a failure of the server as a JobFailure: remoteFailure), blobs read from either repository,
+ * commits written in `gitdir`.
+ */
+function gitSession(gitdir: string, basedir: string, req: PushRequest, cache: object) {
+  const remote = <T>(step: Promise<T>, ref = req.branch ?? 'the default branch'): Promise<T> =>
+    step.catch((err: unknown) => {
+      throw remoteFailure(err, req.url, ref) ?? err
+    })
+  const fetchInto = (dir: string, ref: string, depth?: number) =>
+    remote(fetchRefAt({ gitdir: dir, url: req.url, ref, auth: req.auth, depth, http: req.http }))
+  const pushRef = async (ref: string, oid: string, force: boolean) => {
+    await git.writeRef({ fs, gitdir, ref, value: oid, force: true })
+    const result = await remote(
+      git.push({ fs, http: req.http ?? http, gitdir, cache, url: req.url, ref, remoteRef: ref, force, ...authOf(req) }),
+      ref,
+    )
+    if (!result.ok) throw new JobFailure('GIT_PUSH_REJECTED', `The Git server refused the push to ${ref}: ${refusalOf(result)}`)
+  }
+  const person = () => ({ ...req.author, timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 })
+  return {
+    remote,
+    fetchInto,
+    fetch: (ref: string, depth?: number) => fetchInto(gitdir, ref, depth),
+    pushRef,
+    read: (oid: string) => readBlob(gitdir, oid, cache).catch(() => readBlob(basedir, oid, cache)),
+    commitOf: async (tree: string, parent: string | null, message: string) =>
+      git.writeCommit({ fs, gitdir, commit: { message, tree, parent: parent ? [parent] : [], author: person(), committer: person() } }),
+    treeOf: async (commit: string | null, dir = gitdir) =>
+      commit ? (await git.readCommit({ fs, gitdir: dir, oid: commit, cache })).commit.tree : null,
+  }
+}
+
+interface BaseFound {
+  base: TreeEntries
+  kind: PushOutcome['base']
+  /** The last generated commit (in `basedir`): the parent of the next one; null when there is none. */
+  lastGenerated: string | null
+}
+
+/**
+ * The merge's base: the generated files IES kept of the generation the branch's
+ * `.ies/generation.json` names (it travels with the content through squash, rebase and
+ * cherry-pick merges, and needs no ref in the customer's repository); else a merged review's
+ * generated commit, the generated ref, an earlier version's whole-tree commit, or nothing.
+ */
+async function findBase(ctx: {
+  gitdir: string
+  basedir: string
+  cache: object
+  /** The commit the push builds on (null: an empty repository). */
+  from: string | null
+  /** The generated ref's commit (in `basedir`), or null. */
+  generated: string | null
+  ours: TreeEntries
+  read: (oid: string) => Promise<Buffer>
+  keptBase: PushRequest['keptBase']
+  deepen: (depth: number) => Promise<unknown>
+  fetchBase: (ref: string) => Promise<string | null>
+}): Promise<BaseFound> {
+  const kept = await keptBaseOf(ctx)
+  if (kept) return { base: kept, kind: 'kept', lastGenerated: ctx.generated }
+  const { gitdir, basedir, from, generated } = ctx
+  const legacy = generated || !from ? null : await legacyBase(gitdir, from, () => ctx.deepen(LEGACY_DEPTH))
+  const reviewed = from ? await reviewedBase(gitdir, basedir, from, generated, () => ctx.deepen(REVIEW_DEPTH), ctx.fetchBase) : null
+  const lastGenerated = reviewed ?? generated
+  const base = await readTreeEntries(lastGenerated ? basedir : gitdir, lastGenerated ?? legacy, ctx.cache)
+  return { base, kind: reviewed ? 'review' : generated ? 'generated' : legacy ? 'legacy' : 'empty', lastGenerated }
+}
+
+/** The kept generated files of the branch's generation record, their blobs written into `gitdir`; null when none are kept. */
+async function keptBaseOf(ctx: Parameters<typeof findBase>[0]): Promise<TreeEntries | null> {
+  const entry = ctx.ours.get(GENERATION_RECORD_PATH)
+  if (!ctx.keptBase || !entry) return null
+  const record = parseGenerationRecord(await ctx.read(entry.oid))
+  const files = record && (await ctx.keptBase(record))
+  return files ? writeFileBlobs(ctx.gitdir, files) : null
+}
+
+/** The generated files as pushed: the generation record as the tree `next` holds it (the last push's, for the same generation). */
+async function filesOf(files: readonly TreeFile[], next: TreeEntries, read: (oid: string) => Promise<Buffer>): Promise<TreeFile[]> {
+  const record = next.get(GENERATION_RECORD_PATH)
+  const content = record && (await read(record.oid))
+  return files.map((f) => (f.path === GENERATION_RECORD_PATH && content ? { ...f, content } : f))
+}
+
+/** Whether the tree's generation record, if it has one, is of the same environment as `own`. */
+async function ofEnvironment(tree: TreeEntries, own: GenerationRecord | null, read: (oid: string) => Promise<Buffer>): Promise<boolean> {
+  const entry = tree.get(GENERATION_RECORD_PATH)
+  const record = entry ? parseGenerationRecord(await read(entry.oid)) : null
+  return !record || !own || record.environmentId === own.environmentId
+}
+
+const authOf = (req: Pick<PushRequest, 'auth'>) => ({
+  onAuth: () => ({ username: req.auth.username, password: req.auth.password }),
+  onAuthFailure: () => ({ cancel: true }),
+})
+
+/** The remote's default branch: the branch its `HEAD` points at; null for an empty repository. */
+async function defaultBranchOf(req: PushRequest): Promise<string | null> {
+  const refs = await git.listServerRefs({ http: req.http ?? http, url: req.url, prefix: 'HEAD', symrefs: true, ...authOf(req) })
+  const target = refs.find((r) => r.ref === 'HEAD')?.target
+  return target?.startsWith('refs/heads/') ? target.slice('refs/heads/'.length) : null
 }
 
 /** The trailer of a review commit naming the ref that keeps its generated tree. */
@@ -335,8 +442,7 @@ async function legacyBase(gitdir: string, head: string, deepen: () => Promise<un
 
 /** The commit a ref points at on the remote now (null: none, or it could not be asked). */
 async function remoteHead(req: PushRequest, ref: string): Promise<string | null> {
-  const auth = { onAuth: () => ({ username: req.auth.username, password: req.auth.password }), onAuthFailure: () => ({ cancel: true }) }
-  const refs = await git.listServerRefs({ http: req.http ?? http, url: req.url, prefix: ref, ...auth }).catch(() => [])
+  const refs = await git.listServerRefs({ http: req.http ?? http, url: req.url, prefix: ref, ...authOf(req) }).catch(() => [])
   return refs.find((r) => r.ref === ref)?.oid ?? null
 }
 
@@ -412,7 +518,7 @@ function connectionReason(err: unknown): string | undefined {
  * The JobFailure for an error of talking to the Git server at `url` (the original error as its
  * cause), or undefined when the error is none of those (a bug, a local file system failure).
  */
-export function remoteFailure(err: unknown, url: string, branch: string): JobFailure | undefined {
+export function remoteFailure(err: unknown, url: string, ref: string): JobFailure | undefined {
   const where = endpointOf(url)
   const cause = { cause: err }
   const reason = connectionReason(err)
@@ -460,7 +566,7 @@ export function remoteFailure(err: unknown, url: string, branch: string): JobFai
       : e.data?.reason === 'not-fast-forward'
         ? 'the branch moved on meanwhile (not a fast-forward); push again'
         : (e.data?.reason ?? 'rejected')
-    return new JobFailure('GIT_PUSH_REJECTED', `The Git server refused the push to ${branch}: ${reason}`, undefined, cause)
+    return new JobFailure('GIT_PUSH_REJECTED', `The Git server refused the push to ${ref}: ${reason}`, undefined, cause)
   }
   return undefined
 }

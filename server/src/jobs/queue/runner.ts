@@ -18,7 +18,8 @@ import { isPemPrivateKey, PEM_OVER_HTTPS_MESSAGE } from '../push/deploy-key.ts'
 import { credentialSecrets, jobErrorOf, JobFailure } from './errors.ts'
 import { archiveOf, generate, type Generated, type TemplateProcessor } from '../generation/generation.ts'
 import { notificationChannel, type WakeableChannel } from './notifications.ts'
-import { pushEnvironment } from '../push/push-job.ts'
+import { pushEnvironment, type LifecyclePushParams } from '../push/push-job.ts'
+import { PushLocks } from './push-lock.ts'
 import { PushRecords } from '../push/push-records.ts'
 import { sweep } from './retention.ts'
 import {
@@ -82,6 +83,8 @@ export class JobRunner {
   private sweeper?: NodeJS.Timeout
   /** What the push job needs beside the job (push-job.ts). */
   readonly pushing: { records: PushRecords; config: Config }
+  /** One push per environment at a time. */
+  private readonly pushLocks: PushLocks
 
   constructor(private readonly opts: JobRunnerOptions) {
     this.store = new JobStore(opts.db)
@@ -90,6 +93,7 @@ export class JobRunner {
       opts.log.warn({ err: { message: err.message } }, 'job completion channel error'),
     )
     this.pushing = { records: new PushRecords(opts.db), config: opts.config }
+    this.pushLocks = new PushLocks(opts.db)
     const { jobs } = opts.config
     this.channel = notificationChannel({ notify: jobs.notify, redisUrl: opts.config.rateLimit.redisUrl })
     this.agenda = new Agenda({
@@ -319,17 +323,44 @@ export class JobRunner {
    * than a lock lifetime (a clone of a large templates repository), and the job must not be taken
    * over meanwhile.
    */
-  private async generating(
+  private generating(
     input: ProcessorInput,
     params: GenerateParams,
-    touch: () => Promise<void>,
+    touch: () => Promise<unknown>,
     environmentId: string,
   ): Promise<Generated> {
-    const timer = setInterval(() => void touch().catch(() => {}), Math.max(50, this.opts.config.jobs.lockLifetimeMs / 3))
+    return this.keptAlive(touch, () =>
+      generate({ input, format: params.format, options: params.options, processor: this.opts.processor, environmentId }),
+    )
+  }
+
+  /** The work, with `keep` called every third of a lock lifetime while it runs. */
+  private async keptAlive<T>(keep: () => Promise<unknown>, work: () => Promise<T>): Promise<T> {
+    const timer = setInterval(() => void keep().catch(() => {}), Math.max(50, this.opts.config.jobs.lockLifetimeMs / 3))
     try {
-      return await generate({ input, format: params.format, options: params.options, processor: this.opts.processor, environmentId })
+      return await work()
     } finally {
       clearInterval(timer)
+    }
+  }
+
+  /**
+   * Waits until the push job holds its environment's push lock (push-lock.ts), keeping its own lock
+   * fresh meanwhile; woken when the holder finishes, else it looks again after 0.1, 0.2 ... 2 s.
+   * Whether it had to wait.
+   */
+  private async pushTurn(record: JobRecord, keep: () => Promise<unknown>): Promise<boolean> {
+    const { lockLifetimeMs } = this.opts.config.jobs
+    let pause = 100
+    for (let waited = false; ; waited = true) {
+      const holder = await this.pushLocks.take(record.environmentId, record._id, lockLifetimeMs)
+      if (holder === null) return waited
+      if (!waited) this.opts.log.info({ jobId: record._id, waitingFor: holder }, "push waits for the environment's running push")
+      const waiter = this.completions.waiter(holder, Math.min(pause, lockLifetimeMs / 3))
+      await waiter.woken
+      waiter.cancel()
+      pause = Math.min(pause * 2, 2000)
+      await keep()
     }
   }
 
@@ -349,41 +380,52 @@ export class JobRunner {
     return { files: inputs, templatesCommit: (generation.result as GenerateResult).templatesCommit }
   }
 
+  /**
+   * A push (not a dry run) runs alone among its environment's pushes (pushTurn), and reads the
+   * environment once its turn has come; its locks (the job's and the environment's push lock) are
+   * kept fresh for as long as it runs, the Git part included.
+   */
   private async runPush(record: JobRecord, touch: () => Promise<void>, environment: Promise<JobEnvironment>): Promise<void> {
-    const params = record.params as PushParams
+    const params = record.params as LifecyclePushParams
+    const exclusive = params.dryRun !== true
+    const { environmentId, _id: jobId } = record
+    const keep = () => Promise.all([touch(), exclusive && this.pushLocks.refresh(environmentId, jobId)])
     let deployKey: string | null = null
     let input: ProcessorInput | undefined
     try {
-      const env = await environment
-      const repository = env.gitRepository
-      if (!repository?.url) throw new JobFailure('NO_GIT_REPOSITORY', 'The environment has no Git repository')
-      const branch = repository.branch || 'main'
-      input = processorInput(env)
-      deployKey = await this.opts.environments.getDeployKey(record.userId, record.environmentId)
-      if (!deployKey) throw new JobFailure('NO_DEPLOY_KEY', 'The environment has no deploy key to push with')
-      if (isPemPrivateKey(deployKey)) throw new JobFailure('DEPLOY_KEY_NOT_USABLE', PEM_OVER_HTTPS_MESSAGE)
-      const { files, templatesCommit } = params.generationJobId
-        ? await this.filesOfGeneration(record, params.generationJobId)
-        : await this.generating(input, params, touch, record.environmentId).then((g) => ({
-            files: g.files,
-            templatesCommit: g.templatesCommit,
-          }))
-      await touch()
-      await checkDestination(repository.url, this.opts.config.push.allowedHosts)
-      const result = await pushEnvironment({
-        ...this.pushing,
-        job: record,
-        env,
-        url: repository.url,
-        branch,
-        deployKey,
-        files,
-        templatesCommit,
-        input,
+      await this.keptAlive(keep, async () => {
+        if (exclusive && (await this.pushTurn(record, keep))) {
+          environment.catch(() => {})
+          environment = this.environmentOf(record)
+        }
+        const env = await environment
+        const repository = env.gitRepository
+        if (!repository?.url) throw new JobFailure('NO_GIT_REPOSITORY', 'The environment has no Git repository')
+        input = processorInput(env)
+        deployKey = await this.opts.environments.getDeployKey(record.userId, environmentId)
+        if (!deployKey) throw new JobFailure('NO_DEPLOY_KEY', 'The environment has no deploy key to push with')
+        if (isPemPrivateKey(deployKey)) throw new JobFailure('DEPLOY_KEY_NOT_USABLE', PEM_OVER_HTTPS_MESSAGE)
+        const { files, templatesCommit } = params.generationJobId
+          ? await this.filesOfGeneration(record, params.generationJobId)
+          : await generate({ input, format: params.format, options: params.options, processor: this.opts.processor, environmentId })
+        await checkDestination(repository.url, this.opts.config.push.allowedHosts)
+        const result = await pushEnvironment({
+          ...this.pushing,
+          job: record,
+          env,
+          url: repository.url,
+          branch: repository.branch || undefined,
+          deployKey,
+          files,
+          templatesCommit,
+          input,
+        })
+        await this.store.succeed(record, result as PushResult, { processorInput: input })
       })
-      await this.store.succeed(record, result as PushResult, { processorInput: input })
     } catch (err) {
       await this.fail(record, err, input, credentialSecrets(this.opts.config.push.username, deployKey))
+    } finally {
+      if (exclusive) await this.pushLocks.release(environmentId, jobId).catch(() => {})
     }
   }
 }
