@@ -10,6 +10,8 @@
 // push fetches, merges, commits and pushes the branch and the generated ref. Prints the medians and
 // their ratio (the aim: large at most 3x empty). docs/internals/push-benchmark.md has the figures.
 import { execFile, spawn } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { parseArgs } from 'node:util'
@@ -83,8 +85,21 @@ async function largeRepo(server: GitServer, name: string): Promise<string> {
   return url
 }
 
+/** The repository cache the server keeps between pushes (PUSH_CACHE_DIR), a fresh one for this run. */
+const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'ies-bench-push-cache-'))
 const push = (url: string, files: readonly TreeFile[]) =>
-  pushFiles({ url, branch: 'main', auth, files, message: () => MESSAGE, author, strategy: 'merge', reviewBranch: 'unused', dryRun: false })
+  pushFiles({
+    url,
+    branch: 'main',
+    auth,
+    files,
+    message: () => MESSAGE,
+    author,
+    strategy: 'merge',
+    reviewBranch: 'unused',
+    dryRun: false,
+    cacheDir,
+  })
 
 /** The tree with one generated line that differs per run. */
 const variant = (files: readonly TreeFile[], i: number): TreeFile[] =>
@@ -127,4 +142,5 @@ try {
   console.log(`\nlarge / empty (p50): ${(median(times.large) / median(times.empty)).toFixed(2)}x (aim: at most 3x)`)
 } finally {
   await server.stop()
+  await rm(cacheDir, { recursive: true, force: true })
 }

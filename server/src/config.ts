@@ -117,6 +117,8 @@ export interface Config {
     gitTimeoutMs: number
     authorName: string
     authorEmail: string
+    /** PUSH_CACHE_DIR: where the repositories pushes fetch are kept between pushes (default: in the system's temporary folder). */
+    cacheDir: string
   }
   /** POST /api/ai/chat: the configuration assistant (plugins/ai/README.md). */
   ai: {
@@ -270,6 +272,7 @@ export function loadConfig(env: Env = process.env): Config {
       gitTimeoutMs: Math.max(1, int(env, 'GIT_TIMEOUT_MS', 30_000)),
       authorName: str(env, 'GIT_AUTHOR_NAME', 'IES'),
       authorEmail: str(env, 'GIT_AUTHOR_EMAIL', 'ies@localhost'),
+      cacheDir: str(env, 'PUSH_CACHE_DIR', path.join(os.tmpdir(), 'ies-push-cache')),
     },
     ai: {
       baseUrl: optional(env, 'AI_BASE_URL')?.replace(/\/+$/, ''),

@@ -1,7 +1,10 @@
 // One running IES server for a test file: its own database, an identity provider, and tokens for
 // three users: `dev` and `other` (plain users) and `admin`. The server listens on loopback, so
 // tests can use both app.inject and real HTTP.
+import { mkdtemp, rm } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '@ies/server'
 import { loadConfig, type Config } from '@ies/server/config'
@@ -57,6 +60,10 @@ export async function startTestApp(t: Teardown, env: Record<string, string> = {}
   const db = await startTestDatabase(t)
   const issuer = await startTokenIssuer()
   t.teardown(() => issuer.close())
+  // Each app keeps the repositories its pushes fetch in a folder of its own: a Git server of another
+  // test may have had the same loopback address.
+  const pushCache = await mkdtemp(path.join(os.tmpdir(), 'ies-test-push-cache-'))
+  t.teardown(() => rm(pushCache, { recursive: true, force: true }))
   const config = loadConfig({
     NODE_ENV: 'test',
     MONGODB_URI: db.uri,
@@ -67,6 +74,7 @@ export async function startTestApp(t: Teardown, env: Record<string, string> = {}
     // Agenda checks a running job every lockLifetime / 2 with a timer it never clears, which keeps a
     // test process alive that long after its last job (30 s with the default 60 s lifetime).
     JOBS_LOCK_LIFETIME_MS: '10000',
+    PUSH_CACHE_DIR: pushCache,
     ...env,
   })
   const app = await buildApp({ config, logger: opts.logStream ? { stream: opts.logStream } : false })

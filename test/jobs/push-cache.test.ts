@@ -23,6 +23,8 @@ t.test('the repository cache of pushes', async (t) => {
   const proxy = await startGitProxy(git.baseUrl)
   t.teardown(() => proxy.stop())
   const urlOf = (repo: string) => `${proxy.baseUrl}/${repo}.git`
+  const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'ies-push-cache-'))
+  t.teardown(() => rm(cacheDir, { recursive: true, force: true }))
   const request = (repo: string, files: Record<string, string>): PushRequest => ({
     url: urlOf(repo),
     branch: 'main',
@@ -33,9 +35,10 @@ t.test('the repository cache of pushes', async (t) => {
     strategy: 'merge',
     reviewBranch: 'ies/update-cache',
     dryRun: false,
+    cacheDir,
   })
   const fetched = () => proxy.calls.filter((c) => c.kind === 'fetch').reduce((n, c) => n + c.responseBytes, 0)
-  const cacheOf = (repo: string) => cacheDirOf(urlOf(repo), { username: 'x', password: 'y' })
+  const cacheOf = (repo: string) => cacheDirOf(cacheDir, urlOf(repo), { username: 'x', password: 'y' })
 
   await t.test('the next push downloads only what is new', async (t) => {
     const work = await mkdtemp(path.join(os.tmpdir(), 'ies-cache-'))
@@ -74,7 +77,7 @@ t.test('the repository cache of pushes', async (t) => {
     await git.createRepo('keys', { 'README.md': '# keys\n' })
     await pushFiles(request('keys', { 'gen.tf': 'a = 1\n' }))
     await pushFiles({ ...request('keys', { 'gen.tf': 'a = 2\n' }), auth: { username: 'x', password: 'another key' } })
-    const dirs = [cacheOf('keys'), cacheDirOf(urlOf('keys'), { username: 'x', password: 'another key' })]
+    const dirs = [cacheOf('keys'), cacheDirOf(cacheDir, urlOf('keys'), { username: 'x', password: 'another key' })]
     t.not(dirs[0], dirs[1])
     for (const dir of dirs) await t.resolves(stat(path.join(dir, 'HEAD')), `${dir} holds a repository`)
   })

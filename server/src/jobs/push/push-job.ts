@@ -76,6 +76,7 @@ export async function pushEnvironment(opts: {
       if (record) await opts.records.bases.keep(pushed, record)
     },
     http: pushHttp(opts.config.push.allowedHosts, opts.config.push.gitTimeoutMs),
+    cacheDir: opts.config.push.cacheDir,
     message: (previous) =>
       pushCommitMessage({
         environmentId: env._id,

@@ -97,6 +97,8 @@ export interface PushRequest {
   keptBase?(record: GenerationRecord): Promise<TreeFile[] | null>
   /** Keeps the generated files of this push (its generation record as pushed) before the branch is updated. */
   keepBase?(files: TreeFile[]): Promise<void>
+  /** PUSH_CACHE_DIR: where fetched repositories are kept between pushes (repository-cache.ts); none: a temporary repository per push. */
+  cacheDir?: string
 }
 
 export interface PushOutcome {
@@ -132,7 +134,7 @@ export function pushConflict(branch: string, conflicts: readonly FileConflict[])
 }
 
 export function pushFiles(req: PushRequest): Promise<PushOutcome> {
-  return withRepository(req.url, req.auth, (gitdir) => pushInto(gitdir, req))
+  return withRepository(req.cacheDir, req.url, req.auth, (gitdir) => pushInto(gitdir, req))
 }
 
 async function pushInto(gitdir: string, req: PushRequest): Promise<PushOutcome> {

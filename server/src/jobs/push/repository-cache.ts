@@ -1,5 +1,5 @@
 // The customer repositories a push fetches, kept between pushes (a bare repository per URL and
-// credentials under the system's temporary folder, readable by the server's user only; another
+// credentials under PUSH_CACHE_DIR, readable by the server's user only; another
 // deploy key never sees what one fetched): the next fetch of a branch tells the server which commit it has
 // (isomorphic-git sends the local branch as a `have`), so only what is new is downloaded, not the
 // branch's whole tree again. In a repository with 10,000 files that fetch was most of a push's time
@@ -19,32 +19,37 @@ import path from 'node:path'
 import { initBare } from '@ies/processor-lib/git-objects'
 import { JobFailure } from '../queue/errors.ts'
 
-export const CACHE_ROOT = path.join(os.tmpdir(), 'ies-push-cache')
 export const MAX_PACKS = 50
 export const STALE_LOCK_MS = 60 * 60_000
 export const MAX_IDLE_MS = 7 * 24 * 3600_000
 const SWEEP_EVERY_MS = 3600_000
 
 const queues = new Map<string, Promise<unknown>>()
-let lastSweep = 0
+/** When each cache root was last swept. */
+const lastSweep = new Map<string, number>()
 
-/** The cache folder of a repository as reached with these credentials. */
-export function cacheDirOf(url: string, auth: { username: string; password: string }): string {
+/** The cache folder (under `root`) of a repository as reached with these credentials. */
+export function cacheDirOf(root: string, url: string, auth: { username: string; password: string }): string {
   const key = createHash('sha256').update(`${url}\u0000${auth.username}\u0000${auth.password}`).digest('hex')
-  return path.join(CACHE_ROOT, key.slice(0, 32))
+  return path.join(root, key.slice(0, 32))
 }
 
-/** Runs `work` with a bare repository for `url` and `auth`: its cache when it can have it, else a temporary one. */
+/**
+ * Runs `work` with a bare repository for `url` and `auth`: its cache under `root` when it can have
+ * it, else (no root, or the cache is busy or unusable) a temporary one.
+ */
 export async function withRepository<T>(
+  root: string | undefined,
   url: string,
   auth: { username: string; password: string },
   work: (gitdir: string) => Promise<T>,
 ): Promise<T> {
-  if (Date.now() - lastSweep > SWEEP_EVERY_MS) {
-    lastSweep = Date.now()
-    void sweep().catch(() => {})
+  if (!root) return temporary(work)
+  if (Date.now() - (lastSweep.get(root) ?? 0) > SWEEP_EVERY_MS) {
+    lastSweep.set(root, Date.now())
+    void sweep(root).catch(() => {})
   }
-  const dir = cacheDirOf(url, auth)
+  const dir = cacheDirOf(root, url, auth)
   const turn = (queues.get(dir) ?? Promise.resolve()).catch(() => {}).then(() => cached(dir, work))
   queues.set(dir, turn)
   try {
@@ -56,7 +61,7 @@ export async function withRepository<T>(
 
 async function cached<T>(dir: string, work: (gitdir: string) => Promise<T>): Promise<T> {
   const lock = `${dir}.lock`
-  if (!(await takeLock(lock))) return temporary(work)
+  if (!(await takeLock(path.dirname(dir), lock))) return temporary(work)
   try {
     const packs = await readdir(path.join(dir, 'objects', 'pack')).catch(() => [])
     const ready = await stat(path.join(dir, 'HEAD')).then(
@@ -85,16 +90,16 @@ async function cached<T>(dir: string, work: (gitdir: string) => Promise<T>): Pro
  * Whether the cache folder is this user's and closed to others (the temporary folder is shared:
  * another user could have made it first); when not, pushes use temporary repositories.
  */
-async function rootIsOurs(): Promise<boolean> {
-  await mkdir(CACHE_ROOT, { recursive: true, mode: 0o700 }).catch(() => {})
-  const root = await lstat(CACHE_ROOT).catch(() => null)
-  if (!root?.isDirectory() || root.uid !== process.getuid?.()) return false
-  if ((root.mode & 0o077) !== 0) await chmod(CACHE_ROOT, 0o700)
+async function rootIsOurs(root: string): Promise<boolean> {
+  await mkdir(root, { recursive: true, mode: 0o700 }).catch(() => {})
+  const found = await lstat(root).catch(() => null)
+  if (!found?.isDirectory() || found.uid !== process.getuid?.()) return false
+  if ((found.mode & 0o077) !== 0) await chmod(root, 0o700)
   return true
 }
 
-async function takeLock(lock: string): Promise<boolean> {
-  if (!(await rootIsOurs())) return false
+async function takeLock(root: string, lock: string): Promise<boolean> {
+  if (!(await rootIsOurs(root))) return false
   try {
     await mkdir(lock)
     return true
@@ -123,15 +128,15 @@ async function temporary<T>(work: (gitdir: string) => Promise<T>): Promise<T> {
 }
 
 /** Removes the caches (and stale locks) not used for MAX_IDLE_MS; a cache in use has a fresh lock. */
-async function sweep(): Promise<void> {
-  for (const name of await readdir(CACHE_ROOT).catch(() => [])) {
-    const entry = path.join(CACHE_ROOT, name)
+async function sweep(root: string): Promise<void> {
+  for (const name of await readdir(root).catch(() => [])) {
+    const entry = path.join(root, name)
     const cache = name.endsWith('.lock') ? entry.slice(0, -'.lock'.length) : entry
     const idle = await stat(entry).then(
       (s) => Date.now() - s.mtimeMs,
       () => 0,
     )
-    if (idle < MAX_IDLE_MS || (!name.endsWith('.lock') && !(await takeLock(`${cache}.lock`)))) continue
+    if (idle < MAX_IDLE_MS || (!name.endsWith('.lock') && !(await takeLock(root, `${cache}.lock`)))) continue
     await rm(entry, { recursive: true, force: true })
     if (!name.endsWith('.lock')) await rm(`${cache}.lock`, { recursive: true, force: true })
   }
