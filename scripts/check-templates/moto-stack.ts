@@ -209,20 +209,36 @@ export async function stateList(dir: string, env: NodeJS.ProcessEnv): Promise<st
 }
 
 /**
- * `terraform destroy`, after taking what moto cannot delete (the `destroy` gaps) out of the state;
- * the errors (naming their resources) and what is left in the state.
+ * `terraform destroy` as an operator runs it: what moto cannot delete (the `destroy` gaps) taken
+ * out of the state, S3 access logging stopped first (a targeted destroy; it writes a log object for
+ * every request to the logged bucket, the destroy's own included), then `beforeDestroy` (emptying
+ * the log buckets, which are not force-destroyed), then the rest. The errors (naming their
+ * resources) and what is left in the state.
  */
-export async function destroy(dir: string, env: NodeJS.ProcessEnv): Promise<{ run: TerraformRun; failures: string[]; left: string[] }> {
-  const undeletable = (await stateList(dir, env)).filter((a) => gapsOf('destroy').some((g) => g.address === configAddress(a)))
+export async function destroy(
+  dir: string,
+  env: NodeJS.ProcessEnv,
+  beforeDestroy: () => Promise<void> = async () => {},
+): Promise<{ run: TerraformRun; failures: string[]; left: string[] }> {
+  const state = await stateList(dir, env)
+  const undeletable = state.filter((a) => gapsOf('destroy').some((g) => g.address === configAddress(a)))
   if (undeletable.length > 0) {
     const rm = await terraform(dir, ['state', 'rm', '-no-color', ...undeletable], env)
     if (rm.code !== 0) throw new Error(`terraform state rm failed: ${oneLine(rm.stderr)}`)
   }
-  const run = await terraform(dir, ['destroy', '-json', '-auto-approve', '-input=false', '-no-color'], env)
-  const failures = jsonLines(run.stdout)
-    .filter((m) => m.type === 'diagnostic' && m.diagnostic.severity === 'error')
-    .map((m) => describe(m.diagnostic as Diagnostic & { address?: string }))
-  if (run.code !== 0 && failures.length === 0) failures.push(`terraform destroy failed: ${oneLine(run.stderr)}`)
+  const args = ['destroy', '-json', '-auto-approve', '-input=false', '-no-color']
+  const logging = state.filter((a) => /(^|\.)aws_s3_bucket_logging\./.test(a)).map((a) => `-target=${a}`)
+  const runs: TerraformRun[] = []
+  if (logging.length > 0) runs.push(await terraform(dir, [...args, ...logging], env))
+  await beforeDestroy()
+  runs.push(await terraform(dir, args, env))
+  const run = { ...runs[runs.length - 1]!, ms: runs.reduce((sum, r) => sum + r.ms, 0) }
+  const failures = runs.flatMap((r) =>
+    jsonLines(r.stdout)
+      .filter((m) => m.type === 'diagnostic' && m.diagnostic.severity === 'error')
+      .map((m) => describe(m.diagnostic as Diagnostic & { address?: string })),
+  )
+  for (const r of runs) if (r.code !== 0 && failures.length === 0) failures.push(`terraform destroy failed: ${oneLine(r.stderr)}`)
   return { run, failures, left: await stateList(dir, env) }
 }
 

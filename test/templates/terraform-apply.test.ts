@@ -13,7 +13,8 @@
  * Each tree gets its own moto (the trees name the same resources) and runs beside the others;
  * the apply is mostly waiting on moto, so two at a time use the two cores well. Deletion
  * protection is turned off in the applied trees so they can be destroyed, and the log buckets are
- * emptied first (moto delivers S3 access logs into them, and they are not force-destroyed).
+ * emptied before the destroy, once access logging is stopped (moto delivers S3 access logs into
+ * them as AWS does, and they are not force-destroyed).
  * Under CI=true a missing terraform or provider mirror fails the test; elsewhere it is skipped.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -112,8 +113,7 @@ if (reason) {
     if (!tree.apply || planned.run.code !== 0) return out;
     out.apply = await applyWithoutGaps(dir, env, planned);
     seconds.apply = out.apply.run.ms / 1000;
-    await emptyBuckets(moto.endpoint, config.terraformBackend.bucket);
-    out.destroyed = await destroy(dir, env);
+    out.destroyed = await destroy(dir, env, () => emptyBuckets(moto.endpoint, config.terraformBackend.bucket));
     seconds.destroy = out.destroyed.run.ms / 1000;
     return out;
   }
