@@ -6,7 +6,13 @@
 // except those and whatever depends on them (read from `terraform graph`), since a resource moto
 // never finishes would hold the apply for its full create timeout.
 import { join } from 'node:path'
-import { DeleteObjectsCommand, ListBucketsCommand, ListObjectVersionsCommand, S3Client } from '@aws-sdk/client-s3'
+import {
+  DeleteBucketPolicyCommand,
+  DeleteObjectsCommand,
+  ListBucketsCommand,
+  ListObjectVersionsCommand,
+  S3Client,
+} from '@aws-sdk/client-s3'
 import { processTree, writeTree } from '@ies/processor-lib'
 import { backendFile, BACKEND_FILE } from '../../server/src/jobs/generation/backend-file.ts'
 import type { ProcessorInput } from '../../server/src/jobs/generation/transform.ts'
@@ -59,17 +65,21 @@ export async function createStateBucket(endpoint: string, backend: Config['terra
 /**
  * Empties every bucket in moto but `keep` (every object version and delete marker), as an operator
  * does before destroying an environment: log buckets keep their logs (no force_destroy), and moto
- * delivers S3 server access logs into them as AWS does. Signed requests (the AWS SDK): the buckets'
- * TLS-only policies refuse anonymous ones.
+ * delivers S3 access logs into them as AWS does. Each bucket's policy goes first: moto applies the
+ * TLS-only statement to its plain-HTTP endpoint, so it refuses every request to the bucket.
  */
 export async function emptyBuckets(endpoint: string, keep: string): Promise<void> {
   const s3 = new S3Client({ endpoint, forcePathStyle: true, region: 'us-east-1', credentials: MOTO_KEYS })
   try {
     for (const { Name: bucket } of (await s3.send(new ListBucketsCommand({}))).Buckets ?? []) {
       if (!bucket || bucket === keep) continue
+      await s3.send(new DeleteBucketPolicyCommand({ Bucket: bucket }))
       const listed = await s3.send(new ListObjectVersionsCommand({ Bucket: bucket }))
       const objects = [...(listed.Versions ?? []), ...(listed.DeleteMarkers ?? [])].map((v) => ({ Key: v.Key!, VersionId: v.VersionId }))
-      if (objects.length > 0) await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects } }))
+      if (objects.length === 0) continue
+      const deleted = await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects } }))
+      const error = deleted.Errors?.[0]
+      if (error) throw new Error(`emptying ${bucket}: ${error.Key}: ${error.Code} ${error.Message}`)
     }
   } finally {
     s3.destroy()
@@ -89,7 +99,13 @@ export interface ResourceChange {
   previous_address?: string
   mode: 'managed' | 'data'
   type: string
-  change: { actions: string[]; before: Record<string, unknown> | null; after: Record<string, unknown> | null }
+  change: {
+    actions: string[]
+    before: Record<string, unknown> | null
+    after: Record<string, unknown> | null
+    /** The attribute paths that force a replacement. */
+    replace_paths?: (string | number)[][]
+  }
   action_reason?: string
 }
 

@@ -16,7 +16,7 @@ import { promisify } from 'node:util'
 import { extractCatalog, type Finding } from '@ies/processor-lib'
 import { startMoto } from '../services/moto.ts'
 import { configFrom, SAMPLE_DOMAIN } from './configs.ts'
-import { configAddress } from './moto-gaps.ts'
+import { configAddress, gapsOf } from './moto-gaps.ts'
 import { formatReport } from './report.ts'
 import { terraformMissing } from './terraform.ts'
 import { applyWithoutGaps, createStateBucket, initBackend, motoEnv, plan, writeGenerated, type ResourceChange } from './moto-stack.ts'
@@ -72,9 +72,17 @@ export interface UpgradeResult {
   changes: ResourceChange[]
 }
 
-/** A replacement or destruction the plan shows, tainted resources (an apply that failed) left out. */
+/**
+ * A replacement or destruction the plan shows. Left out: tainted resources (an apply that failed)
+ * and replacements forced only by an attribute moto does not answer back (its `read` gaps).
+ */
 function losesData(c: ResourceChange): string | null {
   if (!c.change.actions.includes('delete') || c.action_reason === 'replace_because_tainted') return null
+  const unread = gapsOf('read')
+    .filter((g) => g.address === configAddress(c.address))
+    .map((g) => g.attribute)
+  const paths = c.change.replace_paths ?? []
+  if (paths.length > 0 && paths.every((p) => unread.includes(String(p[0])))) return null
   const kind = DATA_HOLDERS[c.type]
   if (!kind) return null
   if (c.type === 'aws_cloudwatch_log_group' && !Number(c.change.before?.retention_in_days)) return null
@@ -192,10 +200,11 @@ async function judge(changes: ResourceChange[], older: OlderEnvironment, templat
       continue
     }
     const moved = c.previous_address ? ` (moved from ${c.previous_address})` : ''
+    const forcedBy = (c.change.replace_paths ?? []).map((p) => p.join('.')).join(', ')
     findings.push(
       upgradeFinding(
         `${c.address}${moved}, a ${kind} (${c.type}), would be ${verb} in environments made from ${older.label}` +
-          `${c.action_reason ? ` (${c.action_reason})` : ''}: its data would be lost`,
+          `${c.action_reason ? ` (${c.action_reason}${forcedBy ? `: ${forcedBy}` : ''})` : ''}: its data would be lost`,
       ),
     )
   }
