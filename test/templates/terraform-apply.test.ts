@@ -7,8 +7,9 @@
  * apply, everything else planned must be in the state.
  *
  * The test follows a customer's first apply (docs/first-apply.md) where it can: the state bucket
- * is made first (versioned), then the pipeline's own `terraform init` and `terraform plan`
- * arguments, read from the generated workflow, run on the fresh tree.
+ * is made first (versioned), then the pipeline's role (the documented trust policy), then the
+ * pipeline's own `terraform init` and `terraform plan` arguments, read from the generated
+ * workflow, run on the fresh tree with the role's temporary credentials.
  *
  * Each tree gets its own moto (the trees name the same resources) and runs beside the others;
  * the apply is mostly waiting on moto, so two at a time use the two cores well. Deletion
@@ -38,8 +39,8 @@ import {
   type Plan,
 } from '../../scripts/check-templates/moto-stack.ts';
 import { terraformMissing } from '../../scripts/check-templates/terraform.ts';
-import { startTestMoto } from '../harness/moto.ts';
-import { configFrom, templatesDir, type Config } from './helpers.ts';
+import { startTestMoto, type TestMoto } from '../harness/moto.ts';
+import { configFrom, repoRoot, templatesDir, type Config } from './helpers.ts';
 
 const inCi = !!process.env.CI && process.env.CI !== 'false';
 
@@ -76,6 +77,29 @@ function pipelinePlanArgs(treeDir: string): string[] {
   return planLine.split(/\s+/).slice(2);
 }
 
+const FIRST_APPLY = join(repoRoot, 'docs', 'first-apply.md');
+
+/**
+ * First apply, step 2, in moto: the GitHub OIDC provider and the pipeline's role with the trust
+ * policy of docs/first-apply.md (its JSON block, placeholders filled), AdministratorAccess
+ * attached; then what the pipeline's configure-aws-credentials step does, AssumeRoleWithWebIdentity.
+ * moto checks neither the token nor the trust policy: this proves the documented commands and
+ * policy are well formed, and the plan runs with the role's temporary credentials.
+ */
+async function pipelineRole(moto: TestMoto, config: Config): Promise<Record<string, string>> {
+  const trust = /```json\n([\s\S]*?)```/.exec(readFileSync(FIRST_APPLY, 'utf8'))?.[1];
+  if (!trust) throw new Error(`${FIRST_APPLY} has no trust policy (a json block) any more: update this test`);
+  const repo = new URL(config.gitRepository.url).pathname.replace(/^\/|\.git$/g, '');
+  const policy = JSON.stringify(JSON.parse(trust.replaceAll('<account id>', '123456789012').replaceAll('<owner>/<repo>', repo)));
+  await moto.iam({ Action: 'CreateOpenIDConnectProvider', Url: 'https://token.actions.githubusercontent.com', 'ClientIDList.member.1': 'sts.amazonaws.com' });
+  const role = await moto.iam({ Action: 'CreateRole', RoleName: `${String(config.name)}-terraform`, AssumeRolePolicyDocument: policy });
+  const roleArn = /<Arn>([^<]+)<\/Arn>/.exec(role)![1]!;
+  await moto.iam({ Action: 'AttachRolePolicy', RoleName: `${String(config.name)}-terraform`, PolicyArn: 'arn:aws:iam::aws:policy/AdministratorAccess' });
+  const assumed = await moto.sts({ Action: 'AssumeRoleWithWebIdentity', RoleArn: roleArn, RoleSessionName: 'terraform-plan-1', WebIdentityToken: 'github-oidc-token' });
+  const value = (name: string) => new RegExp(`<${name}>([^<]+)</${name}>`).exec(assumed)![1]!;
+  return { AWS_ACCESS_KEY_ID: value('AccessKeyId'), AWS_SECRET_ACCESS_KEY: value('SecretAccessKey'), AWS_SESSION_TOKEN: value('SessionToken') };
+}
+
 interface TreeRun {
   planned: Plan;
   apply?: Apply;
@@ -101,10 +125,10 @@ if (reason) {
     const moto = await startTestMoto(t, { managedPolicies: true });
     const config = tree.config(catalog);
     const dir = await writeGenerated(templatesDir, config, join(work, tree.name.replace(/\W+/g, '-')));
-    const env = motoEnv(moto.endpoint);
     const seconds: Record<string, number> = {};
-    // First apply, step 1: the state bucket exists before the first init.
+    // First apply, step 1: the state bucket exists before the first init; step 2: the pipeline's role.
     await createStateBucket(moto.endpoint, config.terraformBackend);
+    const env = { ...motoEnv(moto.endpoint), ...(await pipelineRole(moto, config)) };
     seconds.init = (await initBackend(dir, env)).ms / 1000;
     const planned = await plan(dir, env, pipelinePlanArgs(dir));
     seconds.plan = planned.run.ms / 1000;
