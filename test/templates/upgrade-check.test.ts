@@ -17,6 +17,8 @@ import { applyOlder, checkUpgrade, DECLARATIONS_FILE, parseDeclarations, planUpg
 import { templatesDir } from './helpers.ts';
 
 const inCi = !!process.env.CI && process.env.CI !== 'false';
+// One apply of the every-service tree and three plans against moto: minutes, more than the default per-file timeout.
+t.setTimeout(15 * 60 * 1000);
 const work = mkdtempSync(join(tmpdir(), 'ies-upgrade-check-test-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
 
