@@ -17,6 +17,8 @@
 //   --emit-config <file>      only write a processor configuration made of the catalog's defaults
 //                             (for `ies-processor gate --config <file>`), then exit
 //   --no-terraform            skip step 3
+//   --upgrade-from <commit>   only the upgrade check instead (scripts/check-templates/upgrade.ts): the
+//                             tree of <commit> applied to moto, the current tree planned against it
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -26,10 +28,11 @@ import { runGuard, STATIC_CATALOG, writeStatic, writeStaticCommand } from '../de
 import { catalogDefaults, gateMatrix } from './check-templates/configs.ts'
 import { FindingSet, formatReport } from './check-templates/report.ts'
 import { checkTerraform, terraformMissing, type GeneratedTree } from './check-templates/terraform.ts'
+import { upgradeCommand } from './check-templates/upgrade.ts'
 import { REPO_ROOT } from './terraform/cli-config.ts'
 
 const USAGE =
-  'usage: npm run check:templates -- [folder] [--write-static] [--static-catalog <file>] [--emit-config <file>] [--no-terraform]'
+  'usage: npm run check:templates -- [folder] [--write-static] [--static-catalog <file>] [--emit-config <file>] [--no-terraform] [--upgrade-from <commit>]'
 const STATIC_FILE_LABEL = 'desktop/src/catalog/static-catalog.json'
 
 export interface CheckOptions {
@@ -171,6 +174,7 @@ async function main(argv: string[]): Promise<number> {
         'static-catalog': { type: 'string' },
         'emit-config': { type: 'string' },
         'no-terraform': { type: 'boolean' },
+        'upgrade-from': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -190,6 +194,8 @@ async function main(argv: string[]): Promise<number> {
   // npm runs scripts from the repository root; a relative folder is the caller's.
   const cwd = process.env.INIT_CWD ?? process.cwd()
   const templatesDir = positionals[0] ? path.resolve(cwd, positionals[0]) : path.join(REPO_ROOT, 'templates')
+
+  if (v['upgrade-from']) return upgradeCommand(templatesDir, v['upgrade-from'])
 
   if (v['emit-config']) {
     const { catalog, findings } = await lintTree({ templatesDir, provider: 'aws' })

@@ -34,6 +34,7 @@ export const FINDING_CODES = {
   // Template checks (npm run check:templates)
   TERRAFORM_VALIDATE: 'terraform validate reports an error or a warning on a generated tree',
   STATIC_CATALOG: "the client's static catalog differs from the catalog extracted from the templates",
+  UPGRADE_REPLACES: 'upgrading an environment made from older templates would replace or destroy a resource that holds data',
 } as const
 
 export type FindingCode = keyof typeof FINDING_CODES
@@ -67,6 +68,7 @@ export const FIX_HINTS: Readonly<Record<FindingCode, string>> = {
   JSON_PARSE: 'fix the JSON syntax',
   TERRAFORM_VALIDATE: 'fix the Terraform at the line named; the configuration named says which services were on',
   STATIC_CATALOG: 'regenerate the static catalog with the command printed, review the diff, commit it',
+  UPGRADE_REPLACES: 'add a `moved` block for a renamed resource, undo the change that forces replacement, or declare it in UPGRADING.md',
 }
 
 /** `error` refuses the file (never emitted half-edited); `warning` keeps the file. The gate fails on both. */

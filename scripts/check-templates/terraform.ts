@@ -22,17 +22,28 @@ export function terraformMissing(): string | null {
   return null
 }
 
-/** The environment of every terraform run: the mirror's CLI config and none of the caller's TF_* or AWS_* settings. */
-function tfEnv(): NodeJS.ProcessEnv {
+/**
+ * The environment of every terraform run: the mirror's CLI config and none of the caller's TF_* or
+ * AWS_* settings (no registry, no real account), plus `extra`.
+ */
+export function tfEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   for (const [k, v] of Object.entries(process.env)) if (!/^(TF_|AWS_|CHECKPOINT_)/.test(k)) env[k] = v
-  return { ...env, TF_CLI_CONFIG_FILE: ensureCliConfig()!, TF_IN_AUTOMATION: '1', TF_INPUT: '0', CHECKPOINT_DISABLE: '1' }
+  return { ...env, TF_CLI_CONFIG_FILE: ensureCliConfig()!, TF_IN_AUTOMATION: '1', TF_INPUT: '0', CHECKPOINT_DISABLE: '1', ...extra }
 }
 
-function terraform(dir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export interface TerraformRun {
+  code: number
+  stdout: string
+  stderr: string
+  ms: number
+}
+
+export function terraform(dir: string, args: string[], env: NodeJS.ProcessEnv = tfEnv()): Promise<TerraformRun> {
+  const started = Date.now()
   return new Promise((resolve) => {
-    execFile('terraform', [`-chdir=${dir}`, ...args], { env: tfEnv(), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr })
+    execFile('terraform', [`-chdir=${dir}`, ...args], { env, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr, ms: Date.now() - started })
     })
   })
 }
@@ -51,7 +62,7 @@ export function distinctTrees(trees: readonly GeneratedTree[], select: (p: strin
   return [...byHash.values()]
 }
 
-interface Diagnostic {
+export interface Diagnostic {
   severity: 'error' | 'warning'
   summary: string
   detail?: string
@@ -140,6 +151,6 @@ function finding(code: Finding['code'], file: string, line: number, message: str
   return { code, severity: 'error', file, line, path: null, message }
 }
 
-function oneLine(s: string): string {
+export function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim()
 }

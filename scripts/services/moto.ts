@@ -18,12 +18,19 @@ export interface MotoOptions {
    * their secret, are accepted. Unset: authentication stays off.
    */
   authAfterActions?: number
+  /**
+   * Loads AWS's managed IAM policies (arn:aws:iam::aws:policy/...) so they can be attached, as
+   * Terraform trees do (MOTO_IAM_LOAD_MANAGED_POLICIES; it costs moto a second or two).
+   */
+  managedPolicies?: boolean
 }
 
 export async function startMoto(opts: MotoOptions = {}): Promise<RunningMoto> {
   const port = opts.port ?? (await freePort())
   const env: NodeJS.ProcessEnv = { ...process.env, AWS_DEFAULT_REGION: 'us-east-1' }
   delete env.INITIAL_NO_AUTH_ACTION_COUNT
+  delete env.MOTO_IAM_LOAD_MANAGED_POLICIES
+  if (opts.managedPolicies) env.MOTO_IAM_LOAD_MANAGED_POLICIES = 'true'
   if (opts.authAfterActions !== undefined) env.INITIAL_NO_AUTH_ACTION_COUNT = String(opts.authAfterActions)
   const service = await startChildService({
     name: 'moto',

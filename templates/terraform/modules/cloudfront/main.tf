@@ -87,6 +87,10 @@ resource "aws_s3_bucket_logging" "origin" {
   bucket        = aws_s3_bucket.origin.id
   target_bucket = module.logs.bucket
   target_prefix = "origin-access/"
+
+  # S3 checks at creation that the target bucket's policy lets logging.s3.amazonaws.com write
+  # (InvalidTargetBucketForLogging otherwise): wait for the whole log bucket module, policy included.
+  depends_on = [module.logs]
 }
 
 resource "aws_cloudfront_origin_access_control" "origin" {

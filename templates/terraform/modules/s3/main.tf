@@ -116,4 +116,8 @@ resource "aws_s3_bucket_logging" "this" {
   bucket        = aws_s3_bucket.this.id
   target_bucket = module.logs.bucket
   target_prefix = "s3-access/"
+
+  # S3 checks at creation that the target bucket's policy lets logging.s3.amazonaws.com write
+  # (InvalidTargetBucketForLogging otherwise): wait for the whole log bucket module, policy included.
+  depends_on = [module.logs]
 }
