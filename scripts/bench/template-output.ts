@@ -24,7 +24,9 @@ const config = {
 const { inputs } = await readTree(TEMPLATES)
 const plain: InputFile[] = inputs
   .filter((f) => f.path !== IGNORE_FILE)
-  .map((f) => (f.path === 'README.md' ? { ...f, content: Buffer.from(f.content.toString('utf8').replace(DIAGRAM_MARKER, '')) } : f))
+  .map((f) =>
+    f.path === 'terraform/README.md' ? { ...f, content: Buffer.from(f.content.toString('utf8').replace(DIAGRAM_MARKER, '')) } : f,
+  )
 
 function median(run: () => void): number {
   const times: number[] = []

@@ -44,7 +44,7 @@ export function motoEnv(endpoint: string): NodeJS.ProcessEnv {
 }
 
 /**
- * The state bucket, as a customer makes it before the first `terraform init` (docs/first-apply.md):
+ * The state bucket, as a customer makes it before the first `terraform init` (the generated README's "First apply"):
  * versioned, in the backend's region. Making it again is not an error.
  */
 export async function createStateBucket(endpoint: string, backend: Config['terraformBackend']): Promise<void> {

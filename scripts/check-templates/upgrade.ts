@@ -24,7 +24,7 @@ import { applyWithoutGaps, createStateBucket, initBackend, motoEnv, plan, writeG
 const run = promisify(execFile)
 
 /** The file of the templates where a change declares the replacements it intends. */
-export const DECLARATIONS_FILE = 'UPGRADING.md'
+export const DECLARATIONS_FILE = 'terraform/UPGRADING.md'
 
 /**
  * Resource types whose replacement or destruction loses data or an identity others point at

@@ -113,15 +113,15 @@ t.test('labels, keys, nesting and lines a template may hold', async (t) => {
 })
 
 t.test('the generated README draws the configuration; without the parameter-values file it is left as is', async (t) => {
-  const readme = await readFile(join(templatesDir, 'README.md'), 'utf8')
+  const readme = await readFile(join(templatesDir, 'terraform/README.md'), 'utf8')
   t.match(readme, DIAGRAM_MARKER, 'the hand-over asks for the diagram')
   const result = await processTree({ templatesDir, config: { provider: 'aws', services: on('eks', 'rds', 'ecr', 'waf') } })
   t.ok(result.ok)
-  const generated = text(result.files.find((f) => f.path === 'README.md')?.content)
+  const generated = text(result.files.find((f) => f.path === 'terraform/README.md')?.content)
   t.match(generated, '## What was generated\n\nThe services enabled in IES and how they connect:\n\n```mermaid\n' + SUBSET + '```\n')
   t.notMatch(generated, DIAGRAM_MARKER)
 
-  const alone = processFiles([{ path: 'README.md', content: Buffer.from(readme), mode: 0o644 }], { services: on('eks') })
+  const alone = processFiles([{ path: 'terraform/README.md', content: Buffer.from(readme), mode: 0o644 }], { services: on('eks') })
   t.equal(text(alone.files[0]?.content), readme, 'only the README selected: copied as it is')
 })
 
@@ -138,7 +138,7 @@ t.test('a service an author adds is drawn with no code change', async (t) => {
   const result = await processTree({ templatesDir: copy, config: { provider: 'aws', services: on('kms', 's3') } })
   t.ok(result.ok)
   t.match(
-    text(result.files.find((f) => f.path === 'README.md')?.content),
+    text(result.files.find((f) => f.path === 'terraform/README.md')?.content),
     '```mermaid\nflowchart LR\n  svc_s3[("S3")]\n  svc_kms{{"KMS"}}\n  svc_kms -->|"encrypts"| svc_s3\n```',
   )
 })

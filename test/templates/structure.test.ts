@@ -139,7 +139,8 @@ t.test('the pipeline and every YAML file is present', async (t) => {
     'gitops/argo-cd.yaml',
     'gitops/headlamp.yaml',
     'gitops/kube-prometheus-stack.yaml',
-    'README.md',
+    'terraform/README.md',
+    'terraform/UPGRADING.md',
   ]) {
     t.ok(files.includes(f), f);
   }

@@ -6,7 +6,7 @@
  * list in scripts/check-templates/moto-gaps.ts: only those resources may be missing after the
  * apply, everything else planned must be in the state.
  *
- * The test follows a customer's first apply (docs/first-apply.md) where it can: the state bucket
+ * The test follows a customer's first apply (the generated README, templates/terraform/README.md, "First apply") where it can: the state bucket
  * is made first (versioned), then the pipeline's role (the documented trust policy), then the
  * pipeline's own `terraform init` and `terraform plan` arguments, read from the generated
  * workflow, run on the fresh tree with the role's temporary credentials.
@@ -77,11 +77,11 @@ function pipelinePlanArgs(treeDir: string): string[] {
   return planLine.split(/\s+/).slice(2);
 }
 
-const FIRST_APPLY = join(repoRoot, 'docs', 'first-apply.md');
+const FIRST_APPLY = join(repoRoot, 'templates', 'terraform', 'README.md');
 
 /**
  * First apply, step 2, in moto: the GitHub OIDC provider and the pipeline's role with the trust
- * policy of docs/first-apply.md (its JSON block, placeholders filled), AdministratorAccess
+ * policy of the generated README's "First apply" (its JSON block, placeholders filled), AdministratorAccess
  * attached; then what the pipeline's configure-aws-credentials step does, AssumeRoleWithWebIdentity.
  * moto checks neither the token nor the trust policy: this proves the documented commands and
  * policy are well formed, and the plan runs with the role's temporary credentials.
