@@ -18,7 +18,7 @@
  * registry is unreachable from these machines; scripts/terraform/README.md). Under CI=true a
  * missing terraform or mirror fails the test; elsewhere it is skipped with the reason.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +29,7 @@ import { backendFile, BACKEND_FILE } from '../../server/src/jobs/generation/back
 import type { ProcessorInput } from '../../server/src/jobs/generation/transform.ts';
 import { startTestMoto } from '../harness/moto.ts';
 import { catalogDefaults, configFrom, repoRoot, templatesDir, type Config } from './helpers.ts';
+import { terraform, tfEnv, type Diagnostic, type TerraformRun as Run } from '../../scripts/check-templates/terraform.ts';
 
 const inCi = !!process.env.CI && process.env.CI !== 'false';
 const toolsDir = join(repoRoot, '.tools', 'terraform');
@@ -47,39 +48,6 @@ function missing(): string | null {
   return null;
 }
 
-/**
- * The environment of every terraform run: the mirror's CLI config and nothing from the caller's
- * TF_* or AWS_* settings (no registry, no real account).
- */
-function tfEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(TF_|AWS_|CHECKPOINT_)/.test(k)) env[k] = v;
-  return { ...env, TF_CLI_CONFIG_FILE: cliConfig, TF_IN_AUTOMATION: '1', TF_INPUT: '0', CHECKPOINT_DISABLE: '1', ...extra };
-}
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-function terraform(cwd: string, args: string[], env: NodeJS.ProcessEnv = tfEnv()): Promise<Run> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    execFile('terraform', ['-chdir=' + cwd, ...args], { env, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
-    });
-  });
-}
-
-interface Diagnostic {
-  severity: 'error' | 'warning';
-  summary: string;
-  detail?: string;
-  range?: { filename: string; start: { line: number } };
-}
 interface Validation {
   valid: boolean;
   error_count: number;
