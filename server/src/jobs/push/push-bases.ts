@@ -5,7 +5,9 @@
 // host may refuse `refs/ies/*`, a customer may delete it). Keeping the files rather than
 // regenerating them: a templates folder (TEMPLATES_DIR) cannot go back to an earlier commit, so a
 // regeneration could not be trusted to be the same. The last KEPT_PER_ENVIRONMENT generations of an
-// environment stay; they go with the environment.
+// environment stay; they go with the environment. Which ones an environment keeps is listed in
+// `pushBaseIndex` (by environment id), so a push reads and prunes by `_id` only: the embedded store
+// reads the whole table for any other filter, and this one holds a zip per generation.
 import { createHash } from 'node:crypto'
 import { Binary, type Collection, type Db } from 'mongodb'
 import { unzipToFiles, zipTree, type TreeFile } from '@ies/processor-lib'
@@ -14,6 +16,12 @@ import { INLINE_LIMIT_BYTES, UNZIP_LIMITS } from '../queue/archives.ts'
 
 /** How many generations of one environment are kept (the last pushes' and reviews' bases). */
 export const KEPT_PER_ENVIRONMENT = 10
+
+/** The generations an environment keeps, newest first. */
+interface IndexDoc {
+  _id: string
+  kept: { id: string; keptAt: Date }[]
+}
 
 interface BaseDoc {
   /** `<environment id>:<sha256 of the generation's identity>` */
@@ -28,13 +36,11 @@ const idOf = (record: GenerationRecord) =>
 
 export class PushBases {
   private readonly collection: Collection<BaseDoc>
+  private readonly index: Collection<IndexDoc>
 
   constructor(db: Db) {
     this.collection = db.collection<BaseDoc>('pushBases')
-  }
-
-  async init(): Promise<void> {
-    await this.collection.createIndex({ environmentId: 1 }, { name: 'environment' })
+    this.index = db.collection<IndexDoc>('pushBaseIndex')
   }
 
   /**
@@ -44,9 +50,14 @@ export class PushBases {
   async keep(files: readonly TreeFile[], record: GenerationRecord): Promise<boolean> {
     const zip = await zipTree(files)
     if (zip.length > INLINE_LIMIT_BYTES) return false
-    const doc = { environmentId: record.environmentId, keptAt: new Date(), zip: new Binary(zip) }
-    await this.collection.replaceOne({ _id: idOf(record) }, doc, { upsert: true })
-    await this.prune(record.environmentId)
+    const id = idOf(record)
+    const keptAt = new Date()
+    await this.collection.replaceOne({ _id: id }, { environmentId: record.environmentId, keptAt, zip: new Binary(zip) }, { upsert: true })
+    // One push of an environment at a time (queue/push-lock.ts): its list has no other writer.
+    const listed = (await this.index.findOne({ _id: record.environmentId }))?.kept ?? []
+    const kept = [{ id, keptAt }, ...listed.filter((k) => k.id !== id)]
+    await this.index.replaceOne({ _id: record.environmentId }, { kept: kept.slice(0, KEPT_PER_ENVIRONMENT) }, { upsert: true })
+    for (const old of kept.slice(KEPT_PER_ENVIRONMENT)) await this.collection.deleteOne({ _id: old.id })
     return true
   }
 
@@ -58,13 +69,8 @@ export class PushBases {
   }
 
   async removeForEnvironment(environmentId: string): Promise<void> {
-    await this.collection.deleteMany({ environmentId })
-  }
-
-  private async prune(environmentId: string): Promise<void> {
-    const kept = await this.collection.find({ environmentId }, { projection: { _id: 1, keptAt: 1 } }).toArray()
-    if (kept.length <= KEPT_PER_ENVIRONMENT) return
-    kept.sort((a, b) => b.keptAt.getTime() - a.keptAt.getTime())
-    await this.collection.deleteMany({ _id: { $in: kept.slice(KEPT_PER_ENVIRONMENT).map((d) => d._id) } })
+    const listed = (await this.index.findOne({ _id: environmentId }))?.kept ?? []
+    for (const k of listed) await this.collection.deleteOne({ _id: k.id })
+    await this.index.deleteOne({ _id: environmentId })
   }
 }

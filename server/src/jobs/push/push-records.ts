@@ -83,7 +83,7 @@ export class PushRecords {
 
   /** The index of `removeForEnvironment`'s query (test/server/query-indexes.test.ts). */
   async init(): Promise<void> {
-    await Promise.all([this.collection.createIndex({ environmentId: 1 }, { name: 'environment' }), this.bases.init()])
+    await this.collection.createIndex({ environmentId: 1 }, { name: 'environment' })
   }
 
   async removeForEnvironment(environmentId: string): Promise<void> {
