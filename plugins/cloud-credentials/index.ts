@@ -74,6 +74,12 @@ const cloudCredentials: FastifyPluginAsyncTypebox = async (app) => {
         request.body.credentials === undefined ? undefined : credentialsOf(request, current.provider, request.body.credentials)
       const updated = await repo.update(userId, current.id, { name, credentials })
       if (!updated) throw notFound(NOT_FOUND)
+      // New secrets change what every environment using the credential deploys with.
+      if (credentials) {
+        for (const environment of await environments.usingCredential(userId, current.id)) {
+          await app.history.record(request, { kind: 'credential-rotated', environment, credentialId: current.id })
+        }
+      }
       return ok(request, updated)
     },
   )

@@ -9,6 +9,7 @@ import { mergePatch } from './merge-patch.ts'
 import { inputOf, toEnvironment, type DeployKeyChange, type EnvironmentRecord } from './repository.ts'
 import { credentialReferenceErrors, gitRepositoryUrlErrors, helmValuesErrors } from './rules.ts'
 import { Environment, EnvironmentInput, EnvironmentPatch, EnvironmentSummary, IdParams, ListQuery } from './schemas.ts'
+import { EntryParams } from '../history/schemas.ts'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 413: ErrorBody }
 
@@ -75,6 +76,7 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
       if (request.validationError) throw schemaFailure(detailsFromValidation(request.validationError as FastifyError), catalogFindings)
       await checkRules(request.principal.userId, request.body, catalogFindings)
       const env = await repo.create(request.principal.userId, request.body)
+      await app.history.record(request, { kind: 'create', environment: { id: env._id, name: env.name }, after: toEnvironment(env) })
       return reply.code(201).send(ok(request, await view(request, env)))
     },
   )
@@ -87,39 +89,75 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
     return ok(request, await view(request, await owned(request, request.params.id), { last: () => last }))
   })
 
+  /**
+   * A merge patch of one of the caller's environments (PUT's rules), recorded in its history.
+   * `patchOf` makes the patch from the stored record (again on every retry of a lost race).
+   */
+  async function update(
+    request: FastifyRequest,
+    id: string,
+    patchOf: (stored: EnvironmentRecord) => Record<string, unknown> | Promise<Record<string, unknown>>,
+    change: { kind: 'update' | 'restore'; restoredFrom?: number },
+  ) {
+    // Before the owner's write lock: reading the catalog may wait for the processor.
+    const catalog = await catalogCheck.current(request.log)
+    return repo.updating(request.principal.userId, request, async (locked) => {
+      const stored = await owned(request, id)
+      const patch = await patchOf(stored)
+
+      const immutable: FieldError[] = IMMUTABLE.filter((field) => field in patch && patch[field] !== stored[field]).map((field) => ({
+        field,
+        message: 'cannot be changed after creation',
+      }))
+      if (immutable.length > 0) throw validationError(immutable)
+
+      // Validate the merged document exactly as a create body (defaults, dropped extras, every rule).
+      const merged = mergePatch(inputOf(stored), patch)
+      // The values the patch changes, against the catalog; before the schema coerces `merged` in place.
+      const catalogFindings = catalogCheck.update(patch, stored as unknown as Record<string, unknown>, merged, catalog, request.log)
+      const validate = request.compileValidationSchema(EnvironmentInput, 'body')
+      if (!validate(merged)) {
+        throw schemaFailure(
+          detailsFromValidation({ validation: validate.errors, validationContext: 'body' } as FastifyError),
+          catalogFindings,
+        )
+      }
+      const input = merged as EnvironmentInput
+      await checkRules(request.principal.userId, input, catalogFindings)
+
+      const deployKey = deployKeyChange(patch)
+      const updated = await locked.replace(stored, input, deployKey)
+      if (!updated) throw notFound('Environment not found')
+      const secretsChanged = deployKey === 'keep' || !(stored.deployKey || updated.deployKey) ? [] : ['gitRepository.deployKey']
+      const environment = { id: updated._id, name: updated.name }
+      await app.history.record(request, {
+        ...change,
+        environment,
+        before: toEnvironment(stored),
+        after: toEnvironment(updated),
+        secretsChanged,
+      })
+      return ok(request, await view(request, updated))
+    })
+  }
+
   app.put(
     '/:id',
     { schema: { params: IdParams, body: EnvironmentPatch, response: { 200: Envelope(Environment), ...errors } } },
+    async (request) => update(request, request.params.id, () => request.body as Record<string, unknown>, { kind: 'update' }),
+  )
+
+  app.post(
+    '/:id/history/:entryId/restore',
+    { schema: { params: EntryParams, response: { 200: Envelope(Environment), ...errors } } },
     async (request) => {
-      // Before the owner's write lock: reading the catalog may wait for the processor.
-      const catalog = await catalogCheck.current(request.log)
-      return repo.updating(request.principal.userId, request, async (locked) => {
-        const stored = await owned(request, request.params.id)
-        const patch = request.body as Record<string, unknown>
-
-        const immutable: FieldError[] = IMMUTABLE.filter((field) => field in patch && patch[field] !== stored[field]).map((field) => ({
-          field,
-          message: 'cannot be changed after creation',
-        }))
-        if (immutable.length > 0) throw validationError(immutable)
-
-        // Validate the merged document exactly as a create body (defaults, dropped extras, every rule).
-        const merged = mergePatch(inputOf(stored), patch)
-        // The values the patch changes, against the catalog; before the schema coerces `merged` in place.
-        const catalogFindings = catalogCheck.update(patch, stored as unknown as Record<string, unknown>, merged, catalog, request.log)
-        const validate = request.compileValidationSchema(EnvironmentInput, 'body')
-        if (!validate(merged)) {
-          throw schemaFailure(
-            detailsFromValidation({ validation: validate.errors, validationContext: 'body' } as FastifyError),
-            catalogFindings,
-          )
-        }
-        const input = merged as EnvironmentInput
-        await checkRules(request.principal.userId, input, catalogFindings)
-
-        const updated = await locked.replace(stored, input, deployKeyChange(patch))
-        if (!updated) throw notFound('Environment not found')
-        return ok(request, await view(request, updated))
+      const { id, entryId } = request.params
+      // The entry is read once the environment is found to be the caller's (`owned`, in `update`).
+      const patchOf = async (stored: EnvironmentRecord) =>
+        app.history.restorePatch(inputOf(stored), await app.history.configurationAt(id, entryId))
+      return update(request, id, patchOf, {
+        kind: 'restore',
+        restoredFrom: entryId,
       })
     },
   )
@@ -128,7 +166,9 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
     '/:id',
     { schema: { params: IdParams, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } } },
     async (request, reply) => {
-      if (!(await repo.remove(request.principal.userId, request.params.id))) throw notFound('Environment not found')
+      const env = await owned(request, request.params.id)
+      if (!(await repo.remove(request.principal.userId, env._id))) throw notFound('Environment not found')
+      await app.history.record(request, { kind: 'delete', environment: { id: env._id, name: env.name } })
       return reply.code(204).send()
     },
   )

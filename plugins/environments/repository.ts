@@ -423,11 +423,16 @@ export class EnvironmentRepository {
 
   /** Names of the user's environments that reference a cloud credential. */
   async namesUsingCredential(userId: string, credentialId: string): Promise<string[]> {
+    return (await this.usingCredential(userId, credentialId)).map((e) => e.name)
+  }
+
+  /** Ids and names of the user's environments that reference a cloud credential, by name. */
+  async usingCredential(userId: string, credentialId: string): Promise<{ id: string; name: string }[]> {
     const docs = await this.collection
       .find({ userId, cloudCredentialId: credentialId }, { projection: { name: 1 } })
       .sort({ name: 1 })
       .toArray()
-    return docs.map((d) => d.name)
+    return docs.map((d) => ({ id: d._id, name: d.name }))
   }
 
   /** Re-encrypts every deploy key not under the current key (scripts/reencrypt.ts). */

@@ -9,7 +9,7 @@ import { fieldError, notFound } from '@ies/server/core/errors'
 import { Job, toJob } from '../jobs/schemas.ts'
 import { EnvironmentParams } from './schemas.ts'
 
-export const HistoryQuery = Type.Object({
+export const JobHistoryQuery = Type.Object({
   limit: { ...PageQuery.limit, description: 'Jobs per page.' },
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'The `nextCursor` of the previous page.' })),
 })
@@ -34,13 +34,13 @@ function parseCursor(cursor: string): { createdAt: Date; id: string } {
   return { createdAt: new Date(Number(match[1])), id: match[2] }
 }
 
-export const historyRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const jobHistoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/:id/jobs',
     {
       schema: {
         params: EnvironmentParams,
-        querystring: HistoryQuery,
+        querystring: JobHistoryQuery,
         response: { 200: JobPage, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
       },
     },

@@ -15,7 +15,7 @@ import { isChartFile } from '@ies/server/jobs/generation/selection'
 import { UNZIP_LIMITS, type ArchiveId } from '@ies/server/jobs/queue/archives'
 import type { GenerateResult } from '@ies/server/jobs/queue/store'
 import { Job, toJob } from '../jobs/schemas.ts'
-import { historyRoutes } from './history.ts'
+import { jobHistoryRoutes } from './history.ts'
 import { terraformBackendRoutes } from './terraform-backend.ts'
 import { EnvironmentParams, GeneratedFiles, GenerateBody, GenerateQuery, PUSH_DEFAULTS, PushBody } from './schemas.ts'
 import { pushProblem, upgradeRoutes } from './upgrade.ts'
@@ -28,7 +28,7 @@ const generation: FastifyPluginAsyncTypebox = async (app) => {
   const environments = app.environments
   await app.register(terraformBackendRoutes)
   await app.register(upgradeRoutes)
-  await app.register(historyRoutes)
+  await app.register(jobHistoryRoutes)
 
   const environmentOf = async (userId: string, id: string) => {
     const env = await environments.get(userId, id)
@@ -51,6 +51,7 @@ const generation: FastifyPluginAsyncTypebox = async (app) => {
       const { userId } = request.principal
       const env = await environmentOf(userId, request.params.id)
       const job = await app.jobs.enqueue('generate', userId, env._id, request.body)
+      await app.history.record(request, { kind: 'generate', environment: { id: env._id, name: env.name }, jobId: job._id })
       if (!request.query.wait) return reply.code(202).send(ok(request, toJob(job)))
 
       const done = await app.jobs.waitFor(userId, job._id, app.config.jobs.waitTimeoutMs)
@@ -106,6 +107,8 @@ const generation: FastifyPluginAsyncTypebox = async (app) => {
         ...(body.generationJobId && { generationJobId: body.generationJobId }),
       }
       const job = await app.jobs.enqueue('push', userId, env._id, params)
+      const kind = body.dryRun ? 'push-dry-run' : 'push'
+      await app.history.record(request, { kind, environment: { id: env._id, name: env.name }, jobId: job._id })
       return reply.code(202).send(ok(request, toJob(job)))
     },
   )

@@ -113,6 +113,11 @@ export const upgradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
           strategy: body.strategy,
         }
         const job = await app.jobs.enqueue('push', userId, env._id, params)
+        await app.history.record(request, {
+          kind: body.dryRun ? 'push-dry-run' : 'upgrade',
+          environment: { id: env._id, name: env.name },
+          jobId: job._id,
+        })
         jobs.push({ environmentId: env._id, jobId: job._id })
       }
       return reply.code(202).send(ok(request, { jobs, skipped }))

@@ -120,6 +120,11 @@ export interface Config {
     /** PUSH_CACHE_DIR: where the repositories pushes fetch are kept between pushes (default: in the system's temporary folder). */
     cacheDir: string
   }
+  /** The change history of environments (plugins/history). */
+  history: {
+    /** HISTORY_RETENTION_DAYS: how long the history of a deleted environment is kept. */
+    retentionDays: number
+  }
   /** POST /api/ai/chat: the configuration assistant (plugins/ai/README.md). */
   ai: {
     /** AI_BASE_URL: an OpenAI-compatible API root (…/v1); unset means the built-in assistant. */
@@ -273,6 +278,9 @@ export function loadConfig(env: Env = process.env): Config {
       authorName: str(env, 'GIT_AUTHOR_NAME', 'IES'),
       authorEmail: str(env, 'GIT_AUTHOR_EMAIL', 'ies@localhost'),
       cacheDir: str(env, 'PUSH_CACHE_DIR', path.join(os.tmpdir(), 'ies-push-cache')),
+    },
+    history: {
+      retentionDays: int(env, 'HISTORY_RETENTION_DAYS', 365),
     },
     ai: {
       baseUrl: optional(env, 'AI_BASE_URL')?.replace(/\/+$/, ''),

@@ -1,0 +1,182 @@
+// Where the history of environments is kept (collection `environmentHistory`), read only by exact
+// `_id` but for the admin export and the retention sweep (the embedded store, FerretDB, answers any
+// other filter by reading the whole table):
+//   head   `_id: <environmentId>`      the entry count (the number of the newest entry) and a version
+//   pages  `_id: <environmentId>:<n>`  entries (n * PAGE_SIZE + 1) to (n + 1) * PAGE_SIZE, oldest first
+// An append takes the next number by a versioned write of the head (server/src/core/versioned-write.ts:
+// atomic on MongoDB, so replicas never share a number; in one process appends to one environment
+// also take turns), then pushes the entry onto its page. A page of newest-first entries is one or two
+// page reads, whatever the length of the history. Entries are never changed; a deleted environment's
+// head and pages go when its retention ends (`prune`).
+import type { Collection, Db } from 'mongodb'
+import { isDuplicateKey } from '@ies/server/core/db'
+import { KeyedMutex } from '@ies/server/core/keyed-mutex'
+import { replaceAtVersion } from '@ies/server/core/versioned-write'
+import type { ChangeKind, Configuration, FieldChange } from './schemas.ts'
+
+/** Entries per stored page: a first page of 20 newest-first is at most two reads. */
+export const PAGE_SIZE = 100
+
+/** How often an append retries a head another replica wrote first. */
+const APPEND_ATTEMPTS = 20
+
+/** An entry as stored (`at` a Date). */
+export interface StoredEntry {
+  id: number
+  environmentId: string
+  environmentName: string
+  kind: ChangeKind
+  at: Date
+  actor: { userId: string; username: string }
+  requestId: string
+  jobId?: string
+  changes?: FieldChange[]
+  secretsChanged?: string[]
+  restoredFrom?: number
+  credentialId?: string
+  configuration?: Configuration
+}
+
+export type NewEntry = Omit<StoredEntry, 'id'>
+
+interface Head {
+  _id: string
+  count: number
+  version: number
+  environmentName: string
+  /** Set when the environment is deleted: the history goes after this instant. */
+  retainUntil?: Date
+}
+
+interface Page {
+  _id: string
+  environmentId: string
+  page: number
+  entries: StoredEntry[]
+  /** Time of the first and the last entry appended: what the export selects pages by. */
+  firstAt: Date
+  lastAt: Date
+}
+
+const pageId = (environmentId: string, n: number) => `${environmentId}:${n}`
+const pageOf = (entryId: number) => Math.floor((entryId - 1) / PAGE_SIZE)
+
+export class HistoryStore {
+  private readonly heads: Collection<Head>
+  private readonly pages: Collection<Page>
+  private readonly appending = new KeyedMutex()
+
+  constructor(private readonly db: Db) {
+    // One collection, two shapes, told apart by `_id`.
+    this.heads = db.collection<Head>('environmentHistory')
+    this.pages = db.collection<Page>('environmentHistory')
+  }
+
+  /** Indexes for the background readers only (export by time, retention); the routes read by `_id`. */
+  async indexes(): Promise<void> {
+    await this.pages.createIndex({ lastAt: 1 }, { name: 'last_at', sparse: true })
+    await this.heads.createIndex({ retainUntil: 1 }, { name: 'retain_until', sparse: true })
+  }
+
+  /** Appends an entry; its number. `retainUntil` marks the history of a deleted environment. */
+  append(entry: NewEntry, retainUntil?: Date): Promise<number> {
+    return this.appending.run(entry.environmentId, async () => {
+      const id = await this.nextNumber(entry, retainUntil)
+      const stored: StoredEntry = { id, ...entry }
+      await this.pages.updateOne(
+        { _id: pageId(entry.environmentId, pageOf(id)) },
+        {
+          $push: { entries: stored },
+          $set: { lastAt: entry.at },
+          $setOnInsert: { environmentId: entry.environmentId, page: pageOf(id), firstAt: entry.at },
+        },
+        { upsert: true },
+      )
+      return id
+    })
+  }
+
+  /** Takes the next entry number by a write of the head conditional on the version read. */
+  private async nextNumber(entry: NewEntry, retainUntil: Date | undefined): Promise<number> {
+    for (let attempt = 1; ; attempt++) {
+      const head = await this.heads.findOne({ _id: entry.environmentId })
+      const next: Head = {
+        _id: entry.environmentId,
+        count: (head?.count ?? 0) + 1,
+        version: (head?.version ?? 0) + 1,
+        environmentName: entry.environmentName,
+        ...((retainUntil ?? head?.retainUntil) && { retainUntil: retainUntil ?? head?.retainUntil }),
+      }
+      if (head ? await replaceAtVersion(this.db, this.heads, head.version, next) : await this.inserted(next)) return next.count
+      if (attempt >= APPEND_ATTEMPTS) throw new Error('history head kept changing under the append')
+    }
+  }
+
+  private async inserted(head: Head): Promise<boolean> {
+    try {
+      await this.heads.insertOne(head)
+      return true
+    } catch (err) {
+      if (isDuplicateKey(err)) return false
+      throw err
+    }
+  }
+
+  /** How many entries the environment's history has (the newest entry's number); 0 for none. */
+  async count(environmentId: string): Promise<number> {
+    return (await this.heads.findOne({ _id: environmentId }, { projection: { count: 1 } }))?.count ?? 0
+  }
+
+  /** Entries `from`..`to` (numbers, inclusive), newest first: the one or few pages that hold them. */
+  async range(environmentId: string, from: number, to: number): Promise<StoredEntry[]> {
+    if (to < from) return []
+    const numbers = Array.from({ length: pageOf(to) - pageOf(from) + 1 }, (_, i) => pageOf(from) + i)
+    const pages = await Promise.all(numbers.map((n) => this.pages.findOne({ _id: pageId(environmentId, n) })))
+    return pages
+      .flatMap((p) => p?.entries ?? [])
+      .filter((e) => e.id >= from && e.id <= to)
+      .sort((a, b) => b.id - a.id)
+  }
+
+  /** One entry, or null. */
+  async entry(environmentId: string, id: number): Promise<StoredEntry | null> {
+    return (await this.range(environmentId, id, id))[0] ?? null
+  }
+
+  /** Every entry of one environment (also a deleted one) between two instants, oldest first, a page at a time. */
+  async *ofEnvironment(environmentId: string, from: Date, to: Date): AsyncGenerator<StoredEntry> {
+    const count = await this.count(environmentId)
+    for (let n = 0; n <= pageOf(count); n++) {
+      const page = await this.pages.findOne({ _id: pageId(environmentId, n) })
+      yield* inWindow(page, from, to)
+    }
+  }
+
+  /**
+   * Every entry between two instants, environment by environment, each oldest first: the pages whose
+   * entries may fall in the window, read one at a time (the export; on the embedded store a scan).
+   */
+  async *between(from: Date, to: Date): AsyncGenerator<StoredEntry> {
+    const cursor = this.pages.find({ lastAt: { $gte: from }, firstAt: { $lt: to } }).sort({ environmentId: 1, page: 1 })
+    try {
+      for await (const page of cursor) yield* inWindow(page, from, to)
+    } finally {
+      await cursor.close()
+    }
+  }
+
+  /** Removes the histories whose retention ended; how many environments' histories went. */
+  async prune(now = new Date()): Promise<number> {
+    const expired = await this.heads.find({ retainUntil: { $lt: now } }, { projection: { _id: 1, count: 1 } }).toArray()
+    for (const head of expired) {
+      const ids = Array.from({ length: pageOf(Math.max(head.count, 1)) + 1 }, (_, n) => pageId(head._id, n))
+      await this.pages.deleteMany({ _id: { $in: ids } })
+      await this.heads.deleteOne({ _id: head._id })
+    }
+    return expired.length
+  }
+}
+
+function inWindow(page: Page | null, from: Date, to: Date): StoredEntry[] {
+  return (page?.entries ?? []).filter((e) => e.at >= from && e.at < to).sort((a, b) => a.id - b.id)
+}
