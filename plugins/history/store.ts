@@ -61,6 +61,25 @@ interface Page {
 const pageId = (environmentId: string, n: number) => `${environmentId}:${n}`
 const pageOf = (entryId: number) => Math.floor((entryId - 1) / PAGE_SIZE)
 
+/**
+ * The head and pages that hold a whole history (entries numbered 1..n, oldest first), as appends
+ * would have written them: how a benchmark seeds a long history in bulk.
+ */
+export function documentsOf(environmentId: string, entries: StoredEntry[]): { head: Head; pages: Page[] } {
+  const pages: Page[] = []
+  for (const entry of entries) {
+    const n = pageOf(entry.id)
+    pages[n] ??= { _id: pageId(environmentId, n), environmentId, page: n, entries: [], firstAt: entry.at, lastAt: entry.at }
+    pages[n].entries.push(entry)
+    pages[n].lastAt = entry.at
+  }
+  const last = entries.at(-1)
+  return {
+    head: { _id: environmentId, count: last?.id ?? 0, version: entries.length, environmentName: last?.environmentName ?? '' },
+    pages,
+  }
+}
+
 export class HistoryStore {
   private readonly heads: Collection<Head>
   private readonly pages: Collection<Page>

@@ -7,10 +7,12 @@
 // users' data is seeded in bulk with the repository layer's own records (environment records cloned
 // from one the repository wrote, summaries from summaries.ts, job records and archives as the job
 // store writes them; the seeded archives are small stand-ins, the measured one is a real archive).
-// Then one user with --big-user environments lists their first page.
+// Then one user with --big-user environments lists their first page, and one environment with a
+// history of --history changes (seeded in bulk from a real entry) reads its first page and appends.
 //
 // Aims: list <= 20 ms, read and job read <= 5 ms, download <= 20 ms, flat from 1k to
-// 100k; one user with 10,000 environments: first page <= 200 ms. The update is printed too (FerretDB as
+// 100k; one user with 10,000 environments: first page <= 200 ms; a history of 10,000 changes: first
+// page <= 20 ms, an append printed. The update is printed too (FerretDB as
 // released rewrote a document by reading the whole table; the patched build goes by the `_id` index).
 import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
@@ -18,6 +20,7 @@ import { Binary, type Db } from 'mongodb'
 import { encodeEntries, entryOf } from '../../plugins/environments/summaries.ts'
 import type { EnvironmentRecord } from '../../plugins/environments/repository.ts'
 import type { JobRecord } from '../../server/src/jobs/queue/store.ts'
+import { documentsOf, type StoredEntry } from '../../plugins/history/store.ts'
 import { startTestApp } from '../../test/harness/app.ts'
 import { allServicesEnabled, environmentBody, generateAndWait } from '../../test/jobs/fixtures.ts'
 import { heldToken } from './held-token.ts'
@@ -28,12 +31,14 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: long ? '1000,10000,100000' : '1000,10000' },
     generations: { type: 'string', default: long ? '10' : '2' },
     'big-user': { type: 'string', default: '10000' },
+    history: { type: 'string', default: '10000' },
     samples: { type: 'string', default: '30' },
   },
 })
 const SIZES = values.sizes.split(',').map(Number)
 const GENERATIONS = Number(values.generations)
 const BIG_USER = Number(values['big-user'])
+const HISTORY = Number(values.history)
 const SAMPLES = Number(values.samples)
 const PER_USER = 100
 
@@ -173,6 +178,7 @@ try {
     seconds: 'seconds to seed up to this size',
   }
   for (const [key, cells] of Object.entries(rows)) console.log(`| ${labels[key]} | ${cells.join(' | ')} | ${aims[key]} |`)
+  await measureHistory()
   // One user with BIG_USER environments: the seeded records of an extra user, listed through the API
   // as `other`. After the largest size a write of that seeding may outlast the driver's 15 s socket
   // timeout on the embedded store: reported, not a crash.
@@ -203,6 +209,40 @@ try {
     )
   } catch (err) {
     console.log(`\none user with ${BIG_USER.toLocaleString('en')} environments: not measured (${(err as Error).message})`)
+  }
+
+  /**
+   * One environment with a history of HISTORY changes: the newest real entry of `dev-001` (an update
+   * of an environment with every service, with its configuration) cloned, seeded as appends write it.
+   */
+  async function measureHistory() {
+    const store = app.app.history.store
+    const [model] = await store.range(devIds[1], await store.count(devIds[1]), await store.count(devIds[1]))
+    const id = devIds[2]
+    const start = Date.now() - HISTORY * 60_000
+    const entries: StoredEntry[] = Array.from({ length: HISTORY }, (_, i) => ({
+      ...structuredClone(model),
+      environmentId: id,
+      environmentName: 'dev-002',
+      id: i + 1,
+      at: new Date(start + i * 60_000),
+    }))
+    const { head, pages } = documentsOf(id, entries)
+    const history = db.collection<{ _id: string }>('environmentHistory')
+    await history.deleteMany({ _id: { $in: [id, ...pages.map((p) => p._id)] } })
+    await insertInBatches(db, 'environmentHistory', [head, ...pages])
+    const first = await measure(() => call('GET', `/api/environments/${id}/history?limit=20`))
+    const deep = await measure((i) => call('GET', `/api/environments/${id}/history?limit=100&page=${1 + (i % 100)}`))
+    const append = await measure(() => store.append({ ...model, environmentId: id, environmentName: 'dev-002', at: new Date() }))
+    const update = await measure((i) => call('PUT', `/api/environments/${id}`, { domain: `h${i}.example.com` }), 5)
+    const bytes = JSON.stringify(model).length
+    console.log(
+      `\nhistory of ${HISTORY.toLocaleString('en')} changes (entries of ${bytes.toLocaleString('en')} bytes): ` +
+        `first page of 20 ${first.median.toFixed(1)} / ${first.p95.toFixed(1)} ms (aim <= 20); ` +
+        `pages of 100 anywhere ${deep.median.toFixed(1)} / ${deep.p95.toFixed(1)} ms; ` +
+        `one append (store) ${append.median.toFixed(1)} / ${append.p95.toFixed(1)} ms; ` +
+        `environment update (PUT, with its entry) ${update.median.toFixed(1)} / ${update.p95.toFixed(1)} ms`,
+    )
   }
 } finally {
   for (const fn of teardowns.reverse()) await Promise.resolve(fn()).catch(() => {})

@@ -1,5 +1,5 @@
 // Secrets canary: credentials of every provider and a deploy key hold unique canary strings; every
-// operation of the OpenAPI document is exercised, credentials are checked against hostile upstreams
+// operation of the OpenAPI document is exercised (the change history and its export last), credentials are checked against hostile upstreams
 // that echo what they are sent, a generation and a push (one succeeding, one failing) run. Then every
 // response body, every log line (trace level, captured from pino), every raw database document,
 // every generated file and pushed commit, and every job error is scanned: zero hits. Visible canaries
@@ -244,6 +244,18 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
         bucket: 'acme-tf-state',
         environmentId: env.id,
       }),
+    // The change history: every entry of every environment, one at a time, a restore, and the export.
+    'GET /api/environments/{id}/history': async () => {
+      for (const id of [env.id, pushEnv._id, failEnv._id]) await call('GET', `/api/environments/${id}/history?limit=100`)
+    },
+    'GET /api/environments/{id}/history/{entryId}': async () => {
+      for (const id of [env.id, pushEnv._id, failEnv._id]) {
+        const entries = (await call('GET', `/api/environments/${id}/history?limit=100`)).json().data
+        for (const entry of entries) await call('GET', `/api/environments/${id}/history/${entry.id}`)
+      }
+    },
+    'POST /api/environments/{id}/history/{entryId}/restore': () => call('POST', `/api/environments/${env.id}/history/1/restore`),
+    'GET /api/admin/history': () => call('GET', '/api/admin/history', undefined, { authorization: auth('admin').authorization }),
   }
   const generated: string[] = []
   const pushed: string[] = []
@@ -254,7 +266,9 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
     'every operation of the document is exercised',
   )
   // Order matters only for jobs: generate and push before the job routes.
-  const order = [...operations].sort((a, b) => Number(a.includes('/api/jobs/')) - Number(b.includes('/api/jobs/')))
+  // The history last: it records what the others did.
+  const rank = (name: string) => Number(name.includes('/api/jobs/')) + 2 * Number(name.includes('history'))
+  const order = [...operations].sort((a, b) => rank(a) - rank(b))
   for (const name of order) if (plan[name]) await plan[name]()
 
   const jobs = await Promise.all(pushed.map(async (id) => (await call('GET', `/api/jobs/${id}`)).json().data))
