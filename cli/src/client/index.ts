@@ -16,6 +16,8 @@ import type {
   ErrorDetail,
   GenerateBody,
   GeneratedFiles,
+  HistoryEntry,
+  HistoryEntryDetail,
   Job,
   Pagination,
   PushBody,
@@ -190,6 +192,13 @@ export function createApiClient(opts: ApiClientOptions) {
       const body = (await res.json()) as { data: Job[]; pagination: { limit: number; nextCursor: string | null } }
       return { data: body.data, nextCursor: body.pagination.nextCursor }
     },
+    /** A page of an environment's history of changes, newest first. */
+    environmentHistory: (id: string, q: { page?: number; limit?: number } = {}) =>
+      list<HistoryEntry>(`/environments/${enc(id)}/history${queryString(q)}`),
+    /** One entry of an environment's history, with the configuration after it. */
+    historyEntry: (id: string, entryId: number) => json<HistoryEntryDetail>('GET', `/environments/${enc(id)}/history/${entryId}`),
+    /** Sets the configuration of an earlier entry (a new change; the current secrets are kept). */
+    restoreEnvironment: (id: string, entryId: number) => json<Environment>('POST', `/environments/${enc(id)}/history/${entryId}/restore`),
     /** The caller's pushed environments that are behind (templates or configuration changed since the last push). */
     upgrades: () => json<Upgradable[]>('GET', '/environments/upgrades'),
     /** One push job per environment that is behind (or per id given). */

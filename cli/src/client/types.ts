@@ -7,6 +7,7 @@ import type * as credentials from '../../../plugins/cloud-credentials/schemas.ts
 import type * as jobs from '../../../plugins/jobs/schemas.ts'
 import type * as generation from '../../../plugins/generation/schemas.ts'
 import type * as users from '../../../plugins/users/schemas.ts'
+import type * as history from '../../../plugins/history/schemas.ts'
 import type * as envelope from '../../../server/src/core/envelope.ts'
 
 export type Environment = Static<typeof environments.Environment>
@@ -36,6 +37,10 @@ export type UpgradeBody = { ids?: string[]; dryRun?: boolean; strategy?: PushStr
 export type { Catalog as CatalogDocument } from '@ies/processor-lib/contract/document'
 export type User = Static<typeof users.User>
 export type Preferences = Static<typeof users.Preferences>
+
+/** One change of an environment (its history, newest first); the detail adds the configuration after it. */
+export type HistoryEntry = Static<typeof history.HistoryEntry>
+export type HistoryEntryDetail = Static<typeof history.HistoryEntryDetail>
 
 export type Pagination = Static<typeof envelope.Pagination>
 export type ErrorDetail = Static<typeof envelope.ErrorDetail>

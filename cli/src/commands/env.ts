@@ -9,6 +9,7 @@ import { addAssignmentOptions, applyAssignments, type Assignments } from '../ass
 import { withExamples } from '../help.ts'
 import { findEnvironment } from '../lookup.ts'
 import { behindText } from './upgrade.ts'
+import { registerHistory } from './env-history.ts'
 import { UsageError } from '../settings.ts'
 
 const PROVIDERS = ['aws', 'azure', 'gcp', 'onpremise']
@@ -33,18 +34,18 @@ export function readObjectFile(file: string): Record<string, unknown> {
 }
 
 /** `--yes`, or a yes on a terminal; without a terminal `--yes` is required. */
-export async function confirmed(yes: boolean | undefined, question: string): Promise<boolean> {
+export async function confirmed(yes: boolean | undefined, question: string, doing = 'Deleting'): Promise<boolean> {
   if (yes) return true
-  if (!process.stdin.isTTY) throw new UsageError('Deleting needs --yes when not on a terminal')
+  if (!process.stdin.isTTY) throw new UsageError(`${doing} needs --yes when not on a terminal`)
   const { confirm } = await import('@inquirer/prompts')
   return confirm({ message: question, default: false })
 }
 
 export function registerEnv(program: Command, ctx: () => Context): void {
-  const env = withExamples(program.command('env').description('Environments: list, show, create, update, delete, status, export'), [
-    'ies env list',
-    'ies env status shop-dev',
-  ])
+  const env = withExamples(
+    program.command('env').description('Environments: list, show, create, update, delete, status, export, history, restore'),
+    ['ies env list', 'ies env status shop-dev'],
+  )
 
   withExamples(
     env
@@ -75,6 +76,7 @@ export function registerEnv(program: Command, ctx: () => Context): void {
   })
 
   registerChanges(env, ctx)
+  registerHistory(env, ctx)
 
   withExamples(
     env
