@@ -9,6 +9,8 @@ import type {
   EnvironmentInput,
   EnvironmentSummary,
   GenerateRequest,
+  HistoryEntry,
+  HistoryEntryDetail,
   Job,
   JobFiles,
   Pagination,
@@ -211,6 +213,13 @@ export function createApiClient(opts: ApiClientOptions) {
     createEnvironment: (input: EnvironmentInput) => json<Environment>('POST', '/environments', input),
     updateEnvironment: (id: string, patch: Partial<EnvironmentInput>) => json<Environment>('PUT', `/environments/${enc(id)}`, patch),
     deleteEnvironment: (id: string) => json<void>('DELETE', `/environments/${enc(id)}`),
+    /** One page of the environment's history of changes, newest first. */
+    environmentHistory: (id: string, q: { page?: number; limit?: number } = {}) =>
+      list<HistoryEntry>(`/environments/${enc(id)}/history${query(q)}`),
+    /** One history entry with the configuration after it. */
+    historyEntry: (id: string, entryId: number) => json<HistoryEntryDetail>('GET', `/environments/${enc(id)}/history/${entryId}`),
+    /** Sets the configuration an entry recorded: a new change; the current deploy key stays. */
+    restoreEnvironment: (id: string, entryId: number) => json<Environment>('POST', `/environments/${enc(id)}/history/${entryId}/restore`),
     createTerraformBackend: (input: Record<string, unknown>) =>
       json<Record<string, unknown>>('POST', '/environments/terraform-backend/create', input),
 

@@ -28,6 +28,8 @@ export type Preferences = api.Preferences
 export type User = api.User
 export type Pagination = api.Pagination
 export type GenerateRequest = Required<api.GenerateBody>
+export type HistoryEntry = api.HistoryEntry
+export type HistoryEntryDetail = api.HistoryEntryDetail
 
 export interface JobFinding {
   file?: string

@@ -4,6 +4,7 @@ import { useApp } from './app-context.tsx'
 import { href, useRoute, type Route } from './router.ts'
 import { EnvironmentList } from './screens/EnvironmentList.tsx'
 import { EnvironmentDetail } from './screens/EnvironmentDetail.tsx'
+import { EnvironmentHistory } from './screens/EnvironmentHistory.tsx'
 import { Wizard } from './screens/Wizard.tsx'
 import { Credentials } from './screens/Credentials.tsx'
 import { Preferences } from './screens/Preferences.tsx'
@@ -16,6 +17,8 @@ function screen(route: Route) {
       return <EnvironmentList />
     case 'environment':
       return <EnvironmentDetail key={route.id} id={route.id} />
+    case 'environment-history':
+      return <EnvironmentHistory key={route.id} id={route.id} />
     case 'new-environment':
       return <Wizard key="new" id={null} />
     case 'edit-environment':

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react'
 export type Route =
   | { name: 'environments' }
   | { name: 'environment'; id: string }
+  | { name: 'environment-history'; id: string }
   | { name: 'new-environment' }
   | { name: 'edit-environment'; id: string }
   | { name: 'credentials' }
@@ -16,6 +17,7 @@ export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('?')[0].split('/').filter(Boolean).map(decodeURIComponent)
   if (parts[0] === 'environments' && parts[1] === 'new') return { name: 'new-environment' }
   if (parts[0] === 'environments' && parts[1] && parts[2] === 'edit') return { name: 'edit-environment', id: parts[1] }
+  if (parts[0] === 'environments' && parts[1] && parts[2] === 'history') return { name: 'environment-history', id: parts[1] }
   if (parts[0] === 'environments' && parts[1]) return { name: 'environment', id: parts[1] }
   if (parts[0] === 'credentials') return { name: 'credentials' }
   if (parts[0] === 'preferences') return { name: 'preferences' }
@@ -29,6 +31,7 @@ export const href = {
   environment: (id: string) => `#/environments/${encodeURIComponent(id)}`,
   newEnvironment: () => '#/environments/new',
   editEnvironment: (id: string) => `#/environments/${encodeURIComponent(id)}/edit`,
+  environmentHistory: (id: string) => `#/environments/${encodeURIComponent(id)}/history`,
   credentials: () => '#/credentials',
   preferences: () => '#/preferences',
   users: () => '#/users',

@@ -15,17 +15,7 @@ import {
   type GenerateFormat,
   type Job,
 } from '../../lib/types.ts'
-import {
-  Badge,
-  ConfirmDialog,
-  ErrorNotice,
-  PageHead,
-  PROVIDER_LABELS,
-  SelectField,
-  Spinner,
-  Toggle,
-  formatDate,
-} from '../components/ui.tsx'
+import { ConfirmDialog, ErrorNotice, PageHead, PROVIDER_LABELS, SelectField, Spinner, Toggle, formatDate } from '../components/ui.tsx'
 import { JobProgress } from '../components/JobProgress.tsx'
 import { enabledServices } from '../../lib/config-summary.ts'
 import { differsFromForm, FORMAT_LABELS, generationSummary, optionEffects, type OptionKey } from '../../lib/generate-options.ts'
@@ -33,6 +23,7 @@ import { PushPanel } from './PushPanel.tsx'
 import { JobHistory } from '../components/JobHistory.tsx'
 import { GenerationFacts } from '../components/GenerationFacts.tsx'
 import { EnvironmentDiagram } from '../components/EnvironmentDiagram.tsx'
+import { EnvironmentSubtitle, EnvironmentTabs } from '../components/EnvironmentTabs.tsx'
 
 export function EnvironmentDetail({ id }: { id: string }) {
   const { api, toast, takeEnvironment, credentials, keptCatalog } = useApp()
@@ -84,12 +75,7 @@ export function EnvironmentDetail({ id }: { id: string }) {
       <PageHead
         crumbs={<a href={href.environments()}>Environments</a>}
         title={env.name}
-        subtitle={
-          <>
-            <Badge kind={env.provider}>{PROVIDER_LABELS[env.provider] ?? env.provider}</Badge> <Badge kind={env.status}>{env.status}</Badge>{' '}
-            <span className="muted">Updated {formatDate(env.updatedAt)}</span>
-          </>
-        }
+        subtitle={<EnvironmentSubtitle env={env} />}
         actions={
           <>
             <a className="btn" href={href.editEnvironment(env.id)}>
@@ -101,6 +87,7 @@ export function EnvironmentDetail({ id }: { id: string }) {
           </>
         }
       />
+      <EnvironmentTabs id={env.id} current="overview" />
       <ErrorNotice error={deleteError} what="Deleting" />
       <div className="grid-2">
         <div className="card">
