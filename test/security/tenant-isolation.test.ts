@@ -31,7 +31,13 @@ const MATRIX: Record<string, { ids: IdKind[]; body?: unknown }> = {
   'GET /api/jobs/{jobId}/download': { ids: ['generateJob', 'pushJob'] },
   'GET /api/jobs/{jobId}/files': { ids: ['generateJob', 'pushJob'] },
   'GET /api/environments/{id}/jobs': { ids: ['environment'] },
+  'GET /api/environments/{id}/history': { ids: ['environment'] },
+  'GET /api/environments/{id}/history/{entryId}': { ids: ['environment'] },
+  'POST /api/environments/{id}/history/{entryId}/restore': { ids: ['environment'] },
 }
+
+/** The path with dev's id as its first parameter; a history entry number (dev's first entry) for the second. */
+const pathWith = (path: string, id: string) => path.replace(/\{[^}]+\}/, id).replace('{entryId}', '1')
 
 const DEPLOY_KEY = (secret: string) => `-----BEGIN OPENSSH PRIVATE KEY-----\n${secret}\n-----END OPENSSH PRIVATE KEY-----\n`
 
@@ -130,14 +136,14 @@ t.test('tenant isolation', async (t) => {
     if (!entry) continue
     for (const kind of entry.ids) {
       const id = ids[kind]
-      const path = op.path.replace(/\{[^}]+\}/, id)
+      const path = pathWith(op.path, id)
       const res = await send('other', op.method, path, entry.body)
       const body = await res.text()
       t.equal(res.status, 404, `${op.name} with dev's ${kind}: 404`)
       t.match(JSON.parse(body), { error: { code: 'NOT_FOUND' } }, `${op.name} (${kind}): NOT_FOUND`)
       scan.add(`${op.name} (${kind}) as other`, body)
       const absent = randomUUID()
-      const control = await send('other', op.method, op.path.replace(/\{[^}]+\}/, absent), entry.body)
+      const control = await send('other', op.method, pathWith(op.path, absent), entry.body)
       t.equal(
         shapeOf(body, id),
         shapeOf(await control.text(), absent),
