@@ -74,7 +74,13 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: app.requireAdmin,
       schema: {
         querystring: ExportQuery,
-        response: { 200: { description: 'One history entry (with its configuration) per line, `application/x-ndjson`.' }, ...errors },
+        response: {
+          200: {
+            description: 'One history entry (with its configuration) per line.',
+            content: { 'application/x-ndjson': { schema: { type: 'string' } } },
+          },
+          ...errors,
+        },
       },
     },
     async (request, reply) => {
