@@ -96,7 +96,7 @@ if (!command) {
           ids: { id: [credential.id] },
         },
         { name: /^GET \/api\/jobs\//, ids: { jobId: [job.id] } },
-        { name: /^(GET|POST) \/api\/environments\/\{id\}\/history/, ids: { id: [environment.id], entryId: ['1'] } },
+        { name: /^(GET|POST) \/api\/environments\/\{id\}\/history/, ids: { id: [environment.id] } },
       ],
     })
     t.comment(result.output.split('\n').slice(-60).join('\n'))
