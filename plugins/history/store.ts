@@ -44,7 +44,23 @@ export type NewEntry = Omit<StoredEntry, 'id'>
  * looks into them, and the embedded store's cost of reading a document grows with its number of
  * fields (a configuration of every service has hundreds): as text, a page reads several times faster.
  */
-type PageEntry = Omit<StoredEntry, 'changes' | 'configuration'> & { changes?: string; configuration?: string }
+type PageEntry = Omit<StoredEntry, 'changes' | 'configuration'> & { changes?: string; configuration?: string; detached?: true }
+
+/**
+ * An entry whose diff and configuration together are longer than this keeps them in a document of
+ * its own (`<environmentId>:e<number>`, `detached` on the page): large chart values changed often
+ * would otherwise take a page past the 16 MB a document may hold.
+ */
+export const INLINE_MAX_CHARS = 16 * 1024
+
+interface Detached {
+  _id: string
+  environmentId: string
+  changes?: string
+  configuration?: string
+}
+
+const detachedId = (environmentId: string, entryId: number) => `${environmentId}:e${entryId}`
 
 function encode({ changes, configuration, ...rest }: StoredEntry): PageEntry {
   return {
@@ -106,17 +122,20 @@ export function documentsOf(environmentId: string, entries: StoredEntry[]): { he
 export class HistoryStore {
   private readonly heads: Collection<Head>
   private readonly pages: Collection<Page>
+  private readonly details: Collection<Detached>
   private readonly appending = new KeyedMutex()
 
   constructor(private readonly db: Db) {
-    // One collection, two shapes, told apart by `_id`.
+    // One collection, three shapes, told apart by `_id`.
     this.heads = db.collection<Head>('environmentHistory')
     this.pages = db.collection<Page>('environmentHistory')
+    this.details = db.collection<Detached>('environmentHistory')
   }
 
   /** Indexes for the background readers only (export by time, retention); the routes read by `_id`. */
   async indexes(): Promise<void> {
     await this.pages.createIndex({ lastAt: 1 }, { name: 'last_at', sparse: true })
+    await this.pages.createIndex({ environmentId: 1, page: 1 }, { name: 'environment_page', sparse: true })
     await this.heads.createIndex({ retainUntil: 1 }, { name: 'retain_until', sparse: true })
   }
 
@@ -124,11 +143,11 @@ export class HistoryStore {
   append(entry: NewEntry, retainUntil?: Date): Promise<number> {
     return this.appending.run(entry.environmentId, async () => {
       const id = await this.nextNumber(entry, retainUntil)
-      const stored: StoredEntry = { id, ...entry }
+      const onPage = await this.detachedIfLarge(encode({ id, ...entry }))
       await this.pages.updateOne(
         { _id: pageId(entry.environmentId, pageOf(id)) },
         {
-          $push: { entries: encode(stored) },
+          $push: { entries: onPage },
           $set: { lastAt: entry.at },
           $setOnInsert: { environmentId: entry.environmentId, page: pageOf(id), firstAt: entry.at },
         },
@@ -154,6 +173,33 @@ export class HistoryStore {
     }
   }
 
+  /** The entry as its page holds it: a large diff and configuration written to a document of their own first. */
+  private async detachedIfLarge(entry: PageEntry): Promise<PageEntry> {
+    const { changes, configuration, ...rest } = entry
+    if ((changes?.length ?? 0) + (configuration?.length ?? 0) <= INLINE_MAX_CHARS) return entry
+    await this.details.replaceOne(
+      { _id: detachedId(entry.environmentId, entry.id) },
+      { environmentId: entry.environmentId, ...(changes && { changes }), ...(configuration && { configuration }) },
+      { upsert: true },
+    )
+    return { ...rest, detached: true }
+  }
+
+  /** Page entries as entries: detached diffs and configurations read back (by `_id`), the text parsed. */
+  private async decoded(entries: PageEntry[]): Promise<StoredEntry[]> {
+    return Promise.all(
+      entries.map(async ({ detached, ...entry }) => {
+        if (!detached) return decode(entry)
+        const details = await this.details.findOne({ _id: detachedId(entry.environmentId, entry.id) })
+        return decode({
+          ...entry,
+          ...(details?.changes && { changes: details.changes }),
+          ...(details?.configuration && { configuration: details.configuration }),
+        })
+      }),
+    )
+  }
+
   private async inserted(head: Head): Promise<boolean> {
     try {
       await this.heads.insertOne(head)
@@ -174,11 +220,12 @@ export class HistoryStore {
     if (to < from) return []
     const numbers = Array.from({ length: pageOf(to) - pageOf(from) + 1 }, (_, i) => pageOf(from) + i)
     const pages = await Promise.all(numbers.map((n) => this.pages.findOne({ _id: pageId(environmentId, n) })))
-    return pages
-      .flatMap((p) => p?.entries ?? [])
-      .filter((e) => e.id >= from && e.id <= to)
-      .sort((a, b) => b.id - a.id)
-      .map(decode)
+    return this.decoded(
+      pages
+        .flatMap((p) => p?.entries ?? [])
+        .filter((e) => e.id >= from && e.id <= to)
+        .sort((a, b) => b.id - a.id),
+    )
   }
 
   /** One entry, or null. */
@@ -191,7 +238,7 @@ export class HistoryStore {
     const count = await this.count(environmentId)
     for (let n = 0; n <= pageOf(count); n++) {
       const page = await this.pages.findOne({ _id: pageId(environmentId, n) })
-      yield* inWindow(page, from, to)
+      yield* await this.inWindow(page, from, to)
     }
   }
 
@@ -202,7 +249,7 @@ export class HistoryStore {
   async *between(from: Date, to: Date): AsyncGenerator<StoredEntry> {
     const cursor = this.pages.find({ lastAt: { $gte: from }, firstAt: { $lt: to } }).sort({ environmentId: 1, page: 1 })
     try {
-      for await (const page of cursor) yield* inWindow(page, from, to)
+      for await (const page of cursor) yield* await this.inWindow(page, from, to)
     } finally {
       await cursor.close()
     }
@@ -212,17 +259,15 @@ export class HistoryStore {
   async prune(now = new Date()): Promise<number> {
     const expired = await this.heads.find({ retainUntil: { $lt: now } }, { projection: { _id: 1, count: 1 } }).toArray()
     for (const head of expired) {
-      const ids = Array.from({ length: pageOf(Math.max(head.count, 1)) + 1 }, (_, n) => pageId(head._id, n))
-      await this.pages.deleteMany({ _id: { $in: ids } })
+      // Pages and detached entries carry `environmentId`; the head does not, and goes last.
+      await this.pages.deleteMany({ environmentId: head._id })
       await this.heads.deleteOne({ _id: head._id })
     }
     return expired.length
   }
-}
 
-function inWindow(page: Page | null, from: Date, to: Date): StoredEntry[] {
-  return (page?.entries ?? [])
-    .filter((e) => e.at >= from && e.at < to)
-    .sort((a, b) => a.id - b.id)
-    .map(decode)
+  /** A page's entries between two instants, oldest first. */
+  private inWindow(page: Page | null, from: Date, to: Date): Promise<StoredEntry[]> {
+    return this.decoded((page?.entries ?? []).filter((e) => e.at >= from && e.at < to).sort((a, b) => a.id - b.id))
+  }
 }

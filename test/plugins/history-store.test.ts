@@ -1,6 +1,7 @@
 // The history store on FerretDB (plugins/history/store.ts): concurrent appends in one server take
 // numbers 1..n without a gap or a repeat, across a page boundary; a range reads newest first from
-// the pages that hold it; the export window selects by time; pruning removes only what retention let go.
+// the pages that hold it; a large configuration is kept beside its page; the export window selects
+// by time; pruning removes only what retention let go.
 import t from 'tap'
 import { startTestDatabase } from '../harness/database.ts'
 import { HistoryStore, PAGE_SIZE, type NewEntry } from '../../plugins/history/store.ts'
@@ -39,6 +40,14 @@ t.test('history store', async (t) => {
   t.same(across[0].configuration, { domain: 'b', services: { eks: { enabled: true } } })
   t.equal(await store.entry('env-a', n + 1), null, 'no entry past the end')
 
+  const helm = { ingress: { enabled: true, customValues: true, values: 'x: 1\n'.repeat(10_000) } }
+  const large = await store.append({ ...entry('env-a'), configuration: { helmCharts: helm } })
+  t.same((await store.entry('env-a', large))?.configuration, { helmCharts: helm }, 'a large configuration reads back whole')
+  const page = await db
+    .collection<{ _id: string; entries: object[] }>('environmentHistory')
+    .findOne({ _id: `env-a:${Math.floor((large - 1) / PAGE_SIZE)}` })
+  t.ok(JSON.stringify(page).length < 20_000, 'its page holds the entry without it')
+
   const old = new Date('2020-01-01T00:00:00Z')
   await store.append(entry('env-b', old))
   const window = []
@@ -54,5 +63,5 @@ t.test('history store', async (t) => {
   t.equal(await store.prune(new Date(Date.now() + 120_000)), 1)
   t.equal(await store.count('env-b'), 0, 'the deleted environment’s history is gone')
   t.equal(await db.collection('environmentHistory').countDocuments({ _id: { $regex: '^env-b' } } as never), 0, 'head and pages')
-  t.equal(await store.count('env-a'), n, 'another environment’s history stays')
+  t.equal(await store.count('env-a'), n + 1, 'another environment’s history stays')
 })
