@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { Option, type Command } from 'commander'
 import { parse, stringify } from 'yaml'
-import type { EnvironmentInput, EnvironmentListQuery } from '../client/index.ts'
+import { ENVIRONMENT_STATUSES as STATUSES, PROVIDERS, type EnvironmentInput, type EnvironmentListQuery } from '@ies/api'
 import { exportableConfiguration, exportYaml } from '../client/export-config.ts'
 import type { Context } from '../context.ts'
 import { addAssignmentOptions, applyAssignments, type Assignments } from '../assignments.ts'
@@ -10,9 +10,6 @@ import { withExamples } from '../help.ts'
 import { findEnvironment } from '../lookup.ts'
 import { behindText } from './upgrade.ts'
 import { UsageError } from '../settings.ts'
-
-const PROVIDERS = ['aws', 'azure', 'gcp', 'onpremise']
-const STATUSES = ['pending', 'deploying', 'running', 'stopped', 'failed', 'destroyed']
 
 /** A YAML or JSON file as an object (YAML is a superset of JSON). */
 export function readObjectFile(file: string): Record<string, unknown> {

@@ -3,7 +3,7 @@
 // main process and the tests); the renderer never imports this.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { beginLogin, codeFromCallback, exchangeCode, type FlowDeps, type OidcClientConfig, type TokenSet } from './oidc.ts'
+import { beginLogin, codeFromCallback, completeLogin, type FlowDeps, type OAuthClient as OidcClientConfig, type TokenSet } from '@ies/api/oauth'
 
 export interface LoopbackLoginOptions extends FlowDeps {
   /** Opens the URL in the system browser (Electron: shell.openExternal). */
@@ -52,8 +52,7 @@ export async function loginWithLoopback(cfg: OidcClientConfig, opts: LoopbackLog
       })
     })
     await opts.openBrowser(url)
-    const code = codeFromCallback(await callback, pending)
-    return await exchangeCode(cfg, code, pending, opts)
+    return await completeLogin(cfg, await callback, pending, opts)
   } finally {
     server.closeAllConnections?.()
     await new Promise<void>((resolve) => server.close(() => resolve()))

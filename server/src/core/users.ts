@@ -3,8 +3,9 @@
 import { randomUUID } from 'node:crypto'
 import type { Collection, Db } from 'mongodb'
 
-export const THEMES = ['light', 'dark', 'system'] as const
-export const PROVIDERS = ['aws', 'azure', 'gcp', 'onpremise'] as const
+import { PROVIDERS, THEMES } from '@ies/api/values'
+
+export { PROVIDERS, THEMES }
 
 export interface Preferences {
   theme: (typeof THEMES)[number]

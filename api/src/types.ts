@@ -1,19 +1,19 @@
-// The API's resources as the client sees them, taken from the server's own TypeBox schemas
-// (plugins/*/schemas.ts, the source of /api/openapi.json): one source of truth for the API's types.
-// Type-only imports: nothing of the server is loaded at run time, so a browser bundle can use this too.
+// The API's resources as a client sees them, taken from the server's own TypeBox schemas
+// (plugins/*/schemas.ts, the source of /api/openapi.json). Type-only imports: nothing of the server
+// is loaded at run time, so the CLI and the browser bundle share these types.
 import type { Static } from '@sinclair/typebox'
-import type * as environments from '../../../plugins/environments/schemas.ts'
-import type * as credentials from '../../../plugins/cloud-credentials/schemas.ts'
-import type * as jobs from '../../../plugins/jobs/schemas.ts'
-import type * as generation from '../../../plugins/generation/schemas.ts'
-import type * as users from '../../../plugins/users/schemas.ts'
-import type * as envelope from '../../../server/src/core/envelope.ts'
+import type * as environments from '../../plugins/environments/schemas.ts'
+import type * as credentials from '../../plugins/cloud-credentials/schemas.ts'
+import type * as jobs from '../../plugins/jobs/schemas.ts'
+import type * as generation from '../../plugins/generation/schemas.ts'
+import type * as users from '../../plugins/users/schemas.ts'
+import type * as push from '@ies/server/jobs/push/push-schemas'
+import type { ConflictKind, PushStrategy } from './values.ts'
 
 export type Environment = Static<typeof environments.Environment>
 export type EnvironmentInput = Static<typeof environments.EnvironmentInput>
 export type EnvironmentSummary = Static<typeof environments.EnvironmentSummary>
 export type EnvironmentListQuery = Static<typeof environments.ListQuery>
-export type Provider = Static<typeof environments.Provider>
 
 export type CredentialCreate = Static<typeof credentials.CredentialCreate>
 export type CredentialCreated = Static<typeof credentials.CredentialCreated>
@@ -31,28 +31,25 @@ export type GenerateOptions = Static<typeof jobs.GenerateOptions>
 export type GeneratedFiles = Static<typeof generation.GeneratedFiles>
 export type Upgradable = Static<typeof generation.Upgradable>
 export type UpgradeJobs = Static<typeof generation.UpgradeJobs>
-/** The bulk upgrade body; `dryRun` and `strategy` are optional here whatever defaults the server fills in. */
-export type UpgradeBody = { ids?: string[]; dryRun?: boolean; strategy?: PushStrategy }
 export type { Catalog as CatalogDocument } from '@ies/processor-lib/contract/document'
 export type User = Static<typeof users.User>
 export type Preferences = Static<typeof users.Preferences>
 
-export type Pagination = Static<typeof envelope.Pagination>
-export type ErrorDetail = Static<typeof envelope.ErrorDetail>
-
-/** How a push lands: merged onto the environment's branch, or onto a new branch. */
-export type PushStrategy = 'merge' | 'branch'
+export type LastPush = Static<typeof push.LastPush>
+export type Behind = Static<typeof push.Behind>
 
 /** The push body; `dryRun` and `strategy` are optional here whatever defaults the server fills in. */
 export type PushBody = Omit<Partial<Static<typeof generation.PushBody>>, 'dryRun' | 'strategy'> & {
   dryRun?: boolean
   strategy?: PushStrategy
 }
+/** The bulk upgrade body; `dryRun` and `strategy` are optional here whatever defaults the server fills in. */
+export type UpgradeBody = { ids?: string[]; dryRun?: boolean; strategy?: PushStrategy }
 
 /** A file whose branch and generated versions changed the same lines (strategy "merge" fails on it). */
 export interface PushConflict {
   file: string
-  kind: string
+  kind: ConflictKind | string
   hunks?: Array<{ line: number; ours: string; base: string; theirs: string }>
 }
 

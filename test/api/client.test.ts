@@ -1,9 +1,9 @@
 // The typed API client against a real server: the envelope unwrapped, ApiError with the API's code
 // and fields, and one retry with a renewed token when the server refuses the one it was given.
 import t from 'tap'
-import { ApiError, createApiClient } from '../../cli/src/client/index.ts'
+import { ApiError, createApiClient } from '@ies/api'
 import { getClientCredentialsToken } from '../harness/identity.ts'
-import { startCliServer } from './helpers.ts'
+import { startCliServer } from '../cli/helpers.ts'
 
 t.test('typed client', async (t) => {
   const server = await startCliServer(t)
@@ -39,7 +39,7 @@ t.test('typed client', async (t) => {
   const invalid = await client.updateEnvironment(created.id, { region: 'Not A Region' }).catch((e) => e)
   t.match(invalid, { status: 400, code: 'VALIDATION_ERROR' })
   t.ok(
-    invalid.fieldErrors.some((d: { field: string }) => d.field === 'region'),
+    invalid.fieldDetails.some((d: { field: string }) => d.field === 'region'),
     'the field is named',
   )
 

@@ -1,0 +1,10 @@
+// @ies/api: the client side of the IES API contract, shared by the `ies` CLI and the desktop/web UI.
+export * from './values.ts'
+export * from './errors.ts'
+export * from './envelope.ts'
+export type * from './types.ts'
+export * from './api-error.ts'
+export * from './client.ts'
+export * from './oauth.ts'
+export * from './token-session.ts'
+export * from './export-config.ts'
