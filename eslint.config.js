@@ -68,8 +68,8 @@ function importRules() {
     { files: ['processor-lib/**/*.ts'], rules: rule([noDesktop]) },
     { files: ['cli/**/*.ts'], rules: rule([noDesktop, noServer]) },
     {
-      // The desktop (renderer and Electron main process) reads the API through @ies/api and the catalog through its contract.
-      files: ['desktop/**/*.{ts,tsx}'],
+      // The desktop app (renderer and Electron main process; its build scripts may use all of processor-lib) reads the API through @ies/api and the catalog through its contract.
+      files: ['desktop/src/**/*.{ts,tsx}'],
       rules: rule([
         noServer,
         noCli,

@@ -120,7 +120,11 @@ function transport(opts: ApiClientOptions) {
     limitedUntil = retryTimeOf(res.headers, now())
     opts.onRateLimited?.(limitedUntil)
     const e = await errorOf(res)
-    return new ApiError(429, e.code, rateLimitMessage(limitedUntil, now()), { details: e.details, requestId: e.requestId, retryAt: limitedUntil })
+    return new ApiError(429, e.code, rateLimitMessage(limitedUntil, now()), {
+      details: e.details,
+      requestId: e.requestId,
+      retryAt: limitedUntil,
+    })
   }
 
   return async function send(method: string, path: string, body?: unknown, o: SendOptions = {}): Promise<Response> {
@@ -201,7 +205,10 @@ export function createApiClient(opts: ApiClientOptions) {
     jobs: (ids: readonly string[], o: { wait?: boolean } = {}) =>
       json<Job[]>('GET', `/jobs${queryString({ ids: ids.join(','), wait: o.wait || undefined })}`),
     /** An environment's jobs, newest first, a page at a time (`nextCursor` until null). */
-    environmentJobs: async (id: string, q: { limit?: number; cursor?: string } = {}): Promise<{ data: Job[]; nextCursor: string | null }> => {
+    environmentJobs: async (
+      id: string,
+      q: { limit?: number; cursor?: string } = {},
+    ): Promise<{ data: Job[]; nextCursor: string | null }> => {
       const res = await send('GET', `/environments/${enc(id)}/jobs${queryString(q)}`)
       const body = (await res.json()) as { data: Job[]; pagination: { nextCursor: string | null } }
       return { data: body.data, nextCursor: body.pagination.nextCursor }

@@ -125,7 +125,12 @@ export async function postForm(
 }
 
 async function tokenRequest(client: OAuthClient, form: Record<string, string | undefined>, deps: FlowDeps): Promise<TokenResponse> {
-  const json = await postForm(endpoint(client, 'token'), { client_id: client.clientId, client_secret: client.clientSecret, ...form }, {}, deps)
+  const json = await postForm(
+    endpoint(client, 'token'),
+    { client_id: client.clientId, client_secret: client.clientSecret, ...form },
+    {},
+    deps,
+  )
   if (typeof json.access_token !== 'string') throw new OAuthError(200, 'invalid_response', 'the answer has no access_token')
   return json as unknown as TokenResponse
 }
@@ -197,7 +202,8 @@ export function codeFromCallback(callbackUrl: string, pending: Pick<PendingLogin
   const params = new URL(callbackUrl).searchParams
   const error = params.get('error')
   if (error) throw new OAuthError(0, error, params.get('error_description') ?? undefined)
-  if (params.get('state') !== pending.state) throw new OAuthError(0, 'invalid_state', 'The login response does not belong to this login attempt')
+  if (params.get('state') !== pending.state)
+    throw new OAuthError(0, 'invalid_state', 'The login response does not belong to this login attempt')
   const code = params.get('code')
   if (!code) throw new OAuthError(0, 'invalid_request', 'The login response has no authorization code')
   return code
@@ -216,13 +222,21 @@ export function exchangeCode(
 }
 
 /** The end of a sign-in: the callback checked, the code exchanged, the tokens as a TokenSet. */
-export async function completeLogin(client: OAuthClient, callbackUrl: string, pending: PendingLogin, deps: FlowDeps = {}): Promise<TokenSet> {
+export async function completeLogin(
+  client: OAuthClient,
+  callbackUrl: string,
+  pending: PendingLogin,
+  deps: FlowDeps = {},
+): Promise<TokenSet> {
   const code = codeFromCallback(callbackUrl, pending)
   const tokens = await exchangeCode({ ...client, code, redirectUri: pending.redirectUri, verifier: pending.verifier }, deps)
   return tokenSetOf(tokens, (deps.now ?? Date.now)())
 }
 
-export function getClientCredentialsToken(opts: OAuthClient & { clientSecret: string; scope?: string }, deps: FlowDeps = {}): Promise<TokenResponse> {
+export function getClientCredentialsToken(
+  opts: OAuthClient & { clientSecret: string; scope?: string },
+  deps: FlowDeps = {},
+): Promise<TokenResponse> {
   return tokenRequest(opts, { grant_type: 'client_credentials', scope: opts.scope }, deps)
 }
 
@@ -235,7 +249,12 @@ export function refreshToken(opts: OAuthClient & { refreshToken: string }, deps:
  * both providers then grant the default scopes `profile email`. A `scope` with `openid` adds `openid`.
  */
 export async function requestDeviceCode(opts: OAuthClient & { scope?: string }, deps: FlowDeps = {}): Promise<DeviceAuthorization> {
-  return (await postForm(endpoint(opts, 'auth/device'), { client_id: opts.clientId, scope: opts.scope }, {}, deps)) as unknown as DeviceAuthorization
+  return (await postForm(
+    endpoint(opts, 'auth/device'),
+    { client_id: opts.clientId, scope: opts.scope },
+    {},
+    deps,
+  )) as unknown as DeviceAuthorization
 }
 
 /** One poll of the token endpoint with the device code (throws `authorization_pending` until approved). */
@@ -243,7 +262,10 @@ export function pollDeviceToken(opts: OAuthClient & { deviceCode: string }, deps
   return tokenRequest(opts, { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: opts.deviceCode }, deps)
 }
 
-export function introspect(opts: OAuthClient & { clientSecret: string; token: string }, deps: FlowDeps = {}): Promise<Record<string, unknown>> {
+export function introspect(
+  opts: OAuthClient & { clientSecret: string; token: string },
+  deps: FlowDeps = {},
+): Promise<Record<string, unknown>> {
   const authorization = basicAuthorization(opts.clientId, opts.clientSecret)
   return postForm(endpoint(opts, 'token/introspect'), { token: opts.token }, { authorization }, deps)
 }

@@ -83,7 +83,14 @@ t.test('a provider that cannot be reached fails the call but keeps the session f
   const store = memoryStore()
   let expired = 0
   let now = 299_000
-  const session = new TokenSession({ config: idp.cfg, store, now: () => now, setTimer: () => 0, clearTimer: () => {}, onExpired: () => expired++ })
+  const session = new TokenSession({
+    config: idp.cfg,
+    store,
+    now: () => now,
+    setTimer: () => 0,
+    clearTimer: () => {},
+    onExpired: () => expired++,
+  })
   await session.start({ accessToken: 'old', refreshToken: 'unreachable', idToken: null, expiresAt: 300_000, refreshExpiresAt: null })
   await t.rejects(session.accessToken(), { name: 'OAuthError', status: 503 })
   t.equal(expired, 0, 'not ended')

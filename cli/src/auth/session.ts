@@ -75,7 +75,8 @@ export class Session implements TokenSource {
       return (this.tokens = { session, what: `Signing in as ${cc.clientId}` })
     }
     const login = readCredentials(settings.configDir, settings.server)
-    if (!login) throw new NotLoggedInError(`Not logged in to ${settings.server}: run \`ies login\`, or set IES_CLIENT_ID and IES_CLIENT_SECRET`)
+    if (!login)
+      throw new NotLoggedInError(`Not logged in to ${settings.server}: run \`ies login\`, or set IES_CLIENT_ID and IES_CLIENT_SECRET`)
     const config = { authUrl: login.authUrl, realm: login.realm, clientId: login.clientId }
     return (this.tokens = { session: new TokenSession({ config, store: storedLoginStore(settings, login) }), what: 'Renewing the login' })
   }

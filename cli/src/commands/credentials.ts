@@ -1,7 +1,8 @@
 // ies credentials list | create | rotate | default | validate | delete. Secret values come from a file or hidden prompts, are
 // sent to the API once and are never printed.
 import { Option, type Command } from 'commander'
-import { CREDENTIAL_PROVIDERS, type CredentialCreate, type CredentialSummary, type CredentialUpdate } from '@ies/api'
+import { CREDENTIAL_PROVIDERS } from '@ies/api'
+import type { CredentialCreate, CredentialSummary, CredentialUpdate } from '@ies/api'
 import type { Context } from '../context.ts'
 import { findCredential } from '../lookup.ts'
 import { withExamples } from '../help.ts'

@@ -1,6 +1,7 @@
 // ies push <env> [--dry-run] [--strategy merge|branch] [--format ...] [--include-*] [--no-wait]
 import { Option, type Command } from 'commander'
-import { PUSH_STRATEGIES, type ApiClient, type Job, type PushBody, type PushConflict, type PushDryRunResult, type PushStrategy } from '@ies/api'
+import { PUSH_STRATEGIES } from '@ies/api'
+import type { ApiClient, Job, PushBody, PushConflict, PushDryRunResult, PushStrategy } from '@ies/api'
 import type { Context } from '../context.ts'
 import { addFormatOption, addIncludeOptions, anyIncluded, includeOptions, type IncludeFlags } from '../generate-options.ts'
 import { withExamples } from '../help.ts'

@@ -2,7 +2,8 @@
 // (the templates or its configuration changed since its last push) is generated and pushed again, as
 // the web UI's "update all": one push job each, each merging on its own.
 import { Option, type Command } from 'commander'
-import { PUSH_STRATEGIES, type ApiClient, type Job, type Upgradable, type UpgradeJobs } from '@ies/api'
+import { PUSH_STRATEGIES } from '@ies/api'
+import type { ApiClient, Job, Upgradable, UpgradeJobs } from '@ies/api'
 import type { Context } from '../context.ts'
 import { withExamples } from '../help.ts'
 import { addWaitOptions, jobFailure, waitForJob, waits, type WaitOptions } from '../job-wait.ts'

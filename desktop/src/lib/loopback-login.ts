@@ -3,7 +3,14 @@
 // main process and the tests); the renderer never imports this.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { beginLogin, codeFromCallback, completeLogin, type FlowDeps, type OAuthClient as OidcClientConfig, type TokenSet } from '@ies/api/oauth'
+import {
+  beginLogin,
+  codeFromCallback,
+  completeLogin,
+  type FlowDeps,
+  type OAuthClient as OidcClientConfig,
+  type TokenSet,
+} from '@ies/api/oauth'
 
 export interface LoopbackLoginOptions extends FlowDeps {
   /** Opens the URL in the system browser (Electron: shell.openExternal). */

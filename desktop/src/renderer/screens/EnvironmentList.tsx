@@ -67,10 +67,7 @@ export function EnvironmentList() {
           <SelectField
             label="Provider"
             value={query.provider ?? ''}
-            options={[
-              { value: '', label: 'All providers' },
-              ...PROVIDERS.map((v) => ({ value: v, label: PROVIDER_LABELS[v] })),
-            ]}
+            options={[{ value: '', label: 'All providers' }, ...PROVIDERS.map((v) => ({ value: v, label: PROVIDER_LABELS[v] }))]}
             onChange={(v) => set({ provider: v || undefined })}
           />
           <SelectField
