@@ -8,7 +8,7 @@ import type * as jobs from '../../plugins/jobs/schemas.ts'
 import type * as generation from '../../plugins/generation/schemas.ts'
 import type * as users from '../../plugins/users/schemas.ts'
 import type * as push from '@ies/server/jobs/push/push-schemas'
-import type { ConflictKind, PushStrategy } from './values.ts'
+import type { PushStrategy } from './values.ts'
 
 export type Environment = Static<typeof environments.Environment>
 export type EnvironmentInput = Static<typeof environments.EnvironmentInput>
@@ -47,26 +47,8 @@ export type PushBody = Omit<Partial<Static<typeof generation.PushBody>>, 'dryRun
 export type UpgradeBody = { ids?: string[]; dryRun?: boolean; strategy?: PushStrategy }
 
 /** A file whose branch and generated versions changed the same lines (strategy "merge" fails on it). */
-export interface PushConflict {
-  file: string
-  kind: ConflictKind | string
-  hunks?: Array<{ line: number; ours: string; base: string; theirs: string }>
-}
-
+export type PushConflict = Static<typeof push.FileConflict>
 /** One file of a push dry run: what the push would change on the branch. */
-export interface PushChange {
-  path: string
-  change: 'added' | 'modified' | 'deleted' | string
-  /** Unified diff of the file (hunks). */
-  diff: string
-  truncated: boolean
-}
-
+export type PushChange = Static<typeof push.FileChange>
 /** The result of a push job run with `dryRun: true`: nothing was pushed. */
-export interface PushDryRunResult {
-  dryRun: true
-  branch: string
-  strategy?: PushStrategy
-  changes: PushChange[]
-  conflicts?: PushConflict[]
-}
+export type PushDryRunResult = Static<typeof push.DryRunResult>
