@@ -279,7 +279,7 @@ export async function logout(opts: OAuthClient & { refreshToken: string }, deps:
 function jwtPart(token: string, index: number): Record<string, unknown> {
   try {
     const value = JSON.parse(fromBase64url(token.split('.')[index] ?? '')) as unknown
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {}
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
   } catch {
     return {}
   }

@@ -1,5 +1,6 @@
 // The typed API client against a real server: the envelope unwrapped, ApiError with the API's code
-// and fields, and one retry with a renewed token when the server refuses the one it was given.
+// and fields, and one retry with a renewed token when the server refuses the one it was given (then
+// `onUnauthorized`).
 import t from 'tap'
 import { ApiError, createApiClient } from '@ies/api'
 import { getClientCredentialsToken } from '../harness/identity.ts'
@@ -43,8 +44,14 @@ t.test('typed client', async (t) => {
     'the field is named',
   )
 
-  const refusing = createApiClient({ baseUrl: `${server.url}/api`, auth: { getToken: async () => 'nope', renew: async () => false } })
+  let ended = 0
+  const refusing = createApiClient({
+    baseUrl: `${server.url}/api`,
+    auth: { getToken: async () => 'nope', renew: async () => false },
+    onUnauthorized: () => ended++,
+  })
   t.match(await refusing.me().catch((e) => e), { status: 401, code: 'UNAUTHORIZED' }, 'no retry when renewal fails')
+  t.equal(ended, 1, 'the caller learns that the sign-in has ended')
   const unreachable = createApiClient({ baseUrl: 'http://127.0.0.1:9/api', auth: { getToken: async () => good } })
   t.match(await unreachable.me().catch((e) => e), { status: 0, code: 'NETWORK_ERROR' })
 })

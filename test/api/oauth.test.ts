@@ -1,6 +1,17 @@
 // The OAuth client's pieces: PKCE (RFC 7636 S256), state, the callback check, the token requests.
 import t from 'tap'
-import { beginLogin, codeChallenge, codeFromCallback, completeLogin, endpoint, OAuthError } from '@ies/api'
+import {
+  basicAuthorization,
+  beginLogin,
+  codeChallenge,
+  codeFromCallback,
+  completeLogin,
+  endpoint,
+  jwtClaims,
+  OAuthError,
+  refreshToken,
+  requestDeviceCode,
+} from '@ies/api'
 import { fakeTokenEndpoint } from '../harness/fake-token-endpoint.ts'
 
 const cfg = { authUrl: 'http://idp.test/', realm: 'ies', clientId: 'ies-app' }
@@ -56,4 +67,28 @@ t.test('the code exchange sends the verifier and redirect URI', async (t) => {
 
 t.test('endpoints follow Keycloak paths', async (t) => {
   t.same(endpoint(cfg, 'logout'), 'http://idp.test/realms/ies/protocol/openid-connect/logout')
+})
+
+t.test('claims are read from a JWT as UTF-8; an unreadable token has none', async (t) => {
+  const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url')
+  const token = `${part({ alg: 'none' })}.${part({ name: 'Zoë Ångström', sub: 'u1' })}.`
+  t.same(jwtClaims(token), { name: 'Zoë Ångström', sub: 'u1' })
+  t.same(jwtClaims('not a token'), {})
+  t.same(jwtClaims(`${part({})}.${Buffer.from('[1]').toString('base64url')}.`), {}, 'an array holds no claims')
+})
+
+t.test('client authentication: Basic with both parts form-encoded (RFC 6749 2.3.1)', async (t) => {
+  const expected = `Basic ${Buffer.from(`${encodeURIComponent('ies cli')}:${encodeURIComponent('s3cr:t/é')}`).toString('base64')}`
+  t.equal(basicAuthorization('ies cli', 's3cr:t/é'), expected)
+})
+
+t.test('an error answer is an OAuthError with its status and code; the device request sends the client id', async (t) => {
+  const idp = await fakeTokenEndpoint(t)
+  const refused = await refreshToken({ ...idp.cfg, refreshToken: 'revoked' }).catch((e) => e)
+  t.match(refused, { name: 'OAuthError', status: 400, error: 'invalid_grant', description: 'Token is not active' })
+  t.equal(refused.message, 'invalid_grant: Token is not active (HTTP 400)')
+  const down = await refreshToken({ ...idp.cfg, refreshToken: 'unreachable' }).catch((e) => e)
+  t.match(down, { name: 'OAuthError', status: 503, error: 'invalid_response' }, 'an answer that is not JSON says so')
+  await requestDeviceCode({ ...idp.cfg, clientId: 'ies-device' }).catch(() => {})
+  t.match(idp.forms.at(-1), { path: '/realms/ies/protocol/openid-connect/auth/device', client_id: 'ies-device' })
 })
