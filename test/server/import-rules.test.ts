@@ -82,7 +82,7 @@ t.test('the desktop imports the API through @ies/api and of processor-lib only t
     `import { CONFLICT_KINDS } from '@ies/server/jobs/push/push-schemas'`,
     `import type { Behind } from '@ies/server/jobs/push/push-schemas'`,
     `import { Environment } from '../../../plugins/environments/schemas.ts'`,
-    `import { exportYaml } from '@ies/cli/client/export-config'`,
+    `import { exportYaml } from '@ies/cli/export-config'`,
     `import { processFiles } from '@ies/processor-lib/tree'`,
     `import { extract } from '../../../processor-lib/src/catalog.ts'`,
     `import { summarize } from '@ies/processor-lib/contract/document'`,
