@@ -71,13 +71,21 @@ export class TokenSession {
     return this.loading
   }
 
-  /** Resumes the stored session, renewed first when it is about to expire; true when signed in. */
+  /**
+   * Resumes the stored session, renewed first when it is about to expire; true when signed in. Never
+   * throws: when the provider cannot be reached the session is kept and renewed on its next use.
+   */
   async restore(): Promise<boolean> {
     await this.load()
     if (!this.tokens) return false
-    if (this.needsRefresh()) return (await this.refresh()) !== null
-    this.schedule()
-    return true
+    if (!this.needsRefresh()) {
+      this.schedule()
+      return true
+    }
+    return this.refresh().then(
+      (tokens) => tokens !== null,
+      () => true,
+    )
   }
 
   async start(tokens: TokenSet): Promise<void> {

@@ -99,6 +99,11 @@ t.test('a provider that cannot be reached fails the call but keeps the session f
   t.equal(session.refusal, null)
   now = 100_000
   t.equal(await session.accessToken(), 'old', 'a token still valid is still handed out')
+
+  now = 299_000
+  const restarted = new TokenSession({ config: idp.cfg, store, now: () => now, setTimer: () => 0, clearTimer: () => {} })
+  t.equal(await restarted.restore(), true, 'a restart while the provider is down keeps the sign-in (an app start never fails on it)')
+  t.equal(restarted.current?.refreshToken, 'unreachable')
 })
 
 t.test('a refused renewal says why; an answer without a refresh token keeps the current one', async (t) => {
