@@ -2,7 +2,6 @@
 // token's claims on every authenticated request (a small in-process cache skips unchanged writes).
 import { randomUUID } from 'node:crypto'
 import type { Collection, Db } from 'mongodb'
-
 import { PROVIDERS, THEMES } from '@ies/api/values'
 
 export { PROVIDERS, THEMES }
