@@ -3,14 +3,7 @@
 // main process and the tests); the renderer never imports this.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import {
-  beginLogin,
-  codeFromCallback,
-  completeLogin,
-  type FlowDeps,
-  type OAuthClient as OidcClientConfig,
-  type TokenSet,
-} from '@ies/api/oauth'
+import { beginLogin, codeFromCallback, completeLogin, type FlowDeps, type OAuthClient, type TokenSet } from '@ies/api/oauth'
 
 export interface LoopbackLoginOptions extends FlowDeps {
   /** Opens the URL in the system browser (Electron: shell.openExternal). */
@@ -23,7 +16,7 @@ const page = (title: string, text: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head>` +
   `<body style="font:16px system-ui;margin:4rem auto;max-width:32rem"><h1>${title}</h1><p>${text}</p></body></html>`
 
-export async function loginWithLoopback(cfg: OidcClientConfig, opts: LoopbackLoginOptions): Promise<TokenSet> {
+export async function loginWithLoopback(cfg: OAuthClient, opts: LoopbackLoginOptions): Promise<TokenSet> {
   const callbackPath = opts.callbackPath ?? '/callback'
   const server = http.createServer()
   await new Promise<void>((resolve, reject) => {
