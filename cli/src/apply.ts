@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { parseAllDocuments } from 'yaml'
-import type { ApiClient, Environment, EnvironmentInput } from './client/index.ts'
+import type { ApiClient, Environment, EnvironmentInput } from '@ies/api'
 import { notFound } from './output.ts'
 import { UsageError } from './settings.ts'
 

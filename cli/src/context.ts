@@ -1,6 +1,6 @@
 // What every command is given: the output, and (made on first use, so `--help` needs no server) the
 // settings, the login session and the API client.
-import { createApiClient, type ApiClient } from './client/index.ts'
+import { createApiClient, type ApiClient } from '@ies/api'
 import { Session } from './auth/session.ts'
 import { Output } from './output.ts'
 import { VERSION } from './version.ts'

@@ -1,9 +1,9 @@
 // What a generation makes, as flags: the format and the optional parts (the API's GenerateOptions),
 // the same on `ies generate` and `ies push`.
 import { Option, type Command } from 'commander'
-import type { GenerateOptions } from './client/index.ts'
+import { GENERATE_FORMATS as FORMATS, type GenerateOptions } from '@ies/api'
 
-export const FORMATS = ['terraform', 'helm', 'argocd']
+export { FORMATS }
 
 /** Each optional part: its flag and the GenerateOptions member it sets. */
 const PARTS: Array<{ flag: string; member: keyof GenerateOptions; text: string }> = [

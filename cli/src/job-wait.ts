@@ -3,7 +3,7 @@
 // command that queues a job (generate, push, upgrade) waits this way: by default, `--no-wait` to
 // queue and return, `--timeout` to give up (exit 7; the job goes on).
 import { InvalidArgumentError, type Command } from 'commander'
-import type { ApiClient, Job } from './client/index.ts'
+import type { ApiClient, Job } from '@ies/api'
 import { CommandFailed, EXIT, type Output } from './output.ts'
 
 const ENDED = new Set(['succeeded', 'failed'])

@@ -1,5 +1,5 @@
 // Commands take an environment or credential by name (what people type) or by id (what scripts keep).
-import type { ApiClient, CredentialSummary, Environment } from './client/index.ts'
+import type { ApiClient, CredentialSummary, Environment } from '@ies/api'
 import { notFound } from './output.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

@@ -2,7 +2,7 @@
 // for machines (`--json`), errors with the API's code, message and fields, and the exit codes (EXIT).
 import Table from 'cli-table3'
 import pc from 'picocolors'
-import { ApiError } from './client/index.ts'
+import { ApiError } from '@ies/api'
 import { NotLoggedInError } from './auth/session.ts'
 import { UsageError } from './settings.ts'
 

@@ -1,5 +1,5 @@
 // A push dry run's changes printed like `git diff --stat` followed by the hunks.
-import type { PushChange } from './client/index.ts'
+import type { PushChange } from '@ies/api'
 import type { Output } from './output.ts'
 
 export function countLines(diff: string): { added: number; removed: number } {

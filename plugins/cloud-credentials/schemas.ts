@@ -2,9 +2,9 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { PageQuery } from '@ies/server/core/envelope'
 import { StringEnum } from '@ies/server/core/schema'
+import { CREDENTIAL_PROVIDERS, type CredentialProvider } from '@ies/api/values'
 
-export const CREDENTIAL_PROVIDERS = ['aws', 'azure', 'gcp'] as const
-export type CredentialProvider = (typeof CREDENTIAL_PROVIDERS)[number]
+export { CREDENTIAL_PROVIDERS, type CredentialProvider }
 
 const GUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'
 const Secret = (maxLength: number) => Type.String({ minLength: 1, maxLength })

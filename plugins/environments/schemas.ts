@@ -2,12 +2,12 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { PageQuery } from '@ies/server/core/envelope'
 import { StringEnum } from '@ies/server/core/schema'
-import { PROVIDERS } from '@ies/server/core/users'
+import { ENVIRONMENT_STATUSES, PROVIDERS } from '@ies/api/values'
 import { DEPLOY_KEY_PATTERN } from '@ies/server/jobs/push/deploy-key'
 import { Behind, LastPush } from '@ies/server/jobs/push/push-schemas'
 import { MAX_HELM_CHARTS, MAX_SERVICE_FIELDS, MAX_SERVICES } from './limits.ts'
 
-export const ENVIRONMENT_STATUSES = ['pending', 'deploying', 'running', 'stopped', 'failed', 'destroyed'] as const
+export { ENVIRONMENT_STATUSES }
 
 export const Provider = StringEnum(PROVIDERS)
 

@@ -59,7 +59,7 @@ t.test('an equal file plans nothing; bookkeeping members are ignored', async (t)
 })
 
 t.test('the export (ies env export and the web UI, one module) keeps configuration only', async (t) => {
-  const { exportableConfiguration } = await import('../../cli/src/client/export-config.ts')
+  const { exportableConfiguration } = await import('../../cli/src/export-config.ts')
   const environment = {
     id: '5f0c1e1a-0000-4000-8000-000000000001',
     name: 'shop',

@@ -46,7 +46,7 @@ gitRepository:
   t.equal((await git.git('customer', ['rev-parse', 'main'])).trim(), before, 'a dry run never moves the branch')
   const members = await (async () => {
     const { pushBodyMembers } = await import('../../cli/src/commands/push.ts')
-    const { createApiClient } = await import('../../cli/src/client/index.ts')
+    const { createApiClient } = await import('@ies/api')
     const { getClientCredentialsToken } = await import('../harness/identity.ts')
     const token = (await getClientCredentialsToken({ authUrl: server.idp.authUrl })).access_token
     return pushBodyMembers(createApiClient({ baseUrl: `${server.url}/api`, auth: { getToken: async () => token } }))

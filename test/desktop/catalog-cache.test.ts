@@ -2,7 +2,7 @@
 // 200 replaces it, Warning: 110 is passed on; and the API client's reading of the response.
 import t from 'tap'
 import { CATALOG_CACHE_KEY, readCachedCatalog, revalidatingCatalogFetch } from '../../desktop/src/lib/catalog-cache.ts'
-import { createApiClient, isStaleWarning, type CatalogResponse } from '../../desktop/src/lib/api-client.ts'
+import { createApiClient, isStaleWarning, type CatalogDocument, type CatalogResult as CatalogResponse } from '@ies/api'
 
 function memoryStorage() {
   const m = new Map<string, string>()
@@ -13,7 +13,8 @@ function memoryStorage() {
   }
 }
 
-const doc = (commit: string) => ({ schemaVersion: 1, commit, services: {} })
+// A partial document: the cache keeps whatever the server sent (the desktop's guard checks it later).
+const doc = (commit: string) => ({ schemaVersion: 1, commit, services: {} }) as unknown as CatalogDocument
 
 t.test('no copy: unconditional; the answer is kept; next time If-None-Match, 304 reuses the copy', async (t) => {
   const storage = memoryStorage()
@@ -54,7 +55,7 @@ t.test('api client: If-None-Match, 304, Warning: 110, no browser cache', async (
   const calls: { headers: Record<string, string>; cache?: RequestCache }[] = []
   const api = createApiClient({
     baseUrl: 'http://ies.test/api',
-    getToken: async () => 'token',
+    auth: { getToken: async () => 'token' },
     fetch: (async (_url: string, init: RequestInit) => {
       calls.push({ headers: init.headers as Record<string, string>, cache: init.cache })
       return new Response(null, { status: 304, headers: { etag: '"c1"', warning: '110 - "Response is Stale"' } })

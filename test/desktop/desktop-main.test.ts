@@ -10,7 +10,7 @@ import { desktopSettings } from '../../desktop/src/main/settings.ts'
 import { encryptedTokenStore } from '../../desktop/src/main/refresh-token-store.ts'
 import { proxyApiRequest } from '../../desktop/src/main/api-proxy.ts'
 import { bridgeFetch, type DesktopBridge } from '../../desktop/src/shared/bridge.ts'
-import { createApiClient } from '../../desktop/src/lib/api-client.ts'
+import { createApiClient } from '@ies/api'
 
 t.test('settings: environment over settings.json over defaults', async (t) => {
   t.same(desktopSettings({}), {
@@ -67,7 +67,7 @@ t.test('API proxy: adds the token, passes only safe headers, refuses other hosts
   const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`
   const token = async () => 'the-token'
   const bridge = { request: (req) => proxyApiRequest(apiUrl, req, token) } as DesktopBridge
-  const api = createApiClient({ baseUrl: apiUrl, getToken: async () => null, fetch: bridgeFetch(bridge) })
+  const api = createApiClient({ baseUrl: apiUrl, auth: { getToken: async () => null }, fetch: bridgeFetch(bridge) })
   t.same(await api.me(), { ok: true, path: '/api/users/me' })
   t.equal(seen[0].authorization, 'Bearer the-token')
   await proxyApiRequest(

@@ -4,8 +4,7 @@ import t from 'tap'
 import { browse } from '../harness/scripted-login.ts'
 import { startTestIdentityProvider, TEST_PASSWORDS, jwtClaims } from '../harness/identity.ts'
 import { loginWithLoopback } from '../../desktop/src/lib/loopback-login.ts'
-import { refreshTokens } from '../../desktop/src/lib/oidc.ts'
-import { TokenSession } from '../../desktop/src/lib/token-session.ts'
+import { refreshToken, TokenSession } from '@ies/api'
 
 t.test('loopback PKCE login, refresh and logout against the embedded provider', async (t) => {
   const idp = await startTestIdentityProvider()
@@ -48,5 +47,5 @@ t.test('loopback PKCE login, refresh and logout against the embedded provider', 
   // logout ends the provider's session: the refresh token no longer works
   await session.logout()
   t.equal(session.current, null)
-  await t.rejects(refreshTokens(cfg, current.refreshToken!), { code: 'invalid_grant' })
+  await t.rejects(refreshToken({ ...cfg, refreshToken: current.refreshToken! }), { name: 'OAuthError', error: 'invalid_grant' })
 })

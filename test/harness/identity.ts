@@ -1,6 +1,6 @@
 // A real identity provider for tests: the embedded provider (oidc-provider) alone on a loopback
 // port, as the "external" provider at AUTH_URL, with the development users and known passwords.
-// Tokens come from the real flows over HTTP (scripted-login.ts, over the CLI's cli/src/auth/oauth.ts), never forged.
+// Tokens come from the real flows over HTTP (scripted-login.ts, over the API contract's api/src/oauth.ts), never forged.
 import { createPublicKey, createVerify } from 'node:crypto'
 import type { Test } from 'tap'
 import { defaultDevUsers } from '../../server/src/idp/index.ts'

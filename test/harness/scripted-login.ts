@@ -1,7 +1,7 @@
 // A scripted browser for the identity provider's pages, for tests and `npm run token`: follows
 // redirects with a cookie jar, signs in on the login form, submits the device and consent forms,
 // and so drives the authorization-code + PKCE and device flows end to end against the embedded
-// provider or Keycloak. The protocol calls themselves are the CLI's (cli/src/auth/oauth.ts).
+// provider or Keycloak. The protocol calls themselves are the API contract's (api/src/oauth.ts).
 import { randomBytes } from 'node:crypto'
 import {
   endpoint,
@@ -11,11 +11,11 @@ import {
   type DeviceAuthorization,
   type RealmAddress,
   type TokenResponse,
-} from '../../cli/src/auth/oauth.ts'
+} from '@ies/api/oauth'
 import { parseForms, type HtmlForm } from './html-forms.ts'
 
 // The protocol calls too, so a test imports its flows from one place.
-export * from '../../cli/src/auth/oauth.ts'
+export * from '@ies/api/oauth'
 
 /** Cookies by name and path, sent back to the host that set them (one host per flow). */
 export class CookieJar {
@@ -148,7 +148,7 @@ export async function authorize(opts: AuthorizationCodeOptions): Promise<Authori
   url.searchParams.set('scope', opts.scope ?? 'openid profile email')
   url.searchParams.set('state', state)
   if (opts.pkce !== false) {
-    const pair = pkcePair()
+    const pair = await pkcePair()
     verifier = opts.pkce?.verifier ?? pair.verifier
     url.searchParams.set('code_challenge', opts.pkce?.challenge ?? pair.challenge)
     url.searchParams.set('code_challenge_method', opts.pkce?.method ?? 'S256')
@@ -168,7 +168,7 @@ export async function authorize(opts: AuthorizationCodeOptions): Promise<Authori
 /** A user's tokens through the real authorization-code + PKCE (S256) flow. */
 export async function getUserToken(opts: AuthorizationCodeOptions): Promise<TokenResponse> {
   const { code, redirectUri, verifier } = await authorize(opts)
-  return exchangeCode(opts, { clientId: opts.clientId, code, redirectUri, verifier })
+  return exchangeCode({ authUrl: opts.authUrl, realm: opts.realm, clientId: opts.clientId, code, redirectUri, verifier })
 }
 /** The person's half of the device flow: open the verification page, enter the code, sign in, confirm. */
 export async function approveDevice(device: DeviceAuthorization, credentials: Credentials): Promise<BrowseResult> {

@@ -147,14 +147,14 @@ t.test('embedded identity provider', async (t) => {
     const granted = await authorize({ ...realm, clientId: APP_CLIENT_ID, username: 'dev', password: TEST_PASSWORDS.dev })
     await expectOAuthError(
       t,
-      exchangeCode(realm, { clientId: APP_CLIENT_ID, code: granted.code, redirectUri: granted.redirectUri, verifier: 'x'.repeat(43) }),
+      exchangeCode({ ...realm, clientId: APP_CLIENT_ID, code: granted.code, redirectUri: granted.redirectUri, verifier: 'x'.repeat(43) }),
       { status: 400, error: 'invalid_grant' },
       'wrong code_verifier',
     )
     const again = await authorize({ ...realm, clientId: APP_CLIENT_ID, username: 'dev', password: TEST_PASSWORDS.dev })
     await expectOAuthError(
       t,
-      exchangeCode(realm, { clientId: APP_CLIENT_ID, code: again.code, redirectUri: again.redirectUri, verifier: undefined }),
+      exchangeCode({ ...realm, clientId: APP_CLIENT_ID, code: again.code, redirectUri: again.redirectUri, verifier: undefined }),
       { status: 400, error: /invalid_(grant|request)/ },
       'missing code_verifier',
     )

@@ -1,10 +1,9 @@
-// Access tokens for the command line, from one of two sources:
+// The command line's token source for the API client, from one of two sources:
 // - client credentials from the environment (IES_CLIENT_ID / IES_CLIENT_SECRET): pipelines; nothing on disk;
 // - the refresh token `ies login` stored (device flow) in the config directory, mode 0600.
-// The OAuth requests themselves are oauth.ts's, which
-// speak to Keycloak and to the embedded provider alike.
-import { getClientCredentialsToken, OAuthError, refreshToken, type TokenResponse } from './oauth.ts'
-import type { TokenSource } from '../client/index.ts'
+// Renewal, sharing and expiry are the API contract's TokenSession (api/src/token-session.ts); this
+// file gives it the CLI's storage and turns a missing or refused login into the CLI's messages.
+import { memoryTokenStore, OAuthError, TokenSession, type TokenSource, type TokenStore } from '@ies/api'
 import type { Settings } from '../settings.ts'
 import { readCredentials, saveCredentials, type StoredLogin } from './store.ts'
 
@@ -15,15 +14,6 @@ export class NotLoggedInError extends Error {
     this.name = 'NotLoggedInError'
   }
 }
-
-interface Current {
-  accessToken: string
-  /** Epoch ms after which the token is renewed before use. */
-  renewAfter: number
-}
-
-/** Renew this long before the access token's expiry (clock skew, the request's own time). */
-const EXPIRY_MARGIN_MS = 30_000
 
 export function clientCredentialsFromEnv(env: NodeJS.ProcessEnv = process.env): { clientId: string; clientSecret: string } | undefined {
   const clientId = env.IES_CLIENT_ID
@@ -41,8 +31,26 @@ function loginError(err: unknown, what: string): Error {
   return new Error(`${what} failed: the identity provider could not be reached (${(err as Error).message})`)
 }
 
+/**
+ * The stored login as a token store: only the refresh token is on disk (the access token lives in
+ * memory for one command), and a rotated refresh token replaces the stored one. A refused login is
+ * left for `ies login` to replace or `ies logout` to remove.
+ */
+function storedLoginStore(settings: Settings, login: StoredLogin): TokenStore {
+  let refreshToken = login.refreshToken
+  return {
+    load: () => ({ accessToken: '', refreshToken, idToken: null, expiresAt: 0, refreshExpiresAt: null }),
+    save: (tokens) => {
+      if (!tokens.refreshToken || tokens.refreshToken === refreshToken) return
+      refreshToken = tokens.refreshToken
+      saveCredentials(settings.configDir, settings.server, { ...login, refreshToken })
+    },
+    clear: () => {},
+  }
+}
+
 export class Session implements TokenSource {
-  private current: Current | undefined
+  private tokens: { session: TokenSession; what: string } | undefined
 
   constructor(
     private readonly settings: Settings,
@@ -57,44 +65,38 @@ export class Session implements TokenSource {
     return login ? `the login stored for ${this.settings.server}` : 'no login'
   }
 
+  private source(): { session: TokenSession; what: string } {
+    if (this.tokens) return this.tokens
+    const { settings } = this
+    const cc = clientCredentialsFromEnv(this.env)
+    if (cc) {
+      const config = { authUrl: settings.authUrl, realm: settings.realm, ...cc }
+      const session = new TokenSession({ config, store: memoryTokenStore(), grant: 'client_credentials' })
+      return (this.tokens = { session, what: `Signing in as ${cc.clientId}` })
+    }
+    const login = readCredentials(settings.configDir, settings.server)
+    if (!login)
+      throw new NotLoggedInError(`Not logged in to ${settings.server}: run \`ies login\`, or set IES_CLIENT_ID and IES_CLIENT_SECRET`)
+    const config = { authUrl: login.authUrl, realm: login.realm, clientId: login.clientId }
+    return (this.tokens = { session: new TokenSession({ config, store: storedLoginStore(settings, login) }), what: 'Renewing the login' })
+  }
+
   async getToken(): Promise<string> {
-    if (!this.current || Date.now() >= this.current.renewAfter) await this.renew()
-    return this.current!.accessToken
+    const { session, what } = this.source()
+    const token = await session.accessToken().catch((err: unknown) => {
+      throw loginError(err, what)
+    })
+    if (!token) throw loginError(session.refusal ?? new Error('no token was given'), what)
+    return token
   }
 
   /** Gets a new access token; true when one was obtained. */
   async renew(): Promise<boolean> {
-    const { settings } = this
-    const address = { authUrl: settings.authUrl, realm: settings.realm }
-    const cc = clientCredentialsFromEnv(this.env)
-    let tokens: TokenResponse
-    if (cc) {
-      try {
-        tokens = await getClientCredentialsToken({ ...address, ...cc })
-      } catch (err) {
-        throw loginError(err, `Signing in as ${cc.clientId}`)
-      }
-    } else {
-      const login = readCredentials(settings.configDir, settings.server)
-      if (!login)
-        throw new NotLoggedInError(`Not logged in to ${settings.server}: run \`ies login\`, or set IES_CLIENT_ID and IES_CLIENT_SECRET`)
-      try {
-        tokens = await refreshToken({
-          authUrl: login.authUrl,
-          realm: login.realm,
-          clientId: login.clientId,
-          refreshToken: login.refreshToken,
-        })
-      } catch (err) {
-        throw loginError(err, 'Renewing the login')
-      }
-      // Providers may rotate refresh tokens: keep the newest.
-      if (tokens.refresh_token && tokens.refresh_token !== login.refreshToken) {
-        saveCredentials(settings.configDir, settings.server, { ...login, refreshToken: tokens.refresh_token } satisfies StoredLogin)
-      }
-    }
-    const lifetime = Math.max(0, (tokens.expires_in ?? 60) * 1000 - EXPIRY_MARGIN_MS)
-    this.current = { accessToken: tokens.access_token, renewAfter: Date.now() + lifetime }
+    const { session, what } = this.source()
+    const tokens = await session.refresh().catch((err: unknown) => {
+      throw loginError(err, what)
+    })
+    if (!tokens) throw loginError(session.refusal ?? new Error('no token was given'), what)
     return true
   }
 }

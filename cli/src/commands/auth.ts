@@ -1,6 +1,6 @@
 // ies login | logout | whoami
 import type { Command } from 'commander'
-import { jwtClaims, logout, OAuthError, pollDeviceToken, requestDeviceCode, type TokenResponse } from '../auth/oauth.ts'
+import { jwtClaims, logout, OAuthError, pollDeviceToken, requestDeviceCode, type TokenResponse } from '@ies/api/oauth'
 import { clientCredentialsFromEnv } from '../auth/session.ts'
 import { readCredentials, removeCredentials, saveCredentials } from '../auth/store.ts'
 import type { Context } from '../context.ts'

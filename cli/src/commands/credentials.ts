@@ -1,15 +1,14 @@
 // ies credentials list | create | rotate | default | validate | delete. Secret values come from a file or hidden prompts, are
 // sent to the API once and are never printed.
 import { Option, type Command } from 'commander'
-import type { CredentialCreate, CredentialSummary, CredentialUpdate } from '../client/index.ts'
+import { CREDENTIAL_PROVIDERS } from '@ies/api'
+import type { CredentialCreate, CredentialSummary, CredentialUpdate } from '@ies/api'
 import type { Context } from '../context.ts'
 import { findCredential } from '../lookup.ts'
 import { withExamples } from '../help.ts'
 import { CommandFailed, EXIT } from '../output.ts'
 import { UsageError } from '../settings.ts'
 import { confirmed, readObjectFile } from './env.ts'
-
-const CREDENTIAL_PROVIDERS = ['aws', 'azure', 'gcp']
 
 const FROM_FILE_TEXT =
   'YAML or JSON with the secret values (aws: accessKeyId, secretAccessKey, region; azure: subscriptionId, tenantId, clientId, clientSecret; gcp: projectId, serviceAccountKey)'

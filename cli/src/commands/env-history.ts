@@ -1,6 +1,6 @@
 // ies env history | restore: an environment's changes, newest first, and restoring an earlier configuration.
 import { InvalidArgumentError, type Command } from 'commander'
-import type { HistoryEntry } from '../client/index.ts'
+import type { HistoryEntry } from '@ies/api'
 import type { Context } from '../context.ts'
 import { withExamples } from '../help.ts'
 import { findEnvironment } from '../lookup.ts'

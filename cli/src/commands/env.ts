@@ -2,8 +2,9 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { Option, type Command } from 'commander'
 import { parse, stringify } from 'yaml'
-import type { EnvironmentInput, EnvironmentListQuery } from '../client/index.ts'
-import { exportableConfiguration, exportYaml } from '../client/export-config.ts'
+import { ENVIRONMENT_STATUSES as STATUSES, PROVIDERS } from '@ies/api'
+import type { EnvironmentInput, EnvironmentListQuery } from '@ies/api'
+import { exportableConfiguration, exportYaml } from '../export-config.ts'
 import type { Context } from '../context.ts'
 import { addAssignmentOptions, applyAssignments, type Assignments } from '../assignments.ts'
 import { withExamples } from '../help.ts'
@@ -11,9 +12,6 @@ import { findEnvironment } from '../lookup.ts'
 import { behindText } from './upgrade.ts'
 import { registerHistory } from './env-history.ts'
 import { UsageError } from '../settings.ts'
-
-const PROVIDERS = ['aws', 'azure', 'gcp', 'onpremise']
-const STATUSES = ['pending', 'deploying', 'running', 'stopped', 'failed', 'destroyed']
 
 /** A YAML or JSON file as an object (YAML is a superset of JSON). */
 export function readObjectFile(file: string): Record<string, unknown> {

@@ -1,7 +1,7 @@
 // ies generate <env> [--format ...] [--include-*] [-o file.zip] [--no-wait]
 import type { Command } from 'commander'
 import { saveArchive, type ArchiveResult } from '../archive.ts'
-import type { Job } from '../client/index.ts'
+import type { Job } from '@ies/api'
 import type { Context } from '../context.ts'
 import { addFormatOption, addIncludeOptions, includeOptions, type IncludeFlags } from '../generate-options.ts'
 import { withExamples } from '../help.ts'

@@ -1,7 +1,7 @@
 // ies jobs list <env> | get <id> | wait <id> | download <id>
 import { InvalidArgumentError, type Command } from 'commander'
 import { saveArchive } from '../archive.ts'
-import type { Job } from '../client/index.ts'
+import type { Job } from '@ies/api'
 import type { Context } from '../context.ts'
 import { withExamples } from '../help.ts'
 import { jobFailure, seconds, waitForJob } from '../job-wait.ts'

@@ -1,6 +1,7 @@
 // ies push <env> [--dry-run] [--strategy merge|branch] [--format ...] [--include-*] [--no-wait]
 import { Option, type Command } from 'commander'
-import type { ApiClient, Job, PushBody, PushConflict, PushDryRunResult, PushStrategy } from '../client/index.ts'
+import { PUSH_STRATEGIES } from '@ies/api'
+import type { ApiClient, Job, PushBody, PushConflict, PushDryRunResult, PushStrategy } from '@ies/api'
 import type { Context } from '../context.ts'
 import { addFormatOption, addIncludeOptions, anyIncluded, includeOptions, type IncludeFlags } from '../generate-options.ts'
 import { withExamples } from '../help.ts'
@@ -63,7 +64,7 @@ export function registerPush(program: Command, ctx: () => Context): void {
     .command('push <env>')
     .description("Generate and push to the environment's Git repository; --dry-run prints the diff and pushes nothing")
     .option('--dry-run', 'show what the push would change (like git diff --stat plus hunks); nothing is pushed')
-    .addOption(new Option('--strategy <strategy>', STRATEGY_TEXT).choices(['merge', 'branch']))
+    .addOption(new Option('--strategy <strategy>', STRATEGY_TEXT).choices(PUSH_STRATEGIES))
   addFormatOption(command, 'the full repository')
   addIncludeOptions(command, '; any --include-* pushes exactly the parts named (default: all of them)')
   command.option('--generation-job <id>', 'push the files of this successful generation job instead of generating afresh')

@@ -2,7 +2,8 @@
 // (the templates or its configuration changed since its last push) is generated and pushed again, as
 // the web UI's "update all": one push job each, each merging on its own.
 import { Option, type Command } from 'commander'
-import type { ApiClient, Job, Upgradable, UpgradeJobs } from '../client/index.ts'
+import { PUSH_STRATEGIES } from '@ies/api'
+import type { ApiClient, Job, Upgradable, UpgradeJobs } from '@ies/api'
 import type { Context } from '../context.ts'
 import { withExamples } from '../help.ts'
 import { addWaitOptions, jobFailure, waitForJob, waits, type WaitOptions } from '../job-wait.ts'
@@ -81,7 +82,7 @@ export function registerUpgrade(program: Command, ctx: () => Context): void {
     .description('Push again every environment that is behind its templates or its configuration (as "update all" in the web UI)')
     .option('--list', 'only list the environments that are behind; nothing is queued')
     .option('--dry-run', 'show what each push would change; nothing is pushed')
-    .addOption(new Option('--strategy <strategy>', STRATEGY_TEXT).choices(['merge', 'branch']))
+    .addOption(new Option('--strategy <strategy>', STRATEGY_TEXT).choices(PUSH_STRATEGIES))
   addWaitOptions(command, 'pushes')
   withExamples(command, [
     '# which environments are behind, and why',

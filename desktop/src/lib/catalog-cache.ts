@@ -3,7 +3,7 @@
 // 200 replaces it. `Warning: 110` (the backend served its own cached copy because the template
 // processor was unreachable) is passed on in both cases. When the request fails (rate limited,
 // network), the held copy is used and flagged stale.
-import type { CatalogResponse } from './api-client.ts'
+import type { CatalogResult as CatalogResponse } from '@ies/api'
 import type { KeyValueStorage } from './draft.ts'
 
 export const CATALOG_CACHE_KEY = 'ies.catalog'

@@ -1,8 +1,8 @@
 // The configuration export (spec, Environments: there is no export endpoint; the client assembles
-// the export itself, without credential fields). JSON or YAML, with the CLI's rules of what is
-// configuration (cli/src/client/export-config.ts), so `ies apply` takes either file.
+// the export itself, without credential fields). JSON or YAML, with the API contract's rules of what is
+// configuration (api/src/export-config.ts), so `ies apply` takes either file.
 import { stringify } from 'yaml'
-import { exportableConfiguration } from '@ies/cli/client/export-config'
+import { exportableConfiguration } from '@ies/api/export-config'
 import type { Environment } from './types.ts'
 
 export type ExportFormat = 'json' | 'yaml'

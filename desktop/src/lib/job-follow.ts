@@ -1,7 +1,7 @@
 // Following a job by long polling: `GET /jobs/:id?wait=true` answers once the job has finished (or
 // after the server's wait timeout; then the client asks again), so a job costs one or two requests
 // however long it runs, instead of one per polling interval.
-import type { ApiClient } from './api-client.ts'
+import type { ApiClient } from '@ies/api'
 import type { Job } from './types.ts'
 
 export const isActive = (job: Job | null | undefined) => job?.status === 'queued' || job?.status === 'running'

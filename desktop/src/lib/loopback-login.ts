@@ -3,7 +3,7 @@
 // main process and the tests); the renderer never imports this.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { beginLogin, codeFromCallback, exchangeCode, type FlowDeps, type OidcClientConfig, type TokenSet } from './oidc.ts'
+import { beginLogin, codeFromCallback, completeLogin, type FlowDeps, type OAuthClient, type TokenSet } from '@ies/api/oauth'
 
 export interface LoopbackLoginOptions extends FlowDeps {
   /** Opens the URL in the system browser (Electron: shell.openExternal). */
@@ -16,7 +16,7 @@ const page = (title: string, text: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head>` +
   `<body style="font:16px system-ui;margin:4rem auto;max-width:32rem"><h1>${title}</h1><p>${text}</p></body></html>`
 
-export async function loginWithLoopback(cfg: OidcClientConfig, opts: LoopbackLoginOptions): Promise<TokenSet> {
+export async function loginWithLoopback(cfg: OAuthClient, opts: LoopbackLoginOptions): Promise<TokenSet> {
   const callbackPath = opts.callbackPath ?? '/callback'
   const server = http.createServer()
   await new Promise<void>((resolve, reject) => {
@@ -52,8 +52,7 @@ export async function loginWithLoopback(cfg: OidcClientConfig, opts: LoopbackLog
       })
     })
     await opts.openBrowser(url)
-    const code = codeFromCallback(await callback, pending)
-    return await exchangeCode(cfg, code, pending, opts)
+    return await completeLogin(cfg, await callback, pending, opts)
   } finally {
     server.closeAllConnections?.()
     await new Promise<void>((resolve) => server.close(() => resolve()))

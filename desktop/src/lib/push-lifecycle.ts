@@ -4,11 +4,8 @@
 import type { FileChange } from './change-tree.ts'
 import type { Job } from './types.ts'
 
-// The API's own types (from its TypeBox schemas; a type-only import, nothing of the server is bundled).
-import type { Behind, LastPush } from '@ies/server/jobs/push/push-schemas'
-export type { Behind, LastPush }
-
-export type PushStrategy = 'merge' | 'branch'
+import type { Behind, LastPush, PushStrategy } from '@ies/api'
+export type { Behind, LastPush, PushStrategy }
 
 export interface ConflictHunk {
   line: number

@@ -1,25 +1,29 @@
-// The API's resources as the client sees them (spec "Resources and their fields").
-import type * as api from '@ies/cli/client/types'
+// The API's resources as the UI reads them: the API contract's types and value lists (@ies/api),
+// and the few shapes the UI reads more loosely than the schemas state.
+import type * as api from '@ies/api'
 
-export const PROVIDERS = ['aws', 'azure', 'gcp', 'onpremise'] as const
-export type Provider = (typeof PROVIDERS)[number]
-export const CREDENTIAL_PROVIDERS = ['aws', 'azure', 'gcp'] as const
-export type CredentialProvider = (typeof CREDENTIAL_PROVIDERS)[number]
-export const STATUSES = ['pending', 'deploying', 'running', 'stopped', 'failed', 'destroyed'] as const
-export const THEMES = ['light', 'dark', 'system'] as const
-export type Theme = (typeof THEMES)[number]
+export {
+  CREDENTIAL_PROVIDERS,
+  ENVIRONMENT_STATUSES as STATUSES,
+  GENERATE_FORMATS,
+  PROVIDERS,
+  THEMES,
+  type CredentialProvider,
+  type GenerateFormat,
+  type Provider,
+  type Theme,
+} from '@ies/api'
 
 export type ServiceValues = Record<string, unknown>
 export type ServicesConfig = Record<string, ServiceValues>
 
-// The API's resources: the CLI's typed client's types, taken from the server's TypeBox schemas
-// (type-only: nothing of the server reaches the bundle). One definition, the schemas'.
 export type Environment = api.Environment
 export type EnvironmentSummary = api.EnvironmentSummary
 export type EnvironmentInput = api.EnvironmentInput
 export type TerraformBackend = NonNullable<api.Environment['terraformBackend']>
 export type GitRepository = NonNullable<api.EnvironmentInput['gitRepository']> & { hasDeployKey?: boolean }
-export type CloudCredential = api.CredentialSummary
+/** A credential as listed, or as the create answer gives it (without the list's `isDefault` and validation). */
+export type CloudCredential = api.CredentialCreated & Partial<Omit<api.CredentialSummary, keyof api.CredentialCreated>>
 export type CredentialDetail = api.CredentialDetail
 export type CredentialValidation = api.CredentialValidation
 export type JobStatus = api.Job['status']
@@ -44,7 +48,7 @@ export interface JobFinding {
  */
 export interface Job extends Pick<api.Job, 'id' | 'type'>, Partial<Omit<api.Job, 'id' | 'type' | 'status' | 'error' | 'result'>> {
   status: JobStatus
-  error?: { code?: string; message: string; details?: JobFinding[] }
+  error?: { code?: string; message: string; details?: JobFinding[] | Record<string, unknown> }
   result?: Record<string, unknown>
 }
 
@@ -53,6 +57,3 @@ export function archiveFilename(job: Job): string | undefined {
   const name = (job.result?.archive as { filename?: unknown } | undefined)?.filename
   return typeof name === 'string' && name ? name : undefined
 }
-
-export const GENERATE_FORMATS = ['terraform', 'helm', 'argocd'] as const
-export type GenerateFormat = (typeof GENERATE_FORMATS)[number]

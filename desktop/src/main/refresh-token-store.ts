@@ -3,8 +3,7 @@
 // tokens are kept in memory only. The encryption is injected so the store is tested in Node.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import type { TokenSet } from '../lib/oidc.ts'
-import type { TokenStore } from '../lib/token-session.ts'
+import type { TokenSet, TokenStore } from '@ies/api'
 
 export interface StringEncryption {
   isEncryptionAvailable(): boolean

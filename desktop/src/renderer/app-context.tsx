@@ -1,7 +1,7 @@
 // What every screen needs: the API client, the runtime configuration, the catalog (the live one kept
 // between sessions and revalidated with its ETag on each wizard opening), the signed-in user's preferences, and a toast.
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react'
-import type { ApiClient } from '../lib/api-client.ts'
+import type { ApiClient } from '@ies/api'
 import type { ClientEnv } from '../lib/env.ts'
 import { loadCatalog, type LoadedCatalog } from '../lib/catalog-source.ts'
 import { readCachedCatalog, revalidatingCatalogFetch } from '../lib/catalog-cache.ts'

@@ -4,14 +4,13 @@
 // through the preload bridge (window.ies).
 import {
   beginLogin,
-  claimsOf,
-  codeFromCallback,
-  exchangeCode,
-  type OidcClientConfig,
+  jwtClaims as claimsOf,
+  completeLogin,
+  TokenSession,
+  type OAuthClient as OidcClientConfig,
   type PendingLogin,
   type TokenSet,
-} from '../lib/oidc.ts'
-import { TokenSession } from '../lib/token-session.ts'
+} from '@ies/api'
 import type { DesktopBridge } from '../shared/bridge.ts'
 
 export interface Auth {
@@ -51,8 +50,7 @@ export function browserAuth(config: OidcClientConfig, onExpired: () => void): Au
         sessionStorage.removeItem(PENDING_KEY)
         history.replaceState(null, '', `/${pending?.returnTo ?? ''}`)
         if (!pending) throw new Error('This sign-in response does not belong to a sign-in started here; sign in again.')
-        const code = codeFromCallback(`${location.origin}/?${params}`, pending)
-        await session.start(await exchangeCode(config, code, pending))
+        await session.start(await completeLogin(config, `${location.origin}/?${params}`, pending))
         return true
       }
       return session.restore()

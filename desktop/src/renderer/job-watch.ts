@@ -1,7 +1,7 @@
 // Watching a generation or push job by long polling (lib/job-follow.ts), with a small log of the
 // states it went through.
 import { useEffect, useRef, useState } from 'react'
-import type { ApiClient } from '../lib/api-client.ts'
+import type { ApiClient } from '@ies/api'
 import type { Job } from '../lib/types.ts'
 import { followJob } from '../lib/job-follow.ts'
 

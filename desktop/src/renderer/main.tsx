@@ -3,7 +3,7 @@ import { StrictMode, useEffect, useMemo, useRef, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import './styles.css'
 import { ENV_GLOBAL, readClientEnv } from '../lib/env.ts'
-import { createApiClient } from '../lib/api-client.ts'
+import { createApiClient } from '@ies/api'
 import { browserAuth, desktopAuth, type Auth } from './auth.ts'
 import { bridgeFetch } from '../shared/bridge.ts'
 import { App } from './App.tsx'
@@ -45,7 +45,7 @@ function Root() {
     () =>
       createApiClient({
         baseUrl: env.apiUrl,
-        getToken: () => auth.accessToken(),
+        auth: { getToken: () => auth.accessToken() },
         onUnauthorized: () => endSession('The server no longer accepts your sign-in (it expired or was revoked).'),
         onRateLimited: setLimitedUntil,
         ...(window.ies ? { fetch: bridgeFetch(window.ies) } : {}),

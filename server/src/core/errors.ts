@@ -12,12 +12,11 @@ import {
   MongoServerSelectionError,
   MongoTopologyClosedError,
 } from 'mongodb'
+import { OPEN_CODES } from '@ies/api/errors'
+import type { ErrorDetail } from '@ies/api/envelope'
 import { meta } from './envelope.ts'
 
-export interface FieldError {
-  field: string
-  message: string
-}
+export type FieldError = ErrorDetail
 
 export class AppError extends Error {
   constructor(
@@ -40,12 +39,8 @@ export const notFound = (message = 'Resource not found') => new AppError(404, 'N
 export const conflict = (message: string) => new AppError(409, 'CONFLICT', message)
 export const unavailable = (message = 'Service temporarily unavailable') => new AppError(503, 'SERVICE_UNAVAILABLE', message)
 
-/** Codes the spec leaves open (docs/api.md, "Error codes"). */
-export const OPEN_CODES = {
-  payloadTooLarge: 'PAYLOAD_TOO_LARGE',
-  rateLimited: 'RATE_LIMITED',
-  internal: 'INTERNAL_ERROR',
-} as const
+/** Codes the spec leaves open (docs/api.md, "Error codes"): the API contract's list. */
+export { OPEN_CODES }
 
 function send(request: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string, details?: unknown) {
   const error: Record<string, unknown> = { code, message }

@@ -2,9 +2,9 @@
 // token's claims on every authenticated request (a small in-process cache skips unchanged writes).
 import { randomUUID } from 'node:crypto'
 import type { Collection, Db } from 'mongodb'
+import { PROVIDERS, THEMES } from '@ies/api/values'
 
-export const THEMES = ['light', 'dark', 'system'] as const
-export const PROVIDERS = ['aws', 'azure', 'gcp', 'onpremise'] as const
+export { PROVIDERS, THEMES }
 
 export interface Preferences {
   theme: (typeof THEMES)[number]

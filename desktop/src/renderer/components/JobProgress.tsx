@@ -27,7 +27,7 @@ export function JobProgress({ job, log, what, showFailure = true }: { job: Job; 
       {job.status === 'failed' && showFailure && (
         <Notice kind="error" title={`${what} failed`} testId="job-failed">
           {job.error?.message ?? 'The job failed.'}
-          {job.error?.details && job.error.details.length > 0 && (
+          {Array.isArray(job.error?.details) && job.error.details.length > 0 && (
             <table className="table findings" aria-label="Processor findings">
               <thead>
                 <tr>

@@ -1,7 +1,7 @@
 // The renderer's building blocks: every control has a label, help text under it and the error the
 // client or the server named for it.
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
-import { ApiError, rateLimitMessage } from '../../lib/api-client.ts'
+import { ApiError, rateLimitMessage } from '@ies/api'
 
 export function Field(props: {
   label: string

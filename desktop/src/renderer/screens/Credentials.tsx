@@ -2,7 +2,7 @@
 // validate with a visible result, set the default, delete (naming the environments that block it).
 import { useEffect, useState } from 'react'
 import { useApp } from '../app-context.tsx'
-import { ApiError } from '../../lib/api-client.ts'
+import { ApiError } from '@ies/api'
 import { CREDENTIAL_FIELDS, checkOutcome, credentialUpdateFromForm, credentialsFromForm } from '../../lib/credential-fields.ts'
 import { CREDENTIAL_PROVIDERS, type CloudCredential, type CredentialProvider, type CredentialValidation } from '../../lib/types.ts'
 import {

@@ -2,8 +2,8 @@
 import { useEffect, useState } from 'react'
 import { useApp } from '../app-context.tsx'
 import { href } from '../router.ts'
-import type { EnvironmentQuery, ListResult } from '../../lib/api-client.ts'
-import { STATUSES, type EnvironmentSummary } from '../../lib/types.ts'
+import type { EnvironmentListQuery as EnvironmentQuery, ListResult } from '@ies/api'
+import { PROVIDERS, STATUSES, type EnvironmentSummary } from '../../lib/types.ts'
 import type { EnvironmentUpgrade } from '../../lib/push-lifecycle.ts'
 import { UpgradeAll } from '../components/UpgradeAll.tsx'
 import { Badge, EmptyState, ErrorNotice, PageHead, PROVIDER_LABELS, SelectField, Spinner, formatDate } from '../components/ui.tsx'
@@ -67,10 +67,7 @@ export function EnvironmentList() {
           <SelectField
             label="Provider"
             value={query.provider ?? ''}
-            options={[
-              { value: '', label: 'All providers' },
-              ...['aws', 'azure', 'gcp'].map((v) => ({ value: v, label: PROVIDER_LABELS[v] })),
-            ]}
+            options={[{ value: '', label: 'All providers' }, ...PROVIDERS.map((v) => ({ value: v, label: PROVIDER_LABELS[v] }))]}
             onChange={(v) => set({ provider: v || undefined })}
           />
           <SelectField

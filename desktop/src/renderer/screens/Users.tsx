@@ -3,7 +3,7 @@
 // decides (a 403 is shown as such).
 import { useEffect, useState } from 'react'
 import { useApp } from '../app-context.tsx'
-import type { ListResult } from '../../lib/api-client.ts'
+import type { ListResult } from '@ies/api'
 import type { User } from '../../lib/types.ts'
 import { EmptyState, ErrorNotice, PageHead, PROVIDER_LABELS, Spinner, formatDate } from '../components/ui.tsx'
 

@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useApp } from '../app-context.tsx'
 import { href, navigate } from '../router.ts'
-import { ApiError } from '../../lib/api-client.ts'
+import { ApiError } from '@ies/api'
 import { compilePattern, fillServices, validateField, validateServices } from '../../lib/catalog.ts'
 import type { LoadedCatalog } from '../../lib/catalog-source.ts'
 import { describeChange, diffDraft, draftKey, loadDraft, saveDraft, type CatalogChange } from '../../lib/draft.ts'

@@ -4,10 +4,10 @@
 //   .github/workflows/   the environment's own pipeline (runs Terraform)
 //   charts/<chart>/      chart values files
 //   gitops/              Argo CD Application definitions (chart values inlined)
+import { GENERATE_FORMATS as FORMATS, type GenerateFormat as Format } from '@ies/api/values'
 import { StringEnum } from '../../core/schema.ts'
 
-export const FORMATS = ['terraform', 'helm', 'argocd'] as const
-export type Format = (typeof FORMATS)[number]
+export { FORMATS, type Format }
 export const FormatSchema = StringEnum(FORMATS)
 
 export interface GenerateOptions {

@@ -1,9 +1,11 @@
 // The push job's results as the API serves them (TypeBox: validation, types and the OpenAPI document
 // from one source): a push, a dry run, and the conflict details of PUSH_CONFLICT.
 import { Type, type Static } from '@sinclair/typebox'
+import { CONFLICT_KINDS, PUSH_STRATEGIES } from '@ies/api/values'
 import { StringEnum } from '../../core/schema.ts'
 
-export const PUSH_STRATEGIES = ['merge', 'branch'] as const
+export { CONFLICT_KINDS, PUSH_STRATEGIES, type ConflictKind } from '@ies/api/values'
+
 export const PushStrategySchema = StringEnum(PUSH_STRATEGIES, {
   description:
     '"merge": three-way merge onto the branch (a conflict fails the push); "branch": push the merge to a new branch ies/update-<short id>.',
@@ -15,9 +17,6 @@ export const ConflictHunk = Type.Object({
   base: Type.String({ description: 'The lines as the last push generated them.' }),
   theirs: Type.String({ description: 'The lines as the new generation has them.' }),
 })
-
-export const CONFLICT_KINDS = ['content', 'deleted-in-templates', 'deleted-in-branch', 'binary', 'file-folder'] as const
-export type ConflictKind = (typeof CONFLICT_KINDS)[number]
 
 export const FileConflict = Type.Object({
   file: Type.String(),

@@ -18,11 +18,9 @@ import { LRUCache } from 'lru-cache'
 import type { Collection, Db } from 'mongodb'
 import type { Format, GenerateOptions } from '../generation/selection.ts'
 import type { ProcessorInput } from '../generation/transform.ts'
+import type { JobStatus, JobType } from '@ies/api/values'
 
-export const JOB_TYPES = ['generate', 'push'] as const
-export type JobType = (typeof JOB_TYPES)[number]
-export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const
-export type JobStatus = (typeof JOB_STATUSES)[number]
+export { JOB_STATUSES, JOB_TYPES, type JobStatus, type JobType } from '@ies/api/values'
 
 export interface JobError {
   code: string

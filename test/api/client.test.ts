@@ -1,9 +1,10 @@
 // The typed API client against a real server: the envelope unwrapped, ApiError with the API's code
-// and fields, and one retry with a renewed token when the server refuses the one it was given.
+// and fields, and one retry with a renewed token when the server refuses the one it was given (then
+// `onUnauthorized`).
 import t from 'tap'
-import { ApiError, createApiClient } from '../../cli/src/client/index.ts'
+import { ApiError, createApiClient } from '@ies/api'
 import { getClientCredentialsToken } from '../harness/identity.ts'
-import { startCliServer } from './helpers.ts'
+import { startCliServer } from '../cli/helpers.ts'
 
 t.test('typed client', async (t) => {
   const server = await startCliServer(t)
@@ -39,12 +40,18 @@ t.test('typed client', async (t) => {
   const invalid = await client.updateEnvironment(created.id, { region: 'Not A Region' }).catch((e) => e)
   t.match(invalid, { status: 400, code: 'VALIDATION_ERROR' })
   t.ok(
-    invalid.fieldErrors.some((d: { field: string }) => d.field === 'region'),
+    invalid.fieldDetails.some((d: { field: string }) => d.field === 'region'),
     'the field is named',
   )
 
-  const refusing = createApiClient({ baseUrl: `${server.url}/api`, auth: { getToken: async () => 'nope', renew: async () => false } })
+  let ended = 0
+  const refusing = createApiClient({
+    baseUrl: `${server.url}/api`,
+    auth: { getToken: async () => 'nope', renew: async () => false },
+    onUnauthorized: () => ended++,
+  })
   t.match(await refusing.me().catch((e) => e), { status: 401, code: 'UNAUTHORIZED' }, 'no retry when renewal fails')
+  t.equal(ended, 1, 'the caller learns that the sign-in has ended')
   const unreachable = createApiClient({ baseUrl: 'http://127.0.0.1:9/api', auth: { getToken: async () => good } })
   t.match(await unreachable.me().catch((e) => e), { status: 0, code: 'NETWORK_ERROR' })
 })

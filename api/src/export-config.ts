@@ -1,8 +1,6 @@
 // The configuration export (spec, Environments: the client assembles it; there is no export
-// endpoint): the environment without credential fields and server bookkeeping, as YAML. The desktop's
-// export (desktop/src/lib/export-config.ts: JSON or YAML) uses these rules too, so a file exported
-// from either one applies with `ies apply`.
-import { stringify } from 'yaml'
+// endpoint): the environment without credential fields and server bookkeeping. The CLI writes it as
+// YAML, the desktop as JSON or YAML; a file exported from either one applies with `ies apply`.
 
 /** Fields of an environment that are never exported: credentials, secrets, and server bookkeeping. */
 // `lastPush` and `behind` are the server's record of the repository, not configuration.
@@ -30,8 +28,4 @@ export function exportableConfiguration(env: object): Record<string, unknown> {
     } else out[key] = value
   }
   return out
-}
-
-export function exportYaml(env: object): string {
-  return stringify(exportableConfiguration(env))
 }
