@@ -233,15 +233,20 @@ export async function scanTrees(trees: readonly GeneratedTree[], work: string, t
       if (!own) await symlink(path.join('..', '..', `t${owner}`, MODULES), path.join(root, `t${i}`, MODULES.slice(0, -1)))
     }),
   )
+  const scans: TreeScan[] = distinct.map((t) => ({ names: t.names, findings: [] }))
   // The tree's own tflint configuration; a tree without one is linted under the repository's.
   let config = path.join(templatesDir, 'terraform', '.tflint.hcl')
   if (!existsSync(config)) {
     config = path.join(work, 'tflint.hcl')
     await copyFile(path.join(REPO_ROOT, 'templates/terraform/.tflint.hcl'), config)
   }
-  const [checks, issues] = await Promise.all([checkov(root), tflint(root, config)])
+  // A scanner that cannot read the trees (a tree Terraform itself refuses, say) is one finding, not a crash.
+  const failure = (code: 'CHECKOV' | 'TFLINT') => (e: unknown) => {
+    scans[0]?.findings.push({ ...scanFinding(code, 'terraform', 0, 'run', (e as Error).message), fix: 'see the message' })
+    return null
+  }
+  const [checks, issues] = await Promise.all([checkov(root).catch(failure('CHECKOV')), tflint(root, config).catch(failure('TFLINT'))])
   // `t<i>/terraform/x.tf` → tree i, template file `terraform/x.tf`
-  const scans: TreeScan[] = distinct.map((t) => ({ names: t.names, findings: [] }))
   const place = (list: ScanFinding[]) => {
     for (const f of list) {
       const m = /^t(\d+)\/(.*)$/.exec(f.file)
@@ -250,7 +255,7 @@ export async function scanTrees(trees: readonly GeneratedTree[], work: string, t
       else scans[0]?.findings.push(f)
     }
   }
-  place(checkovFindings(checks, (f) => f))
-  place(tflintFindings(issues, (f) => f))
+  if (checks) place(checkovFindings(checks, (f) => f))
+  if (issues) place(tflintFindings(issues, (f) => f))
   return scans
 }
