@@ -218,6 +218,8 @@ export async function scanTrees(trees: readonly GeneratedTree[], work: string, t
     ).length
   const fewest = distinct.reduce((best, t, i) => (calls(t) < calls(distinct[best]) ? i : best), 0)
   const owners = new Map<string, number>()
+  /** The tree whose module folders tree i reads (its own, or the ones it links to). */
+  const foldersOf: number[] = []
   await Promise.all(
     distinct.map(async (tree, i) => {
       const hash = createHash('sha256')
@@ -226,6 +228,7 @@ export async function scanTrees(trees: readonly GeneratedTree[], work: string, t
       const owner = owners.get(key)
       const own = owner === undefined || i === fewest
       if (owner === undefined) owners.set(key, i)
+      foldersOf[i] = own ? i : owner
       await writeTree(
         path.join(root, `t${i}`),
         tree.files.filter((f) => isTf(f.path) && (own || !f.path.startsWith(MODULES))),
@@ -256,6 +259,16 @@ export async function scanTrees(trees: readonly GeneratedTree[], work: string, t
     }
   }
   if (checks) place(checkovFindings(checks, (f) => f))
-  if (issues) place(tflintFindings(issues, (f) => f))
+  if (issues) {
+    // tflint reads a module folder without the values of its callers: what it finds in the folder a
+    // tree owns holds for every tree that links to it.
+    place(
+      tflintFindings(issues, (f) => f).flatMap((f) => {
+        const m = /^t(\d+)\/(terraform\/modules\/.*)$/.exec(f.file)
+        if (!m) return [f]
+        return foldersOf.flatMap((owner, i) => (owner === Number(m[1]) ? [{ ...f, file: `t${i}/${m[2]}` }] : []))
+      }),
+    )
+  }
   return scans
 }
