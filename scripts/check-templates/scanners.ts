@@ -154,9 +154,9 @@ export const passRate = (c: CheckovResult) =>
 export type ScanFinding = Finding & { rule: string; fix: string }
 
 /** The checkov results that break the rules: failed checks, skips without a readable reason. */
-export function checkovFindings(c: CheckovResult, file: (scanned: string) => string): ScanFinding[] {
+export function checkovFindings(c: CheckovResult): ScanFinding[] {
   const failed = c.failed.map((x) => ({
-    ...scanFinding('CHECKOV', file(x.file), x.line, x.id, `${x.id} failed on ${x.resource}: ${x.name}`),
+    ...scanFinding('CHECKOV', x.file, x.line, x.id, `${x.id} failed on ${x.resource}: ${x.name}`),
     fix: `${x.name}${x.guideline ? ` (${x.guideline})` : ''}; or, where it cannot apply, #checkov:skip=${x.id}:<why, ${SKIP_REASON_MIN}+ characters> inside the block`,
   }))
   const unexplained = c.skipped
@@ -164,7 +164,7 @@ export function checkovFindings(c: CheckovResult, file: (scanned: string) => str
     .map((x) => ({
       ...scanFinding(
         'CHECKOV',
-        file(x.file),
+        x.file,
         x.line,
         `${x.id}:skip`,
         `${x.id} skipped on ${x.resource} without a reason a reviewer can read ("${x.reason ?? ''}")`,
@@ -174,9 +174,9 @@ export function checkovFindings(c: CheckovResult, file: (scanned: string) => str
   return [...failed, ...unexplained]
 }
 
-export function tflintFindings(issues: readonly LintIssue[], file: (linted: string) => string): ScanFinding[] {
+export function tflintFindings(issues: readonly LintIssue[]): ScanFinding[] {
   return issues.map((i) => ({
-    ...scanFinding('TFLINT', file(i.file), i.line, i.rule, `${i.rule}: ${i.message}`),
+    ...scanFinding('TFLINT', i.file, i.line, i.rule, `${i.rule}: ${i.message}`),
     fix: `${i.message}${i.link ? ` (${i.link})` : ''}`,
   }))
 }
@@ -258,12 +258,12 @@ export async function scanTrees(trees: readonly GeneratedTree[], work: string, t
       else scans[0]?.findings.push(f)
     }
   }
-  if (checks) place(checkovFindings(checks, (f) => f))
+  if (checks) place(checkovFindings(checks))
   if (issues) {
     // tflint reads a module folder without the values of its callers: what it finds in the folder a
     // tree owns holds for every tree that links to it.
     place(
-      tflintFindings(issues, (f) => f).flatMap((f) => {
+      tflintFindings(issues).flatMap((f) => {
         const m = /^t(\d+)\/(terraform\/modules\/.*)$/.exec(f.file)
         if (!m) return [f]
         return foldersOf.flatMap((owner, i) => (owner === Number(m[1]) ? [{ ...f, file: `t${i}/${m[2]}` }] : []))

@@ -20,7 +20,6 @@ const inCi = !!process.env.CI && process.env.CI !== 'false';
 const describe = (c: CheckovCheck) => `${c.id} ${c.resource} (${c.file}:${c.line})`;
 /** A finding of the rules check:templates applies (scripts/check-templates/scanners.ts). */
 const broken = (f: ScanFinding) => `${f.file}:${f.line} ${f.message}`;
-const same = (file: string) => file;
 
 /** `#checkov:skip=<id>:<reason>` lines of the template tree, with their files. */
 function skipsInTemplates(): { id: string; reason: string; file: string }[] {
@@ -104,12 +103,12 @@ if (reason) {
       );
       t.same(d.failed.map(describe), [], 'checkov: no failed check on a deployed resource');
       t.same(
-        checkovFindings(f.checkov, same).map(broken),
+        checkovFindings(f.checkov).map(broken),
         [],
         'checkov: no failed check in any module folder (what a customer running checkov -d terraform sees), every skip with its reason',
       );
       t.ok(passRate(d) >= 0.97, 'checkov pass rate of deployed resources >= 97%');
-      t.same(tflintFindings(f.tflint, same).map(broken), [], 'tflint recommended preset: no issue');
+      t.same(tflintFindings(f.tflint).map(broken), [], 'tflint recommended preset: no issue');
       t.same(f.actionlint, [], 'actionlint: no error in the pipeline');
       t.same(f.yamllint, [], 'yamllint (relaxed): no error in the YAML');
       if (i === 0) t.ok(d.passed.length > 500, `the every-service tree deploys what checkov checks (${d.passed.length} passed checks)`);
