@@ -144,7 +144,7 @@ t.test('check:templates on a broken copy: each mistake once, at the template lin
     table,
     readFileSync(table, 'utf8')
       .replace(/point_in_time_recovery \{\n(\s+)enabled = true/, 'point_in_time_recovery {\n$1enabled = false')
-      .replace(/enabled     = true\n(\s+)kms_key_arn = aws_kms_key\.this\.arn\n/, 'enabled = true\n'),
+      .replace(/enabled {5}= true\n(\s+)kms_key_arn = aws_kms_key\.this\.arn\n/, 'enabled = true\n'),
   );
   // 5. a variable nothing reads (tflint)
   writeFileSync(variables, `${readFileSync(variables, 'utf8')}\nvariable "read_capacity" {\n  description = "Unused."\n  type        = number\n  default     = 5\n}\n`);
