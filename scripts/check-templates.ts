@@ -6,40 +6,42 @@
 //      decorators, sections, multi-line sites, default= against the file, gated module calls;
 //   2. the generation gate (processor-lib runGate: substitution, fmt form, HCL/YAML/JSON parsing,
 //      declared references) with every service on, every service off, no domain, each service alone;
-//   3. `terraform fmt -check` and `terraform validate` of those generated trees (provider mirror of
-//      this checkout; skipped with the reason when Terraform or the mirror is missing, except under CI);
-//   4. the desktop's static catalog against the extracted one (client rule 6; the command that
-//      regenerates it is printed, or --write-static regenerates it).
+//   3. in parallel over those generated trees: `terraform fmt -check` and `terraform validate`
+//      (provider mirror of this checkout; skipped with the reason when Terraform or the mirror is
+//      missing, except under CI), and the security scanners checkov and tflint
+//      (scripts/check-templates/scanners.ts, the rules of security-scan.test.ts; a missing scanner
+//      is a finding), each finding mapped to the template's file and line;
+//   4. the desktop's built-in catalog as its build makes it from the folder (client rule 6: every
+//      attribute readable).
 //
 // Options:
-//   --write-static            regenerate the static catalog from the folder before comparing
-//   --static-catalog <file>   the static catalog to compare with (default desktop/src/catalog/static-catalog.json)
 //   --emit-config <file>      only write a processor configuration made of the catalog's defaults
 //                             (for `ies-processor gate --config <file>`), then exit
-//   --no-terraform            skip step 3
+//   --no-terraform            skip terraform fmt and validate
+//   --no-scan                 skip checkov and tflint
 //   --upgrade-from <commit>   only the upgrade check instead (scripts/check-templates/upgrade.ts): the
 //                             tree of <commit> applied to moto, the current tree planned against it
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { lintTree, runGate, ValidationCache, type Finding, type TreeFile } from '@ies/processor-lib'
-import { runGuard, STATIC_CATALOG, writeStatic, writeStaticCommand } from '../desktop/scripts/catalog-guard.ts'
+import { staticCatalog } from '../desktop/scripts/static-catalog.ts'
+import { checkConsistency } from '../desktop/src/lib/catalog-guard.ts'
 import { catalogDefaults, gateMatrix } from './check-templates/configs.ts'
 import { FindingSet, formatReport } from './check-templates/report.ts'
+import { missingScanner, scanTrees } from './check-templates/scanners.ts'
 import { checkTerraform, terraformMissing, type GeneratedTree } from './check-templates/terraform.ts'
 import { upgradeCommand } from './check-templates/upgrade.ts'
 import { REPO_ROOT } from './terraform/cli-config.ts'
 
-const USAGE =
-  'usage: npm run check:templates -- [folder] [--write-static] [--static-catalog <file>] [--emit-config <file>] [--no-terraform] [--upgrade-from <commit>]'
-const STATIC_FILE_LABEL = 'desktop/src/catalog/static-catalog.json'
+const USAGE = 'usage: npm run check:templates -- [folder] [--emit-config <file>] [--no-terraform] [--no-scan] [--upgrade-from <commit>]'
 
 export interface CheckOptions {
   templatesDir: string
-  writeStatic?: boolean
-  staticCatalog?: string
   terraform?: boolean
+  /** checkov and tflint (default true). */
+  scan?: boolean
   log?: (line: string) => void
 }
 
@@ -48,8 +50,8 @@ export interface CheckResult {
   configurations: number
   terraformTrees: number
   terraformSkipped: string | null
-  /** --write-static wrote the static catalog (only when the extraction has no error). */
-  wroteStatic: boolean
+  /** Distinct trees checkov and tflint scanned (0 with --no-scan or when a scanner is missing). */
+  scannedTrees: number
   seconds: number
 }
 
@@ -58,19 +60,18 @@ export async function checkTemplates(opts: CheckOptions): Promise<CheckResult> {
   const log = opts.log ?? (() => {})
   const at = () => `${((performance.now() - started) / 1000).toFixed(1)} s`
   const set = new FindingSet()
-  let wroteStatic = false
   const { catalog, findings: authored } = await lintTree({ templatesDir: opts.templatesDir, provider: 'aws' })
   set.add(authored)
   log(`author checks: ${authored.length} finding(s) [${at()}]`)
-  const result = (configurations: number, terraformTrees: number, terraformSkipped: string | null): CheckResult => ({
+  const result = (configurations: number, tf: TerraformStep, scannedTrees: number): CheckResult => ({
     findings: set.list(configurations),
     configurations,
-    terraformTrees,
-    terraformSkipped,
-    wroteStatic,
+    terraformTrees: tf.trees,
+    terraformSkipped: tf.skipped,
+    scannedTrees,
     seconds: (performance.now() - started) / 1000,
   })
-  if (!catalog) return result(0, 0, null)
+  if (!catalog) return result(0, { trees: 0, skipped: null }, 0)
 
   // The gate matrix. A knob whose decorator is already reported (its field is not in the catalog,
   // so no configuration has it) is not reported again as unresolved at its value line.
@@ -88,79 +89,79 @@ export async function checkTemplates(opts: CheckOptions): Promise<CheckResult> {
   }
   log(`gate: ${matrix.length} configurations [${at()}]`)
 
-  let terraformTrees = 0
-  let terraformSkipped: string | null = opts.terraform === false ? '--no-terraform' : null
-  if (!terraformSkipped && trees.length > 0) {
-    terraformSkipped = terraformMissing()
-    const inCi = !!process.env.CI && process.env.CI !== 'false'
-    if (terraformSkipped && inCi) {
-      set.add([
-        {
-          code: 'TERRAFORM_VALIDATE',
-          severity: 'error',
-          file: 'terraform',
-          line: 0,
-          path: null,
-          message: `${terraformSkipped} (required under CI)`,
-        },
-      ])
-    } else if (!terraformSkipped) {
-      const work = await mkdtemp(path.join(os.tmpdir(), 'ies-check-templates-'))
-      try {
-        const tf = await checkTerraform(trees, work)
-        set.add(tf.findings)
-        terraformTrees = tf.validated
-      } finally {
-        await rm(work, { recursive: true, force: true })
-      }
-      log(`terraform: fmt -check and validate of ${terraformTrees} distinct tree(s) [${at()}]`)
-    }
+  const work = await mkdtemp(path.join(os.tmpdir(), 'ies-check-templates-'))
+  try {
+    const [tf, scanned] = await Promise.all([
+      terraformStep(trees, path.join(work, 'terraform'), opts, set, (line) => log(`${line} [${at()}]`)),
+      scanStep(trees, work, opts, set, (line) => log(`${line} [${at()}]`)),
+    ])
+    if (catalog.errors.length === 0) set.add(await builtInCatalogFindings(opts.templatesDir))
+    else log('built-in catalog: not checked while the extraction has errors')
+    return result(matrix.length, tf, scanned)
+  } finally {
+    await rm(work, { recursive: true, force: true })
   }
-
-  if (catalog.errors.length === 0) {
-    wroteStatic = !!opts.writeStatic
-    set.add(await staticCatalogFindings(opts))
-  } else {
-    log('static catalog: not compared while the extraction has errors')
-  }
-  return result(matrix.length, terraformTrees, terraformSkipped)
 }
 
-/** The static catalog comparison, as one finding per kind of problem (differences; inconsistencies). */
-async function staticCatalogFindings(opts: CheckOptions): Promise<Finding[]> {
-  const staticFile = opts.staticCatalog ?? STATIC_CATALOG
-  if (opts.writeStatic) await writeStatic(opts.templatesDir, staticFile)
-  const guard = await runGuard(opts.templatesDir, staticFile)
-  const defaultStatic = path.resolve(staticFile) === STATIC_CATALOG
-  const label = defaultStatic ? STATIC_FILE_LABEL : staticFile
-  const defaultDir = path.resolve(opts.templatesDir) === path.join(REPO_ROOT, 'templates')
-  const command = defaultStatic
-    ? writeStaticCommand(opts.templatesDir)
-    : `npm run check:templates -- ${defaultDir ? '' : `${opts.templatesDir} `}--write-static --static-catalog ${staticFile}`
-  const out: Finding[] = []
-  const some = (items: string[]) => items.slice(0, 5).join('; ') + (items.length > 5 ? `; and ${items.length - 5} more` : '')
-  if (guard.differences.length > 0) {
-    const items = guard.differences.map((d) => `${d.path}: live ${JSON.stringify(d.live)} / static ${JSON.stringify(d.static)}`)
-    out.push({
-      code: 'STATIC_CATALOG',
-      severity: 'error',
-      file: label,
-      line: 0,
-      path: null,
-      message: `${guard.differences.length} difference(s) from the templates' catalog: ${some(items)}. regenerate it: ${command}`,
-    })
+const inCi = () => !!process.env.CI && process.env.CI !== 'false'
+
+interface TerraformStep {
+  trees: number
+  skipped: string | null
+}
+
+/** terraform fmt -check and validate of the trees; skipped with the reason when Terraform cannot run here (not under CI). */
+async function terraformStep(
+  trees: readonly GeneratedTree[],
+  work: string,
+  opts: CheckOptions,
+  set: FindingSet,
+  log: (line: string) => void,
+): Promise<TerraformStep> {
+  if (opts.terraform === false) return { trees: 0, skipped: '--no-terraform' }
+  if (trees.length === 0) return { trees: 0, skipped: null }
+  const missing = terraformMissing()
+  if (missing) {
+    if (inCi()) set.add([toolFinding('TERRAFORM_VALIDATE', 'terraform', `${missing} (required under CI)`)])
+    return { trees: 0, skipped: missing }
   }
-  if (guard.consistency.length > 0) {
-    out.push({
-      code: 'STATIC_CATALOG',
-      severity: 'error',
-      file: label,
-      line: 1,
-      path: null,
-      message: `inconsistent: ${some(guard.consistency)}`,
-    })
+  await mkdir(work, { recursive: true })
+  const tf = await checkTerraform(trees, work)
+  set.add(tf.findings)
+  log(`terraform: fmt -check and validate of ${tf.validated} distinct tree(s)`)
+  return { trees: tf.validated, skipped: null }
+}
+
+/** checkov and tflint over the trees, each finding once per template line and rule; a missing scanner is a finding. */
+async function scanStep(
+  trees: readonly GeneratedTree[],
+  work: string,
+  opts: CheckOptions,
+  set: FindingSet,
+  log: (line: string) => void,
+): Promise<number> {
+  if (opts.scan === false || trees.length === 0) return 0
+  const missing = missingScanner()
+  if (missing) {
+    set.add([toolFinding(missing.startsWith('checkov') ? 'CHECKOV' : 'TFLINT', missing.split(' ')[0], missing)])
+    return 0
   }
-  return out
+  const scans = await scanTrees(trees, work, opts.templatesDir)
+  for (const scan of scans) for (const name of scan.names) set.add(scan.findings, name)
+  log(`checkov and tflint: ${scans.length} distinct tree(s)`)
+  return scans.length
+}
+
+function toolFinding(code: Finding['code'], file: string, message: string): Finding {
+  return { code, severity: 'error', file, line: 0, path: null, message }
+}
+
+/** The built-in catalog the desktop build makes from the folder: every attribute readable by the client (rule 6). */
+async function builtInCatalogFindings(templatesDir: string): Promise<Finding[]> {
+  const problems = checkConsistency(await staticCatalog(templatesDir))
+  if (problems.length === 0) return []
+  const some = problems.slice(0, 5).join('; ') + (problems.length > 5 ? `; and ${problems.length - 5} more` : '')
+  return [toolFinding('STATIC_CATALOG', 'terraform/terraform.tfvars', `the built-in catalog made from this tree is inconsistent: ${some}`)]
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -170,10 +171,9 @@ async function main(argv: string[]): Promise<number> {
       args: argv,
       allowPositionals: true,
       options: {
-        'write-static': { type: 'boolean' },
-        'static-catalog': { type: 'string' },
         'emit-config': { type: 'string' },
         'no-terraform': { type: 'boolean' },
+        'no-scan': { type: 'boolean' },
         'upgrade-from': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -214,18 +214,17 @@ async function main(argv: string[]): Promise<number> {
 
   const result = await checkTemplates({
     templatesDir,
-    writeStatic: v['write-static'],
-    staticCatalog: v['static-catalog'] ? path.resolve(cwd, v['static-catalog']) : undefined,
     terraform: !v['no-terraform'],
+    scan: !v['no-scan'],
     log: (line) => console.log(`check:templates: ${line}`),
   })
-  if (result.wroteStatic) console.log(`check:templates: wrote ${v['static-catalog'] ?? STATIC_FILE_LABEL} from ${templatesDir}`)
   if (result.terraformSkipped) console.log(`check:templates: terraform skipped: ${result.terraformSkipped}`)
   process.stdout.write(formatReport(result.findings))
   const files = new Set(result.findings.map((f) => f.file)).size
   console.log(
     `\ncheck:templates: ${result.findings.length === 0 ? 'ok' : `${result.findings.length} finding(s) in ${files} file(s)`}; ` +
-      `${result.configurations} configurations, ${result.terraformTrees} Terraform trees validated; ${result.seconds.toFixed(1)} s`,
+      `${result.configurations} configurations, ${result.terraformTrees} Terraform trees validated, ` +
+      `${result.scannedTrees} scanned by checkov and tflint; ${result.seconds.toFixed(1)} s`,
   )
   return result.findings.length === 0 ? 0 : 1
 }

@@ -50,6 +50,9 @@ scripts/keycloak/install.sh >/dev/null
 # Provisioned paths that name the checkout (terraformrc, tap's plugin link) follow it when it moves.
 node --import tsx scripts/checkout-paths.ts
 
+# The desktop's built-in catalog, made from templates/ (rewritten only when it changes, so the
+# web UI is rebuilt below only then); the tests import it.
+node --import tsx desktop/scripts/static-catalog.ts
 if [ ! -f desktop/dist/index.html ] || [ -n "$(find desktop/src desktop/index.html desktop/vite.config.ts api/src -newer desktop/dist/index.html -print -quit 2>/dev/null)" ]; then
   echo "provision: building the web UI"
   npm run -s build -w desktop >/dev/null

@@ -1,31 +1,22 @@
 // CI guard (client consumption rule 6): extracts the live catalog from templates/ with the
-// processor library and compares it with the client's static configuration, minus the allow-list;
-// then checks both documents' internal consistency. Exit code 1 on any finding.
-//   npm run catalog:guard -w desktop        (or: npx tsx desktop/scripts/catalog-guard.ts)
-//   npx tsx desktop/scripts/catalog-guard.ts --write-static [dir]   refresh the static configuration from
-//   templates/ (or dir) after an intentional template change (commit "static"; review the diff).
-// `npm run check:templates` runs the same comparison and prints that command when it differs.
-import { readFile, writeFile } from 'node:fs/promises'
+// processor library and compares it with the client's built-in catalog (made by the build,
+// static-catalog.ts), minus the allow-list; then checks both documents' internal consistency.
+// A difference means the built-in catalog was made from other templates: rebuild it. Exit code 1
+// on any finding.
+//   npm run catalog:guard -w desktop        (or: npx tsx desktop/scripts/catalog-guard.ts [dir])
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { extractCatalog } from '@ies/processor-lib'
 import { checkConsistency, unexpectedDifferences, type GuardDifference } from '../src/lib/catalog-guard.ts'
+import { REPO_ROOT, STATIC_CATALOG } from './static-catalog.ts'
 
-const here = path.dirname(fileURLToPath(import.meta.url))
-export const REPO_ROOT = path.resolve(here, '../..')
-export const STATIC_CATALOG = path.join(REPO_ROOT, 'desktop/src/catalog/static-catalog.json')
 export const ALLOWLIST = path.join(REPO_ROOT, 'desktop/src/catalog/catalog-allowlist.json')
 
 export interface GuardResult {
   skipped?: string
   differences: GuardDifference[]
   consistency: string[]
-}
-
-/** The exact command that regenerates the static configuration from a templates folder. */
-export function writeStaticCommand(templatesDir = path.join(REPO_ROOT, 'templates')): string {
-  const rel = path.relative(REPO_ROOT, templatesDir) || '.'
-  return `npx tsx desktop/scripts/catalog-guard.ts --write-static${rel === 'templates' ? '' : ` ${rel.startsWith('..') ? templatesDir : rel}`}`
 }
 
 export async function runGuard(templatesDir = path.join(REPO_ROOT, 'templates'), staticFile = STATIC_CATALOG): Promise<GuardResult> {
@@ -47,15 +38,8 @@ export async function runGuard(templatesDir = path.join(REPO_ROOT, 'templates'),
   }
 }
 
-export async function writeStatic(templatesDir = path.join(REPO_ROOT, 'templates'), staticFile = STATIC_CATALOG) {
-  const live = await extractCatalog({ templatesDir, provider: 'aws' })
-  await writeFile(staticFile, `${JSON.stringify({ ...live, commit: 'static' }, null, 2)}\n`)
-}
-
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const args = process.argv.slice(2)
-  const dir = args.find((a) => !a.startsWith('--'))
-  if (args.includes('--write-static')) await writeStatic(dir ? path.resolve(dir) : undefined)
+  const dir = process.argv.slice(2).find((a) => !a.startsWith('--'))
   const result = await runGuard(dir ? path.resolve(dir) : undefined)
   if (result.skipped) console.log(`catalog guard: skipped the comparison: ${result.skipped}`)
   for (const p of result.consistency) console.log(`inconsistent: ${p}`)
@@ -65,7 +49,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const failed = result.consistency.length + result.differences.length
   console.log(
     failed
-      ? `catalog guard: ${failed} finding(s); regenerate desktop/src/catalog/static-catalog.json (${writeStaticCommand(dir ? path.resolve(dir) : undefined)}) or list intentional differences in catalog-allowlist.json`
+      ? `catalog guard: ${failed} finding(s); a difference means the built-in catalog was made from other templates: rebuild it (npm run catalog -w desktop)`
       : 'catalog guard: ok',
   )
   process.exitCode = failed ? 1 : 0

@@ -33,7 +33,9 @@ export const FINDING_CODES = {
   JSON_PARSE: 'a JSON file does not parse',
   // Template checks (npm run check:templates)
   TERRAFORM_VALIDATE: 'terraform validate reports an error or a warning on a generated tree',
-  STATIC_CATALOG: "the client's static catalog differs from the catalog extracted from the templates",
+  STATIC_CATALOG: "the desktop's built-in catalog made from the templates has an attribute the client cannot read",
+  CHECKOV: 'checkov fails a check on a generated tree, or a check is skipped without a reason',
+  TFLINT: 'tflint (the recommended preset of terraform/.tflint.hcl) reports an issue on a generated tree',
   UPGRADE_REPLACES: 'upgrading an environment made from older templates would replace or destroy a resource that holds data',
 } as const
 
@@ -67,7 +69,9 @@ export const FIX_HINTS: Readonly<Record<FindingCode, string>> = {
   YAML_PARSE: 'usually a @section that cuts a mapping or list in half',
   JSON_PARSE: 'fix the JSON syntax',
   TERRAFORM_VALIDATE: 'fix the Terraform at the line named; the configuration named says which services were on',
-  STATIC_CATALOG: 'regenerate the static catalog with the command printed, review the diff, commit it',
+  STATIC_CATALOG: 'correct the decorator attribute the message names (the client reads it as the wizard does)',
+  CHECKOV: "do what the check's title asks in the template's resource, or skip it there with its reason",
+  TFLINT: "do what the rule's message asks at the template's line",
   UPGRADE_REPLACES: 'add a `moved` block for a renamed resource, undo the change that forces replacement, or declare it in UPGRADING.md',
 }
 

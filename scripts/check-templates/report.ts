@@ -3,7 +3,7 @@
 import { FIX_HINTS, messageAfterSite, type Finding } from '@ies/processor-lib'
 
 /**
- * Merge findings from several runs: one per file, line and code (the first message kept). `seenIn`
+ * Merge findings from several runs: one per file, line, code and rule (the first message kept). `seenIn`
  * collects, per finding, the configurations of the gate matrix that produced it.
  */
 export class FindingSet {
@@ -11,7 +11,7 @@ export class FindingSet {
 
   add(findings: readonly Finding[], seenIn?: string): void {
     for (const f of findings) {
-      const key = `${f.file}\0${f.line}\0${f.code}`
+      const key = `${f.file}\0${f.line}\0${f.code}\0${(f as ReportFinding).rule ?? ''}`
       const entry = this.byKey.get(key)
       if (!entry) this.byKey.set(key, { finding: f, seenIn: seenIn ? [seenIn] : [] })
       else if (seenIn && entry.seenIn.length > 0 && !entry.seenIn.includes(seenIn)) entry.seenIn.push(seenIn)
@@ -34,6 +34,9 @@ export class FindingSet {
   }
 }
 
+/** A finding with the rule it breaks (several rules may fail at one line) and its own fix hint. */
+export type ReportFinding = Finding & { rule?: string; fix?: string }
+
 /** The printed report: a heading per file, then `file:line: CODE message` and `  fix: ...`. */
 export function formatReport(findings: readonly Finding[]): string {
   let out = ''
@@ -43,7 +46,7 @@ export function formatReport(findings: readonly Finding[]): string {
       file = f.file
       out += `\n${file}\n`
     }
-    out += `${f.file}:${f.line}: ${f.code} ${messageAfterSite(f)}\n    fix: ${FIX_HINTS[f.code]}\n`
+    out += `${f.file}:${f.line}: ${f.code} ${messageAfterSite(f)}\n    fix: ${(f as ReportFinding).fix || FIX_HINTS[f.code]}\n`
   }
   return out
 }

@@ -47,6 +47,9 @@ export const DATA_HOLDERS: Readonly<Record<string, string>> = {
   aws_sqs_queue: 'queue',
   aws_sns_topic: 'topic',
   aws_cloudfront_distribution: 'CloudFront distribution',
+  aws_dynamodb_table: 'table',
+  aws_efs_file_system: 'file system',
+  aws_kinesis_stream: 'stream',
 }
 
 /** One declared replacement: `- \`<resource address>\` is replaced: <what the customer should know>` */

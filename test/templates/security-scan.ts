@@ -8,28 +8,32 @@
  *
  * `--templates` scans another template tree (for example an older checkout) for comparison.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractCatalog, processTree, writeTree, type Catalog } from '@ies/processor-lib';
 import { backendFile, BACKEND_FILE } from '../../server/src/jobs/generation/backend-file.ts';
 import type { ProcessorInput } from '../../server/src/jobs/generation/transform.ts';
+import {
+  checkov,
+  deployed,
+  missingScanner,
+  passRate,
+  runTool,
+  SCANNERS,
+  tflint as lintTree,
+  type CheckovResult,
+  type LintIssue,
+} from '../../scripts/check-templates/scanners.ts';
 import { configFrom, repoRoot, templatesDir as defaultTemplatesDir, type Config } from './helpers.ts';
 
-export const tools = {
-  checkov: join(repoRoot, '.tools', 'checkov', 'bin', 'checkov'),
-  tflint: join(repoRoot, '.tools', 'bin', 'tflint'),
-  actionlint: join(repoRoot, '.tools', 'bin', 'actionlint'),
-  yamllint: join(repoRoot, '.tools', 'checkov', 'bin', 'yamllint'),
-};
+export { checkov, deployed, passRate, type CheckovCheck, type CheckovResult } from '../../scripts/check-templates/scanners.ts';
+
+export const tools = { ...SCANNERS, actionlint: join(repoRoot, '.tools', 'bin', 'actionlint'), yamllint: join(repoRoot, '.tools', 'checkov', 'bin', 'yamllint') };
 
 /** Why the scanners cannot run here, or null when they can (provision.sh installs them). */
-export function missingTools(): string | null {
-  for (const [name, path] of Object.entries(tools)) if (!existsSync(path)) return `${name} is not installed at ${path}: run npm run provision`;
-  return null;
-}
+export const missingTools = () => missingScanner(tools);
 
 /**
  * The trees whose figures docs/internals/templates.md gives (every service with a domain, a typical subset without
@@ -57,104 +61,25 @@ export async function generateTree(dir: string, config: Config, templatesDir = d
   await writeTree(dir, [...result.files, { path: BACKEND_FILE, content: backendFile(config as unknown as ProcessorInput), mode: 0o644 }]);
 }
 
-function run(cmd: string, args: string[], cwd?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(cmd, args, { cwd, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, CHECKPOINT_DISABLE: '1' } }, (error, stdout, stderr) =>
-      done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-export interface CheckovCheck {
-  id: string;
-  resource: string;
-  file: string;
-  line: number;
-  reason?: string;
-}
-export interface CheckovResult {
-  passed: CheckovCheck[];
-  failed: CheckovCheck[];
-  skipped: CheckovCheck[];
-}
-
-interface RawCheck {
-  check_id: string;
-  resource: string;
-  file_path: string;
-  file_line_range: number[];
-  check_result: { suppress_comment?: string };
-}
-
-/**
- * checkov over a tree's terraform/ folder. checkov evaluates the resources reached from the
- * root module (`module.<service>.…`, with the tree's values) and, on its own, every module
- * folder no module block calls (a disabled service's, without values): both are reported,
- * {@link deployed} keeps the first.
- */
-export async function checkov(terraformDir: string): Promise<CheckovResult> {
-  const r = await run(tools.checkov, ['-d', terraformDir, '--framework', 'terraform', '-o', 'json', '--skip-download']);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(r.stdout);
-  } catch {
-    throw new Error(`checkov gave no JSON (exit ${r.code}): ${r.stderr.slice(-2000)}`);
-  }
-  const reports = (Array.isArray(parsed) ? parsed : [parsed]) as { results?: Record<string, RawCheck[]>; passed?: number }[];
-  const out: CheckovResult = { passed: [], failed: [], skipped: [] };
-  const check = (c: RawCheck): CheckovCheck => ({
-    id: c.check_id,
-    resource: c.resource,
-    file: c.file_path.replace(/^\//, ''),
-    line: c.file_line_range[0] ?? 0,
-    reason: c.check_result.suppress_comment,
-  });
-  for (const report of reports) {
-    // An empty tree gives a summary without results.
-    out.passed.push(...(report.results?.passed_checks ?? []).map(check));
-    out.failed.push(...(report.results?.failed_checks ?? []).map(check));
-    out.skipped.push(...(report.results?.skipped_checks ?? []).map(check));
-  }
-  return out;
-}
-
-export interface LintIssue {
-  rule: string;
-  message: string;
-  file: string;
-  line: number;
-}
-
-/** tflint --recursive with the tree's own configuration (terraform/.tflint.hcl, the recommended preset). */
+/** tflint over a tree's terraform/ folder with its own configuration (a tree from older templates: the repository's). */
 export async function tflint(terraformDir: string): Promise<LintIssue[]> {
-  // A tree from older templates has no configuration of its own: lint it under the same rules.
   const config = join(terraformDir, '.tflint.hcl');
   if (!existsSync(config)) writeFileSync(config, readFileSync(join(defaultTemplatesDir, 'terraform', '.tflint.hcl')));
-  const r = await run(tools.tflint, ['--chdir=' + terraformDir, '--config=' + join(terraformDir, '.tflint.hcl'), '--recursive', '--format=json', '--force']);
-  let parsed: { issues: { rule: { name: string }; message: string; range: { filename: string; start: { line: number } } }[]; errors: { message: string }[] };
-  try {
-    parsed = JSON.parse(r.stdout);
-  } catch {
-    throw new Error(`tflint gave no JSON (exit ${r.code}): ${r.stdout.slice(-1000)} ${r.stderr.slice(-1000)}`);
-  }
-  if (parsed.errors.length) throw new Error(`tflint errors: ${parsed.errors.map((e) => e.message).join('; ')}`);
-  // tflint names files relative to its own working directory, not to --chdir.
-  const file = (f: string) => relative(terraformDir, resolve(f));
-  return parsed.issues.map((i) => ({ rule: i.rule.name, message: i.message, file: file(i.range.filename), line: i.range.start.line }));
+  return lintTree(terraformDir, config);
 }
 
 /** actionlint over the tree's workflows (shellcheck is used when installed). */
 export async function actionlint(treeDir: string): Promise<string[]> {
   const dir = join(treeDir, '.github', 'workflows');
   const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).map((f) => join(dir, f));
-  const r = await run(tools.actionlint, ['-no-color', '-oneline', ...files], treeDir);
+  const r = await runTool(tools.actionlint, ['-no-color', '-oneline', ...files], treeDir);
   if (r.code > 1) throw new Error(`actionlint failed: ${r.stderr}`);
   return r.stdout.split('\n').filter(Boolean);
 }
 
 /** yamllint errors (its relaxed preset: layout issues are warnings) in the tree's YAML: pipeline, chart values, GitOps. */
 export async function yamllint(treeDir: string): Promise<string[]> {
-  const r = await run(tools.yamllint, ['-d', 'relaxed', '-f', 'parsable', '.github', 'charts', 'gitops'], treeDir);
+  const r = await runTool(tools.yamllint, ['-d', 'relaxed', '-f', 'parsable', '.github', 'charts', 'gitops'], treeDir);
   if (r.code > 1) throw new Error(`yamllint failed: ${r.stderr}`);
   return r.stdout.split('\n').filter((l) => l.includes('[error]'));
 }
@@ -184,16 +109,6 @@ export async function scanTrees(work: string, templatesDir = defaultTemplatesDir
   }
   return figures;
 }
-
-/** The checks of resources the tree deploys: reached through a module block of the root module. */
-export function deployed(c: CheckovResult, rootMainTf: string): CheckovResult {
-  const calls = [...rootMainTf.matchAll(/^module "([\w-]+)"/gm)].map((m) => `module.${m[1]}.`);
-  const keep = (x: CheckovCheck) => calls.some((p) => x.resource.startsWith(p));
-  return { passed: c.passed.filter(keep), failed: c.failed.filter(keep), skipped: c.skipped.filter(keep) };
-}
-
-/** passed / (passed + failed); skipped checks are left out (each carries its reason). */
-export const passRate = (c: CheckovResult) => (c.passed.length + c.failed.length === 0 ? 1 : c.passed.length / (c.passed.length + c.failed.length));
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const i = process.argv.indexOf('--templates');

@@ -59,9 +59,9 @@ const TREES: Tree[] = [
   { name: 'every service off', config: (c) => configFrom(c, { enabled: false, domain: '' }), apply: false },
 ];
 
-/** Deletion protection off, so the test can destroy what it applied. */
+/** Deletion protection off (every service with that field), so the test can destroy what it applied. */
 function destroyable(config: Config): Config {
-  for (const key of ['rds', 'aurora']) if (config.services[key]) config.services[key].deletionProtection = false;
+  for (const fields of Object.values(config.services)) if ('deletionProtection' in fields) fields.deletionProtection = false;
   return config;
 }
 
