@@ -8,7 +8,8 @@
 //      declared references) with every service on, every service off, no domain, each service alone;
 //   3. `terraform fmt -check` and `terraform validate` of those generated trees (provider mirror of
 //      this checkout; skipped with the reason when Terraform or the mirror is missing, except under CI);
-//   4. the desktop's static catalog against the extracted one (client rule 6; the command that
+//   4. the migrations (migrations/*.yaml) against the catalog (check-templates/migrations.ts);
+//   5. the desktop's static catalog against the extracted one (client rule 6; the command that
 //      regenerates it is printed, or --write-static regenerates it).
 //
 // Options:
@@ -29,6 +30,7 @@ import { catalogDefaults, gateMatrix } from './check-templates/configs.ts'
 import { FindingSet, formatReport } from './check-templates/report.ts'
 import { checkTerraform, terraformMissing, type GeneratedTree } from './check-templates/terraform.ts'
 import { upgradeCommand } from './check-templates/upgrade.ts'
+import { migrationFindings } from './check-templates/migrations.ts'
 import { REPO_ROOT } from './terraform/cli-config.ts'
 
 const USAGE =
@@ -71,6 +73,7 @@ export async function checkTemplates(opts: CheckOptions): Promise<CheckResult> {
     seconds: (performance.now() - started) / 1000,
   })
   if (!catalog) return result(0, 0, null)
+  set.add(await migrationFindings(opts.templatesDir, catalog))
 
   // The gate matrix. A knob whose decorator is already reported (its field is not in the catalog,
   // so no configuration has it) is not reported again as unresolved at its value line.

@@ -35,6 +35,7 @@ export const FINDING_CODES = {
   TERRAFORM_VALIDATE: 'terraform validate reports an error or a warning on a generated tree',
   STATIC_CATALOG: "the client's static catalog differs from the catalog extracted from the templates",
   UPGRADE_REPLACES: 'upgrading an environment made from older templates would replace or destroy a resource that holds data',
+  MIGRATION: 'a migration file (migrations/*.yaml) that is not a migration, or a step naming a path or value the catalog does not have',
 } as const
 
 export type FindingCode = keyof typeof FINDING_CODES
@@ -69,6 +70,7 @@ export const FIX_HINTS: Readonly<Record<FindingCode, string>> = {
   TERRAFORM_VALIDATE: 'fix the Terraform at the line named; the configuration named says which services were on',
   STATIC_CATALOG: 'regenerate the static catalog with the command printed, review the diff, commit it',
   UPGRADE_REPLACES: 'add a `moved` block for a renamed resource, undo the change that forces replacement, or declare it in UPGRADING.md',
+  MIGRATION: 'correct the step at the line named (docs/template-authors.md, "Migrations"): a path of the current catalog, a value its field accepts',
 }
 
 /** `error` refuses the file (never emitted half-edited); `warning` keeps the file. The gate fails on both. */
