@@ -14,8 +14,7 @@ import t from 'tap'
 import { startTestApp } from '../harness/app.ts'
 import { startGitServer } from '../harness/git-server.ts'
 import { environmentBody, unzip, waitForJob } from './fixtures.ts'
-import { inputOf } from '../../plugins/environments/repository.ts'
-import type { EnvironmentInput } from '../../plugins/environments/schemas.ts'
+import { oldDefaults, strandEnvironment } from '../harness/stranded.ts'
 
 const run = promisify(execFile)
 const DEPLOY_KEY = 'iest_bWlncmF0aW9ucy1kZXBsb3kta2V5LWZvci10ZXN0cw'
@@ -46,15 +45,7 @@ t.test('migrations on stored environments', async (t) => {
     t.equal(created.status, 201, JSON.stringify(created.body))
     t.same(created.body.data.migrations, MIGRATIONS, 'a new environment has run every migration of the templates')
     const id = created.body.data.id as string
-    // Through the repository (a versioned write, its list summary kept), not the API: the current catalog would refuse it.
-    const owner = ((await app.mongo.db.collection('environments').findOne({ _id: id as never })) as any).userId as string
-    const [stored] = await app.environments.records(owner, [id])
-    const services = {
-      ...stored.services,
-      eks: { ...stored.services.eks, endpointPublicAccess: true, publicAccessCidrs: '' },
-      rds: { ...stored.services.rds, ...rds },
-    }
-    await app.environments.replace({ ...stored, migrations: undefined }, { ...inputOf(stored), services } as EnvironmentInput, 'keep')
+    await strandEnvironment(app, id, oldDefaults(rds))
     return id
   }
   const head = async (branch: string) => (await git.git('migrated', ['rev-parse', branch]).catch(() => '')).trim()

@@ -10,6 +10,7 @@ import { withExamples } from '../help.ts'
 import { findEnvironment } from '../lookup.ts'
 import { behindText } from './upgrade.ts'
 import { UsageError } from '../settings.ts'
+import { printProblems } from '../configuration-problems.ts'
 
 const PROVIDERS = ['aws', 'azure', 'gcp', 'onpremise']
 const STATUSES = ['pending', 'deploying', 'running', 'stopped', 'failed', 'destroyed']
@@ -71,7 +72,10 @@ export function registerEnv(program: Command, ctx: () => Context): void {
   ]).action(async (nameOrId: string) => {
     const c = ctx()
     const found = await findEnvironment(await c.client(), nameOrId)
-    c.out.result(found, () => c.out.text(stringify(found)))
+    c.out.result(found, () => {
+      c.out.text(stringify(found))
+      printProblems(c.out, found.problems, found.name)
+    })
   })
 
   registerChanges(env, ctx)
@@ -102,10 +106,17 @@ export function registerEnv(program: Command, ctx: () => Context): void {
   ).action(async (nameOrId: string) => {
     const c = ctx()
     const found = await findEnvironment(await c.client(), nameOrId)
-    const status = { id: found.id, name: found.name, lastPush: found.lastPush ?? null, behind: found.behind ?? null }
+    const status = {
+      id: found.id,
+      name: found.name,
+      lastPush: found.lastPush ?? null,
+      behind: found.behind ?? null,
+      problems: found.problems ?? [],
+    }
     c.out.result(status, () => {
       const push = status.lastPush
       c.out.line(`${found.name} (${found.id})`)
+      printProblems(c.out, status.problems, found.name)
       if (!push) return c.out.line('Never pushed.')
       c.out.line(
         `Last push: ${push.commit.slice(0, 12)} to ${push.branch}, ${push.pushedAt} (templates ${push.templatesCommit.slice(0, 12)})`,
