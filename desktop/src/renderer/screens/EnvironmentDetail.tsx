@@ -33,6 +33,7 @@ import { PushPanel } from './PushPanel.tsx'
 import { JobHistory } from '../components/JobHistory.tsx'
 import { GenerationFacts } from '../components/GenerationFacts.tsx'
 import { EnvironmentDiagram } from '../components/EnvironmentDiagram.tsx'
+import { StrandedNotice } from '../components/StrandedNotice.tsx'
 
 export function EnvironmentDetail({ id }: { id: string }) {
   const { api, toast, takeEnvironment, credentials, keptCatalog } = useApp()
@@ -102,6 +103,7 @@ export function EnvironmentDetail({ id }: { id: string }) {
         }
       />
       <ErrorNotice error={deleteError} what="Deleting" />
+      <StrandedNotice env={env} />
       <div className="grid-2">
         <div className="card">
           <h2>Configuration</h2>
