@@ -41,6 +41,9 @@ t.test('stranded environment in the CLI', async (t) => {
   const get = await ies.run(['env', 'get', 'old-db'])
   t.match(get.stdout, /problems:\n\s+- field: services\.rds\.engineVersion/)
   t.match(get.stdout, /Stranded:/)
+  const exported = await ies.run(['env', 'export', 'old-db'])
+  t.equal(exported.code, 0, exported.stderr)
+  t.notMatch(exported.stdout, /problems|migrations/, "the export holds configuration, not the server's judgement of it")
 
   const dry = await ies.run(['push', 'old-db', '--dry-run'])
   t.equal(dry.code, 0, dry.stderr)

@@ -4,11 +4,17 @@
 // as soon as they contradict.
 import t from 'tap'
 import { startTestApp } from '../harness/app.ts'
+import { startGitServer } from '../harness/git-server.ts'
 import { oldDefaults, strandEnvironment } from '../harness/stranded.ts'
 import { launchBrowser, newPage, screenshot, signedInContext } from './browser.ts'
 
-t.test('stranded environment in the list, the detail page and the wizard; relations at both fields', async (t) => {
-  const ies = await startTestApp(t)
+const DEPLOY_KEY = 'iesE2eStrandedToken0123456789abcdef'
+
+t.test('stranded environment in the list, the detail page, the push preview and the wizard; relations at both fields', async (t) => {
+  const git = await startGitServer({ username: 'x-access-token', password: DEPLOY_KEY })
+  t.teardown(() => git.stop())
+  const remote = await git.createRepo('old', { 'README.md': '# old\n' })
+  const ies = await startTestApp(t, { PUSH_ALLOWED_HOSTS: '127.0.0.1' })
   ies.config.publicUrl = ies.url
   const created = await fetch(`${ies.url}/api/environments`, {
     method: 'POST',
@@ -19,6 +25,7 @@ t.test('stranded environment in the list, the detail page and the wizard; relati
       provider: 'aws',
       region: 'eu-west-1',
       services: { vpc: { enabled: true }, eks: { enabled: true }, rds: { enabled: true } },
+      gitRepository: { url: remote, branch: 'main', deployKey: DEPLOY_KEY },
     }),
   })
   t.equal(created.status, 201)
@@ -44,6 +51,17 @@ t.test('stranded environment in the list, the detail page and the wizard; relati
   t.match(await notice.textContent(), /The current templates no longer accept a stored value/)
   t.match(await notice.textContent(), /services\.rds\.engineVersion \(stored: "16\.6"\): Must be one of: "16", "17", "18"/)
   await screenshot(page, '40-stranded-detail')
+
+  // --- the push preview shows the configuration change beside the file diff
+  const panel = page.locator('section[aria-labelledby="push-title"]')
+  await panel.getByRole('button', { name: 'Preview changes' }).click()
+  const change = panel.getByTestId('configuration-change')
+  await change.waitFor({ timeout: 120_000 })
+  t.match(await change.textContent(), /Migrations: 0001-eks-endpoint-private, 0002-postgresql-major-versions/)
+  t.match(await change.getByRole('row', { name: /services\.rds\.engineVersion/ }).textContent(), /"16\.6"\s*"16"/)
+  t.match(await change.getByRole('row', { name: /services\.eks\.endpointPublicAccess/ }).textContent(), /true\s*false/)
+  await panel.getByTestId('change-preview').waitFor()
+  await screenshot(page, '43-configuration-change-preview')
 
   // --- the wizard opens at the Services step with the field in error, until the value changes
   await notice.getByRole('link', { name: 'Change the values' }).click()
