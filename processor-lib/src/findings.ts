@@ -70,7 +70,8 @@ export const FIX_HINTS: Readonly<Record<FindingCode, string>> = {
   TERRAFORM_VALIDATE: 'fix the Terraform at the line named; the configuration named says which services were on',
   STATIC_CATALOG: 'regenerate the static catalog with the command printed, review the diff, commit it',
   UPGRADE_REPLACES: 'add a `moved` block for a renamed resource, undo the change that forces replacement, or declare it in UPGRADING.md',
-  MIGRATION: 'correct the step at the line named (docs/template-authors.md, "Migrations"): a path of the current catalog, a value its field accepts',
+  MIGRATION:
+    'correct the step at the line named (docs/template-authors.md, "Migrations"): a path of the current catalog, a value its field accepts',
 }
 
 /** `error` refuses the file (never emitted half-edited); `warning` keeps the file. The gate fails on both. */

@@ -67,7 +67,10 @@ t.test('each kind of step moves stored values', async (t) => {
     result.changes.find((c) => c.field === 'services.eks.nodeDiskSize'),
     { field: 'services.eks.nodeDiskSize', after: 50 },
   )
-  t.notOk((result.configuration.services as Record<string, unknown>).opensearch, 'a default is not set in a service the environment does not have')
+  t.notOk(
+    (result.configuration.services as Record<string, unknown>).opensearch,
+    'a default is not set in a service the environment does not have',
+  )
 })
 
 t.test('a default changes only the old default or a missing value, where its condition holds', async (t) => {
