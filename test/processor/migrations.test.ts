@@ -143,6 +143,10 @@ t.test('a file that is not a migration is refused at its line', async (t) => {
   })
   t.match(bad('id: x\ndescription: d\nsteps:\n  - retype: { path: region, to: integer }\n'), { line: 4, message: /to must be one of/ })
   t.match(bad('id: X Y\ndescription: d\nsteps: []\n'), { line: 1, message: /lowercase/ })
+  t.match(bad('id: x\ndescription: d\nsteps:\n  - drop: { path: region }\n  - rename: { from: name, to: domain }\n'), {
+    line: 5,
+    message: /"name" cannot change after an environment is created/,
+  })
   t.match(bad('id: x\nsteps: [\n'), { message: /not YAML/ })
   const twice = parseMigrations([
     { path: 'migrations/0002-b.yaml', content: 'id: same\ndescription: d\nsteps:\n  - drop: { path: region }\n' },

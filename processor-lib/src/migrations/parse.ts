@@ -52,6 +52,8 @@ const STEP_KEYS: Record<Step['kind'], { required: string[]; optional: string[] }
   retype: { required: ['path', 'to'], optional: [] },
 }
 const KINDS = Object.keys(STEP_KEYS) as Step['kind'][]
+/** Global fields fixed at creation (they name the environment's resources): no step may move them. */
+const FIXED = ['name', 'globalPrefix']
 
 /** Parses every migration file of `files` (templates-relative paths), in file-name order. */
 export function parseMigrations(files: readonly { path: string; content: Buffer | string }[]): ParsedMigrations {
@@ -149,6 +151,7 @@ function stepOf(item: Node, lineOf: (n: Node | null | undefined) => number): { s
     const p = text1(node, what)
     if (!PATH_RULE.test(p))
       throw new ShapeError(node, `${what} "${p}" is not a configuration path (a global field or services.<key>.<field>)`)
+    if (FIXED.includes(p)) throw new ShapeError(node, `${what} "${p}" cannot change after an environment is created`)
     paths[p] ??= lineOf(node)
     return p
   }

@@ -47,10 +47,8 @@ export interface MigratedEnvironment<E extends JobEnvironment = JobEnvironment> 
   changes: ConfigurationChange[]
 }
 
-/** The configuration part of an environment the migrations may change: its global fields and services. */
+/** What migrations may change: the global fields not fixed at creation, and the services. */
 const configurationOf = (env: JobEnvironment) => ({
-  name: env.name,
-  globalPrefix: env.globalPrefix,
   region: env.region,
   domain: env.domain ?? '',
   services: env.services ?? {},
@@ -75,6 +73,6 @@ export function migrateEnvironment<E extends JobEnvironment>(env: E, all: readon
     )
   }
   const { configuration: c } = result
-  const migrated = { ...env, globalPrefix: c.globalPrefix, region: c.region, domain: c.domain, services: c.services }
+  const migrated = { ...env, region: c.region, domain: c.domain, services: c.services }
   return { env: migrated, applied: result.applied, migrations: [...stored, ...result.applied], changes: result.changes }
 }
