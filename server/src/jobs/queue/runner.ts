@@ -386,8 +386,22 @@ export class JobRunner {
    * push reads the environment through here. MIGRATION_FAILED when a value cannot be moved.
    */
   private async migrated(env: JobEnvironment): Promise<MigratedEnvironment> {
-    if (!this.opts.migrations) return { env, applied: [], migrations: env.migrations ?? [], changes: [] }
-    return migrateEnvironment(env, await this.opts.migrations())
+    const asStored = { env, applied: [], migrations: env.migrations ?? [], changes: [] }
+    if (!this.opts.migrations) return asStored
+    let all: Migration[]
+    try {
+      all = await this.opts.migrations()
+    } catch (err) {
+      // The templates could not be read here (a remote processor may still reach them): generated as
+      // stored, the migrations stay pending for the next push; a malformed migration still fails the job.
+      if (err instanceof JobFailure || isDatabaseUnavailable(err)) throw err
+      this.opts.log.warn(
+        { err: { message: (err as Error).message } },
+        "the templates' migrations could not be read; generating from the stored configuration",
+      )
+      return asStored
+    }
+    return migrateEnvironment(env, all)
   }
 
   /**
