@@ -61,7 +61,8 @@ export function registerEnv(program: Command, ctx: () => Context): void {
       if (list.length === 0) return c.out.line('No environments.')
       c.out.table(
         ['NAME', 'PROVIDER', 'REGION', 'STATUS', 'UPDATED', 'ID'],
-        list.map((e) => [e.name, e.provider, e.region, e.status, e.updatedAt, e.id]),
+        // A stranded environment (values the current templates refuse: ies env status names them) says so.
+        list.map((e) => [e.name, e.provider, e.region, e.problems?.length ? `${e.status} (stranded)` : e.status, e.updatedAt, e.id]),
       )
     })
   })
