@@ -11,7 +11,8 @@
 //      missing, except under CI), and the security scanners checkov and tflint
 //      (scripts/check-templates/scanners.ts, the rules of security-scan.test.ts; a missing scanner
 //      is a finding), each finding mapped to the template's file and line;
-//   4. the desktop's built-in catalog as its build makes it from the folder (client rule 6: every
+//   4. the migrations (migrations/*.yaml) against the catalog (check-templates/migrations.ts);
+//   5. the desktop's built-in catalog as its build makes it from the folder (client rule 6: every
 //      attribute readable).
 //
 // Options:
@@ -33,6 +34,7 @@ import { FindingSet, formatReport } from './check-templates/report.ts'
 import { missingScanner, scanTrees } from './check-templates/scanners.ts'
 import { checkTerraform, terraformMissing, type GeneratedTree } from './check-templates/terraform.ts'
 import { upgradeCommand } from './check-templates/upgrade.ts'
+import { migrationFindings } from './check-templates/migrations.ts'
 import { REPO_ROOT } from './terraform/cli-config.ts'
 
 const USAGE = 'usage: npm run check:templates -- [folder] [--emit-config <file>] [--no-terraform] [--no-scan] [--upgrade-from <commit>]'
@@ -72,6 +74,7 @@ export async function checkTemplates(opts: CheckOptions): Promise<CheckResult> {
     seconds: (performance.now() - started) / 1000,
   })
   if (!catalog) return result(0, { trees: 0, skipped: null }, 0)
+  set.add(await migrationFindings(opts.templatesDir, catalog))
 
   // The gate matrix. A knob whose decorator is already reported (its field is not in the catalog,
   // so no configuration has it) is not reported again as unresolved at its value line.

@@ -3,7 +3,9 @@
 // YAML, the desktop as JSON or YAML; a file exported from either one applies with `ies apply`.
 
 /** Fields of an environment that are never exported: credentials, secrets, and server bookkeeping. */
-// `lastPush` and `behind` are the server's record of the repository, not configuration.
+// `lastPush` and `behind` are the server's record of the repository, not configuration; `problems`
+// (what the current catalog refuses) and `migrations` (the templates' migrations run) are the server's
+// judgement of the configuration.
 export const NOT_EXPORTED = new Set([
   'id',
   'status',
@@ -15,6 +17,8 @@ export const NOT_EXPORTED = new Set([
   'ownerId',
   'lastPush',
   'behind',
+  'problems',
+  'migrations',
 ])
 /** Members of `gitRepository` that are never exported (the deploy key and its traces). */
 export const NOT_EXPORTED_GIT = new Set(['deployKey', 'hasDeployKey', 'privateKey', 'password', 'token'])

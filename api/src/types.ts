@@ -40,6 +40,8 @@ export type Preferences = Static<typeof users.Preferences>
 export type HistoryEntry = Static<typeof history.HistoryEntry>
 export type HistoryEntryDetail = Static<typeof history.HistoryEntryDetail>
 
+/** What the templates' migrations change in a configuration (a push, or its dry run). */
+export type ConfigurationChange = Static<typeof push.ConfigurationChange>
 export type LastPush = Static<typeof push.LastPush>
 export type Behind = Static<typeof push.Behind>
 

@@ -148,6 +148,31 @@ export function withoutOverlap(first: FieldError[], extra: FieldError[]): FieldE
   return extra.filter((e) => !insideReported.has(e.field) && !prefixes(e.field).some((p) => reported.has(p)))
 }
 
+/**
+ * What the catalog refuses in an environment document: the value problems of `values` (by default
+ * every value the document holds), then the relations it breaks between fields without one (with
+ * `touched`, only those involving a value set). One rule for writes and for stored environments.
+ */
+export function documentProblems(
+  catalog: Catalog,
+  doc: unknown,
+  values: SetValue[] = valuesSet(doc),
+  touched?: SetValue[],
+  onUnsafe?: (path: string) => void,
+): FieldError[] {
+  const problems = catalogProblems(catalog, values, onUnsafe)
+  return [...problems, ...withoutOverlap(problems, relationFindings(catalog, doc, touched, problems))]
+}
+
+/**
+ * The problems of a stored environment under the current catalog (a stranded environment: stored
+ * under an older catalog whose values this one refuses); none for a provider the catalog does not describe.
+ */
+export function storedProblems(catalog: Catalog | null, doc: { provider?: unknown }): FieldError[] {
+  if (!catalog || doc.provider !== CATALOG_PROVIDER) return []
+  return documentProblems(catalog, doc)
+}
+
 export interface CatalogCheck {
   /**
    * The typed view of the current catalog, or null (logged) when there is no usable one. Read it
@@ -195,17 +220,13 @@ export function catalogCheckFor(app: FastifyInstance): CatalogCheck {
   }
 
   /** `catalog` is null for a provider the catalog does not describe, or when there is none: then only `enabled` is checked. */
-  function check(values: SetValue[], catalog: Catalog | null, log: FastifyBaseLogger): FieldError[] {
-    return catalogProblems(catalog, values, (path) =>
-      log.warn({ path }, 'environments: the catalog pattern cannot be tested in bounded time; only its pattern check is dropped'),
-    )
-  }
+  const unsafeLogger = (log: FastifyBaseLogger) => (path: string) =>
+    log.warn({ path }, 'environments: the catalog pattern cannot be tested in bounded time; only its pattern check is dropped')
 
   /** The value problems, then the relations the values break (on fields without a value problem). */
   function judge(values: SetValue[], catalog: Catalog | null, doc: unknown, log: FastifyBaseLogger, touched?: SetValue[]): FieldError[] {
-    const problems = check(values, catalog, log)
-    if (!catalog) return problems
-    return [...problems, ...withoutOverlap(problems, relationFindings(catalog, doc, touched, problems))]
+    if (!catalog) return catalogProblems(null, values)
+    return documentProblems(catalog, doc, values, touched, unsafeLogger(log))
   }
 
   return {

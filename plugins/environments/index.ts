@@ -5,6 +5,8 @@ import { Envelope, ErrorBody, ListEnvelope, ok, page } from '@ies/server/core/en
 import { currentTemplatesCommit, upgradeStatus, type PushRecords } from '@ies/server/jobs/push/push-records'
 import { detailsFromValidation, notFound, validationError, type FieldError } from '@ies/server/core/errors'
 import { catalogCheckFor, withoutOverlap } from './catalog-check.ts'
+import { StrandedCheck } from './stranded.ts'
+import { templatesMigrations } from '@ies/server/jobs/generation/migrations'
 import { mergePatch } from './merge-patch.ts'
 import { inputOf, toEnvironment, type DeployKeyChange, type EnvironmentRecord } from './repository.ts'
 import { credentialReferenceErrors, gitRepositoryUrlErrors, helmValuesErrors } from './rules.ts'
@@ -20,6 +22,21 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
   const catalogCheck = catalogCheckFor(app)
   /** The catalog check's findings on a create body, made on the body as sent (preValidation). */
   const createFindings = new WeakMap<FastifyRequest, FieldError[]>()
+  const stranded = new StrandedCheck()
+  const migrations = templatesMigrations(app.templates)
+
+  /**
+   * The ids of the templates' migrations now: a new environment's values fit the current templates,
+   * so it has run them all. Unreadable templates: none (a later push applies them; logged).
+   */
+  async function currentMigrations(request: FastifyRequest): Promise<string[] | undefined> {
+    try {
+      return (await migrations()).map((m) => m.id)
+    } catch (err) {
+      request.log.warn({ err: { message: (err as Error).message } }, "environments: the templates' migrations could not be read")
+      return undefined
+    }
+  }
 
   /** The checks beyond the schema, with the catalog check's findings; all failures in one 400. */
   async function checkRules(userId: string, input: EnvironmentInput, catalogFindings: FieldError[]) {
@@ -43,8 +60,12 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
    */
   async function view(request: FastifyRequest, env: EnvironmentRecord, records: Pick<PushRecords, 'last'> = app.jobs.pushing.records) {
     const templatesCommit = () => currentTemplatesCommit(app.templates, request.log)
-    const { lastPush, behind } = await upgradeStatus(records, env, templatesCommit)
-    return { ...toEnvironment(env), lastPush, behind }
+    const [{ lastPush, behind }, catalog] = await Promise.all([
+      upgradeStatus(records, env, templatesCommit),
+      catalogCheck.current(request.log),
+    ])
+    const problems = stranded.of(catalog, env)
+    return { ...toEnvironment(env), lastPush, behind, ...(problems.length > 0 && { problems }) }
   }
 
   async function owned(request: FastifyRequest, id: string): Promise<EnvironmentRecord> {
@@ -55,8 +76,19 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/', { schema: { querystring: ListQuery, response: { 200: ListEnvelope(EnvironmentSummary), ...errors } } }, async (request) => {
     // List rows straight from the user's summary: no record is read (docs/internals/data-and-scale.md).
-    const { items, total } = await repo.listRows(request.principal.userId, request.query)
-    const rows = items.map((e) => ({ ...e, createdAt: e.createdAt.toISOString(), updatedAt: e.updatedAt.toISOString() }))
+    const { userId } = request.principal
+    const { items, total } = await repo.listRows(userId, request.query)
+    const catalog = await catalogCheck.current(request.log)
+    const problems = await stranded.rows(catalog, items, (ids) => repo.records(userId, ids))
+    const rows = items.map((e) => {
+      const found = problems.get(e.id) ?? []
+      return {
+        ...e,
+        createdAt: e.createdAt.toISOString(),
+        updatedAt: e.updatedAt.toISOString(),
+        ...(found.length > 0 && { problems: found }),
+      }
+    })
     return page(request, rows, { page: request.query.page, limit: request.query.limit, total })
   })
 
@@ -75,7 +107,7 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
       const catalogFindings = createFindings.get(request) ?? []
       if (request.validationError) throw schemaFailure(detailsFromValidation(request.validationError as FastifyError), catalogFindings)
       await checkRules(request.principal.userId, request.body, catalogFindings)
-      const env = await repo.create(request.principal.userId, request.body)
+      const env = await repo.create(request.principal.userId, request.body, await currentMigrations(request))
       await app.history.record(request, { kind: 'create', environment: { id: env._id, name: env.name }, after: toEnvironment(env) })
       return reply.code(201).send(ok(request, await view(request, env)))
     },

@@ -16,6 +16,8 @@ import { isDuplicateKey } from '@ies/server/core/db'
 import { ownerLock } from '@ies/server/core/keyed-mutex'
 import { replaceAtVersion } from '@ies/server/core/versioned-write'
 import { reencryptField, type ReencryptResult } from '@ies/server/core/reencrypt'
+import { migrateEnvironment } from '@ies/server/jobs/generation/migrations'
+import type { Migration } from '@ies/processor-lib/migrations/index'
 import type { Environment, EnvironmentInput } from './schemas.ts'
 import { ENVIRONMENT_STATUSES, SORTS } from './schemas.ts'
 import { fromStored, toStored, type StoredEnvironment } from './stored-form.ts'
@@ -43,6 +45,11 @@ export interface EnvironmentRecord extends Omit<EnvironmentInput, 'gitRepository
    * before the field have none (read as 0; their first write is conditional on its absence).
    */
   version?: number
+  /**
+   * The ids of the templates' migrations its configuration has run (server/src/jobs/generation/migrations.ts):
+   * on create, every migration of the templates then; a push adds the ones it applied.
+   */
+  migrations?: string[]
   createdAt: Date
   updatedAt: Date
 }
@@ -60,6 +67,7 @@ export function toEnvironment(doc: EnvironmentRecord): Environment {
     ...(doc.terraformBackend && { terraformBackend: doc.terraformBackend }),
     ...(doc.gitRepository && { gitRepository: { ...doc.gitRepository, hasDeployKey: Boolean(doc.deployKey) } }),
     ...(doc.cloudCredentialId && { cloudCredentialId: doc.cloudCredentialId }),
+    ...(doc.migrations && { migrations: doc.migrations }),
     status: doc.status,
     createdAt: doc.createdAt.toISOString(),
     updatedAt: doc.updatedAt.toISOString(),
@@ -68,7 +76,7 @@ export function toEnvironment(doc: EnvironmentRecord): Environment {
 
 /** The stored record as an input document (what a merge patch applies to); the deploy key stays out. */
 export function inputOf(doc: EnvironmentRecord): Record<string, unknown> {
-  const { _id, userId, deployKey, status, stateKeyScope, version, createdAt, updatedAt, ...input } = doc
+  const { _id, userId, deployKey, status, stateKeyScope, version, migrations, createdAt, updatedAt, ...input } = doc
   return structuredClone(input)
 }
 
@@ -243,6 +251,12 @@ export class EnvironmentRepository {
     return doc
   }
 
+  /** The user's records of `ids` (by `_id`, a few at a time; another user's or a missing one left out), as stored. */
+  async records(userId: string, ids: readonly string[]): Promise<EnvironmentRecord[]> {
+    const docs = await pMap(ids, (id) => this.collection.findOne({ _id: id }), { concurrency: PAGE_READS })
+    return docs.filter((d): d is StoredEnvironment => d?.userId === userId).map(fromStored)
+  }
+
   /** The decrypted private deploy key, or null when the environment has none. For jobs only. */
   async getDeployKey(userId: string, id: string): Promise<string | null> {
     const doc = await this.get(userId, id)
@@ -255,7 +269,7 @@ export class EnvironmentRepository {
    * lock and once more after the insert, so a concurrent deletion of that credential cannot succeed
    * as well (400 on `cloudCredentialId` then, and nothing is stored).
    */
-  async create(userId: string, input: EnvironmentInput): Promise<EnvironmentRecord> {
+  async create(userId: string, input: EnvironmentInput, migrations?: string[]): Promise<EnvironmentRecord> {
     await this.indexes()
     return ownerLock(this.db, userId, async () => {
       const now = new Date()
@@ -264,6 +278,7 @@ export class EnvironmentRepository {
         status: 'pending',
         stateKeyScope: 'environment',
         version: 1,
+        migrations,
         createdAt: now,
         updatedAt: now,
       })
@@ -329,6 +344,7 @@ export class EnvironmentRepository {
       status: stored.status,
       stateKeyScope: stored.stateKeyScope,
       version: (stored.version ?? 0) + 1,
+      migrations: stored.migrations,
       createdAt: stored.createdAt,
       updatedAt: new Date(Math.max(Date.now(), stored.updatedAt.getTime() + 1)),
       deployKey: stored.deployKey,
@@ -386,7 +402,7 @@ export class EnvironmentRepository {
     userId: string,
     input: EnvironmentInput,
     deployKey: DeployKeyChange,
-    kept: Pick<EnvironmentRecord, 'status' | 'stateKeyScope' | 'version' | 'createdAt' | 'updatedAt' | 'deployKey'>,
+    kept: Pick<EnvironmentRecord, 'status' | 'stateKeyScope' | 'version' | 'migrations' | 'createdAt' | 'updatedAt' | 'deployKey'>,
   ): EnvironmentRecord {
     const { gitRepository, ...rest } = input
     const doc: EnvironmentRecord = {
@@ -402,6 +418,7 @@ export class EnvironmentRepository {
     }
     if (kept.stateKeyScope) doc.stateKeyScope = kept.stateKeyScope
     if (kept.version !== undefined) doc.version = kept.version
+    if (kept.migrations) doc.migrations = [...kept.migrations]
     if (gitRepository) {
       const { deployKey: _plaintext, ...repository } = gitRepository
       doc.gitRepository = repository
@@ -409,6 +426,34 @@ export class EnvironmentRepository {
       if (typeof deployKey === 'object') doc.deployKey = this.keys.encryptSecret(deployKey.set, this.deployKeyContext(id, userId))
     }
     return doc
+  }
+
+  /**
+   * Stores what the templates' migrations the environment has not run make of its configuration,
+   * and their ids: a versioned write of the record as read now (a change made since the push is
+   * migrated too), retried on a lost race like `updating`. MIGRATION_FAILED when a value cannot be moved.
+   */
+  async storeMigrated(userId: string, id: string, all: readonly Migration[]): Promise<void> {
+    await ownerLock(this.db, userId, async () => {
+      for (let n = 1; ; n++) {
+        const stored = await this.get(userId, id)
+        if (!stored) return
+        const migrated = migrateEnvironment(stored, all)
+        if (migrated.applied.length === 0) return
+        const doc: EnvironmentRecord = {
+          ...migrated.env,
+          migrations: migrated.migrations,
+          version: (stored.version ?? 0) + 1,
+          updatedAt: new Date(Math.max(Date.now(), stored.updatedAt.getTime() + 1)),
+        }
+        if (await replaceAtVersion(this.db, this.collection, stored.version, toStored(doc))) {
+          await this.summarize(userId, () => this.summaries.put(doc))
+          return
+        }
+        if (n >= UPDATE_ATTEMPTS) throw new VersionConflict()
+        await sleep(RETRY_PAUSE_MS * n * (0.5 + Math.random()))
+      }
+    })
   }
 
   /** Deletes one of the user's environments after the deletion hooks ran; false when there is none. */

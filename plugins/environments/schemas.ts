@@ -149,16 +149,32 @@ export const Environment = Type.Object({
   terraformBackend: Type.Optional(TerraformBackend),
   gitRepository: Type.Optional(GitRepository),
   cloudCredentialId: Type.Optional(Type.String()),
+  migrations: Type.Optional(Type.Array(Type.String(), { description: "The ids of the templates' migrations its configuration has run." })),
   status: StringEnum(ENVIRONMENT_STATUSES),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
+  problems: Type.Optional(
+    Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
+      description:
+        'What the current catalog refuses in the stored values (a value no longer accepted, a relation between fields broken), each with its field; absent when there is none. Such an environment is stranded: change the values named, or let a push migrate them.',
+    }),
+  ),
   // The generated repository's lifecycle (server/src/jobs/push/push-records.ts): served by GET /:id, create and update.
   lastPush: Type.Optional(Type.Union([LastPush, Type.Null()])),
   behind: Type.Optional(Behind),
 })
 export type Environment = Static<typeof Environment>
 
-export const EnvironmentSummary = Type.Pick(Environment, ['id', 'name', 'provider', 'region', 'status', 'createdAt', 'updatedAt'])
+export const EnvironmentSummary = Type.Pick(Environment, [
+  'id',
+  'name',
+  'provider',
+  'region',
+  'status',
+  'createdAt',
+  'updatedAt',
+  'problems',
+])
 
 export const SORTS = { created_at: 'createdAt', name: 'name' } as const
 

@@ -6,6 +6,7 @@
 import fp from 'fastify-plugin'
 import { templateProcessorFor } from '@ies/server/jobs/generation/processor-client'
 import { JobRunner } from '@ies/server/jobs/queue/runner'
+import { templatesMigrations } from '@ies/server/jobs/generation/migrations'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,7 +18,8 @@ export default fp(
   async (app) => {
     const { environments } = app
     const processor = templateProcessorFor(app.config, app.templates)
-    const runner = new JobRunner({ db: app.mongo.db, config: app.config, log: app.log, processor, environments })
+    const migrations = templatesMigrations(app.templates)
+    const runner = new JobRunner({ db: app.mongo.db, config: app.config, log: app.log, processor, environments, migrations })
     app.decorate('jobs', runner)
 
     environments.onEnvironmentDeleted(async (env) => {

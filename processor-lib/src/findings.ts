@@ -37,6 +37,7 @@ export const FINDING_CODES = {
   CHECKOV: 'checkov fails a check on a generated tree, or a check is skipped without a reason',
   TFLINT: 'tflint (the recommended preset of terraform/.tflint.hcl) reports an issue on a generated tree',
   UPGRADE_REPLACES: 'upgrading an environment made from older templates would replace or destroy a resource that holds data',
+  MIGRATION: 'a migration file (migrations/*.yaml) that is not a migration, or a step naming a path or value the catalog does not have',
 } as const
 
 export type FindingCode = keyof typeof FINDING_CODES
@@ -73,6 +74,8 @@ export const FIX_HINTS: Readonly<Record<FindingCode, string>> = {
   CHECKOV: "do what the check's title asks in the template's resource, or skip it there with its reason",
   TFLINT: "do what the rule's message asks at the template's line",
   UPGRADE_REPLACES: 'add a `moved` block for a renamed resource, undo the change that forces replacement, or declare it in UPGRADING.md',
+  MIGRATION:
+    'correct the step at the line named (docs/template-authors.md, "Migrations"): a path of the current catalog, a value its field accepts',
 }
 
 /** `error` refuses the file (never emitted half-edited); `warning` keeps the file. The gate fails on both. */

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AddressInfo } from 'node:net'
+import type { FastifyInstance } from 'fastify'
 import { buildApp } from '@ies/server'
 import { loadConfig, type Config } from '@ies/server/config'
 import { startTestDatabase } from '../harness/database.ts'
@@ -32,6 +33,8 @@ export interface CliServer {
   url: string
   idp: TestIdentityProvider
   config: Config
+  /** The server itself, for a test that sets up stored state the API would refuse. */
+  app: FastifyInstance
 }
 
 export async function startCliServer(t: Teardown, env: Record<string, string> = {}): Promise<CliServer> {
@@ -53,7 +56,7 @@ export async function startCliServer(t: Teardown, env: Record<string, string> = 
   t.teardown(() => app.close())
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
   config.publicUrl = url
-  return { teardown: (fn) => t.teardown(fn), url, idp, config }
+  return { teardown: (fn) => t.teardown(fn), url, idp, config, app }
 }
 
 export interface RunResult {

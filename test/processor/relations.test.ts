@@ -3,7 +3,7 @@
 // the author lint reports a bound that names nothing usable, at its line.
 import t from 'tap'
 import { buildCatalog, extractCatalog } from '@ies/processor-lib'
-import { relationDeclarationProblems, relationProblems } from '../../processor-lib/src/contract/relations.ts'
+import { converseProblem, relationDeclarationProblems, relationProblems } from '../../processor-lib/src/contract/relations.ts'
 import { lintCatalog } from '../../processor-lib/src/lint.ts'
 import { languageOf } from '../../processor-lib/src/languages.ts'
 import { prepareCatalog, validateServices } from '../../desktop/src/lib/catalog.ts'
@@ -60,13 +60,35 @@ t.test('relationProblems: contradictions of the values set or of the defaults', 
   )
 })
 
-t.test('the wizard shows the relation at the field, as a sentence', async (t) => {
+t.test('the wizard shows the relation at both fields, as a sentence', async (t) => {
   const prepared = prepareCatalog(catalog)
   const errors = validateServices({ eks: { enabled: true, nodeMinSize: 10, nodeMaxSize: 5, nodeDesiredSize: 2, retention: 7 } }, prepared)
   t.same(errors, {
     'services.eks.nodeMinSize': 'Must be at most Maximum nodes (5); it is 10',
+    'services.eks.nodeMaxSize': 'Must be at least Minimum nodes (10); it is 5',
     'services.eks.nodeDesiredSize': 'Must be at least Minimum nodes (10); it is 2',
   })
+  const converse = converseProblem(
+    catalog,
+    { services: { eks: { enabled: true, nodeMinSize: 10, nodeMaxSize: 5 } } },
+    {
+      field: 'services.eks.nodeMinSize',
+      other: 'services.eks.nodeMaxSize',
+      message: 'must be at most Maximum nodes (5); it is 10',
+      limit: 5,
+    },
+  )
+  t.same(converse, {
+    field: 'services.eks.nodeMaxSize',
+    other: 'services.eks.nodeMinSize',
+    message: 'must be at least Minimum nodes (10); it is 5',
+    limit: 10,
+  })
+  t.equal(
+    converseProblem(catalog, { services: {} }, { field: 'services.eks.retention', message: 'must be at least 1; it is 0', limit: 1 }),
+    null,
+    'a numeric bound has no other side',
+  )
 })
 
 t.test('the author lint: a bound naming no number field is BAD_RELATION at its line', async (t) => {

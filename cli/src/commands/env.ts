@@ -12,6 +12,7 @@ import { findEnvironment } from '../lookup.ts'
 import { behindText } from './upgrade.ts'
 import { registerHistory } from './env-history.ts'
 import { UsageError } from '../settings.ts'
+import { printProblems } from '../configuration-problems.ts'
 
 /** A YAML or JSON file as an object (YAML is a superset of JSON). */
 export function readObjectFile(file: string): Record<string, unknown> {
@@ -59,7 +60,8 @@ export function registerEnv(program: Command, ctx: () => Context): void {
       if (list.length === 0) return c.out.line('No environments.')
       c.out.table(
         ['NAME', 'PROVIDER', 'REGION', 'STATUS', 'UPDATED', 'ID'],
-        list.map((e) => [e.name, e.provider, e.region, e.status, e.updatedAt, e.id]),
+        // A stranded environment (values the current templates refuse: ies env status names them) says so.
+        list.map((e) => [e.name, e.provider, e.region, e.problems?.length ? `${e.status} (stranded)` : e.status, e.updatedAt, e.id]),
       )
     })
   })
@@ -70,7 +72,10 @@ export function registerEnv(program: Command, ctx: () => Context): void {
   ]).action(async (nameOrId: string) => {
     const c = ctx()
     const found = await findEnvironment(await c.client(), nameOrId)
-    c.out.result(found, () => c.out.text(stringify(found)))
+    c.out.result(found, () => {
+      c.out.text(stringify(found))
+      printProblems(c.out, found.problems, found.name)
+    })
   })
 
   registerChanges(env, ctx)
@@ -102,10 +107,17 @@ export function registerEnv(program: Command, ctx: () => Context): void {
   ).action(async (nameOrId: string) => {
     const c = ctx()
     const found = await findEnvironment(await c.client(), nameOrId)
-    const status = { id: found.id, name: found.name, lastPush: found.lastPush ?? null, behind: found.behind ?? null }
+    const status = {
+      id: found.id,
+      name: found.name,
+      lastPush: found.lastPush ?? null,
+      behind: found.behind ?? null,
+      problems: found.problems ?? [],
+    }
     c.out.result(status, () => {
       const push = status.lastPush
       c.out.line(`${found.name} (${found.id})`)
+      printProblems(c.out, status.problems, found.name)
       if (!push) return c.out.line('Never pushed.')
       c.out.line(
         `Last push: ${push.commit.slice(0, 12)} to ${push.branch}, ${push.pushedAt} (templates ${push.templatesCommit.slice(0, 12)})`,

@@ -9,6 +9,8 @@ import { addWaitOptions, failedJob, waitForJob, waits, type WaitOptions } from '
 import { findEnvironment } from '../lookup.ts'
 import { CommandFailed, EXIT, type Output } from '../output.ts'
 import { printPushDiff } from '../push-diff.ts'
+import type { ConfigurationChange } from '@ies/api'
+import { printConfigurationChange } from '../configuration-problems.ts'
 
 const PUSH_PATH = '/api/environments/{id}/push'
 
@@ -45,10 +47,12 @@ export function printPushResult(out: Output, job: Job): void {
     out.line(
       `Dry run: a push to ${dry.branch} would change ${dry.changes.length} file${dry.changes.length === 1 ? '' : 's'}; nothing was pushed.`,
     )
+    printConfigurationChange(out, result.configurationChange as ConfigurationChange | undefined, true)
     if (dry.changes.length > 0) printPushDiff(out, dry.changes)
     printConflicts(out, dry.conflicts)
     return
   }
+  printConfigurationChange(out, result?.configurationChange as ConfigurationChange | undefined, false)
   printConflicts(out, result?.conflicts as PushConflict[] | undefined)
   for (const warning of (result?.warnings as string[] | undefined) ?? []) out.note(`Warning: ${warning}`)
   if (result?.changed === false)

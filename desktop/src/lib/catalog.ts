@@ -15,7 +15,7 @@ import {
 } from '@ies/processor-lib/contract/attributes'
 import { PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, checkPatternSafety } from '@ies/processor-lib/contract/pattern-safety'
 import type { Catalog as CatalogDocument, CatalogField, CatalogService } from '@ies/processor-lib/contract/document'
-import { relationProblems, type RelationCatalog } from '@ies/processor-lib/contract/relations'
+import { converseProblem, relationProblems, type RelationCatalog } from '@ies/processor-lib/contract/relations'
 import { catalogDiagramServices, type DiagramService } from '@ies/processor-lib/contract/diagram'
 
 export const SUPPORTED_SCHEMA_VERSION = 1
@@ -271,9 +271,14 @@ export function validateServices(services: Record<string, Record<string, unknown
     }
   }
   const valueErrors = new Set(Object.keys(errors))
-  for (const problem of relationProblems(relationCatalogOf(catalog), { services })) {
+  const relations = relationCatalogOf(catalog)
+  const sentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1)
+  for (const problem of relationProblems(relations, { services })) {
     if (problem.other !== undefined && valueErrors.has(problem.other)) continue // that value is wrong already
-    errors[problem.field] ??= problem.message.charAt(0).toUpperCase() + problem.message.slice(1)
+    errors[problem.field] ??= sentence(problem.message)
+    // Said at both fields: either one may be the one to change.
+    const converse = converseProblem(relations, { services }, problem)
+    if (converse) errors[converse.field] ??= sentence(converse.message)
   }
   return errors
 }

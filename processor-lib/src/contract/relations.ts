@@ -128,6 +128,23 @@ export function relationProblems(catalog: RelationCatalog, values: RelationValue
   return problems
 }
 
+/**
+ * The same broken relation said at its other field (`Maximum nodes` must be at least `Minimum nodes`
+ * (10); it is 5), so that a form can show it at both; null when the bound is a number.
+ */
+export function converseProblem(catalog: RelationCatalog, values: RelationValues, problem: RelationProblem): RelationProblem | null {
+  const value = valueAtPath(catalog, values, problem.field)
+  if (problem.other === undefined || problem.limit === undefined || value === undefined) return null
+  // Broken, so the two differ: the field above its bound broke an atMost, below it an atLeast.
+  const words = value > problem.limit ? 'at least' : 'at most'
+  return {
+    field: problem.other,
+    other: problem.field,
+    message: `must be ${words} ${label(catalog, problem.field)} (${value}); it is ${problem.limit}`,
+    limit: value,
+  }
+}
+
 /** What is wrong with the declarations themselves (the author lint): a bound that names no number field. */
 export function relationDeclarationProblems(catalog: RelationCatalog): RelationProblem[] {
   const problems: RelationProblem[] = []

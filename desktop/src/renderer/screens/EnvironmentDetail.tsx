@@ -24,6 +24,7 @@ import { JobHistory } from '../components/JobHistory.tsx'
 import { GenerationFacts } from '../components/GenerationFacts.tsx'
 import { EnvironmentDiagram } from '../components/EnvironmentDiagram.tsx'
 import { EnvironmentSubtitle, EnvironmentTabs } from '../components/EnvironmentTabs.tsx'
+import { StrandedNotice } from '../components/StrandedNotice.tsx'
 
 export function EnvironmentDetail({ id }: { id: string }) {
   const { api, toast, takeEnvironment, credentials, keptCatalog } = useApp()
@@ -89,6 +90,7 @@ export function EnvironmentDetail({ id }: { id: string }) {
       />
       <EnvironmentTabs id={env.id} current="overview" />
       <ErrorNotice error={deleteError} what="Deleting" />
+      <StrandedNotice env={env} />
       <div className="grid-2">
         <div className="card">
           <h2>Configuration</h2>

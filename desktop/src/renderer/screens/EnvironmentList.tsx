@@ -132,7 +132,14 @@ export function EnvironmentList() {
                         <Badge kind="behind">
                           <span title="Pushed before the latest templates or configuration changes">behind</span>
                         </Badge>
-                      )}
+                      )}{' '}
+                      {e.problems?.length ? (
+                        <Badge kind="stranded">
+                          <span title={`The current templates refuse: ${e.problems.map((x) => `${x.field} (${x.message})`).join('; ')}`}>
+                            stranded
+                          </span>
+                        </Badge>
+                      ) : null}
                     </td>
                     <td>{formatDate(e.createdAt)}</td>
                     <td>{formatDate(e.updatedAt)}</td>

@@ -14,6 +14,7 @@ import { JobProgress } from '../components/JobProgress.tsx'
 import { ChangePreview } from '../components/ChangePreview.tsx'
 import { ConflictView } from '../components/ConflictView.tsx'
 import { GitRef } from '../components/GitRef.tsx'
+import { ConfigurationChangeView, configurationChangeOf } from '../components/ConfigurationChange.tsx'
 import { ErrorNotice, Notice, Spinner, formatDate } from '../components/ui.tsx'
 
 export function PushPanel({ env, onPushed }: { env: Environment; onPushed?: () => void }) {
@@ -104,6 +105,7 @@ export function PushPanel({ env, onPushed }: { env: Environment; onPushed?: () =
           <h3>
             What a push to <span className="mono">{outcome.branch || branch}</span> would change
           </h3>
+          <ConfigurationChangeView change={configurationChangeOf(job?.result)} dryRun />
           <ChangePreview
             changes={outcome.changes}
             actions={
@@ -131,6 +133,7 @@ export function PushPanel({ env, onPushed }: { env: Environment; onPushed?: () =
           )}
         </Notice>
       )}
+      {outcome?.kind === 'pushed' && <ConfigurationChangeView change={configurationChangeOf(job?.result)} dryRun={false} />}
       {outcome?.kind === 'conflict' && (
         <>
           <ConflictView conflicts={outcome.conflicts} />

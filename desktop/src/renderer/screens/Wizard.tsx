@@ -35,6 +35,8 @@ import {
   formatDate,
 } from '../components/ui.tsx'
 import { ServicesStep } from './ServiceFields.tsx'
+import { StrandedNotice } from '../components/StrandedNotice.tsx'
+import { strandedErrors } from '../../lib/stranded.ts'
 import { CatalogNotices, CatalogSourceLine } from '../components/CatalogNotices.tsx'
 import { ReviewSummary } from '../components/ReviewSummary.tsx'
 import { EnvironmentDiagram } from '../components/EnvironmentDiagram.tsx'
@@ -77,6 +79,9 @@ export function Wizard({ id }: { id: string | null }) {
         v = draftValuesOf(draft.values).values
         setDraftInfo({ savedAt: draft.savedAt, changes: diffDraft(draft, catalog.catalog), leftOut: draft.leftOut ?? [] })
         if (typeof draft.step === 'number') setStep(draft.step)
+      } else if (env?.problems?.length) {
+        // A stranded environment opens where its first refused value is.
+        setStep(stepOfField(env.problems[0].field))
       }
       // Rule 1: the services start empty (or as stored) and are filled in place from the catalog.
       fillServices(v.services, catalog.catalog)
@@ -110,6 +115,8 @@ export function Wizard({ id }: { id: string | null }) {
     return out
   }, [values, loaded])
   const serviceErrors = useMemo(() => (values && loaded ? validateServices(values.services, loaded.catalog) : {}), [values, loaded])
+  // The stored values the current catalog refuses, while they are still the stored ones; then the server's answer.
+  const knownErrors = useMemo(() => ({ ...strandedErrors(original, values), ...serverErrors }), [original, values, serverErrors])
 
   if (loadError) return <ErrorNotice error={loadError} what={editing ? 'Loading the environment' : 'Opening the wizard'} />
   if (!values || !loaded) return <Spinner label="Loading the wizard" />
@@ -123,12 +130,12 @@ export function Wizard({ id }: { id: string | null }) {
     })
   const fieldError = (field: string) => {
     const client = field in basicsErrors ? basicsErrors[field] : catalogGlobalErrors[field]
-    return (touched[field] || step > 0 ? client : null) ?? serverErrors[field] ?? null
+    return (touched[field] || step > 0 ? client : null) ?? knownErrors[field] ?? null
   }
   const stepHasErrors = (i: number) =>
     (i === 0 && Object.keys({ ...basicsErrors, ...catalogGlobalErrors }).length > 0) ||
     (i === 1 && Object.keys(serviceErrors).length > 0) ||
-    Object.keys(serverErrors).some((f) => stepOfField(f) === i)
+    Object.keys(knownErrors).some((f) => stepOfField(f) === i)
   /** The catalog's pattern behind a basics error in words, as a detail. */
   const ruleDetail = (k: string) => (fieldError(k) && fieldError(k) === catalogGlobalErrors[k] ? loaded.catalog.global[k]?.rule : undefined)
   const globalHelp = (k: string, fallback: string) => loaded.catalog.global[k]?.description ?? fallback
@@ -239,6 +246,7 @@ export function Wizard({ id }: { id: string | null }) {
         }
       />
       <CatalogNotices loaded={loaded} />
+      {original && <StrandedNotice env={original} inWizard />}
       {draftInfo && (
         <Notice
           kind={draftInfo.changes.some((c) => c.kind.endsWith('vanished') || c.kind === 'field-changed') ? 'warn' : 'info'}
@@ -353,7 +361,7 @@ export function Wizard({ id }: { id: string | null }) {
               catalog={loaded.catalog}
               services={values.services}
               onChange={(services) => set({ services })}
-              serverErrors={serverErrors}
+              serverErrors={{ ...knownErrors, ...serviceErrors }}
             />
           )}
           {step === 2 && <BackendStep values={values} set={set} serverErrors={serverErrors} />}

@@ -20,6 +20,8 @@ export interface GenerationRecord {
   format: Format
   options: GenerateOptions
   input: ProcessorInput
+  /** The ids of the templates' migrations the configuration has run (generation/migrations.ts). */
+  migrations?: string[]
   generatedAt: string
   iesVersion: string
 }
@@ -36,6 +38,7 @@ export function generationRecord(
     format: fields.format,
     options: { ...fields.options },
     input: fields.input,
+    ...(fields.migrations && { migrations: [...fields.migrations] }),
     generatedAt: now.toISOString(),
     iesVersion: IES_VERSION,
   }

@@ -80,6 +80,8 @@ export async function generate(opts: {
   processor: TemplateProcessor
   /** The environment generated for; its generation record is added when given. */
   environmentId?: string
+  /** The ids of the templates' migrations the input's configuration has run, for the generation record. */
+  migrations?: string[]
 }): Promise<Generated> {
   const processed = await opts.processor.process(opts.input, selectedPrefixes(opts.format, opts.options))
   if (processed.files.length === 0) {
@@ -99,6 +101,7 @@ export async function generate(opts: {
       format: opts.format,
       options: opts.options,
       input: opts.input,
+      migrations: opts.migrations,
     })
     const file = generationRecordFile(record)
     files.push(file)

@@ -22,6 +22,8 @@ export interface JobEnvironment {
   gitRepository?: { url: string; branch?: string; branches?: string[] }
   /** `environment` for every record made since per-environment state keys; absent before. */
   stateKeyScope?: 'environment'
+  /** The ids of the templates' migrations its configuration has run (generation/migrations.ts). */
+  migrations?: string[]
 }
 
 /** Terraform state key of environments created before per-environment keys (spec "Transform", rule 1). */

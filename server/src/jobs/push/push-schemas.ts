@@ -34,6 +34,24 @@ export const FileChange = Type.Object({
   truncated: Type.Boolean({ description: 'The diff was cut (at 64 KiB).' }),
 })
 
+export const ConfigurationChange = Type.Object(
+  {
+    migrations: Type.Array(Type.String(), { description: "The ids of the templates' migrations applied, in order." }),
+    changes: Type.Array(
+      Type.Object({
+        field: Type.String({ description: 'The configuration path (services.eks.endpointPublicAccess).' }),
+        before: Type.Optional(Type.Unknown({ description: 'Absent: the field had no value.' })),
+        after: Type.Optional(Type.Unknown({ description: 'Absent: the migration removed the value.' })),
+      }),
+    ),
+  },
+  {
+    description:
+      "The templates' migrations the environment had not run and what they change in its stored configuration; a push stores the result, a dry run shows it.",
+  },
+)
+export type ConfigurationChange = Static<typeof ConfigurationChange>
+
 export const PushResult = Type.Object({
   commit: Type.String({ description: 'The commit the pushed branch points at after the push.' }),
   branch: Type.String({ description: 'The branch pushed to: the environment\'s, or the new branch for strategy "branch".' }),
@@ -45,6 +63,7 @@ export const PushResult = Type.Object({
   generationJobId: Type.Optional(Type.String()),
   conflicts: Type.Optional(Type.Array(FileConflict, { description: 'Strategy "branch": the files pushed with conflict markers.' })),
   warnings: Type.Optional(Type.Array(Type.String(), { description: 'What went wrong without failing the push.' })),
+  configurationChange: Type.Optional(ConfigurationChange),
 })
 export type PushJobResult = Static<typeof PushResult>
 
@@ -56,6 +75,7 @@ export const DryRunResult = Type.Object({
   changes: Type.Array(FileChange),
   conflicts: Type.Array(FileConflict),
   generationJobId: Type.Optional(Type.String()),
+  configurationChange: Type.Optional(ConfigurationChange),
 })
 export type DryRunResult = Static<typeof DryRunResult>
 

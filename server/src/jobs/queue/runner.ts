@@ -32,11 +32,18 @@ import {
   type PushResult,
 } from './store.ts'
 import { processorInput, type ProcessorInput } from '../generation/transform.ts'
+import { migrateEnvironment, type MigratedEnvironment, type MigrationsSource } from '../generation/migrations.ts'
+import type { Migration } from '@ies/processor-lib/migrations/index'
 
 export interface EnvironmentAccess {
   get(userId: string, id: string): Promise<JobEnvironment | null>
   /** The decrypted deploy key; only the push job asks for it. */
   getDeployKey(userId: string, id: string): Promise<string | null>
+  /**
+   * Stores the configuration the migrations the environment has not run make of it (a versioned
+   * write of the stored record, like any change) and their ids; only a push that pushed asks.
+   */
+  storeMigrated?(userId: string, id: string, migrations: readonly Migration[]): Promise<void>
 }
 
 /**
@@ -59,6 +66,8 @@ export interface JobRunnerOptions {
   /** What generation runs: processor-lib in process, or the remote processor service (processor-client.ts). */
   processor: TemplateProcessor
   environments: EnvironmentAccess
+  /** The templates' migrations (generation/migrations.ts); none: environments are generated as stored. */
+  migrations?: MigrationsSource
 }
 
 /** `<environment>-<format>-<short commit>.zip` */
@@ -296,9 +305,9 @@ export class JobRunner {
     const params = record.params as GenerateParams
     let input: ProcessorInput | undefined
     try {
-      const env = await environment
+      const { env, migrations } = await this.migrated(await environment)
       input = processorInput(env)
-      const generated = await this.generating(input, params, touch, record.environmentId)
+      const generated = await this.generating(input, params, touch, record.environmentId, migrations)
       const zip = await archiveOf(generated)
       await touch() // the lock stays ours while the archive is stored
       const filename = archiveName(env.name, params.format, generated.templatesCommit)
@@ -328,9 +337,17 @@ export class JobRunner {
     params: GenerateParams,
     touch: () => Promise<unknown>,
     environmentId: string,
+    migrations: string[],
   ): Promise<Generated> {
     return this.keptAlive(touch, () =>
-      generate({ input, format: params.format, options: params.options, processor: this.opts.processor, environmentId }),
+      generate({
+        input,
+        format: params.format,
+        options: params.options,
+        processor: this.opts.processor,
+        environmentId,
+        ...recorded(migrations),
+      }),
     )
   }
 
@@ -361,6 +378,45 @@ export class JobRunner {
       waiter.cancel()
       pause = Math.min(pause * 2, 2000)
       await keep()
+    }
+  }
+
+  /**
+   * The environment as the templates' pending migrations make it (in memory): every generation and
+   * push reads the environment through here. MIGRATION_FAILED when a value cannot be moved.
+   */
+  private async migrated(env: JobEnvironment): Promise<MigratedEnvironment> {
+    const asStored = { env, applied: [], migrations: env.migrations ?? [], changes: [] }
+    if (!this.opts.migrations) return asStored
+    let all: Migration[]
+    try {
+      all = await this.opts.migrations()
+    } catch (err) {
+      // The templates could not be read here (a remote processor may still reach them): generated as
+      // stored, the migrations stay pending for the next push; a malformed migration still fails the job.
+      if (err instanceof JobFailure || isDatabaseUnavailable(err)) throw err
+      this.opts.log.warn(
+        { err: { message: (err as Error).message } },
+        "the templates' migrations could not be read; generating from the stored configuration",
+      )
+      return asStored
+    }
+    return migrateEnvironment(env, all)
+  }
+
+  /**
+   * After a push: the migrated configuration and the migration ids stored on the environment. The
+   * push stands if this fails (logged): the next push applies the same migrations again.
+   */
+  private async storeMigrated(record: JobRecord): Promise<void> {
+    try {
+      await this.opts.environments.storeMigrated?.(record.userId, record.environmentId, await this.opts.migrations!())
+    } catch (err) {
+      if (isDatabaseUnavailable(err)) throw err
+      this.opts.log.warn(
+        { jobId: record._id, err: { message: (err as Error).message } },
+        'migrated configuration not stored after the push',
+      )
     }
   }
 
@@ -398,7 +454,8 @@ export class JobRunner {
           environment.catch(() => {})
           environment = this.environmentOf(record)
         }
-        const env = await environment
+        const migrated = await this.migrated(await environment)
+        const { env } = migrated
         const repository = env.gitRepository
         if (!repository?.url) throw new JobFailure('NO_GIT_REPOSITORY', 'The environment has no Git repository')
         input = processorInput(env)
@@ -407,7 +464,14 @@ export class JobRunner {
         if (isPemPrivateKey(deployKey)) throw new JobFailure('DEPLOY_KEY_NOT_USABLE', PEM_OVER_HTTPS_MESSAGE)
         const { files, templatesCommit } = params.generationJobId
           ? await this.filesOfGeneration(record, params.generationJobId)
-          : await generate({ input, format: params.format, options: params.options, processor: this.opts.processor, environmentId })
+          : await generate({
+              input,
+              format: params.format,
+              options: params.options,
+              processor: this.opts.processor,
+              environmentId,
+              ...recorded(migrated.migrations),
+            })
         await checkDestination(repository.url, this.opts.config.push.allowedHosts)
         const result = await pushEnvironment({
           ...this.pushing,
@@ -420,6 +484,10 @@ export class JobRunner {
           templatesCommit,
           input,
         })
+        if (migrated.applied.length > 0) {
+          Object.assign(result, { configurationChange: { migrations: migrated.applied, changes: migrated.changes } })
+          if (!params.dryRun) await this.storeMigrated(record)
+        }
         await this.store.succeed(record, result as PushResult, { processorInput: input })
       })
     } catch (err) {
@@ -429,3 +497,6 @@ export class JobRunner {
     }
   }
 }
+
+/** The generation record's migration ids: only when there are some (a record without any stays as it was). */
+const recorded = (migrations: string[]) => (migrations.length > 0 ? { migrations } : {})

@@ -1,0 +1,45 @@
+// `npm run check:templates` on migrations: the bundled tree's migrations fit its catalog; in a copy,
+// a step naming a field the catalog does not have, a value a dropdown does not offer and a step of
+// an unknown kind are each a MIGRATION finding at the file and line of the step, with its fix line.
+import { execFile } from 'node:child_process'
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import t from 'tap'
+import { repoRoot, templatesDir } from './helpers.ts'
+
+const work = mkdtempSync(join(tmpdir(), 'ies-check-migrations-'))
+t.teardown(() => rmSync(work, { recursive: true, force: true }))
+
+function checkTemplates(args: string[]): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'scripts/check-templates.ts', ...args, '--no-terraform'], { cwd: repoRoot }, (err, stdout) => {
+      resolve({ code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0, stdout })
+    })
+  })
+}
+
+t.test('bad migrations are findings at their file and line', async (t) => {
+  const copy = join(work, 'templates')
+  cpSync(templatesDir, copy, { recursive: true })
+  writeFileSync(
+    join(copy, 'migrations', '0003-node-count.yaml'),
+    `id: 0003-node-count
+description: the node count knob is renamed
+steps:
+  - rename:
+      from: services.eks.nodeCount
+      to: services.eks.nodeDesired
+  - map:
+      path: services.rds.engineVersion
+      values: { "16.6": "16.9" }
+`,
+  )
+  writeFileSync(join(copy, 'migrations', '0004-typo.yaml'), 'id: 0004-typo\ndescription: d\nsteps:\n  - renam: { from: region, to: domain }\n')
+  const r = await checkTemplates([copy])
+  t.equal(r.code, 1, r.stdout)
+  t.match(r.stdout, /migrations\/0003-node-count\.yaml:6: MIGRATION rename: the catalog has no field services\.eks\.nodeDesired\n\s+fix: correct the step/)
+  t.match(r.stdout, /migrations\/0003-node-count\.yaml:8: MIGRATION map: "16\.9" for services\.rds\.engineVersion must be one of: "16", "17", "18"/)
+  t.match(r.stdout, /migrations\/0004-typo\.yaml:4: MIGRATION unknown step "renam"/)
+  t.match(r.stdout, /check:templates: 3 finding\(s\) in 2 file\(s\)/)
+})
