@@ -99,6 +99,13 @@ export interface ListOptions {
 
 export type EnvironmentDeletedHook = (env: EnvironmentRecord) => Promise<void> | void
 
+/** Called after a push stored what the templates' migrations made of an environment (`storeMigrated`). */
+export type EnvironmentMigratedHook = (
+  before: Environment,
+  after: Environment,
+  by: { userId: string; jobId?: string },
+) => Promise<void> | void
+
 /**
  * What a credential deletion writes onto the credential before it looks for environments using it
  * (`cloud_credentials.deleting`); an environment write that assigns the credential checks for it
@@ -146,6 +153,7 @@ export class EnvironmentRepository {
   private readonly credentials: Collection<CredentialReference>
   private indexesReady?: Promise<void>
   private readonly deletedHooks: EnvironmentDeletedHook[] = []
+  private readonly migratedHooks: EnvironmentMigratedHook[] = []
   /** Per user: what a list filters, sorts, counts and pages (summaries.ts). */
   readonly summaries: EnvironmentSummaries
   /** When each user's list page was last compared with its records here (see `listRows`). */
@@ -179,6 +187,11 @@ export class EnvironmentRepository {
    */
   onEnvironmentDeleted(hook: EnvironmentDeletedHook): void {
     this.deletedHooks.push(hook)
+  }
+
+  /** Registers what runs after a push stored an environment's migrated configuration (the history). */
+  onEnvironmentMigrated(hook: EnvironmentMigratedHook): void {
+    this.migratedHooks.push(hook)
   }
 
   private deployKeyContext(id: string, userId: string) {
@@ -433,7 +446,7 @@ export class EnvironmentRepository {
    * and their ids: a versioned write of the record as read now (a change made since the push is
    * migrated too), retried on a lost race like `updating`. MIGRATION_FAILED when a value cannot be moved.
    */
-  async storeMigrated(userId: string, id: string, all: readonly Migration[]): Promise<void> {
+  async storeMigrated(userId: string, id: string, all: readonly Migration[], jobId?: string): Promise<void> {
     await ownerLock(this.db, userId, async () => {
       for (let n = 1; ; n++) {
         const stored = await this.get(userId, id)
@@ -448,6 +461,7 @@ export class EnvironmentRepository {
         }
         if (await replaceAtVersion(this.db, this.collection, stored.version, toStored(doc))) {
           await this.summarize(userId, () => this.summaries.put(doc))
+          for (const hook of this.migratedHooks) await hook(toEnvironment(stored), toEnvironment(doc), { userId, jobId })
           return
         }
         if (n >= UPDATE_ATTEMPTS) throw new VersionConflict()

@@ -2,7 +2,7 @@
 // request, and for a change of the configuration its diff and the configuration after it, both
 // taken from the environment as responses serve it (configuration.ts). A record that cannot be
 // written is logged and does not fail the request: the change it describes is already stored.
-import type { FastifyRequest } from 'fastify'
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
 import type { Environment } from '../environments/schemas.ts'
 import { fieldError, notFound } from '@ies/server/core/errors'
 import { configurationOf, diff, onlyCredentials, restorePatch } from './configuration.ts'
@@ -48,13 +48,25 @@ export class ChangeHistory {
 
   /** Records one change made by `request`'s caller; a change that changed nothing is not recorded. */
   async record(request: FastifyRequest, change: ChangeRecord): Promise<void> {
-    const entry = entryOf(request, change)
+    const { principal } = request
+    await this.append(entryOf({ userId: principal.userId, username: principal.username }, request.id, change), request.log)
+  }
+
+  /**
+   * Records a change a job made on behalf of `actor` (the templates' migrations stored by a push):
+   * the job's id stands for the request.
+   */
+  async recordJobChange(actor: Actor, jobId: string, change: ChangeRecord, log: FastifyBaseLogger): Promise<void> {
+    await this.append(entryOf(actor, jobId, { ...change, jobId }), log)
+  }
+
+  private async append(entry: NewEntry | null, log: FastifyBaseLogger): Promise<void> {
     if (!entry) return
-    const retainUntil = change.kind === 'delete' ? new Date(entry.at.getTime() + this.retentionDays * DAY_MS) : undefined
+    const retainUntil = entry.kind === 'delete' ? new Date(entry.at.getTime() + this.retentionDays * DAY_MS) : undefined
     try {
       await this.store.append(entry, retainUntil)
     } catch (err) {
-      request.log.error(
+      log.error(
         { err: { message: (err as Error).message }, environmentId: entry.environmentId, kind: entry.kind },
         'history entry not recorded',
       )
@@ -62,15 +74,16 @@ export class ChangeHistory {
   }
 }
 
-function entryOf(request: FastifyRequest, change: ChangeRecord): NewEntry | null {
-  const { principal } = request
+type Actor = NewEntry['actor']
+
+function entryOf(actor: Actor, requestId: string, change: ChangeRecord): NewEntry | null {
   const entry: NewEntry = {
     environmentId: change.environment.id,
     environmentName: change.environment.name,
     kind: change.kind,
     at: new Date(),
-    actor: { userId: principal.userId, username: principal.username },
-    requestId: request.id,
+    actor,
+    requestId,
     ...(change.jobId && { jobId: change.jobId }),
     ...(change.restoredFrom !== undefined && { restoredFrom: change.restoredFrom }),
     ...(change.credentialId && { credentialId: change.credentialId }),

@@ -7,13 +7,15 @@ import { StringEnum } from '@ies/server/core/schema'
 /**
  * What happened. `update` changes the configuration; `credential` is an update that changed only the
  * environment's cloud credential or deploy key; `credential-rotated` is a change of the secrets of the
- * cloud credential the environment uses; `restore` sets the configuration of an earlier entry.
+ * cloud credential the environment uses; `restore` sets the configuration of an earlier entry;
+ * `migrate` is what a push stored after running the templates' migrations on the configuration.
  */
 export const CHANGE_KINDS = [
   'create',
   'update',
   'credential',
   'restore',
+  'migrate',
   'delete',
   'generate',
   'push',
@@ -24,7 +26,7 @@ export const CHANGE_KINDS = [
 export type ChangeKind = (typeof CHANGE_KINDS)[number]
 
 /** The kinds that carry the configuration after them, and so can be restored. */
-export const CONFIGURATION_KINDS: readonly ChangeKind[] = ['create', 'update', 'credential', 'restore']
+export const CONFIGURATION_KINDS: readonly ChangeKind[] = ['create', 'update', 'credential', 'restore', 'migrate']
 
 export const Actor = Type.Object({
   userId: Type.String({ description: 'The IES user id of the caller (a service account has one too).' }),

@@ -16,6 +16,18 @@ export default fp(
   async (app) => {
     const history = new ChangeHistory(new HistoryStore(app.mongo.db), app.config.history.retentionDays)
     app.decorate('history', history)
+    // A push that ran the templates' migrations changed the stored configuration: recorded as the
+    // job's requester's change, with the job's id.
+    app.environments.onEnvironmentMigrated(async (before, after, by) => {
+      const user = await app.users.get(by.userId).catch(() => null)
+      const change = {
+        kind: 'migrate' as const,
+        environment: { id: after.id, name: after.name },
+        before,
+        after,
+      }
+      await history.recordJobChange({ userId: by.userId, username: user?.username ?? by.userId }, by.jobId ?? '', change, app.log)
+    })
     let sweeper: NodeJS.Timeout | undefined
     app.addHook('onReady', async () => {
       await history.store.indexes().catch((err) => app.log.warn({ err: { message: err.message } }, 'could not create history indexes'))
@@ -26,5 +38,5 @@ export default fp(
     })
     app.addHook('onClose', async () => clearInterval(sweeper))
   },
-  { name: 'history', dependencies: ['db'] },
+  { name: 'history', dependencies: ['db', 'environments'] },
 )

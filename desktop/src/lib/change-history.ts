@@ -13,6 +13,7 @@ export const KIND_LABELS: Record<HistoryEntry['kind'], string> = {
   'push-dry-run': 'Push previewed',
   upgrade: 'Upgraded',
   'credential-rotated': 'Credential rotated',
+  migrate: 'Migrated by the templates',
 }
 
 const RESTORABLE = new Set<HistoryEntry['kind']>(['create', 'update', 'credential', 'restore'])

@@ -43,7 +43,7 @@ export interface EnvironmentAccess {
    * Stores the configuration the migrations the environment has not run make of it (a versioned
    * write of the stored record, like any change) and their ids; only a push that pushed asks.
    */
-  storeMigrated?(userId: string, id: string, migrations: readonly Migration[]): Promise<void>
+  storeMigrated?(userId: string, id: string, migrations: readonly Migration[], jobId?: string): Promise<void>
 }
 
 /**
@@ -410,7 +410,7 @@ export class JobRunner {
    */
   private async storeMigrated(record: JobRecord): Promise<void> {
     try {
-      await this.opts.environments.storeMigrated?.(record.userId, record.environmentId, await this.opts.migrations!())
+      await this.opts.environments.storeMigrated?.(record.userId, record.environmentId, await this.opts.migrations!(), record._id)
     } catch (err) {
       if (isDatabaseUnavailable(err)) throw err
       this.opts.log.warn(
