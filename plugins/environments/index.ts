@@ -6,6 +6,7 @@ import { currentTemplatesCommit, upgradeStatus, type PushRecords } from '@ies/se
 import { detailsFromValidation, notFound, validationError, type FieldError } from '@ies/server/core/errors'
 import { catalogCheckFor, withoutOverlap } from './catalog-check.ts'
 import { mergePatch } from './merge-patch.ts'
+import { targetScope, type Scope } from './access.ts'
 import { inputOf, toEnvironment, type DeployKeyChange, type EnvironmentRecord } from './repository.ts'
 import { credentialReferenceErrors, gitRepositoryUrlErrors, helmValuesErrors } from './rules.ts'
 import { Environment, EnvironmentInput, EnvironmentPatch, EnvironmentSummary, IdParams, ListQuery } from './schemas.ts'
@@ -40,21 +41,20 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
    * The environment as served one at a time: with its last push and what it is behind (push-records.ts).
    * `records`: where its last push record is read (by default now; a read can also be started earlier).
    */
-  async function view(request: FastifyRequest, env: EnvironmentRecord, records: Pick<PushRecords, 'last'> = app.jobs.pushing.records) {
+  async function view(
+    request: FastifyRequest,
+    env: EnvironmentRecord,
+    scope: Pick<Scope, 'team' | 'role'>,
+    records: Pick<PushRecords, 'last'> = app.jobs.pushing.records,
+  ) {
     const templatesCommit = () => currentTemplatesCommit(app.templates, request.log)
     const { lastPush, behind } = await upgradeStatus(records, env, templatesCommit)
-    return { ...toEnvironment(env), lastPush, behind }
-  }
-
-  async function owned(request: FastifyRequest, id: string): Promise<EnvironmentRecord> {
-    const env = await repo.get(request.principal.userId, id)
-    if (!env) throw notFound('Environment not found')
-    return env
+    return { ...toEnvironment(env), ...(scope.team && { team: scope.team.name }), role: scope.role, lastPush, behind }
   }
 
   app.get('/', { schema: { querystring: ListQuery, response: { 200: ListEnvelope(EnvironmentSummary), ...errors } } }, async (request) => {
-    // List rows straight from the user's summary: no record is read (docs/internals/data-and-scale.md).
-    const { items, total } = await repo.listRows(request.principal.userId, request.query)
+    // List rows straight from the caller's and their teams' summaries: no record is read (docs/internals/data-and-scale.md).
+    const { items, total } = await repo.listRows(request.principal, request.query)
     const rows = items.map((e) => ({ ...e, createdAt: e.createdAt.toISOString(), updatedAt: e.updatedAt.toISOString() }))
     return page(request, rows, { page: request.query.page, limit: request.query.limit, total })
   })
@@ -73,18 +73,20 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const catalogFindings = createFindings.get(request) ?? []
       if (request.validationError) throw schemaFailure(detailsFromValidation(request.validationError as FastifyError), catalogFindings)
-      await checkRules(request.principal.userId, request.body, catalogFindings)
-      const env = await repo.create(request.principal.userId, request.body)
-      return reply.code(201).send(ok(request, await view(request, env)))
+      const scope = await targetScope(repo.teamRoles, request.principal, request.body.team)
+      await checkRules(scope.ownerKey, request.body, catalogFindings)
+      const env = await repo.create(scope.ownerKey, request.body, request.principal.userId)
+      return reply.code(201).send(ok(request, await view(request, env, scope)))
     },
   )
 
   app.get('/:id', { schema: { params: IdParams, response: { 200: Envelope(Environment), ...errors } } }, async (request) => {
     // The last push record (by `_id`) is read beside the environment, one round trip fewer; it is
-    // used only once the environment is found to be the caller's, and dropped with a 404.
+    // used only once the caller is found to have access, and dropped with a 404.
     const last = app.jobs.pushing.records.last(request.params.id)
     last.catch(() => {})
-    return ok(request, await view(request, await owned(request, request.params.id), { last: () => last }))
+    const { env, ...scope } = await repo.access(request.principal, request.params.id, 'read')
+    return ok(request, await view(request, env, scope, { last: () => last }))
   })
 
   app.put(
@@ -93,8 +95,15 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       // Before the owner's write lock: reading the catalog may wait for the processor.
       const catalog = await catalogCheck.current(request.log)
-      return repo.updating(request.principal.userId, request, async (locked) => {
-        const stored = await owned(request, request.params.id)
+      const { env: before, ...scope } = await repo.access(request.principal, request.params.id, 'change')
+      // A patch naming another team (or null: the caller's own) moves the environment, after the rest is written.
+      const { team, ...patchRest } = request.body as Record<string, unknown>
+      const moving = 'team' in (request.body as object) && team !== (scope.team?.name ?? null)
+      const target = moving ? await targetScope(repo.teamRoles, request.principal, team as string | null) : scope
+      request.body = patchRest
+      const updated = await repo.updating(before.userId, request, async (locked) => {
+        const stored = await repo.get(before.userId, request.params.id)
+        if (!stored) throw notFound('Environment not found')
         const patch = request.body as Record<string, unknown>
 
         const immutable: FieldError[] = IMMUTABLE.filter((field) => field in patch && patch[field] !== stored[field]).map((field) => ({
@@ -115,12 +124,14 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
           )
         }
         const input = merged as EnvironmentInput
-        await checkRules(request.principal.userId, input, catalogFindings)
+        await checkRules(before.userId, input, catalogFindings)
 
-        const updated = await locked.replace(stored, input, deployKeyChange(patch))
-        if (!updated) throw notFound('Environment not found')
-        return ok(request, await view(request, updated))
+        const replaced = await locked.replace(stored, input, deployKeyChange(patch))
+        if (!replaced) throw notFound('Environment not found')
+        return replaced
       })
+      const result = moving ? await repo.move(updated, target.ownerKey, request.principal.userId) : updated
+      return ok(request, await view(request, result, target))
     },
   )
 
@@ -128,7 +139,8 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
     '/:id',
     { schema: { params: IdParams, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } } },
     async (request, reply) => {
-      if (!(await repo.remove(request.principal.userId, request.params.id))) throw notFound('Environment not found')
+      const { env } = await repo.access(request.principal, request.params.id, 'change')
+      if (!(await repo.remove(env.userId, env._id))) throw notFound('Environment not found')
       return reply.code(204).send()
     },
   )

@@ -5,6 +5,7 @@ import { StringEnum } from '@ies/server/core/schema'
 import { PROVIDERS } from '@ies/server/core/users'
 import { DEPLOY_KEY_PATTERN } from '@ies/server/jobs/push/deploy-key'
 import { Behind, LastPush } from '@ies/server/jobs/push/push-schemas'
+import { Role, TeamName } from '../teams/schemas.ts'
 import { MAX_HELM_CHARTS, MAX_SERVICE_FIELDS, MAX_SERVICES } from './limits.ts'
 
 export const ENVIRONMENT_STATUSES = ['pending', 'deploying', 'running', 'stopped', 'failed', 'destroyed'] as const
@@ -120,6 +121,11 @@ export const EnvironmentInput = Type.Object(
     terraformBackend: Type.Optional(TerraformBackend),
     gitRepository: Type.Optional(GitRepositoryInput),
     cloudCredentialId: Type.Optional(Type.String({ format: 'uuid' })),
+    /**
+     * The team the environment belongs to (docs/teams.md); absent: the caller's own. Set at creation
+     * by an editor of the team; a PUT naming another team (or `null`: the caller's own) moves it.
+     */
+    team: Type.Optional(TeamName),
   },
   { additionalProperties: false },
 )
@@ -152,13 +158,27 @@ export const Environment = Type.Object({
   status: StringEnum(ENVIRONMENT_STATUSES),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
+  /** The team it belongs to; absent for a personal environment. */
+  team: Type.Optional(TeamName),
+  /** The caller's role on it: `owner` of a personal environment, else their role in its team. */
+  role: Type.Optional(Type.Union([Role, Type.Literal('owner')])),
   // The generated repository's lifecycle (server/src/jobs/push/push-records.ts): served by GET /:id, create and update.
   lastPush: Type.Optional(Type.Union([LastPush, Type.Null()])),
   behind: Type.Optional(Behind),
 })
 export type Environment = Static<typeof Environment>
 
-export const EnvironmentSummary = Type.Pick(Environment, ['id', 'name', 'provider', 'region', 'status', 'createdAt', 'updatedAt'])
+export const EnvironmentSummary = Type.Pick(Environment, [
+  'id',
+  'name',
+  'provider',
+  'region',
+  'status',
+  'createdAt',
+  'updatedAt',
+  'team',
+  'role',
+])
 
 export const SORTS = { created_at: 'createdAt', name: 'name' } as const
 
@@ -169,6 +189,7 @@ export const ListQuery = Type.Object(
     status: Type.Optional(StringEnum(ENVIRONMENT_STATUSES)),
     sort: Type.Optional(StringEnum(['created_at', 'name'] as const)),
     order: Type.Optional(StringEnum(['asc', 'desc'] as const)),
+    team: Type.Optional(TeamName),
   },
   { additionalProperties: false },
 )

@@ -17,11 +17,16 @@ export default fp(
   async (app) => {
     const { environments } = app
     const processor = templateProcessorFor(app.config, app.templates)
-    const runner = new JobRunner({ db: app.mongo.db, config: app.config, log: app.log, processor, environments })
+    // A job reads its environment whoever queued it: the route that queued it checked the caller's access.
+    const forJobs = {
+      get: (_userId: string, id: string) => environments.forJob(id),
+      getDeployKey: environments.getDeployKey.bind(environments),
+    }
+    const runner = new JobRunner({ db: app.mongo.db, config: app.config, log: app.log, processor, environments: forJobs })
     app.decorate('jobs', runner)
 
     environments.onEnvironmentDeleted(async (env) => {
-      const archiveIds = await runner.store.removeForEnvironment(env.userId, env._id)
+      const archiveIds = await runner.store.removeForEnvironment(env._id)
       await runner.archives.remove(archiveIds)
     })
 
