@@ -2,6 +2,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { PageQuery } from '@ies/server/core/envelope'
 import { StringEnum } from '@ies/server/core/schema'
+import { TeamName } from '../teams/schemas.ts'
 
 export const CREDENTIAL_PROVIDERS = ['aws', 'azure', 'gcp'] as const
 export type CredentialProvider = (typeof CREDENTIAL_PROVIDERS)[number]
@@ -71,7 +72,13 @@ const CredentialsField = Type.Object(
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' })
 
 export const CredentialCreate = Type.Object(
-  { name: Name, provider: StringEnum(CREDENTIAL_PROVIDERS), credentials: CredentialsField },
+  {
+    name: Name,
+    provider: StringEnum(CREDENTIAL_PROVIDERS),
+    credentials: CredentialsField,
+    /** The team it belongs to (its editors create it; its environments may use it); absent: the caller's own. */
+    team: Type.Optional(TeamName),
+  },
   { additionalProperties: false },
 )
 
@@ -116,8 +123,12 @@ export type ValidationResult = Static<typeof ValidationResult>
 
 /** The last check of the credential (POST /:id/validate), kept with it. */
 const LastValidation = { lastValidation: Type.Optional(ValidationResult) }
+/** The team a credential belongs to; absent for the caller's own. */
+const TeamField = { team: Type.Optional(TeamName) }
+
 export const CredentialSummary = Type.Object({
   ...Base,
+  ...TeamField,
   isDefault: Type.Boolean(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -125,6 +136,7 @@ export const CredentialSummary = Type.Object({
 })
 export const CredentialDetail = Type.Object({
   ...Base,
+  ...TeamField,
   isDefault: Type.Boolean(),
   metadata: Metadata,
   createdAt: Timestamp,

@@ -6,7 +6,7 @@ import { currentTemplatesCommit, upgradeStatus, type PushRecords } from '@ies/se
 import { detailsFromValidation, notFound, validationError, type FieldError } from '@ies/server/core/errors'
 import { catalogCheckFor, withoutOverlap } from './catalog-check.ts'
 import { mergePatch } from './merge-patch.ts'
-import { targetScope, type Scope } from './access.ts'
+import type { Scope } from '../teams/scopes.ts'
 import { inputOf, toEnvironment, type DeployKeyChange, type EnvironmentRecord } from './repository.ts'
 import { credentialReferenceErrors, gitRepositoryUrlErrors, helmValuesErrors } from './rules.ts'
 import { Environment, EnvironmentInput, EnvironmentPatch, EnvironmentSummary, IdParams, ListQuery } from './schemas.ts'
@@ -73,7 +73,7 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const catalogFindings = createFindings.get(request) ?? []
       if (request.validationError) throw schemaFailure(detailsFromValidation(request.validationError as FastifyError), catalogFindings)
-      const scope = await targetScope(repo.teamRoles, request.principal, request.body.team)
+      const scope = await repo.target(request.principal, request.body.team)
       await checkRules(scope.ownerKey, request.body, catalogFindings)
       const env = await repo.create(scope.ownerKey, request.body, request.principal.userId)
       return reply.code(201).send(ok(request, await view(request, env, scope)))
@@ -99,7 +99,7 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
       // A patch naming another team (or null: the caller's own) moves the environment, after the rest is written.
       const { team, ...patchRest } = request.body as Record<string, unknown>
       const moving = 'team' in (request.body as object) && team !== (scope.team?.name ?? null)
-      const target = moving ? await targetScope(repo.teamRoles, request.principal, team as string | null) : scope
+      const target = moving ? await repo.target(request.principal, team as string | null) : scope
       request.body = patchRest
       const updated = await repo.updating(before.userId, request, async (locked) => {
         const stored = await repo.get(before.userId, request.params.id)

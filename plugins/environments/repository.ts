@@ -16,8 +16,9 @@ import { isDuplicateKey } from '@ies/server/core/db'
 import { ownerLock } from '@ies/server/core/keyed-mutex'
 import { replaceAtVersion } from '@ies/server/core/versioned-write'
 import { reencryptField, type ReencryptResult } from '@ies/server/core/reencrypt'
-import type { EnvironmentAction, TeamRoles } from '../teams/schemas.ts'
-import { check, scopesOf, type Caller, type Scope } from './access.ts'
+import type { TeamsRepository } from '../teams/repository.ts'
+import type { EnvironmentAction } from '../teams/schemas.ts'
+import type { Caller, Scope } from '../teams/scopes.ts'
 import type { Environment, EnvironmentInput } from './schemas.ts'
 import { ENVIRONMENT_STATUSES, SORTS } from './schemas.ts'
 import { fromStored, toStored, type StoredEnvironment } from './stored-form.ts'
@@ -96,7 +97,7 @@ export interface ListOptions {
   team?: string
 }
 
-/** An environment the caller may act on, with their role and its team (access.ts). */
+/** An environment the caller may act on, with their role and its team (plugins/teams/scopes.ts). */
 export interface Accessed extends Scope {
   env: EnvironmentRecord
 }
@@ -160,12 +161,12 @@ export class EnvironmentRepository {
   readonly summaries: EnvironmentSummaries
   /** When each user's list page was last compared with its records here (see `listRows`). */
   private readonly verifiedAt = new Map<string, number>()
-  /** The caller's teams and roles: set by the service plugin to `app.teams.rolesOf`; none until then. */
-  teamRoles: TeamRoles = async () => new Map()
 
   constructor(
     private readonly db: Db,
     private readonly keys: KeyRing,
+    /** Who may do what (`app.teams`); absent where no request is served (scripts). */
+    readonly teams?: Pick<TeamsRepository, 'check' | 'scopes' | 'target'>,
   ) {
     this.collection = db.collection<StoredEnvironment>('environments')
     this.credentials = db.collection<CredentialReference>('cloud_credentials')
@@ -206,7 +207,7 @@ export class EnvironmentRepository {
    * marks the summary for a rebuild at once (summaries.ts).
    */
   async listRows(caller: Caller, opts: ListOptions): Promise<{ items: ListRow[]; total: number }> {
-    const scopes = await scopesOf(this.teamRoles, caller, opts.team)
+    const scopes = await this.scopes(caller, opts.team)
     const summaries = await Promise.all(scopes.map((scope) => this.summaries.read(scope.ownerKey)))
     const { entries: selected, sourceOf } = mergeSelections(
       summaries.map((summary) => select(summary.entries, opts)),
@@ -236,13 +237,23 @@ export class EnvironmentRepository {
    */
   async access(caller: Caller, id: string, action: EnvironmentAction): Promise<Accessed> {
     const stored = await this.collection.findOne({ _id: id })
-    const scope = await check(this.teamRoles, caller, stored?.userId, action)
+    const scope = await this.teamsOrFail().check(caller, stored?.userId, action)
     return { ...scope, env: await this.withUsableCredential(fromStored(stored!)) }
   }
 
   /** The caller's own scope and their teams' (one team's when `team` is named). */
   scopes(caller: Caller, team?: string): Promise<Scope[]> {
-    return scopesOf(this.teamRoles, caller, team)
+    return this.teamsOrFail().scopes(caller, team)
+  }
+
+  /** Where an environment the caller creates or moves goes: their own, or a team they are an editor of. */
+  target(caller: Caller, team: string | null | undefined): Promise<Scope> {
+    return this.teamsOrFail().target(caller, team)
+  }
+
+  private teamsOrFail() {
+    if (!this.teams) throw new Error('the environment repository was made without teams: it serves no request')
+    return this.teams
   }
 
   /**
@@ -306,14 +317,11 @@ export class EnvironmentRepository {
     return stored && this.withUsableCredential(fromStored(stored))
   }
 
-  /**
-   * The decrypted private deploy key, or null when the environment has none. For jobs only: `_jobUserId`
-   * is who queued the job (the job runner's `EnvironmentAccess`), not necessarily the owner.
-   */
-  async getDeployKey(_jobUserId: string, id: string): Promise<string | null> {
-    const doc = await this.forJob(id)
+  /** The decrypted private deploy key, or null when the environment has none (or is not the owner's). For jobs only. */
+  async getDeployKey(userId: string, id: string): Promise<string | null> {
+    const doc = await this.get(userId, id)
     if (!doc?.deployKey) return null
-    return this.keys.decryptSecret(doc.deployKey, this.deployKeyContext(id, doc.userId))
+    return this.keys.decryptSecret(doc.deployKey, this.deployKeyContext(id, userId))
   }
 
   /**

@@ -10,9 +10,6 @@ declare module 'fastify' {
   }
 }
 
-export default repositoryPlugin('environments', 'environments', (app) => {
-  const repo = new EnvironmentRepository(app.mongo.db, app.keyRing)
-  // Read when a request asks (plugins/teams/service.ts decorates `app.teams` beside this plugin).
-  repo.teamRoles = (caller) => app.teams.rolesOf(caller)
-  return repo
-})
+export default repositoryPlugin('environments', 'environments', (app) => new EnvironmentRepository(app.mongo.db, app.keyRing, app.teams), [
+  'teams',
+])

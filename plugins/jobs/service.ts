@@ -20,7 +20,10 @@ export default fp(
     // A job reads its environment whoever queued it: the route that queued it checked the caller's access.
     const forJobs = {
       get: (_userId: string, id: string) => environments.forJob(id),
-      getDeployKey: environments.getDeployKey.bind(environments),
+      getDeployKey: async (_userId: string, id: string) => {
+        const env = await environments.forJob(id)
+        return env && environments.getDeployKey(env.userId, id)
+      },
     }
     const runner = new JobRunner({ db: app.mongo.db, config: app.config, log: app.log, processor, environments: forJobs })
     app.decorate('jobs', runner)

@@ -8,7 +8,16 @@ import type { Collection, Db } from 'mongodb'
 import { conflict, notFound } from '@ies/server/core/errors'
 import { isDuplicateKey } from '@ies/server/core/db'
 import { rolesFromGroups } from './groups.ts'
-import { strongerRole, teamOwnerKey, type Member, type Team, type TeamMembership, type TeamRole } from './schemas.ts'
+import { checkScope, scopesOf, targetScope, type Caller, type Holding, type Scope } from './scopes.ts'
+import {
+  strongerRole,
+  teamOwnerKey,
+  type EnvironmentAction,
+  type Member,
+  type Team,
+  type TeamMembership,
+  type TeamRole,
+} from './schemas.ts'
 
 interface TeamDoc {
   _id: string
@@ -192,6 +201,26 @@ export class TeamsRepository {
       for (const { team, role } of rolesFromGroups(principal.groups, this.groupsPrefix)) add(await this.named(team), role)
     }
     return out
+  }
+
+  /** The caller's role on what `ownerKey` holds: 404 when none, 403 when it does not allow the action (scopes.ts). */
+  check(
+    caller: Caller,
+    ownerKey: string | undefined,
+    action: EnvironmentAction,
+    opts?: { notFoundMessage?: string; what?: Holding },
+  ): Promise<Scope> {
+    return checkScope((c) => this.rolesOf(c), caller, ownerKey, action, opts)
+  }
+
+  /** The caller's own scope and each of their teams' (one team's when `team` is named). */
+  scopes(caller: Caller, team?: string): Promise<Scope[]> {
+    return scopesOf((c) => this.rolesOf(c), caller, team)
+  }
+
+  /** Where something the caller creates or moves goes: their own, or a team they are an editor of. */
+  target(caller: Caller, team: string | null | undefined, what?: Holding): Promise<Scope> {
+    return targetScope((c) => this.rolesOf(c), caller, team, what)
   }
 
   /** The team a group names, created when there is none. */

@@ -1,9 +1,9 @@
-// Who may do what to an environment: the one rule every environment route goes through
-// (`app.environments.access`). A personal environment is its owner's alone (`owner`); a team's
-// environment (stored under the team's owner key, `team:<id>`) is open to the team's members as far
-// as their role allows (plugins/teams/schemas.ts: viewer reads, operator also generates and pushes,
-// editor also changes). Anyone else gets 404, as for an id that does not exist; a member whose role
-// does not allow the action gets 403.
+// Who may do what to what an owner holds (environments, cloud credentials): the one rule behind
+// `app.environments.access` and the cloud credential routes. What a user owns is theirs alone
+// (`owner`); what a team owns (stored under its owner key, `team:<id>`) is open to the team's members
+// as far as their role allows (schemas.ts: viewer reads, operator also generates and pushes, editor
+// also changes). Anyone else gets 404, as for an id that does not exist; a member whose role does not
+// allow the action gets 403.
 import { AppError, fieldError, notFound } from '@ies/server/core/errors'
 import {
   ROLE_NEEDED,
@@ -14,7 +14,7 @@ import {
   type EnvironmentRole,
   type TeamMembership,
   type TeamRoles,
-} from '../teams/schemas.ts'
+} from './schemas.ts'
 
 /** The parts of the request's principal access is decided on. */
 export interface Caller {
@@ -32,11 +32,14 @@ export interface Scope {
 
 const VERBS: Record<EnvironmentAction, string> = { read: 'read', operate: 'generate or push', change: 'change' }
 
-export function refused(team: string, role: EnvironmentRole, action: EnvironmentAction): AppError {
+/** What is held: `environments` (the default) or `cloud credentials`, in messages. */
+export type Holding = 'environments' | 'cloud credentials'
+
+export function refused(team: string, role: EnvironmentRole, action: EnvironmentAction, what: Holding = 'environments'): AppError {
   return new AppError(
     403,
     'FORBIDDEN',
-    `Your role in team '${team}' is ${role}; to ${VERBS[action]} its environments you need ${ROLE_NEEDED[action]} or more`,
+    `Your role in team '${team}' is ${role}; to ${VERBS[action]} its ${what} you need ${ROLE_NEEDED[action]} or more`,
   )
 }
 
@@ -56,21 +59,32 @@ export async function scopesOf(teamRoles: TeamRoles, caller: Caller, team?: stri
 }
 
 /**
- * Where a new (or moved) environment goes: the caller's own (`team` absent or null), or the team they
+ * Where something new (or moved) goes: the caller's own (`team` absent or null), or the team they
  * name, which they must be an editor of (400 on `team` when they are not in it, 403 when their role is weaker).
  */
-export async function targetScope(teamRoles: TeamRoles, caller: Caller, team: string | null | undefined): Promise<Scope> {
+export async function targetScope(
+  teamRoles: TeamRoles,
+  caller: Caller,
+  team: string | null | undefined,
+  what: Holding = 'environments',
+): Promise<Scope> {
   if (team === undefined || team === null) return { ownerKey: caller.userId, role: 'owner' }
   const found = [...(await teamRoles(caller)).values()].find((t) => t.name === team)
   if (!found) throw fieldError('team', `must name one of your teams; you are not in a team named '${team}'`)
-  if (!roleAllows(found.role, 'change')) throw refused(found.name, found.role, 'change')
+  if (!roleAllows(found.role, 'change')) throw refused(found.name, found.role, 'change', what)
   return { ownerKey: teamOwnerKey(found.id), team: found, role: found.role }
 }
 
-/** 404 unless the caller has a role on the owner key, 403 unless it allows the action. */
-export async function check(teamRoles: TeamRoles, caller: Caller, ownerKey: string | undefined, action: EnvironmentAction): Promise<Scope> {
+/** 404 (`notFoundMessage`) unless the caller has a role on the owner key, 403 unless it allows the action. */
+export async function checkScope(
+  teamRoles: TeamRoles,
+  caller: Caller,
+  ownerKey: string | undefined,
+  action: EnvironmentAction,
+  { notFoundMessage = 'Environment not found', what = 'environments' as Holding } = {},
+): Promise<Scope> {
   const scope = ownerKey === undefined ? null : await scopeOf(teamRoles, caller, ownerKey)
-  if (!scope) throw notFound('Environment not found')
-  if (!roleAllows(scope.role, action)) throw refused(scope.team!.name, scope.role, action)
+  if (!scope) throw notFound(notFoundMessage)
+  if (!roleAllows(scope.role, action)) throw refused(scope.team!.name, scope.role, action, what)
   return scope
 }
