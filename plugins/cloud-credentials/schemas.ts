@@ -106,7 +106,6 @@ const Base = {
   provider: StringEnum(CREDENTIAL_PROVIDERS),
 }
 
-export const CredentialCreated = Type.Object({ ...Base, createdAt: Timestamp, updatedAt: Timestamp })
 const CheckedAt = Type.String({ format: 'date-time', description: 'When the check was made.' })
 export const ValidationResult = Type.Union([
   Type.Object({ valid: Type.Literal(true), identity: Type.Object({ arn: Type.String(), accountId: Type.String() }), checkedAt: CheckedAt }),
@@ -125,6 +124,8 @@ export type ValidationResult = Static<typeof ValidationResult>
 const LastValidation = { lastValidation: Type.Optional(ValidationResult) }
 /** The team a credential belongs to; absent for the caller's own. */
 const TeamField = { team: Type.Optional(TeamName) }
+
+export const CredentialCreated = Type.Object({ ...Base, ...TeamField, createdAt: Timestamp, updatedAt: Timestamp })
 
 export const CredentialSummary = Type.Object({
   ...Base,

@@ -159,6 +159,10 @@ t.test('teams and roles', async (t) => {
     t.equal((await call('carol', 'DELETE', `/api/environments/${id}`)).status, 403)
     const jobs = await call('other', 'GET', `/api/environments/${id}/jobs`)
     t.equal(jobs.body.data.length, 1, "members see each other's jobs of the environment")
+    const jobId = generated.body.data.id
+    t.equal((await call('other', 'GET', `/api/jobs/${jobId}`)).status, 200, "a viewer opens an operator's job")
+    t.equal((await call('eve', 'GET', `/api/jobs/${jobId}`)).status, 404, 'a non-member does not')
+    t.equal((await call('eve', 'GET', `/api/jobs/${jobId}/files`)).status, 404)
   })
 
   t.test('the editor changes it; a service account member reads it', async (t) => {
@@ -226,6 +230,47 @@ t.test('teams and roles', async (t) => {
     t.equal(back.status, 200)
     t.equal(back.body.data.team, undefined)
     t.equal((await call('carol', 'GET', `/api/environments/${personal.body.data.id}`)).status, 404, 'personal again')
+  })
+
+  t.test("a team's cloud credentials: its editors add them, its environments use them, nobody reads the secret", async (t) => {
+    const secret = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYTEAMSECRET'
+    const keys = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: secret, region: 'eu-west-1' }
+    t.equal(
+      (await call('carol', 'POST', '/api/cloud-credentials', { name: 'team-aws', provider: 'aws', credentials: keys, team: 'platform' }))
+        .status,
+      403,
+      'an operator adds none',
+    )
+    const made = await call('dev', 'POST', '/api/cloud-credentials', {
+      name: 'team-aws',
+      provider: 'aws',
+      credentials: keys,
+      team: 'platform',
+    })
+    t.equal(made.status, 201)
+    t.equal(made.body.data.team, 'platform')
+    const credId = made.body.data.id
+    const personal = (await call('dev', 'POST', '/api/cloud-credentials', { name: 'mine', provider: 'aws', credentials: keys })).body.data
+      .id
+    const listed = await call('carol', 'GET', '/api/cloud-credentials')
+    t.same(
+      listed.body.data.map((c: { name: string; team?: string }) => [c.name, c.team]),
+      [['team-aws', 'platform']],
+      "members list the team's, not each other's",
+    )
+    t.equal((await call('carol', 'GET', `/api/cloud-credentials/${credId}`)).status, 200)
+    t.equal((await call('carol', 'DELETE', `/api/cloud-credentials/${credId}`)).status, 403)
+    t.equal((await call('eve', 'GET', `/api/cloud-credentials/${credId}`)).status, 404)
+    const used = await call('dev', 'PUT', `/api/environments/${id}`, { cloudCredentialId: credId })
+    t.equal(used.status, 200, "a team's environment uses the team's credential")
+    const refused = await call('dev', 'PUT', `/api/environments/${id}`, { cloudCredentialId: personal })
+    t.equal(refused.status, 400, "not a member's own credential")
+    t.equal(refused.body.error.details[0].field, 'cloudCredentialId')
+    for (const res of [made, listed, used, await call('carol', 'GET', `/api/cloud-credentials/${credId}`)]) {
+      t.notOk(JSON.stringify(res.body).includes(secret), 'the secret is never shown')
+    }
+    t.equal((await call('dev', 'PUT', `/api/environments/${id}`, { cloudCredentialId: null })).status, 200)
+    t.equal((await call('dev', 'DELETE', `/api/cloud-credentials/${credId}`)).status, 204, 'an editor deletes it')
   })
 
   t.test('teams are renamed and deleted by an admin', async (t) => {
