@@ -132,7 +132,7 @@ services:
       ['shop-copy', 'shop-dev', 'shop-prod'],
     )
     t.same(parseJson(await ies.run(['env', 'list', '--provider', 'azure', '--json'])), [], 'filtered by provider')
-    t.same(Object.keys(json[0]).sort(), ['createdAt', 'id', 'name', 'provider', 'region', 'status', 'updatedAt'])
+    t.same(Object.keys(json[0]).sort(), ['createdAt', 'id', 'name', 'provider', 'region', 'role', 'status', 'updatedAt'])
 
     const byId = parseJson(await ies.run(['env', 'get', json[0].id, '--json']))
     t.equal(byId.name, 'shop-copy', 'by id as well as by name')

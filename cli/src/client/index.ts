@@ -26,6 +26,7 @@ import type {
   CredentialUpdated,
   User,
 } from './types.ts'
+import type { Team, TeamMember, TeamRole } from './types.ts'
 
 export type * from './types.ts'
 
@@ -219,6 +220,18 @@ export function createApiClient(opts: ApiClientOptions) {
       const body = (await res.json()) as { data: CatalogDocument }
       return { status: 200, etag: res.headers.get('etag'), stale, document: body.data }
     },
+
+    /** The caller's teams (every team for an admin), with the caller's role. */
+    teams: () => json<Team[]>('GET', '/teams'),
+    createTeam: (name: string) => json<Team>('POST', '/teams', { name }),
+    renameTeam: (team: string, name: string) => json<Team>('PATCH', `/teams/${enc(team)}`, { name }),
+    deleteTeam: (team: string) => json<void>('DELETE', `/teams/${enc(team)}`),
+    teamMembers: (team: string) => json<TeamMember[]>('GET', `/teams/${enc(team)}/members`),
+    /** Adds a member (a user by user name, a client by client id) or changes their role. */
+    setTeamMember: (team: string, kind: TeamMember['kind'], name: string, role: TeamRole) =>
+      json<TeamMember>('PUT', `/teams/${enc(team)}/members/${enc(kind)}/${enc(name)}`, { role }),
+    removeTeamMember: (team: string, kind: TeamMember['kind'], name: string) =>
+      json<void>('DELETE', `/teams/${enc(team)}/members/${enc(kind)}/${enc(name)}`),
 
     /** The live OpenAPI document (what this server's routes accept). */
     openapi: async (): Promise<Record<string, unknown>> => (await (await send('GET', '/openapi.json')).json()) as Record<string, unknown>,

@@ -7,6 +7,7 @@ import type * as credentials from '../../../plugins/cloud-credentials/schemas.ts
 import type * as jobs from '../../../plugins/jobs/schemas.ts'
 import type * as generation from '../../../plugins/generation/schemas.ts'
 import type * as users from '../../../plugins/users/schemas.ts'
+import type * as teams from '../../../plugins/teams/schemas.ts'
 import type * as envelope from '../../../server/src/core/envelope.ts'
 
 export type Environment = Static<typeof environments.Environment>
@@ -35,6 +36,9 @@ export type UpgradeJobs = Static<typeof generation.UpgradeJobs>
 export type UpgradeBody = { ids?: string[]; dryRun?: boolean; strategy?: PushStrategy }
 export type { Catalog as CatalogDocument } from '@ies/processor-lib/contract/document'
 export type User = Static<typeof users.User>
+export type Team = Static<typeof teams.Team>
+export type TeamMember = Static<typeof teams.Member>
+export type TeamRole = TeamMember['role']
 export type Preferences = Static<typeof users.Preferences>
 
 export type Pagination = Static<typeof envelope.Pagination>
