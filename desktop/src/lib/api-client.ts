@@ -13,6 +13,8 @@ import type {
   JobFiles,
   Pagination,
   Preferences,
+  Team,
+  TeamMember,
   User,
 } from './types.ts'
 import type { EnvironmentUpgrade, PushStrategy } from './push-lifecycle.ts'
@@ -111,6 +113,8 @@ export interface EnvironmentQuery {
   status?: string
   sort?: 'created_at' | 'name'
   order?: 'asc' | 'desc'
+  /** Only this team's environments. */
+  team?: string
 }
 
 export interface CatalogResponse {
@@ -205,6 +209,17 @@ export function createApiClient(opts: ApiClientOptions) {
     /** Admins only: every user, oldest first. */
     listUsers: (q: { page?: number; limit?: number } = {}) => list<User & { createdAt: string }>(`/users${query(q)}`),
     savePreferences: (p: Partial<Preferences>) => json<Preferences>('PUT', '/users/me/preferences', p),
+
+    /** The caller's teams with their role (an admin: every team). */
+    teams: () => json<Team[]>('GET', '/teams'),
+    createTeam: (name: string) => json<Team>('POST', '/teams', { name }),
+    renameTeam: (id: string, name: string) => json<Team>('PATCH', `/teams/${enc(id)}`, { name }),
+    deleteTeam: (id: string) => json<void>('DELETE', `/teams/${enc(id)}`),
+    teamMembers: (id: string) => json<TeamMember[]>('GET', `/teams/${enc(id)}/members`),
+    setTeamMember: (id: string, member: TeamMember) =>
+      json<TeamMember>('PUT', `/teams/${enc(id)}/members/${enc(member.kind)}/${enc(member.name)}`, { role: member.role }),
+    removeTeamMember: (id: string, member: Pick<TeamMember, 'kind' | 'name'>) =>
+      json<void>('DELETE', `/teams/${enc(id)}/members/${enc(member.kind)}/${enc(member.name)}`),
 
     listEnvironments: (q: EnvironmentQuery = {}) => list<EnvironmentSummary>(`/environments${query(q)}`),
     getEnvironment: (id: string) => json<Environment>('GET', `/environments/${enc(id)}`),

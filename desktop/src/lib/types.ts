@@ -26,6 +26,9 @@ export type JobStatus = api.Job['status']
 export type JobFiles = api.JobFiles
 export type Preferences = api.Preferences
 export type User = api.User
+export type Team = api.Team
+export type TeamMember = api.TeamMember
+export type TeamRole = api.TeamRole
 export type Pagination = api.Pagination
 export type GenerateRequest = Required<api.GenerateBody>
 

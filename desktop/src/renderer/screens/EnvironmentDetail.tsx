@@ -87,18 +87,24 @@ export function EnvironmentDetail({ id }: { id: string }) {
         subtitle={
           <>
             <Badge kind={env.provider}>{PROVIDER_LABELS[env.provider] ?? env.provider}</Badge> <Badge kind={env.status}>{env.status}</Badge>{' '}
-            <span className="muted">Updated {formatDate(env.updatedAt)}</span>
+            <span className="muted">Updated {formatDate(env.updatedAt)}</span>{' '}
+            <span className="muted" data-testid="env-access">
+              {env.team ? `Team ${env.team}` : 'Personal'} · your role: {env.role ?? 'owner'}
+            </span>
           </>
         }
         actions={
-          <>
-            <a className="btn" href={href.editEnvironment(env.id)}>
-              Edit
-            </a>
-            <button type="button" className="btn danger" onClick={() => setConfirming(true)}>
-              Delete
-            </button>
-          </>
+          // A viewer or an operator of the environment's team may not change it (the server refuses too).
+          (env.role ?? 'owner') === 'owner' || env.role === 'editor' ? (
+            <>
+              <a className="btn" href={href.editEnvironment(env.id)}>
+                Edit
+              </a>
+              <button type="button" className="btn danger" onClick={() => setConfirming(true)}>
+                Delete
+              </button>
+            </>
+          ) : undefined
         }
       />
       <ErrorNotice error={deleteError} what="Deleting" />
