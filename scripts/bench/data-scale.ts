@@ -21,6 +21,7 @@ import type { JobRecord } from '../../server/src/jobs/queue/store.ts'
 import { startTestApp } from '../../test/harness/app.ts'
 import { allServicesEnabled, environmentBody, generateAndWait } from '../../test/jobs/fixtures.ts'
 import { heldToken } from './held-token.ts'
+import { teamScale } from './team-scale.ts'
 
 const long = process.env.BENCH_LONG === '1'
 const { values } = parseArgs({
@@ -204,6 +205,8 @@ try {
   } catch (err) {
     console.log(`\none user with ${BIG_USER.toLocaleString('en')} environments: not measured (${(err as Error).message})`)
   }
+  // Teams: a team's members listing its environments, and creates as an owner's count grows (team-scale.ts).
+  await teamScale(app, { members: 20, teamEnvs: 5000, creates: BIG_USER, samples: SAMPLES })
 } finally {
   for (const fn of teardowns.reverse()) await Promise.resolve(fn()).catch(() => {})
 }
