@@ -14,14 +14,14 @@
 // released rewrote a document by reading the whole table; the patched build goes by the `_id` index).
 import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
-import { Binary, type Db } from 'mongodb'
+import { Binary } from 'mongodb'
 import { encodeEntries, entryOf } from '../../plugins/environments/summaries.ts'
 import type { EnvironmentRecord } from '../../plugins/environments/repository.ts'
 import type { JobRecord } from '../../server/src/jobs/queue/store.ts'
 import { startTestApp } from '../../test/harness/app.ts'
 import { allServicesEnabled, environmentBody, generateAndWait } from '../../test/jobs/fixtures.ts'
 import { heldToken } from './held-token.ts'
-import { teamScale } from './team-scale.ts'
+import { insertInBatches, stats, teamScale } from './team-scale.ts'
 
 const long = process.env.BENCH_LONG === '1'
 const { values } = parseArgs({
@@ -40,16 +40,6 @@ const PER_USER = 100
 
 const teardowns: (() => unknown)[] = []
 const t = { teardown: (fn: () => unknown) => teardowns.push(fn) }
-
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]
-  return { median: at(0.5), p95: at(0.95) }
-}
-
-async function insertInBatches<T extends object>(db: Db, collection: string, docs: T[]) {
-  for (let i = 0; i < docs.length; i += 200) await db.collection<T>(collection).insertMany(docs.slice(i, i + 200) as never)
-}
 
 try {
   const app = await startTestApp(t, {})

@@ -23,13 +23,15 @@ interface Options {
   samples: number
 }
 
-function stats(samples: number[]) {
+/** Median and p95 of timings in ms. */
+export function stats(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b)
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]
   return { median: at(0.5), p95: at(0.95) }
 }
 
-async function insertInBatches<T extends object>(db: Db, collection: string, docs: T[]) {
+/** Seeds documents 200 at a time (one insert of thousands outlasts the driver's socket timeout on the embedded store). */
+export async function insertInBatches<T extends object>(db: Db, collection: string, docs: T[]) {
   for (let i = 0; i < docs.length; i += 200) await db.collection<T>(collection).insertMany(docs.slice(i, i + 200) as never)
 }
 

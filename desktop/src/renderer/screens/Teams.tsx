@@ -17,6 +17,20 @@ const KINDS: { value: TeamMember['kind']; label: string }[] = [
   { value: 'client', label: 'Service account (client id)' },
 ]
 
+/** Runs a change; then says so and reloads, or shows the server's refusal where the screen shows errors. */
+function changing(on: { toast: (message: string) => void; load: () => Promise<unknown>; setError: (e: unknown) => void }) {
+  return async (what: () => Promise<unknown>, done: string) => {
+    try {
+      await what()
+      on.setError(null)
+      on.toast(done)
+      await on.load()
+    } catch (e) {
+      on.setError(e)
+    }
+  }
+}
+
 export function Teams() {
   const { api, admin, toast } = useApp()
   const [teams, setTeams] = useState<Team[] | null>(null)
@@ -30,16 +44,7 @@ export function Teams() {
     load()
   }, [api])
 
-  const act = async (what: () => Promise<unknown>, done: string) => {
-    try {
-      await what()
-      setError(null)
-      toast(done)
-      await load()
-    } catch (e) {
-      setError(e)
-    }
-  }
+  const act = changing({ toast, load, setError })
 
   const create = (e: FormEvent) => {
     e.preventDefault()
@@ -156,15 +161,7 @@ function Members({ team }: { team: Team }) {
     load()
   }, [api, team.id])
 
-  const change = async (what: () => Promise<unknown>, done: string) => {
-    try {
-      await what()
-      toast(done)
-      await load()
-    } catch (e) {
-      setError(e)
-    }
-  }
+  const change = changing({ toast, load, setError })
 
   const add = (e: FormEvent) => {
     e.preventDefault()
