@@ -36,6 +36,8 @@ interface MembershipDoc {
 export interface TeamPrincipal {
   username: string
   groups: readonly string[]
+  /** The token's client (`azp`). */
+  client: string
 }
 
 /** Keycloak names a client's service account `service-account-<client id>`. */
@@ -43,10 +45,14 @@ const SERVICE_ACCOUNT = 'service-account-'
 
 export const memberKey = (kind: Member['kind'], name: string) => `${kind}:${name}`
 
-/** The membership key of a signed-in caller: a service account is its client, anyone else a user. */
-export function principalKey(principal: Pick<TeamPrincipal, 'username'>): string {
-  const { username } = principal
-  return username.startsWith(SERVICE_ACCOUNT) ? memberKey('client', username.slice(SERVICE_ACCOUNT.length)) : memberKey('user', username)
+/**
+ * The membership key of a signed-in caller: the service account of the token's own client (its user
+ * name `service-account-<client>`, as Keycloak names it) is that client; anyone else is a user, also
+ * a person whose user name merely starts like a service account's.
+ */
+export function principalKey(principal: Pick<TeamPrincipal, 'username' | 'client'>): string {
+  const { username, client } = principal
+  return username === `${SERVICE_ACCOUNT}${client}` ? memberKey('client', client) : memberKey('user', username)
 }
 
 /** How long the team names read here are used before they are read again (a rename on another server). */

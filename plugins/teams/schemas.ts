@@ -30,7 +30,7 @@ export interface TeamMembership {
 }
 
 /** The caller's teams by id (`app.teams.rolesOf`). */
-export type TeamRoles = (caller: { username: string; groups: readonly string[] }) => Promise<Map<string, TeamMembership>>
+export type TeamRoles = (caller: { username: string; groups: readonly string[]; client: string }) => Promise<Map<string, TeamMembership>>
 
 /**
  * The owner key a team's environments and cloud credentials are stored under (their `userId`): what

@@ -21,6 +21,8 @@ export interface Caller {
   userId: string
   username: string
   groups: readonly string[]
+  /** The token's client (`azp`): a service account is matched by it. */
+  client: string
 }
 
 /** Where a caller's environments are stored (an owner key), the team it is, and the caller's role there. */

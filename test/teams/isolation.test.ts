@@ -173,6 +173,9 @@ t.test('teams and roles', async (t) => {
     const pipeline = await call('pipeline', 'GET', `/api/environments/${id}`)
     t.equal(pipeline.status, 200)
     t.equal(pipeline.body.data.role, 'operator')
+    // A person whose user name looks like the client's service account, signed in through another client, is not it.
+    const lookalike = { token: ctx.issuer.sign(person('service-account-ies-cli')) }
+    t.equal((await call(lookalike, 'GET', `/api/environments/${id}`)).status, 404, 'a look-alike user name is not the client')
   })
 
   t.test('a removed member loses access at once', async (t) => {

@@ -26,6 +26,8 @@ export interface Principal {
   isAdmin: boolean
   /** The groups claim named by TEAMS_GROUPS_CLAIM (its strings); empty when it is not configured. */
   groups: string[]
+  /** The client the token was issued to (`azp`): with `username` `service-account-<client>`, a service account. */
+  client: string
 }
 
 declare module 'fastify' {
@@ -217,6 +219,7 @@ export default fp<AuthOptions>(
         clientRoles: clientRoles(claims, opts.appClientId),
         isAdmin: isAdmin(claims, opts.appClientId),
         groups: opts.groupsClaim ? roleList((claims as Record<string, unknown>)[opts.groupsClaim]) : [],
+        client,
       })
       verified.set(token, principal, claims.exp as number)
       request.principal = principal
