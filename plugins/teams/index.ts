@@ -3,7 +3,7 @@
 // are shown to an admin and to the team's members.
 //   GET    /teams                            admin: every team; others: their own, with `role`
 //   POST   /teams             { name }       admin
-//   PATCH  /teams/:team       { name }       admin: rename (environments follow: they hold the id)
+//   PUT    /teams/:team       { name }       admin: rename (environments follow: they hold the id)
 //   DELETE /teams/:team                      admin: only without environments or cloud credentials
 //   GET    /teams/:team/members              admin or member
 //   PUT    /teams/:team/members/:kind/:name  { role }  admin: add a member or change their role
@@ -35,7 +35,7 @@ const teams: FastifyPluginAsyncTypebox = async (app) => {
     return reply.code(201).send(ok(request, toTeam(await repo.create(request.body.name))))
   })
 
-  app.patch(
+  app.put(
     '/:team',
     { ...admin, schema: { params: TeamParams, body: TeamInput, response: { 200: Envelope(Team), ...errors } } },
     async (request) => ok(request, toTeam(await repo.rename(request.params.team, request.body.name))),

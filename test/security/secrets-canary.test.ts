@@ -241,9 +241,9 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
     // Teams hold no secret; each operation on a team of its own (the admin's).
     'GET /api/teams/': () => call('GET', '/api/teams/'),
     'POST /api/teams/': () => call('POST', '/api/teams/', { name: 'canary-made' }, asAdmin()),
-    'PATCH /api/teams/{team}': async () => {
+    'PUT /api/teams/{team}': async () => {
       await call('POST', '/api/teams/', { name: 'canary-renamed' }, asAdmin())
-      return call('PATCH', '/api/teams/canary-renamed', { name: 'canary-renamed-2' }, asAdmin())
+      return call('PUT', '/api/teams/canary-renamed', { name: 'canary-renamed-2' }, asAdmin())
     },
     'DELETE /api/teams/{team}': async () => {
       await call('POST', '/api/teams/', { name: 'canary-deleted' }, asAdmin())

@@ -17,7 +17,7 @@ type IdKind = 'environment' | 'credential' | 'generateJob' | 'pushJob' | 'team'
 
 /** Operations only an admin may call (test/teams/isolation.test.ts covers them): other gets 403 whatever the id. */
 const ADMIN_ONLY = new Set([
-  'PATCH /api/teams/{team}',
+  'PUT /api/teams/{team}',
   'DELETE /api/teams/{team}',
   'PUT /api/teams/{team}/members/{kind}/{name}',
   'DELETE /api/teams/{team}/members/{kind}/{name}',

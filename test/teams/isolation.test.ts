@@ -33,7 +33,7 @@ function client(ctx: TestApp) {
       }),
   }
   type Who = keyof typeof tokens | { token: string }
-  return async (who: Who, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => {
+  return async (who: Who, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => {
     const token = typeof who === 'string' ? tokens[who]() : who.token
     const res = await ctx.app.inject({
       method,
@@ -277,7 +277,7 @@ t.test('teams and roles', async (t) => {
   })
 
   t.test('teams are renamed and deleted by an admin', async (t) => {
-    const renamed = await call('admin', 'PATCH', `/api/teams/${teamId}`, { name: 'platform-eng' })
+    const renamed = await call('admin', 'PUT', `/api/teams/${teamId}`, { name: 'platform-eng' })
     t.equal(renamed.status, 200)
     t.equal((await call('dev', 'GET', `/api/environments/${id}`)).body.data.team, 'platform-eng', 'environments follow a rename')
     const refused = await call('admin', 'DELETE', '/api/teams/platform-eng')

@@ -224,7 +224,7 @@ export function createApiClient(opts: ApiClientOptions) {
     /** The caller's teams (every team for an admin), with the caller's role. */
     teams: () => json<Team[]>('GET', '/teams'),
     createTeam: (name: string) => json<Team>('POST', '/teams', { name }),
-    renameTeam: (team: string, name: string) => json<Team>('PATCH', `/teams/${enc(team)}`, { name }),
+    renameTeam: (team: string, name: string) => json<Team>('PUT', `/teams/${enc(team)}`, { name }),
     deleteTeam: (team: string) => json<void>('DELETE', `/teams/${enc(team)}`),
     teamMembers: (team: string) => json<TeamMember[]>('GET', `/teams/${enc(team)}/members`),
     /** Adds a member (a user by user name, a client by client id) or changes their role. */

@@ -213,7 +213,7 @@ export function createApiClient(opts: ApiClientOptions) {
     /** The caller's teams with their role (an admin: every team). */
     teams: () => json<Team[]>('GET', '/teams'),
     createTeam: (name: string) => json<Team>('POST', '/teams', { name }),
-    renameTeam: (id: string, name: string) => json<Team>('PATCH', `/teams/${enc(id)}`, { name }),
+    renameTeam: (id: string, name: string) => json<Team>('PUT', `/teams/${enc(id)}`, { name }),
     deleteTeam: (id: string) => json<void>('DELETE', `/teams/${enc(id)}`),
     teamMembers: (id: string) => json<TeamMember[]>('GET', `/teams/${enc(id)}/members`),
     setTeamMember: (id: string, member: TeamMember) =>
