@@ -1,5 +1,6 @@
 // The README's pipeline example on a team environment created in the web UI: an admin makes team
-// `platform` with `dev` and the pipeline's client `ies-cli` as editors; `dev` creates `shop-prod` for
+// `platform` on the Teams screen and adds the pipeline's client `ies-cli` there (and `dev` through the
+// API), both editors; `dev` creates `shop-prod` for
 // the team in the wizard (Chromium); the pipeline (the real `ies` with client credentials) runs
 // `ies apply -f envs/` and `ies push shop-prod`, which update and push that same environment (no
 // second `shop-prod`), and the push lands on a real Git server (checked with the git CLI).
@@ -27,12 +28,33 @@ t.test('a team environment made in the UI, applied and pushed by the pipeline', 
       headers: { authorization: `Bearer ${admin}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     })
-  t.equal((await call('POST', '/teams', { name: 'platform' })).status, 201)
+  // The admin makes the team and adds the pipeline's client on the Teams screen; dev through the API.
+  const browser = await launchBrowser(t)
+  const adminPage = await newPage(await signedInContext(browser, admin))
+  await adminPage.page.goto(`${server.url}/#/teams`)
+  await adminPage.page.getByLabel('New team name').fill('platform')
+  await adminPage.page.getByRole('button', { name: 'Create team' }).click()
+  await adminPage.page.getByRole('button', { name: 'Members' }).click()
+  const adding = adminPage.page.getByRole('form', { name: 'Add a member to platform' })
+  await adding.getByLabel('Kind').selectOption({ label: 'Service account (client id)' })
+  await adding.getByLabel('Name').fill('ies-cli')
+  await adding.getByLabel('Role').selectOption({ label: 'editor: also creates, changes, deletes' })
+  await adding.getByRole('button', { name: 'Add member' }).click()
+  await adminPage.page.locator('[data-member="ies-cli"]').waitFor()
+  await screenshot(adminPage.page, 'teams-admin')
+  t.same(adminPage.problems.errors, [])
   t.equal((await call('PUT', '/teams/platform/members/user/dev', { role: 'editor' })).status, 200)
-  t.equal((await call('PUT', '/teams/platform/members/client/ies-cli', { role: 'editor' })).status, 200)
+  const members = (await (await call('GET', '/teams/platform/members')).json()) as { data: unknown[] }
+  t.same(
+    members.data,
+    [
+      { kind: 'client', name: 'ies-cli', role: 'editor' },
+      { kind: 'user', name: 'dev', role: 'editor' },
+    ],
+    'the screen added the client as an editor',
+  )
 
   // dev creates the team's environment in the wizard.
-  const browser = await launchBrowser(t)
   const { page, problems } = await newPage(await signedInContext(browser, await tokenOf('dev')))
   await page.goto(`${server.url}/#/environments/new`)
   await page.getByLabel('Team').selectOption({ label: 'platform' })
