@@ -23,6 +23,8 @@ import type {
   GeneratedFiles,
   HistoryEntry,
   HistoryEntryDetail,
+  Team,
+  TeamMember,
   Job,
   JobFiles,
   Preferences,
@@ -200,6 +202,17 @@ export function createApiClient(opts: ApiClientOptions) {
     historyEntry: (id: string, entryId: number) => json<HistoryEntryDetail>('GET', `/environments/${enc(id)}/history/${entryId}`),
     /** Sets the configuration of an earlier entry (a new change; the current secrets are kept). */
     restoreEnvironment: (id: string, entryId: number) => json<Environment>('POST', `/environments/${enc(id)}/history/${entryId}/restore`),
+    /** The caller's teams with their role (an admin: every team). */
+    teams: () => json<Team[]>('GET', '/teams'),
+    createTeam: (name: string) => json<Team>('POST', '/teams', { name }),
+    renameTeam: (id: string, name: string) => json<Team>('PUT', `/teams/${enc(id)}`, { name }),
+    deleteTeam: (id: string) => json<void>('DELETE', `/teams/${enc(id)}`),
+    teamMembers: (id: string) => json<TeamMember[]>('GET', `/teams/${enc(id)}/members`),
+    /** Adds a member (a user by user name, a client by client id) or changes their role. */
+    setTeamMember: (id: string, member: TeamMember) =>
+      json<TeamMember>('PUT', `/teams/${enc(id)}/members/${enc(member.kind)}/${enc(member.name)}`, { role: member.role }),
+    removeTeamMember: (id: string, member: Pick<TeamMember, 'kind' | 'name'>) =>
+      json<void>('DELETE', `/teams/${enc(id)}/members/${enc(member.kind)}/${enc(member.name)}`),
     /** The caller's pushed environments that are behind (templates or configuration changed since the last push). */
     upgrades: () => json<Upgradable[]>('GET', '/environments/upgrades'),
     /** One push job per environment that is behind (or per id given). */

@@ -7,6 +7,7 @@ import type * as credentials from '../../plugins/cloud-credentials/schemas.ts'
 import type * as jobs from '../../plugins/jobs/schemas.ts'
 import type * as generation from '../../plugins/generation/schemas.ts'
 import type * as users from '../../plugins/users/schemas.ts'
+import type * as teams from '../../plugins/teams/schemas.ts'
 import type * as history from '../../plugins/history/schemas.ts'
 import type * as push from '@ies/server/jobs/push/push-schemas'
 import type { PushStrategy } from './values.ts'
@@ -34,6 +35,9 @@ export type Upgradable = Static<typeof generation.Upgradable>
 export type UpgradeJobs = Static<typeof generation.UpgradeJobs>
 export type { Catalog as CatalogDocument } from '@ies/processor-lib/contract/document'
 export type User = Static<typeof users.User>
+export type Team = Static<typeof teams.Team>
+export type TeamMember = Static<typeof teams.Member>
+export type TeamRole = TeamMember['role']
 export type Preferences = Static<typeof users.Preferences>
 
 /** One change of an environment (its history, newest first); the detail adds the configuration after it. */

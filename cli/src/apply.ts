@@ -151,27 +151,31 @@ function comparable(env: Environment, desired: Record<string, unknown>): Record<
 
 /**
  * `cloudCredential: <name>` in a file names one of the caller's credentials (ids differ from server to
- * server, names are what a repository can hold); it becomes `cloudCredentialId`. `null` unassigns.
+ * server, names are what a repository can hold); it becomes `cloudCredentialId`. `null` unassigns. An
+ * environment of a team (`team:` in the file) takes the team's credential of that name.
  */
 async function withCredentialIds(client: ApiClient, desired: Desired[]): Promise<Desired[]> {
   if (!desired.some((d) => 'cloudCredential' in d.config)) return desired
-  const byName = new Map((await client.allCredentials()).map((c) => [c.name, c.id]))
+  const byName = new Map((await client.allCredentials()).map((c) => [keyOf(c.team, c.name), c.id]))
   return desired.map((d) => {
     if (!('cloudCredential' in d.config)) return d
     const { cloudCredential: name, ...rest } = d.config
     if (name !== null && typeof name !== 'string') throw new UsageError(`${d.file}: cloudCredential must be the name of a cloud credential`)
-    const id = name === null ? null : byName.get(name)
+    const id = name === null ? null : byName.get(keyOf(d.config.team, name))
     if (id === undefined) throw notFound('Cloud credential', `${String(name)} (${d.file})`)
     return { ...d, config: { ...rest, cloudCredentialId: id } }
   })
 }
 
+/** Environments are matched by team and name: the same name may be the caller's own and a team's. */
+const keyOf = (team: unknown, name: string) => `${typeof team === 'string' ? team : ''}/${name}`
+
 export async function plan(client: ApiClient, files: Desired[]): Promise<PlannedEnvironment[]> {
   const desired = await withCredentialIds(client, files)
-  const existing = new Map((await client.allEnvironments()).map((e) => [e.name, e.id]))
+  const existing = new Map((await client.allEnvironments()).map((e) => [keyOf(e.team, e.name), e.id]))
   const out: PlannedEnvironment[] = []
   for (const want of desired) {
-    const id = existing.get(want.name)
+    const id = existing.get(keyOf(want.config.team, want.name))
     if (!id) {
       // A new environment has nothing to remove: `null` members (merge-patch removals) are left out.
       const body = withoutNulls(want.config)

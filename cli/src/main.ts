@@ -9,6 +9,7 @@ import { registerEnv } from './commands/env.ts'
 import { registerGenerate } from './commands/generate.ts'
 import { registerJobs } from './commands/jobs.ts'
 import { registerPush } from './commands/push.ts'
+import { registerTeams } from './commands/teams.ts'
 import { registerUpgrade } from './commands/upgrade.ts'
 import { Context, type GlobalOptions } from './context.ts'
 import { ROOT_NOTES, unknownCommand, withExamples } from './help.ts'
@@ -49,6 +50,7 @@ export function buildProgram(): { program: Command; context: () => Context } {
   registerCatalog(program, ctx)
   registerCredentials(program, ctx)
   registerUpgrade(program, ctx)
+  registerTeams(program, ctx)
   return { program, context: ctx }
 }
 

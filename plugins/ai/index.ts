@@ -3,7 +3,7 @@
 // its suggestions pass acceptSuggestions (catalog paths, catalog types, options and patterns only).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
-import { notFound, unavailable } from '@ies/server/core/errors'
+import { unavailable } from '@ies/server/core/errors'
 import { builtinAssistant } from './builtin-assistant.ts'
 import { catalogSourceFor, type Catalog } from './catalog-source.ts'
 import { groundingFor } from './grounding.ts'
@@ -45,9 +45,8 @@ const ai: FastifyPluginAsyncTypebox = async (app) => {
       const { messages, environmentId } = request.body
       let environment: EnvironmentView | undefined
       if (environmentId) {
-        const record = await environments.get(request.principal.userId, environmentId)
-        if (!record) throw notFound('Environment not found')
-        environment = environmentView(record)
+        const { env } = await environments.access(request.principal, environmentId, 'read')
+        environment = environmentView(env)
       }
       // The draft is what the user is editing; a stored environment fills in what the draft leaves out.
       const draft = overlay(environment && draftOf(environment), request.body.draft)

@@ -18,6 +18,7 @@ import {
   type CredentialProvider,
   type Credentials,
 } from './schemas.ts'
+import type { EnvironmentAction } from '../teams/schemas.ts'
 import { validateCredentials } from './validate.ts'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
@@ -38,10 +39,23 @@ function credentialsOf(request: FastifyRequest, provider: CredentialProvider, va
 }
 
 const cloudCredentials: FastifyPluginAsyncTypebox = async (app) => {
-  const { cloudCredentials: repo, environments } = app
+  const { cloudCredentials: repo, environments, teams } = app
+
+  /**
+   * The credential's owner key (the caller's id or a team's), when the caller's role there allows the
+   * action (plugins/teams/scopes.ts): 404 for one they may not see, 403 for a role too weak.
+   */
+  async function ownerFor(request: FastifyRequest, id: string, action: EnvironmentAction): Promise<{ owner: string; team?: string }> {
+    const scope = await teams.check(request.principal, await repo.ownerOf(id), action, {
+      notFoundMessage: NOT_FOUND,
+      what: 'cloud credentials',
+    })
+    return { owner: scope.ownerKey, team: scope.team?.name }
+  }
 
   app.get('/', { schema: { querystring: ListQuery, response: { 200: ListEnvelope(CredentialSummary), ...errors } } }, async (request) => {
-    const { items, total } = await repo.list(request.principal.userId, request.query)
+    const owners = new Map((await teams.scopes(request.principal)).map((s) => [s.ownerKey, s.team?.name]))
+    const { items, total } = await repo.list(owners, request.query)
     return page(request, items, { page: request.query.page, limit: request.query.limit, total })
   })
 
@@ -51,22 +65,24 @@ const cloudCredentials: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { name, provider } = request.body
       const credentials = credentialsOf(request, provider, request.body.credentials)
-      const created = await repo.create(request.principal.userId, { name, provider, credentials })
-      return reply.code(201).send(ok(request, created))
+      const scope = await teams.target(request.principal, request.body.team, 'cloud credentials')
+      const created = await repo.create(scope.ownerKey, { name, provider, credentials })
+      return reply.code(201).send(ok(request, { ...created, ...(scope.team && { team: scope.team.name }) }))
     },
   )
 
   app.get('/:id', { schema: { params: IdParams, response: { 200: Envelope(CredentialDetail), ...errors } } }, async (request) => {
-    const credential = await repo.get(request.principal.userId, request.params.id)
+    const { owner, team } = await ownerFor(request, request.params.id, 'read')
+    const credential = await repo.get(owner, request.params.id)
     if (!credential) throw notFound(NOT_FOUND)
-    return ok(request, credential)
+    return ok(request, { ...credential, ...(team && { team }) })
   })
 
   app.put(
     '/:id',
     { schema: { params: IdParams, body: CredentialUpdate, response: { 200: Envelope(CredentialUpdated), ...errors } } },
     async (request) => {
-      const userId = request.principal.userId
+      const { owner: userId } = await ownerFor(request, request.params.id, 'change')
       const current = await repo.get(userId, request.params.id)
       if (!current) throw notFound(NOT_FOUND)
       const { name } = request.body
@@ -88,7 +104,7 @@ const cloudCredentials: FastifyPluginAsyncTypebox = async (app) => {
     '/:id',
     { schema: { params: IdParams, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } } },
     async (request, reply) => {
-      const userId = request.principal.userId
+      const { owner: userId } = await ownerFor(request, request.params.id, 'change')
       const current = await repo.get(userId, request.params.id)
       if (!current) throw notFound(NOT_FOUND)
       const names = await environments.namesUsingCredential(userId, current.id)
@@ -103,13 +119,14 @@ const cloudCredentials: FastifyPluginAsyncTypebox = async (app) => {
   )
 
   app.put('/:id/default', { schema: { params: IdParams, response: { 200: Envelope(CredentialSummary), ...errors } } }, async (request) => {
-    const credential = await repo.setDefault(request.principal.userId, request.params.id)
+    const { owner } = await ownerFor(request, request.params.id, 'change')
+    const credential = await repo.setDefault(owner, request.params.id)
     if (!credential) throw notFound(NOT_FOUND)
     return ok(request, credential)
   })
 
   app.post('/:id/validate', { schema: { params: IdParams, response: { 200: Envelope(ValidationResult), ...errors } } }, async (request) => {
-    const { userId } = request.principal
+    const { owner: userId } = await ownerFor(request, request.params.id, 'operate')
     const stored = await repo.getCredentials(userId, request.params.id)
     if (!stored) throw notFound(NOT_FOUND)
     const checked = await validateCredentials(stored.provider, stored.credentials, app.config.cloud)

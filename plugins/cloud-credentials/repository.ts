@@ -45,6 +45,8 @@ interface DefaultRecord {
 export interface CloudCredential {
   id: string
   name: string
+  /** The team it belongs to (set by the routes from the owner's scope). */
+  team?: string
   provider: CredentialProvider
   isDefault: boolean
   metadata: Metadata
@@ -97,10 +99,11 @@ export class CloudCredentialRepository {
     return found?.credentialId === doc._id
   }
 
-  private view(doc: CloudCredentialRecord, isDefault: boolean): CloudCredential {
+  private view(doc: CloudCredentialRecord, isDefault: boolean, team?: string): CloudCredential {
     return {
       id: doc._id,
       name: doc.name,
+      ...(team && { team }),
       provider: doc.provider,
       isDefault,
       metadata: doc.metadata,
@@ -110,8 +113,12 @@ export class CloudCredentialRepository {
     }
   }
 
-  /** The user's credentials, newest first, each with `isDefault`. */
-  async list(userId: string, opts: { page: number; limit: number; provider?: string }) {
+  /**
+   * The credentials of the owners (a user's id, their teams' keys: the team's name, or undefined for
+   * the user's own), newest first, each with `isDefault` and `team`.
+   */
+  async list(owners: Map<string, string | undefined>, opts: { page: number; limit: number; provider?: string }) {
+    const userId = { $in: [...owners.keys()] }
     const filter: Record<string, unknown> = { userId }
     if (opts.provider) filter.provider = opts.provider
     const [docs, total, defaults] = await Promise.all([
@@ -125,7 +132,12 @@ export class CloudCredentialRepository {
       this.defaults.find({ userId }).toArray(),
     ])
     const defaultIds = new Set(defaults.map((d) => d.credentialId))
-    return { items: docs.map((doc) => this.view(doc, defaultIds.has(doc._id))), total }
+    return { items: docs.map((doc) => this.view(doc, defaultIds.has(doc._id), owners.get(doc.userId))), total }
+  }
+
+  /** Who owns a credential (a user's id or a team's key), or undefined when there is none. */
+  async ownerOf(id: string): Promise<string | undefined> {
+    return (await this.collection.findOne({ _id: id }, { projection: { userId: 1 } }))?.userId
   }
 
   async get(userId: string, id: string): Promise<CloudCredential | null> {

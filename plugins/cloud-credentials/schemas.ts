@@ -3,6 +3,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { PageQuery } from '@ies/server/core/envelope'
 import { StringEnum } from '@ies/server/core/schema'
 import { CREDENTIAL_PROVIDERS, type CredentialProvider } from '@ies/api/values'
+import { TeamName } from '../teams/schemas.ts'
 
 export { CREDENTIAL_PROVIDERS, type CredentialProvider }
 
@@ -71,7 +72,13 @@ const CredentialsField = Type.Object(
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' })
 
 export const CredentialCreate = Type.Object(
-  { name: Name, provider: StringEnum(CREDENTIAL_PROVIDERS), credentials: CredentialsField },
+  {
+    name: Name,
+    provider: StringEnum(CREDENTIAL_PROVIDERS),
+    credentials: CredentialsField,
+    /** The team it belongs to (its editors create it; its environments may use it); absent: the caller's own. */
+    team: Type.Optional(TeamName),
+  },
   { additionalProperties: false },
 )
 
@@ -99,7 +106,6 @@ const Base = {
   provider: StringEnum(CREDENTIAL_PROVIDERS),
 }
 
-export const CredentialCreated = Type.Object({ ...Base, createdAt: Timestamp, updatedAt: Timestamp })
 const CheckedAt = Type.String({ format: 'date-time', description: 'When the check was made.' })
 export const ValidationResult = Type.Union([
   Type.Object({ valid: Type.Literal(true), identity: Type.Object({ arn: Type.String(), accountId: Type.String() }), checkedAt: CheckedAt }),
@@ -116,8 +122,14 @@ export type ValidationResult = Static<typeof ValidationResult>
 
 /** The last check of the credential (POST /:id/validate), kept with it. */
 const LastValidation = { lastValidation: Type.Optional(ValidationResult) }
+/** The team a credential belongs to; absent for the caller's own. */
+const TeamField = { team: Type.Optional(TeamName) }
+
+export const CredentialCreated = Type.Object({ ...Base, ...TeamField, createdAt: Timestamp, updatedAt: Timestamp })
+
 export const CredentialSummary = Type.Object({
   ...Base,
+  ...TeamField,
   isDefault: Type.Boolean(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -125,6 +137,7 @@ export const CredentialSummary = Type.Object({
 })
 export const CredentialDetail = Type.Object({
   ...Base,
+  ...TeamField,
   isDefault: Type.Boolean(),
   metadata: Metadata,
   createdAt: Timestamp,

@@ -10,4 +10,9 @@ declare module 'fastify' {
   }
 }
 
-export default repositoryPlugin('cloud-credentials', 'cloudCredentials', (app) => new CloudCredentialRepository(app.mongo.db, app.keyRing))
+export default repositoryPlugin(
+  'cloud-credentials',
+  'cloudCredentials',
+  (app) => new CloudCredentialRepository(app.mongo.db, app.keyRing),
+  ['teams'],
+)

@@ -8,6 +8,7 @@ import { catalogCheckFor, withoutOverlap } from './catalog-check.ts'
 import { StrandedCheck } from './stranded.ts'
 import { templatesMigrations } from '@ies/server/jobs/generation/migrations'
 import { mergePatch } from './merge-patch.ts'
+import type { Scope } from '../teams/scopes.ts'
 import { inputOf, toEnvironment, type DeployKeyChange, type EnvironmentRecord } from './repository.ts'
 import { credentialReferenceErrors, gitRepositoryUrlErrors, helmValuesErrors } from './rules.ts'
 import { Environment, EnvironmentInput, EnvironmentPatch, EnvironmentSummary, IdParams, ListQuery } from './schemas.ts'
@@ -58,28 +59,34 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
    * The environment as served one at a time: with its last push and what it is behind (push-records.ts).
    * `records`: where its last push record is read (by default now; a read can also be started earlier).
    */
-  async function view(request: FastifyRequest, env: EnvironmentRecord, records: Pick<PushRecords, 'last'> = app.jobs.pushing.records) {
+  async function view(
+    request: FastifyRequest,
+    env: EnvironmentRecord,
+    scope: Pick<Scope, 'team' | 'role'>,
+    records: Pick<PushRecords, 'last'> = app.jobs.pushing.records,
+  ) {
     const templatesCommit = () => currentTemplatesCommit(app.templates, request.log)
     const [{ lastPush, behind }, catalog] = await Promise.all([
       upgradeStatus(records, env, templatesCommit),
       catalogCheck.current(request.log),
     ])
     const problems = stranded.of(catalog, env)
-    return { ...toEnvironment(env), lastPush, behind, ...(problems.length > 0 && { problems }) }
-  }
-
-  async function owned(request: FastifyRequest, id: string): Promise<EnvironmentRecord> {
-    const env = await repo.get(request.principal.userId, id)
-    if (!env) throw notFound('Environment not found')
-    return env
+    return {
+      ...toEnvironment(env),
+      ...(scope.team && { team: scope.team.name }),
+      role: scope.role,
+      lastPush,
+      behind,
+      ...(problems.length > 0 && { problems }),
+    }
   }
 
   app.get('/', { schema: { querystring: ListQuery, response: { 200: ListEnvelope(EnvironmentSummary), ...errors } } }, async (request) => {
-    // List rows straight from the user's summary: no record is read (docs/internals/data-and-scale.md).
-    const { userId } = request.principal
-    const { items, total } = await repo.listRows(userId, request.query)
+    // List rows straight from the caller's and their teams' summaries (docs/internals/data-and-scale.md);
+    // records are read (by _id) only to judge rows whose stranded state is not cached.
+    const { items, total } = await repo.listRows(request.principal, request.query)
     const catalog = await catalogCheck.current(request.log)
-    const problems = await stranded.rows(catalog, items, (ids) => repo.records(userId, ids))
+    const problems = await stranded.rows(catalog, items, (ids) => repo.records(ids))
     const rows = items.map((e) => {
       const found = problems.get(e.id) ?? []
       return {
@@ -106,35 +113,50 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const catalogFindings = createFindings.get(request) ?? []
       if (request.validationError) throw schemaFailure(detailsFromValidation(request.validationError as FastifyError), catalogFindings)
-      await checkRules(request.principal.userId, request.body, catalogFindings)
-      const env = await repo.create(request.principal.userId, request.body, await currentMigrations(request))
+      const scope = await repo.target(request.principal, request.body.team)
+      await checkRules(scope.ownerKey, request.body, catalogFindings)
+      const env = await repo.create(scope.ownerKey, request.body, {
+        migrations: await currentMigrations(request),
+        createdBy: request.principal.userId,
+      })
       await app.history.record(request, { kind: 'create', environment: { id: env._id, name: env.name }, after: toEnvironment(env) })
-      return reply.code(201).send(ok(request, await view(request, env)))
+      return reply.code(201).send(ok(request, await view(request, env, scope)))
     },
   )
 
   app.get('/:id', { schema: { params: IdParams, response: { 200: Envelope(Environment), ...errors } } }, async (request) => {
     // The last push record (by `_id`) is read beside the environment, one round trip fewer; it is
-    // used only once the environment is found to be the caller's, and dropped with a 404.
+    // used only once the caller is found to have access, and dropped with a 404.
     const last = app.jobs.pushing.records.last(request.params.id)
     last.catch(() => {})
-    return ok(request, await view(request, await owned(request, request.params.id), { last: () => last }))
+    const { env, ...scope } = await repo.access(request.principal, request.params.id, 'read')
+    return ok(request, await view(request, env, scope, { last: () => last }))
   })
 
   /**
    * A merge patch of one of the caller's environments (PUT's rules), recorded in its history.
    * `patchOf` makes the patch from the stored record (again on every retry of a lost race).
    */
+  /**
+   * A merge patch of an environment the caller may change (PUT's rules), recorded in its history.
+   * `patchOf` makes the patch from the stored record (again on every retry of a lost race). `move`:
+   * the team the environment goes to (null: the caller's own), after the rest is written.
+   */
   async function update(
     request: FastifyRequest,
     id: string,
     patchOf: (stored: EnvironmentRecord) => Record<string, unknown> | Promise<Record<string, unknown>>,
     change: { kind: 'update' | 'restore'; restoredFrom?: number },
+    move?: { team: string | null },
   ) {
     // Before the owner's write lock: reading the catalog may wait for the processor.
     const catalog = await catalogCheck.current(request.log)
-    return repo.updating(request.principal.userId, request, async (locked) => {
-      const stored = await owned(request, id)
+    const { env: found, ...scope } = await repo.access(request.principal, id, 'change')
+    const target = move && move.team !== (scope.team?.name ?? null) ? await repo.target(request.principal, move.team) : null
+    const owner = found.userId
+    const { stored, updated, secretsChanged } = await repo.updating(owner, request, async (locked) => {
+      const stored = await repo.get(owner, id)
+      if (!stored) throw notFound('Environment not found')
       const patch = await patchOf(stored)
 
       const immutable: FieldError[] = IMMUTABLE.filter((field) => field in patch && patch[field] !== stored[field]).map((field) => ({
@@ -155,28 +177,34 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
         )
       }
       const input = merged as EnvironmentInput
-      await checkRules(request.principal.userId, input, catalogFindings)
+      await checkRules(owner, input, catalogFindings)
 
       const deployKey = deployKeyChange(patch)
       const updated = await locked.replace(stored, input, deployKey)
       if (!updated) throw notFound('Environment not found')
       const secretsChanged = deployKey === 'keep' || !(stored.deployKey || updated.deployKey) ? [] : ['gitRepository.deployKey']
-      const environment = { id: updated._id, name: updated.name }
-      await app.history.record(request, {
-        ...change,
-        environment,
-        before: toEnvironment(stored),
-        after: toEnvironment(updated),
-        secretsChanged,
-      })
-      return ok(request, await view(request, updated))
+      return { stored, updated, secretsChanged }
     })
+    const result = target ? await repo.move(updated, target.ownerKey, request.principal.userId) : updated
+    await app.history.record(request, {
+      ...change,
+      environment: { id: result._id, name: result.name },
+      before: toEnvironment(stored),
+      after: toEnvironment(result),
+      secretsChanged,
+    })
+    return ok(request, await view(request, result, target ?? scope))
   }
 
   app.put(
     '/:id',
     { schema: { params: IdParams, body: EnvironmentPatch, response: { 200: Envelope(Environment), ...errors } } },
-    async (request) => update(request, request.params.id, () => request.body as Record<string, unknown>, { kind: 'update' }),
+    async (request) => {
+      // A patch naming another team (or null: the caller's own) moves the environment.
+      const { team, ...patch } = request.body as Record<string, unknown>
+      const move = 'team' in (request.body as object) ? { team: team as string | null } : undefined
+      return update(request, request.params.id, () => patch, { kind: 'update' }, move)
+    },
   )
 
   app.post(
@@ -184,13 +212,10 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: EntryParams, response: { 200: Envelope(Environment), ...errors } } },
     async (request) => {
       const { id, entryId } = request.params
-      // The entry is read once the environment is found to be the caller's (`owned`, in `update`).
+      // The entry is read once the caller is found to have access (`update`).
       const patchOf = async (stored: EnvironmentRecord) =>
         app.history.restorePatch(inputOf(stored), await app.history.configurationAt(id, entryId))
-      return update(request, id, patchOf, {
-        kind: 'restore',
-        restoredFrom: entryId,
-      })
+      return update(request, id, patchOf, { kind: 'restore', restoredFrom: entryId })
     },
   )
 
@@ -198,8 +223,8 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
     '/:id',
     { schema: { params: IdParams, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } } },
     async (request, reply) => {
-      const env = await owned(request, request.params.id)
-      if (!(await repo.remove(request.principal.userId, env._id))) throw notFound('Environment not found')
+      const { env } = await repo.access(request.principal, request.params.id, 'change')
+      if (!(await repo.remove(env.userId, env._id))) throw notFound('Environment not found')
       await app.history.record(request, { kind: 'delete', environment: { id: env._id, name: env.name } })
       return reply.code(204).send()
     },

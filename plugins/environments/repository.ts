@@ -11,24 +11,30 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Collection, Db } from 'mongodb'
 import pMap from 'p-map'
 import type { EncryptedSecret, KeyRing } from '@ies/server/core/crypto'
-import { AppError, conflict, fieldError, isDatabaseUnavailable } from '@ies/server/core/errors'
+import { AppError, conflict, fieldError, isDatabaseUnavailable, notFound } from '@ies/server/core/errors'
 import { isDuplicateKey } from '@ies/server/core/db'
 import { ownerLock } from '@ies/server/core/keyed-mutex'
 import { replaceAtVersion } from '@ies/server/core/versioned-write'
 import { reencryptField, type ReencryptResult } from '@ies/server/core/reencrypt'
 import { migrateEnvironment } from '@ies/server/jobs/generation/migrations'
 import type { Migration } from '@ies/processor-lib/migrations/index'
+import type { TeamsRepository } from '../teams/repository.ts'
+import type { EnvironmentAction } from '../teams/schemas.ts'
+import type { Caller, Scope } from '../teams/scopes.ts'
 import type { Environment, EnvironmentInput } from './schemas.ts'
 import { ENVIRONMENT_STATUSES, SORTS } from './schemas.ts'
 import { fromStored, toStored, type StoredEnvironment } from './stored-form.ts'
-import { entryMatches, EnvironmentSummaries, select, type SummaryEntry } from './summaries.ts'
+import { entryMatches, EnvironmentSummaries, mergeSelections, select, type SummaryEntry } from './summaries.ts'
 
 export const DEPLOY_KEY_PURPOSE = 'environment.deployKey'
 
 /** What is stored: the validated input without the deploy key, plus the service's own fields. */
-export interface EnvironmentRecord extends Omit<EnvironmentInput, 'gitRepository' | 'domain' | 'services' | 'helmCharts'> {
+export interface EnvironmentRecord extends Omit<EnvironmentInput, 'gitRepository' | 'domain' | 'services' | 'helmCharts' | 'team'> {
   _id: string
+  /** The owner key: the owning user's id, or `team:<team id>` for a team's environment (access.ts). */
   userId: string
+  /** Who created it (a team's environment; a personal one's creator is its owner). */
+  createdBy?: string
   domain: string
   services: NonNullable<EnvironmentInput['services']>
   helmCharts: NonNullable<EnvironmentInput['helmCharts']>
@@ -76,7 +82,7 @@ export function toEnvironment(doc: EnvironmentRecord): Environment {
 
 /** The stored record as an input document (what a merge patch applies to); the deploy key stays out. */
 export function inputOf(doc: EnvironmentRecord): Record<string, unknown> {
-  const { _id, userId, deployKey, status, stateKeyScope, version, migrations, createdAt, updatedAt, ...input } = doc
+  const { _id, userId, createdBy, deployKey, status, stateKeyScope, version, migrations, createdAt, updatedAt, ...input } = doc
   return structuredClone(input)
 }
 
@@ -95,6 +101,19 @@ export interface ListOptions {
   status?: string
   sort?: keyof typeof SORTS
   order?: 'asc' | 'desc'
+  /** Only this team's environments (by name). */
+  team?: string
+}
+
+/** An environment the caller may act on, with their role and its team (plugins/teams/scopes.ts). */
+export interface Accessed extends Scope {
+  env: EnvironmentRecord
+}
+
+/** A list row: the summary entry, and the scope (team, caller's role) it was listed from. */
+export interface ListRow extends SummaryEntry {
+  team?: string
+  role: Scope['role']
 }
 
 export type EnvironmentDeletedHook = (env: EnvironmentRecord) => Promise<void> | void
@@ -162,6 +181,8 @@ export class EnvironmentRepository {
   constructor(
     private readonly db: Db,
     private readonly keys: KeyRing,
+    /** Who may do what (`app.teams`); absent where no request is served (scripts). */
+    readonly teams?: Pick<TeamsRepository, 'check' | 'scopes' | 'target'>,
   ) {
     this.collection = db.collection<StoredEnvironment>('environments')
     this.credentials = db.collection<CredentialReference>('cloud_credentials')
@@ -206,14 +227,54 @@ export class EnvironmentRepository {
    * the two writes) rebuilds the summary for the next list. An update that failed in this process
    * marks the summary for a rebuild at once (summaries.ts).
    */
-  async listRows(userId: string, opts: ListOptions): Promise<{ items: SummaryEntry[]; total: number }> {
-    const selected = select((await this.summaries.read(userId)).entries, opts)
-    const items = selected.slice((opts.page - 1) * opts.limit, opts.page * opts.limit)
-    if ((this.verifiedAt.get(userId) ?? 0) + VERIFY_EVERY_MS < Date.now()) {
-      this.verifiedAt.set(userId, Date.now())
-      void this.verify(userId, items).catch(() => this.verifiedAt.delete(userId))
+  async listRows(caller: Caller, opts: ListOptions): Promise<{ items: ListRow[]; total: number }> {
+    const scopes = await this.scopes(caller, opts.team)
+    const summaries = await Promise.all(scopes.map((scope) => this.summaries.read(scope.ownerKey)))
+    const { entries: selected, sourceOf } = mergeSelections(
+      summaries.map((summary) => select(summary.entries, opts)),
+      opts,
+    )
+    const page = selected.slice((opts.page - 1) * opts.limit, opts.page * opts.limit)
+    const items = page.map((entry): ListRow => {
+      const scope = scopes[sourceOf(entry)]
+      return { ...entry, ...(scope.team && { team: scope.team.name }), role: scope.role }
+    })
+    for (const scope of scopes) {
+      const key = scope.ownerKey
+      if ((this.verifiedAt.get(key) ?? 0) + VERIFY_EVERY_MS >= Date.now()) continue
+      this.verifiedAt.set(key, Date.now())
+      void this.verify(
+        key,
+        items.filter((_e, i) => scopes[sourceOf(page[i])] === scope),
+      ).catch(() => this.verifiedAt.delete(key))
     }
     return { items, total: selected.length }
+  }
+
+  /**
+   * One of the caller's environments for an action: its record, the caller's role and its team.
+   * 404 when the caller may not see it, 403 when their role does not allow the action (access.ts).
+   * Read by `_id` alone, as `get`.
+   */
+  async access(caller: Caller, id: string, action: EnvironmentAction): Promise<Accessed> {
+    const stored = await this.collection.findOne({ _id: id })
+    const scope = await this.teamsOrFail().check(caller, stored?.userId, action)
+    return { ...scope, env: await this.withUsableCredential(fromStored(stored!)) }
+  }
+
+  /** The caller's own scope and their teams' (one team's when `team` is named). */
+  scopes(caller: Caller, team?: string): Promise<Scope[]> {
+    return this.teamsOrFail().scopes(caller, team)
+  }
+
+  /** Where an environment the caller creates or moves goes: their own, or a team they are an editor of. */
+  target(caller: Caller, team: string | null | undefined): Promise<Scope> {
+    return this.teamsOrFail().target(caller, team)
+  }
+
+  private teamsOrFail() {
+    if (!this.teams) throw new Error('the environment repository was made without teams: it serves no request')
+    return this.teams
   }
 
   /**
@@ -256,21 +317,37 @@ export class EnvironmentRepository {
     // By `_id` alone, the owner checked here (the one filter FerretDB answers from an index).
     const stored = await this.collection.findOne({ _id: id })
     if (!stored || stored.userId !== userId) return null
-    const doc = fromStored(stored)
+    return this.withUsableCredential(fromStored(stored))
+  }
+
+  /** The record without a `cloudCredentialId` whose credential is gone or not its owner's (see `get`). */
+  private async withUsableCredential(doc: EnvironmentRecord): Promise<EnvironmentRecord> {
     if (doc.cloudCredentialId) {
       const credential = await this.credentials.findOne({ _id: doc.cloudCredentialId }, { projection: { userId: 1 } })
-      if (credential?.userId !== userId) delete doc.cloudCredentialId
+      if (credential?.userId !== doc.userId) delete doc.cloudCredentialId
     }
     return doc
   }
 
-  /** The user's records of `ids` (by `_id`, a few at a time; another user's or a missing one left out), as stored. */
-  async records(userId: string, ids: readonly string[]): Promise<EnvironmentRecord[]> {
+  /**
+   * The records of `ids` as stored (by `_id`, a few at a time; a missing one left out). Only for ids
+   * taken from the caller's own list rows (`listRows`), never from a request.
+   */
+  async records(ids: readonly string[]): Promise<EnvironmentRecord[]> {
     const docs = await pMap(ids, (id) => this.collection.findOne({ _id: id }), { concurrency: PAGE_READS })
-    return docs.filter((d): d is StoredEnvironment => d?.userId === userId).map(fromStored)
+    return docs.filter((d): d is StoredEnvironment => d !== null).map(fromStored)
   }
 
-  /** The decrypted private deploy key, or null when the environment has none. For jobs only. */
+  /**
+   * An environment for a job, whoever queued it (the request that queued it went through `access`),
+   * or null when it is gone.
+   */
+  async forJob(id: string): Promise<EnvironmentRecord | null> {
+    const stored = await this.collection.findOne({ _id: id })
+    return stored && this.withUsableCredential(fromStored(stored))
+  }
+
+  /** The decrypted private deploy key, or null when the environment has none (or is not the owner's). For jobs only. */
   async getDeployKey(userId: string, id: string): Promise<string | null> {
     const doc = await this.get(userId, id)
     if (!doc?.deployKey) return null
@@ -282,7 +359,12 @@ export class EnvironmentRepository {
    * lock and once more after the insert, so a concurrent deletion of that credential cannot succeed
    * as well (400 on `cloudCredentialId` then, and nothing is stored).
    */
-  async create(userId: string, input: EnvironmentInput, migrations?: string[]): Promise<EnvironmentRecord> {
+  async create(
+    userId: string,
+    input: EnvironmentInput,
+    opts: { migrations?: string[]; createdBy?: string } = {},
+  ): Promise<EnvironmentRecord> {
+    const { migrations, createdBy } = opts
     await this.indexes()
     return ownerLock(this.db, userId, async () => {
       const now = new Date()
@@ -295,6 +377,7 @@ export class EnvironmentRepository {
         createdAt: now,
         updatedAt: now,
       })
+      if (createdBy && createdBy !== userId) doc.createdBy = createdBy
       if (doc.cloudCredentialId) await this.assertCredentialUsable(doc)
       try {
         await this.collection.insertOne(toStored(doc))
@@ -354,6 +437,7 @@ export class EnvironmentRepository {
   ): Promise<EnvironmentRecord | null> {
     const { _id: id, userId } = stored
     const doc = this.recordOf(id, userId, input, deployKey, {
+      createdBy: stored.createdBy,
       status: stored.status,
       stateKeyScope: stored.stateKeyScope,
       version: (stored.version ?? 0) + 1,
@@ -415,12 +499,17 @@ export class EnvironmentRepository {
     userId: string,
     input: EnvironmentInput,
     deployKey: DeployKeyChange,
-    kept: Pick<EnvironmentRecord, 'status' | 'stateKeyScope' | 'version' | 'migrations' | 'createdAt' | 'updatedAt' | 'deployKey'>,
+    kept: Pick<
+      EnvironmentRecord,
+      'status' | 'stateKeyScope' | 'version' | 'migrations' | 'createdAt' | 'updatedAt' | 'deployKey' | 'createdBy'
+    >,
   ): EnvironmentRecord {
-    const { gitRepository, ...rest } = input
+    // `team` says where a record is stored (its owner key), it is not stored in it.
+    const { gitRepository, team: _team, ...rest } = input
     const doc: EnvironmentRecord = {
       _id: id,
       userId,
+      ...(kept.createdBy && { createdBy: kept.createdBy }),
       ...rest,
       domain: input.domain ?? '',
       services: input.services ?? {},
@@ -446,7 +535,7 @@ export class EnvironmentRepository {
    * and their ids: a versioned write of the record as read now (a change made since the push is
    * migrated too), retried on a lost race like `updating`. MIGRATION_FAILED when a value cannot be moved.
    */
-  async storeMigrated(userId: string, id: string, all: readonly Migration[], jobId?: string): Promise<void> {
+  async storeMigrated(userId: string, id: string, all: readonly Migration[], by: { userId: string; jobId?: string }): Promise<void> {
     await ownerLock(this.db, userId, async () => {
       for (let n = 1; ; n++) {
         const stored = await this.get(userId, id)
@@ -461,13 +550,56 @@ export class EnvironmentRepository {
         }
         if (await replaceAtVersion(this.db, this.collection, stored.version, toStored(doc))) {
           await this.summarize(userId, () => this.summaries.put(doc))
-          for (const hook of this.migratedHooks) await hook(toEnvironment(stored), toEnvironment(doc), { userId, jobId })
+          for (const hook of this.migratedHooks) await hook(toEnvironment(stored), toEnvironment(doc), by)
           return
         }
         if (n >= UPDATE_ATTEMPTS) throw new VersionConflict()
         await sleep(RETRY_PAUSE_MS * n * (0.5 + Math.random()))
       }
     })
+  }
+
+  /**
+   * Moves an environment to another owner (a team's key or a user's id): the record, with its deploy
+   * key encrypted anew for the new owner, and its summary entry. 409 when the new owner has an
+   * environment of that name; 400 when its cloud credential is not one the new owner may use.
+   */
+  async move(stored: EnvironmentRecord, ownerKey: string, movedBy: string): Promise<EnvironmentRecord> {
+    if (stored.userId === ownerKey) return stored
+    const from = stored.userId
+    const moved = await ownerLock(this.db, from, async () => {
+      const current = await this.get(from, stored._id)
+      if (!current) throw notFound('Environment not found')
+      const { createdBy, ...rest } = current
+      const creator = createdBy ?? from
+      const doc: EnvironmentRecord = {
+        ...rest,
+        ...(creator !== ownerKey && !creator.startsWith('team:') && { createdBy: creator }),
+        userId: ownerKey,
+        version: (current.version ?? 0) + 1,
+        updatedAt: new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1)),
+      }
+      if (doc.cloudCredentialId && !(await this.credentialUsable(doc))) {
+        throw fieldError(
+          'cloudCredentialId',
+          `the environment's cloud credential is not one ${movedBy === ownerKey ? 'you' : 'the team'} may use; remove it (null) before moving`,
+        )
+      }
+      if (current.deployKey) {
+        const key = this.keys.decryptSecret(current.deployKey, this.deployKeyContext(doc._id, from))
+        doc.deployKey = this.keys.encryptSecret(key, this.deployKeyContext(doc._id, ownerKey))
+      }
+      try {
+        if (!(await replaceAtVersion(this.db, this.collection, current.version, toStored(doc)))) throw new VersionConflict()
+      } catch (err) {
+        if (isDuplicateKey(err)) throw conflict(`An environment named '${doc.name}' already exists there`)
+        throw err
+      }
+      await this.summarize(from, () => this.summaries.removeHeld(from, doc._id))
+      return doc
+    })
+    await this.summarize(ownerKey, () => this.summaries.putLocking(moved))
+    return moved
   }
 
   /** Deletes one of the user's environments after the deletion hooks ran; false when there is none. */

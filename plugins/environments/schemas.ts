@@ -5,6 +5,7 @@ import { StringEnum } from '@ies/server/core/schema'
 import { ENVIRONMENT_STATUSES, PROVIDERS } from '@ies/api/values'
 import { DEPLOY_KEY_PATTERN } from '@ies/server/jobs/push/deploy-key'
 import { Behind, LastPush } from '@ies/server/jobs/push/push-schemas'
+import { Role, TeamName } from '../teams/schemas.ts'
 import { MAX_HELM_CHARTS, MAX_SERVICE_FIELDS, MAX_SERVICES } from './limits.ts'
 
 export { ENVIRONMENT_STATUSES }
@@ -120,6 +121,11 @@ export const EnvironmentInput = Type.Object(
     terraformBackend: Type.Optional(TerraformBackend),
     gitRepository: Type.Optional(GitRepositoryInput),
     cloudCredentialId: Type.Optional(Type.String({ format: 'uuid' })),
+    /**
+     * The team the environment belongs to (docs/teams.md); absent: the caller's own. Set at creation
+     * by an editor of the team; a PUT naming another team (or `null`: the caller's own) moves it.
+     */
+    team: Type.Optional(TeamName),
   },
   { additionalProperties: false },
 )
@@ -159,6 +165,10 @@ export const Environment = Type.Object({
         'What the current catalog refuses in the stored values (a value no longer accepted, a relation between fields broken), each with its field; absent when there is none. Such an environment is stranded: change the values named, or let a push migrate them.',
     }),
   ),
+  /** The team it belongs to; absent for a personal environment. */
+  team: Type.Optional(TeamName),
+  /** The caller's role on it: `owner` of a personal environment, else their role in its team. */
+  role: Type.Optional(Type.Union([Role, Type.Literal('owner')])),
   // The generated repository's lifecycle (server/src/jobs/push/push-records.ts): served by GET /:id, create and update.
   lastPush: Type.Optional(Type.Union([LastPush, Type.Null()])),
   behind: Type.Optional(Behind),
@@ -174,6 +184,8 @@ export const EnvironmentSummary = Type.Pick(Environment, [
   'createdAt',
   'updatedAt',
   'problems',
+  'team',
+  'role',
 ])
 
 export const SORTS = { created_at: 'createdAt', name: 'name' } as const
@@ -185,6 +197,7 @@ export const ListQuery = Type.Object(
     status: Type.Optional(StringEnum(ENVIRONMENT_STATUSES)),
     sort: Type.Optional(StringEnum(['created_at', 'name'] as const)),
     order: Type.Optional(StringEnum(['asc', 'desc'] as const)),
+    team: Type.Optional(TeamName),
   },
   { additionalProperties: false },
 )

@@ -10,4 +10,6 @@ declare module 'fastify' {
   }
 }
 
-export default repositoryPlugin('environments', 'environments', (app) => new EnvironmentRepository(app.mongo.db, app.keyRing))
+export default repositoryPlugin('environments', 'environments', (app) => new EnvironmentRepository(app.mongo.db, app.keyRing, app.teams), [
+  'teams',
+])

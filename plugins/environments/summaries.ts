@@ -148,15 +148,39 @@ export function select(entries: SummaryEntry[], query: SummaryQuery): SummaryEnt
   return selected
 }
 
-function selectNow(entries: SummaryEntry[], query: SummaryQuery): SummaryEntry[] {
+/** The list order of a query: its field, then id. */
+function orderOf(query: SummaryQuery): (a: SummaryEntry, b: SummaryEntry) => number {
   const sort = query.sort ?? 'created_at'
   // Newest first by default; names A to Z by default.
   const direction = (query.order ?? (sort === 'name' ? 'asc' : 'desc')) === 'asc' ? 1 : -1
   const key = (e: SummaryEntry): string | number => (sort === 'name' ? e.name : e.createdAt.getTime())
   const compare = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0)
+  return (a, b) => direction * (compare(key(a), key(b)) || compare(a.id, b.id))
+}
+
+function selectNow(entries: SummaryEntry[], query: SummaryQuery): SummaryEntry[] {
   return entries
     .filter((e) => (!query.provider || e.provider === query.provider) && (!query.status || e.status === query.status))
-    .sort((a, b) => direction * (compare(key(a), key(b)) || compare(a.id, b.id)))
+    .sort(orderOf(query))
+}
+
+/**
+ * Several selections (the caller's own summary's and their teams', each in the query's order) as
+ * one list in that order, and which selection each entry came from. One non-empty selection is
+ * passed on as it is (its cached array): a team member's list costs what an owner's does.
+ */
+export function mergeSelections(
+  selections: SummaryEntry[][],
+  query: SummaryQuery,
+): { entries: SummaryEntry[]; sourceOf: (entry: SummaryEntry) => number } {
+  const nonEmpty = selections.map((s, i) => [s, i] as const).filter(([s]) => s.length > 0)
+  if (nonEmpty.length <= 1) {
+    const only = nonEmpty[0]?.[1] ?? 0
+    return { entries: nonEmpty[0]?.[0] ?? [], sourceOf: () => only }
+  }
+  const source = new Map<SummaryEntry, number>()
+  for (const [entries, i] of nonEmpty) for (const e of entries) source.set(e, i)
+  return { entries: [...source.keys()].sort(orderOf(query)), sourceOf: (entry) => source.get(entry)! }
 }
 
 /** The `_id` of the marker set once every user's summary has been built (see `allBuilt`). */
@@ -245,13 +269,19 @@ export class EnvironmentSummaries {
     })
   }
 
-  /** Takes the environment's entry out. */
-  remove(userId: string, id: string): Promise<void> {
-    return this.change(userId, (entries) => (entries.some((e) => e.id === id) ? entries.filter((e) => e.id !== id) : null))
+  /** `put` for a caller that does not hold the owner's lock (a move puts the entry under its new owner). */
+  putLocking(doc: Summarized): Promise<void> {
+    return this.lock(doc.userId, () => this.put(doc))
   }
 
-  private async change(userId: string, change: (entries: SummaryEntry[]) => SummaryEntry[] | null): Promise<void> {
-    await this.lock(userId, () => this.changeHeld(userId, change))
+  /** Takes the environment's entry out. */
+  remove(userId: string, id: string): Promise<void> {
+    return this.lock(userId, () => this.removeHeld(userId, id))
+  }
+
+  /** `remove` for a caller that holds the owner's lock. */
+  removeHeld(userId: string, id: string): Promise<void> {
+    return this.changeHeld(userId, (entries) => (entries.some((e) => e.id === id) ? entries.filter((e) => e.id !== id) : null))
   }
 
   /** `change` for a caller that holds the owner's lock already (the lock is not re-entrant). */

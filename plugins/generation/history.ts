@@ -1,11 +1,12 @@
 // An environment's job history (README.md beside this file, "Job history"):
 //   GET /environments/:id/jobs?limit=&cursor=   its generation and push jobs, newest first, a page at a
 //   time: `pagination.nextCursor` is given to the next request until it is null.
-// Only the owner sees them (another user's environment is a 404, as everywhere).
+// Whoever may read the environment sees them (app.environments.access; a team's environment: every
+// member's jobs), anyone else gets a 404, as everywhere.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { ErrorBody, Meta, ok, PageQuery } from '@ies/server/core/envelope'
-import { fieldError, notFound } from '@ies/server/core/errors'
+import { fieldError } from '@ies/server/core/errors'
 import { Job, toJob } from '../jobs/schemas.ts'
 import { EnvironmentParams } from './schemas.ts'
 
@@ -45,12 +46,12 @@ export const jobHistoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { userId } = request.principal
       const { limit, cursor } = request.query
       const before = cursor === undefined ? undefined : parseCursor(cursor)
-      if (!(await app.environments.get(userId, request.params.id))) throw notFound('Environment not found')
-      // One more than a page: whether there is a next one.
-      const records = await app.jobs.store.listForEnvironment(userId, request.params.id, limit + 1, before)
+      const { env, role } = await app.environments.access(request.principal, request.params.id, 'read')
+      // One more than a page: whether there is a next one. A personal environment's are its owner's.
+      const owner = role === 'owner' ? request.principal.userId : undefined
+      const records = await app.jobs.store.listForEnvironment(owner, env._id, limit + 1, before)
       const page = records.slice(0, limit)
       const nextCursor = records.length > limit ? cursorOf(page[page.length - 1]) : null
       return { ...ok(request, page.map(toJob)), pagination: { limit, nextCursor } }

@@ -9,7 +9,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { unzipToFiles } from '@ies/processor-lib'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
-import { AppError, fieldError, notFound } from '@ies/server/core/errors'
+import { AppError, fieldError } from '@ies/server/core/errors'
 import type { LifecyclePushParams } from '@ies/server/jobs/push/push-job'
 import { isChartFile } from '@ies/server/jobs/generation/selection'
 import { UNZIP_LIMITS, type ArchiveId } from '@ies/server/jobs/queue/archives'
@@ -22,7 +22,7 @@ import { pushProblem, upgradeRoutes } from './upgrade.ts'
 
 export const autoPrefix = '/environments'
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 422: ErrorBody }
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody }
 
 const generation: FastifyPluginAsyncTypebox = async (app) => {
   const environments = app.environments
@@ -30,9 +30,9 @@ const generation: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(upgradeRoutes)
   await app.register(jobHistoryRoutes)
 
-  const environmentOf = async (userId: string, id: string) => {
-    const env = await environments.get(userId, id)
-    if (!env) throw notFound('Environment not found')
+  /** An environment the caller may generate and push (operator or more), of a provider that generates. */
+  const environmentOf = async (principal: Parameters<typeof environments.access>[0], id: string) => {
+    const { env } = await environments.access(principal, id, 'operate')
     if (env.provider !== 'aws') throw fieldError('provider', 'only provider aws generates a stack')
     return env
   }
@@ -49,7 +49,7 @@ const generation: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { userId } = request.principal
-      const env = await environmentOf(userId, request.params.id)
+      const env = await environmentOf(request.principal, request.params.id)
       const job = await app.jobs.enqueue('generate', userId, env._id, request.body)
       await app.history.record(request, { kind: 'generate', environment: { id: env._id, name: env.name }, jobId: job._id })
       if (!request.query.wait) return reply.code(202).send(ok(request, toJob(job)))
@@ -81,7 +81,7 @@ const generation: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: EnvironmentParams, body: PushBody, response: { 202: Envelope(Job), ...errors } } },
     async (request, reply) => {
       const { userId } = request.principal
-      const env = await environmentOf(userId, request.params.id)
+      const env = await environmentOf(request.principal, request.params.id)
       const problem = await pushProblem(env, app.config.push.allowedHosts)
       if (problem) throw fieldError(problem.field, problem.message)
       const body = request.body

@@ -66,8 +66,10 @@ export const terraformBackendRoutes: FastifyPluginAsyncTypebox = async (app) => 
       if (stored.provider !== 'aws') throw fieldError('cloudCredentialId', 'must be an aws credential')
       let key = 'env/<environment_id>/aws.tfstate'
       if (body.environmentId) {
-        const env = await environments.get(userId, body.environmentId)
-        if (!env) throw fieldError('environmentId', 'no such environment')
+        // The body names it: one the caller may not see is a field error, not a 404 of the route.
+        const { env } = await environments.access(request.principal, body.environmentId, 'read').catch((err: unknown) => {
+          throw err instanceof AppError && err.statusCode === 404 ? fieldError('environmentId', 'no such environment') : err
+        })
         key = stateKeyOf(env)
       }
       const aws = stored.credentials as AwsKeys & { region?: string }

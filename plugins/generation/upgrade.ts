@@ -10,10 +10,12 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
 import pMap from 'p-map'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
+import { AppError } from '@ies/server/core/errors'
 import { checkDestination, DestinationError, urlProblem } from '@ies/server/jobs/push/destination'
 import type { LifecyclePushParams } from '@ies/server/jobs/push/push-job'
 import { currentTemplatesCommit, upgradeStatus } from '@ies/server/jobs/push/push-records'
 import type { EnvironmentRecord } from '../environments/repository.ts'
+import { roleAllows, type EnvironmentAction } from '../teams/schemas.ts'
 import { PUSH_DEFAULTS, Upgradable, UpgradeBody, UpgradeJobs } from './schemas.ts'
 
 /** Why the environment cannot be pushed, as the field and sentence of a 400; null when it can. */
@@ -50,12 +52,29 @@ export const upgradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const records = app.jobs.pushing.records
   environments.onEnvironmentDeleted((env) => records.removeForEnvironment(env._id))
 
-  async function allOf(userId: string): Promise<EnvironmentRecord[]> {
+  /** The caller's own environments and their teams' where their role allows the action. */
+  async function allOf(principal: FastifyRequest['principal'], action: EnvironmentAction): Promise<EnvironmentRecord[]> {
     const out: EnvironmentRecord[] = []
-    for (let page = 1; ; page++) {
-      const { items, total } = await environments.list(userId, { page, limit: PAGE })
-      out.push(...items)
-      if (items.length < PAGE || out.length >= total) return out
+    for (const scope of await environments.scopes(principal)) {
+      if (!roleAllows(scope.role, action)) continue
+      for (let page = 1, read = 0; ; page++) {
+        const { items, total } = await environments.list(scope.ownerKey, { page, limit: PAGE })
+        out.push(...items)
+        read += items.length
+        if (items.length < PAGE || read >= total) break
+      }
+    }
+    return out
+  }
+
+  /** One named environment the caller may push, or why not (404 and 403 become a skip reason). */
+  async function operable(principal: FastifyRequest['principal'], id: string): Promise<EnvironmentRecord | string> {
+    try {
+      return (await environments.access(principal, id, 'operate')).env
+    } catch (err) {
+      if (err instanceof AppError && err.statusCode === 404) return 'not found'
+      if (err instanceof AppError && err.statusCode === 403) return err.message
+      throw err
     }
   }
 
@@ -69,7 +88,7 @@ export const upgradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const isBehind = (b: { templates: boolean; configuration: boolean }) => b.templates || b.configuration
 
   app.get('/upgrades', { schema: { response: { 200: Envelope(Type.Array(Upgradable)), 401: ErrorBody } } }, async (request) => {
-    const statuses = await statusOf(request, await allOf(request.principal.userId))
+    const statuses = await statusOf(request, await allOf(request.principal, 'read'))
     const data = statuses
       .filter((s) => s.lastPush && isBehind(s.behind))
       .map((s) => ({ id: s.env._id, name: s.env.name, lastPush: s.lastPush!, behind: s.behind }))
@@ -87,12 +106,12 @@ export const upgradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (body.ids) {
         candidates = []
         for (const id of new Set(body.ids)) {
-          const env = await environments.get(userId, id)
-          if (env) candidates.push(env)
-          else skipped.push({ environmentId: id, reason: 'not found' })
+          const env = await operable(request.principal, id)
+          if (typeof env !== 'string') candidates.push(env)
+          else skipped.push({ environmentId: id, reason: env })
         }
       } else {
-        candidates = await allOf(userId)
+        candidates = await allOf(request.principal, 'operate')
       }
       const jobs: { environmentId: string; jobId: string }[] = []
       for (const { env, pushed, behind } of await statusOf(request, candidates)) {

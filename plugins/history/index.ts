@@ -32,7 +32,8 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
    * read by admins through the export.
    */
   async function readable(request: FastifyRequest, id: string): Promise<void> {
-    if (!(await app.environments.get(request.principal.userId, id))) throw notFound('Environment not found')
+    // The environment's read rule (owner, or a member of its team in any role): 404 otherwise.
+    await app.environments.access(request.principal, id, 'read')
   }
 
   app.get(

@@ -1,12 +1,13 @@
 // /api/jobs: a job's status (`?wait=true`: once it has finished, long polling), and the archive of a
-// successful generation and its file list (`/files`: paths and sizes). Only the owner sees a job;
-// anyone else gets 404. Download: 404 for an unknown or foreign job and for a push job (it has no
+// successful generation and its file list (`/files`: paths and sizes). A job is seen by who queued it
+// and by whoever may read its environment (a team's members, app.environments.access); anyone else gets 404. Download: 404 for an unknown or foreign job and for a push job (it has no
 // archive); 409 CONFLICT while the generation is queued or running, or when it failed.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
+import type { FastifyRequest } from 'fastify'
 import { archiveListing } from '@ies/processor-lib/tree'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
-import { conflict, fieldError, notFound } from '@ies/server/core/errors'
+import { AppError, conflict, fieldError, notFound } from '@ies/server/core/errors'
 import type { ArchiveId } from '@ies/server/jobs/queue/archives'
 import type { GenerateResult } from '@ies/server/jobs/queue/store'
 import { Job, JobBatchQuery, JobFiles, JobParams, JobQuery, MAX_BATCH_JOBS, toJob } from './schemas.ts'
@@ -14,10 +15,23 @@ import { Job, JobBatchQuery, JobFiles, JobParams, JobQuery, MAX_BATCH_JOBS, toJo
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 const jobs: FastifyPluginAsyncTypebox = async (app) => {
-  const owned = async (userId: string, jobId: string) => {
-    const record = await app.jobs.store.get(userId, jobId)
+  const owned = async (principal: FastifyRequest['principal'], jobId: string) => {
+    const record = (await app.jobs.store.get(principal.userId, jobId)) ?? (await teammates(principal, jobId))
     if (!record) throw notFound('Job not found')
     return record
+  }
+
+  /** A job someone else queued, when the caller may read its environment (a team's); else null. */
+  async function teammates(principal: FastifyRequest['principal'], jobId: string) {
+    const record = await app.jobs.store.byId(jobId)
+    if (!record) return null
+    try {
+      await app.environments.access(principal, record.environmentId, 'read')
+      return record
+    } catch (err) {
+      if (err instanceof AppError && err.statusCode === 404) return null
+      throw err
+    }
   }
 
   // Several jobs at once (the list's "Update all" follows every push with one request per round):
@@ -43,18 +57,18 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
     '/:jobId',
     { schema: { params: JobParams, querystring: JobQuery, response: { 200: Envelope(Job), ...errors } } },
     async (request) => {
-      const { userId } = request.principal
       const { jobId } = request.params
-      if (!request.query.wait) return ok(request, toJob(await owned(userId, jobId)))
-      const record = await app.jobs.waitFor(userId, jobId, app.config.jobs.waitTimeoutMs)
+      const visible = await owned(request.principal, jobId)
+      if (!request.query.wait) return ok(request, toJob(visible))
+      const record = await app.jobs.waitFor(visible.userId, jobId, app.config.jobs.waitTimeoutMs)
       if (!record) throw notFound('Job not found')
       return ok(request, toJob(record))
     },
   )
 
   /** A successful generation's record and result; 404 for a push job, 409 before success. */
-  const generated = async (userId: string, jobId: string) => {
-    const record = await owned(userId, jobId)
+  const generated = async (principal: FastifyRequest['principal'], jobId: string) => {
+    const record = await owned(principal, jobId)
     if (record.type !== 'generate') throw notFound('This job has no archive')
     const result = record.result as GenerateResult | undefined
     if (record.status !== 'succeeded' || !record.archiveId || !result) {
@@ -66,7 +80,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get('/:jobId/files', { schema: { params: JobParams, response: { 200: Envelope(JobFiles), ...errors } } }, async (request) => {
-    const { record, result, archiveId } = await generated(request.principal.userId, request.params.jobId)
+    const { record, result, archiveId } = await generated(request.principal, request.params.jobId)
     const files = await archiveListing(await app.jobs.archives.read(archiveId))
     return ok(request, { jobId: record._id, templatesCommit: result.templatesCommit, files })
   })
@@ -83,7 +97,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { result, archiveId } = await generated(request.principal.userId, request.params.jobId)
+      const { result, archiveId } = await generated(request.principal, request.params.jobId)
       const { filename, size } = result.archive
       reply.header('Content-Type', 'application/zip')
       reply.header('Content-Length', String(size))

@@ -7,6 +7,7 @@ import fp from 'fastify-plugin'
 import { templateProcessorFor } from '@ies/server/jobs/generation/processor-client'
 import { JobRunner } from '@ies/server/jobs/queue/runner'
 import { templatesMigrations } from '@ies/server/jobs/generation/migrations'
+import type { Migration } from '@ies/processor-lib/migrations/index'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,11 +20,23 @@ export default fp(
     const { environments } = app
     const processor = templateProcessorFor(app.config, app.templates)
     const migrations = templatesMigrations(app.templates)
-    const runner = new JobRunner({ db: app.mongo.db, config: app.config, log: app.log, processor, environments, migrations })
+    // A job reads its environment whoever queued it: the route that queued it checked the caller's access.
+    const forJobs = {
+      get: (_userId: string, id: string) => environments.forJob(id),
+      getDeployKey: async (_userId: string, id: string) => {
+        const env = await environments.forJob(id)
+        return env && environments.getDeployKey(env.userId, id)
+      },
+      storeMigrated: async (userId: string, id: string, all: readonly Migration[], jobId?: string) => {
+        const env = await environments.forJob(id)
+        if (env) await environments.storeMigrated(env.userId, id, all, { userId, jobId })
+      },
+    }
+    const runner = new JobRunner({ db: app.mongo.db, config: app.config, log: app.log, processor, environments: forJobs, migrations })
     app.decorate('jobs', runner)
 
     environments.onEnvironmentDeleted(async (env) => {
-      const archiveIds = await runner.store.removeForEnvironment(env.userId, env._id)
+      const archiveIds = await runner.store.removeForEnvironment(env._id)
       await runner.archives.remove(archiveIds)
     })
 

@@ -16,7 +16,7 @@
 // released rewrote a document by reading the whole table; the patched build goes by the `_id` index).
 import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
-import { Binary, type Db } from 'mongodb'
+import { Binary } from 'mongodb'
 import { encodeEntries, entryOf } from '../../plugins/environments/summaries.ts'
 import type { EnvironmentRecord } from '../../plugins/environments/repository.ts'
 import type { JobRecord } from '../../server/src/jobs/queue/store.ts'
@@ -24,6 +24,7 @@ import { documentsOf, type StoredEntry } from '../../plugins/history/store.ts'
 import { startTestApp } from '../../test/harness/app.ts'
 import { allServicesEnabled, environmentBody, generateAndWait } from '../../test/jobs/fixtures.ts'
 import { heldToken } from './held-token.ts'
+import { insertInBatches, stats, teamScale } from './team-scale.ts'
 
 const long = process.env.BENCH_LONG === '1'
 const { values } = parseArgs({
@@ -44,16 +45,6 @@ const PER_USER = 100
 
 const teardowns: (() => unknown)[] = []
 const t = { teardown: (fn: () => unknown) => teardowns.push(fn) }
-
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]
-  return { median: at(0.5), p95: at(0.95) }
-}
-
-async function insertInBatches<T extends object>(db: Db, collection: string, docs: T[]) {
-  for (let i = 0; i < docs.length; i += 200) await db.collection<T>(collection).insertMany(docs.slice(i, i + 200) as never)
-}
 
 try {
   const app = await startTestApp(t, {})
@@ -210,6 +201,8 @@ try {
   } catch (err) {
     console.log(`\none user with ${BIG_USER.toLocaleString('en')} environments: not measured (${(err as Error).message})`)
   }
+  // Teams: a team's members listing its environments, and creates as an owner's count grows (team-scale.ts).
+  await teamScale(app, { members: 20, teamEnvs: 5000, creates: BIG_USER, samples: SAMPLES })
 
   /**
    * One environment with a history of HISTORY changes: the newest real entry of `dev-001` (an update

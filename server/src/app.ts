@@ -111,6 +111,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     allowedClients: config.auth.allowedClients,
     jwksRefetchIntervalMs: config.auth.jwksRefetchIntervalMs,
     users,
+    groupsClaim: config.teams.groupsClaim,
   })
   await app.register(rateLimits, { ...config.rateLimit, redis: opts.redis })
   if (opts.beforeRoutes) await opts.beforeRoutes(app)

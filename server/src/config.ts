@@ -32,6 +32,13 @@ export interface Config {
     devUserPassword: string
     devAdminPassword: string
   }
+  /** Teams from the identity provider (docs/teams.md, docs/operations.md "Teams from the identity provider"). */
+  teams: {
+    /** TEAMS_GROUPS_CLAIM: the access-token claim listing the caller's groups; unset: teams come from IES alone. */
+    groupsClaim: string | undefined
+    /** TEAMS_GROUPS_PREFIX: a group `<prefix><team>/<role>` makes its members `<role>` in `<team>`. */
+    groupsPrefix: string
+  }
   rateLimit: {
     ipMax: number
     ipWindowMs: number
@@ -212,6 +219,10 @@ export function loadConfig(env: Env = process.env): Config {
       jwksRefetchIntervalMs: int(env, 'AUTH_JWKS_REFETCH_INTERVAL_MS', 30_000),
       devUserPassword: str(env, 'DEV_USER_PASSWORD', 'dev-password'),
       devAdminPassword: str(env, 'DEV_ADMIN_PASSWORD', 'admin-password'),
+    },
+    teams: {
+      groupsClaim: optional(env, 'TEAMS_GROUPS_CLAIM'),
+      groupsPrefix: str(env, 'TEAMS_GROUPS_PREFIX', '/ies/'),
     },
     rateLimit: {
       ipMax: int(env, 'RATE_LIMIT_IP_MAX', 100),

@@ -124,15 +124,15 @@ services:
   await t.test('env list, get, update, delete; --json shapes', async (t) => {
     const list = await ies.run(['env', 'list'])
     t.equal(list.code, 0)
-    t.match(list.stdout, /^NAME\s+PROVIDER\s+REGION\s+STATUS\s+UPDATED\s+ID$/m)
-    t.match(list.stdout, /^shop-copy\s+aws\s+eu-west-1\s+pending\s/m)
+    t.match(list.stdout, /^NAME\s+TEAM\s+ROLE\s+PROVIDER\s+REGION\s+STATUS\s+UPDATED\s+ID$/m)
+    t.match(list.stdout, /^shop-copy\s+owner\s+aws\s+eu-west-1\s+pending\s/m)
     const json = parseJson(await ies.run(['env', 'list', '--json']))
     t.same(
       json.map((e: any) => e.name),
       ['shop-copy', 'shop-dev', 'shop-prod'],
     )
     t.same(parseJson(await ies.run(['env', 'list', '--provider', 'azure', '--json'])), [], 'filtered by provider')
-    t.same(Object.keys(json[0]).sort(), ['createdAt', 'id', 'name', 'provider', 'region', 'status', 'updatedAt'])
+    t.same(Object.keys(json[0]).sort(), ['createdAt', 'id', 'name', 'provider', 'region', 'role', 'status', 'updatedAt'])
 
     const byId = parseJson(await ies.run(['env', 'get', json[0].id, '--json']))
     t.equal(byId.name, 'shop-copy', 'by id as well as by name')

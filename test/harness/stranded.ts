@@ -11,7 +11,7 @@ type Services = Record<string, Record<string, unknown>>
 export async function strandEnvironment(app: FastifyInstance, id: string, change: (services: Services) => Services): Promise<void> {
   const owner = ((await app.mongo.db.collection('environments').findOne({ _id: id as never })) as { userId: string } | null)?.userId
   if (!owner) throw new Error(`no environment ${id}`)
-  const [stored] = await app.environments.records(owner, [id])
+  const [stored] = await app.environments.records([id])
   const services = change(structuredClone(stored.services) as Services)
   const input = { ...inputOf(stored), services } as unknown as EnvironmentInput
   await app.environments.replace({ ...stored, migrations: undefined }, input, 'keep')

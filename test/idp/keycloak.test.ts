@@ -278,5 +278,16 @@ if (!keycloakHome()) {
       })
       t.equal(forged.statusCode, 401, "another provider's token is refused")
     })
+
+    t.test("Keycloak's groups claim gives team roles (TEAMS_GROUPS_CLAIM)", async (t) => {
+      const { app } = await startTestApp(t, { AUTH_URL: kc.authUrl, AUTH_REALM: kc.realm, TEAMS_GROUPS_CLAIM: 'groups' })
+      const { access_token } = await getUserToken({ ...realm, username: dev.username })
+      t.same(jwtClaims(access_token).groups, ['/ies/platform/operator'], "the realm file's group, by its full path")
+      const teams = await app.inject({ method: 'GET', url: '/api/teams', headers: { authorization: `Bearer ${access_token}` } })
+      t.same(
+        teams.json().data.map((team: { name: string; role: string }) => [team.name, team.role]),
+        [['platform', 'operator']],
+      )
+    })
   })
 }

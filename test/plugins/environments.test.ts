@@ -391,7 +391,7 @@ t.test('environments', async (t) => {
     )
     t.same(
       Object.keys(res.body.data[0]).sort(),
-      ['createdAt', 'id', 'name', 'provider', 'region', 'status', 'updatedAt'],
+      ['createdAt', 'id', 'name', 'provider', 'region', 'role', 'status', 'updatedAt'],
       'summary fields only',
     )
 

@@ -135,6 +135,7 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
 
   // Every operation of the document, with inputs that reach its handler.
   const doc = (await call('GET', '/api/openapi.json')).json()
+  const asAdmin = () => ({ authorization: auth('admin').authorization })
   const plan: Record<string, () => Promise<unknown>> = {
     'GET /health': () => call('GET', '/health'),
     'GET /api/users/me': () => call('GET', '/api/users/me'),
@@ -237,6 +238,24 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
         draft: { name: envName, services: { eks: { enabled: true } }, credentials: { secretAccessKey: secrets.value('awssecret') } },
       }),
     'GET /api/catalog/': () => call('GET', '/api/catalog/'),
+    // Teams hold no secret; each operation on a team of its own (the admin's).
+    'GET /api/teams/': () => call('GET', '/api/teams/'),
+    'POST /api/teams/': () => call('POST', '/api/teams/', { name: 'canary-made' }, asAdmin()),
+    'PUT /api/teams/{team}': async () => {
+      await call('POST', '/api/teams/', { name: 'canary-renamed' }, asAdmin())
+      return call('PUT', '/api/teams/canary-renamed', { name: 'canary-renamed-2' }, asAdmin())
+    },
+    'DELETE /api/teams/{team}': async () => {
+      await call('POST', '/api/teams/', { name: 'canary-deleted' }, asAdmin())
+      return call('DELETE', '/api/teams/canary-deleted', undefined, asAdmin())
+    },
+    'PUT /api/teams/{team}/members/{kind}/{name}': async () => {
+      await call('POST', '/api/teams/', { name: 'canary-members' }, asAdmin())
+      return call('PUT', '/api/teams/canary-members/members/user/dev', { role: 'viewer' }, asAdmin())
+    },
+    'GET /api/teams/{team}/members': () => call('GET', '/api/teams/canary-members/members', undefined, asAdmin()),
+    'DELETE /api/teams/{team}/members/{kind}/{name}': () =>
+      call('DELETE', '/api/teams/canary-members/members/user/dev', undefined, asAdmin()),
     // S3 answers through the echoing upstream: whatever AWS says back must not carry the keys.
     'POST /api/environments/terraform-backend/create': () =>
       call('POST', '/api/environments/terraform-backend/create', {

@@ -13,7 +13,15 @@ import { refusingEndpoint } from './loopback.ts'
 import { operationsOf, type Operation } from './openapi.ts'
 import { ownedSnapshot } from './snapshot.ts'
 
-type IdKind = 'environment' | 'credential' | 'generateJob' | 'pushJob'
+type IdKind = 'environment' | 'credential' | 'generateJob' | 'pushJob' | 'team'
+
+/** Operations only an admin may call (test/teams/isolation.test.ts covers them): other gets 403 whatever the id. */
+const ADMIN_ONLY = new Set([
+  'PUT /api/teams/{team}',
+  'DELETE /api/teams/{team}',
+  'PUT /api/teams/{team}/members/{kind}/{name}',
+  'DELETE /api/teams/{team}/members/{kind}/{name}',
+])
 
 /** Every operation with a path parameter: which of dev's ids it takes, and a body valid for it. */
 const MATRIX: Record<string, { ids: IdKind[]; body?: unknown }> = {
@@ -34,6 +42,7 @@ const MATRIX: Record<string, { ids: IdKind[]; body?: unknown }> = {
   'GET /api/environments/{id}/history': { ids: ['environment'] },
   'GET /api/environments/{id}/history/{entryId}': { ids: ['environment'] },
   'POST /api/environments/{id}/history/{entryId}/restore': { ids: ['environment'] },
+  'GET /api/teams/{team}/members': { ids: ['team'] },
 }
 
 /** The path with dev's id as its first parameter; a history entry number (dev's first entry) for the second. */
@@ -57,7 +66,7 @@ t.test('tenant isolation', async (t) => {
     CREDENTIAL_VALIDATE_TIMEOUT_MS: '2000',
   })
   const canaries = new Canaries()
-  const send = (user: 'dev' | 'other', method: string, path: string, body?: unknown) =>
+  const send = (user: 'dev' | 'other' | 'admin', method: string, path: string, body?: unknown) =>
     fetch(`${url}${path}`, {
       method,
       headers: { ...auth(user), ...(body !== undefined && { 'content-type': 'application/json' }) },
@@ -99,11 +108,15 @@ t.test('tenant isolation', async (t) => {
   t.equal((await waitForJob(url, dev, generateJob.id)).status, 'succeeded', 'dev has a generation job with an archive')
   const pushJob = await create(`/api/environments/${environment.id}/push`, {})
   await waitForJob(url, dev, pushJob.id) // fails (the loopback endpoint speaks no TLS); its id is what matters
+  // dev's team (an admin made it and added dev): its members are not other's to read.
+  const team = (await (await send('admin', 'POST', '/api/teams', { name: 'dev-team' })).json()) as any
+  await send('admin', 'PUT', '/api/teams/dev-team/members/user/dev', { role: 'editor' })
   const ids: Record<IdKind, string> = {
     environment: environment.id,
     credential: credential.id,
     generateJob: generateJob.id,
     pushJob: pushJob.id,
+    team: team.data.id,
   }
   const devUserId = ((await (await send('dev', 'GET', '/api/users/me')).json()) as any).data.id as string
 
@@ -115,10 +128,25 @@ t.test('tenant isolation', async (t) => {
   const withIds = operationsOf(doc).filter((op: Operation) => op.pathParams.length > 0)
   t.ok(withIds.length >= Object.keys(MATRIX).length, `the document has ${withIds.length} operations with ids`)
   t.same(
-    withIds.map((op) => op.name).filter((name) => !MATRIX[name]),
+    withIds.map((op) => op.name).filter((name) => !MATRIX[name] && !ADMIN_ONLY.has(name)),
     [],
     'every operation with an id is in the matrix',
   )
+  // Operations for admins only: other is refused before anything is looked up, alike for a real id and an absent one.
+  for (const op of withIds.filter((o) => ADMIN_ONLY.has(o.name))) {
+    for (const id of [ids.team, randomUUID()]) {
+      const res = await send(
+        'other',
+        op.method,
+        op.path
+          .replace(/\{team\}/, id)
+          .replace('{kind}', 'user')
+          .replace('{name}', 'other'),
+        { name: 'taken', role: 'editor' },
+      )
+      t.equal(res.status, 403, `${op.name} as other: 403`)
+    }
+  }
 
   const before = await ownedSnapshot(app.mongo.db, devUserId)
   t.ok(before.documents > 0, `dev's records are in the snapshot (${before.documents} documents)`)

@@ -40,6 +40,8 @@ const EXAMPLES = [
   '# the deploy key from a variable (never from a committed file)',
   'IES_DEPLOY_KEY=... ies apply -f shop-prod.yaml --set-env gitRepository.deployKey=IES_DEPLOY_KEY',
   'ies apply -f shop-prod.yaml --set-file gitRepository.deployKey=./deploy-key',
+  "# a team's environments (you, or the pipeline's client, an editor of the team)",
+  'ies apply -f envs/ --team platform',
 ]
 
 export function registerApply(program: Command, ctx: () => Context): void {
@@ -49,16 +51,24 @@ export function registerApply(program: Command, ctx: () => Context): void {
       'Create or update environments from YAML files, by name (idempotent); prints what changed. Annotated examples: examples/envs/',
     )
     .requiredOption('-f, --file <file-or-folder...>', 'YAML/JSON files, or folders of them (several documents per file with ---)')
-  addAssignmentOptions(command).option('--dry-run', 'print the plan and change nothing')
+  addAssignmentOptions(command)
+    .option(
+      '--team <team>',
+      "the team of every environment the files describe that names none (`team:` in a file): a team's are matched by team and name",
+    )
+    .option('--dry-run', 'print the plan and change nothing')
   command.addHelpText(
     'after',
     '\n--set, --set-env and --set-file apply to every environment the files describe (give one file to set one environment).\n',
   )
-  withExamples(command, EXAMPLES).action(async (opts: Assignments & { file: string[]; dryRun?: boolean }) => {
+  withExamples(command, EXAMPLES).action(async (opts: Assignments & { file: string[]; dryRun?: boolean; team?: string }) => {
     const c = ctx()
     const desired = loadDesired(opts.file)
     warnCommittedKeys(c.out, desired)
-    for (const d of desired) applyAssignments(d.config, opts)
+    for (const d of desired) {
+      if (opts.team !== undefined && d.config.team === undefined) d.config.team = opts.team
+      applyAssignments(d.config, opts)
+    }
     const client = await c.client()
     const planned = await plan(client, desired)
     const dryRun = Boolean(opts.dryRun)

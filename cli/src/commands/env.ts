@@ -49,27 +49,41 @@ export function registerEnv(program: Command, ctx: () => Context): void {
   withExamples(
     env
       .command('list')
-      .description('List your environments')
+      .description("List your environments and your teams' (TEAM empty: your own; ROLE: what you may do)")
       .addOption(new Option('--provider <provider>', 'only this provider').choices(PROVIDERS))
-      .addOption(new Option('--status <status>', 'only this status').choices(STATUSES)),
-    ['ies env list', 'ies env list --provider aws --json'],
-  ).action(async (opts: { provider?: string; status?: string }) => {
+      .addOption(new Option('--status <status>', 'only this status').choices(STATUSES))
+      .option('--team <team>', "only this team's"),
+    ['ies env list', 'ies env list --provider aws --json', 'ies env list --team platform'],
+  ).action(async (opts: { provider?: string; status?: string; team?: string }) => {
     const c = ctx()
-    const list = await (await c.client()).allEnvironments({ ...(opts as Pick<EnvironmentListQuery, 'provider' | 'status'>), sort: 'name' })
+    const list = await (
+      await c.client()
+    ).allEnvironments({ ...(opts as Pick<EnvironmentListQuery, 'provider' | 'status' | 'team'>), sort: 'name' })
     c.out.result(list, () => {
       if (list.length === 0) return c.out.line('No environments.')
       c.out.table(
-        ['NAME', 'PROVIDER', 'REGION', 'STATUS', 'UPDATED', 'ID'],
+        ['NAME', 'TEAM', 'ROLE', 'PROVIDER', 'REGION', 'STATUS', 'UPDATED', 'ID'],
         // A stranded environment (values the current templates refuse: ies env status names them) says so.
-        list.map((e) => [e.name, e.provider, e.region, e.problems?.length ? `${e.status} (stranded)` : e.status, e.updatedAt, e.id]),
+        list.map((e) => [
+          e.name,
+          e.team ?? '',
+          e.role ?? '',
+          e.provider,
+          e.region,
+          e.problems?.length ? `${e.status} (stranded)` : e.status,
+          e.updatedAt,
+          e.id,
+        ]),
       )
     })
   })
 
-  withExamples(env.command('get <name-or-id>').description('Show an environment (YAML; --json for JSON)'), [
-    'ies env get shop-dev',
-    'ies env get shop-dev --json',
-  ]).action(async (nameOrId: string) => {
+  withExamples(
+    env
+      .command('get <name-or-id>')
+      .description("Show an environment (YAML; --json for JSON); a team's by <team>/<name> where names repeat"),
+    ['ies env get shop-dev', 'ies env get platform/shop-prod', 'ies env get shop-dev --json'],
+  ).action(async (nameOrId: string) => {
     const c = ctx()
     const found = await findEnvironment(await c.client(), nameOrId)
     c.out.result(found, () => {
@@ -158,10 +172,12 @@ function registerChanges(env: Command, ctx: () => Context): void {
     .addOption(new Option('--provider <provider>', 'the cloud').choices(PROVIDERS))
     .option('--region <region>', "the cloud's region, e.g. eu-central-1")
     .option('--domain <domain>', 'the DNS domain of the environment (optional)')
+    .option('--team <team>', 'create it in this team (you must be its editor); without: your own')
   addAssignmentOptions(create)
   withExamples(create, [
     'ies env create -f shop-dev.yaml',
     'ies env create --name shop-dev --global-prefix acme --provider aws --region eu-central-1 --set services.vpc.enabled=true',
+    'ies env create -f shop-prod.yaml --team platform',
   ])
   create.action(
     async (
@@ -172,6 +188,7 @@ function registerChanges(env: Command, ctx: () => Context): void {
         provider?: string
         region?: string
         domain?: string
+        team?: string
       },
     ) => {
       const c = ctx()
@@ -182,6 +199,7 @@ function registerChanges(env: Command, ctx: () => Context): void {
         provider: opts.provider,
         region: opts.region,
         domain: opts.domain,
+        team: opts.team,
       }
       for (const [key, value] of Object.entries(flags)) if (value !== undefined) body[key] = value
       applyAssignments(body, opts)

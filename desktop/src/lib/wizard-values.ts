@@ -16,6 +16,8 @@ export interface WizardValues {
   terraformBackend: { bucket: string; key: string; region: string; useLockfile: boolean }
   gitRepository: { url: string; branch: string; deployKey: string; hasDeployKey: boolean }
   cloudCredentialId: string
+  /** The team it belongs to; '' for the user's own. Chosen at creation (a move is a separate change). */
+  team: string
 }
 
 export const WIZARD_STEPS = ['Basics', 'Services', 'State backend', 'Git repository', 'Cloud credential', 'Review'] as const
@@ -32,6 +34,7 @@ export function emptyValues(defaults: { provider: Provider; globalPrefix?: strin
     terraformBackend: { bucket: '', key: '', region: '', useLockfile: true },
     gitRepository: { url: '', branch: 'main', deployKey: '', hasDeployKey: false },
     cloudCredentialId: '',
+    team: '',
   }
 }
 
@@ -53,6 +56,7 @@ export function valuesFromEnvironment(env: Environment): WizardValues {
       hasDeployKey: env.gitRepository?.hasDeployKey === true,
     },
     cloudCredentialId: env.cloudCredentialId ?? '',
+    team: env.team ?? '',
   }
 }
 
@@ -126,12 +130,13 @@ export function toCreateRequest(v: WizardValues): EnvironmentInput {
   const git = gitOf(v)
   if (git) body.gitRepository = git
   if (v.cloudCredentialId) body.cloudCredentialId = v.cloudCredentialId
+  if (v.team) body.team = v.team
   return body
 }
 
 /** A merge patch of every mutable field; `null` removes what the user cleared. */
 export function toUpdatePatch(v: WizardValues): Record<string, unknown> {
-  const { name: _n, globalPrefix: _g, ...rest } = toCreateRequest(v)
+  const { name: _n, globalPrefix: _g, team: _t, ...rest } = toCreateRequest(v)
   return {
     ...rest,
     terraformBackend: backendOf(v) ?? null,

@@ -9,6 +9,7 @@ import { Wizard } from './screens/Wizard.tsx'
 import { Credentials } from './screens/Credentials.tsx'
 import { Preferences } from './screens/Preferences.tsx'
 import { Users } from './screens/Users.tsx'
+import { Teams } from './screens/Teams.tsx'
 import { ConfirmDialog, EmptyState, PageHead } from './components/ui.tsx'
 
 function screen(route: Route) {
@@ -29,6 +30,8 @@ function screen(route: Route) {
       return <Preferences />
     case 'users':
       return <Users />
+    case 'teams':
+      return <Teams />
     case 'not-found':
       return <NotFound path={route.path} />
   }
@@ -37,6 +40,7 @@ function screen(route: Route) {
 const SECTIONS = [
   { label: 'Environments', href: href.environments(), active: (r: Route) => r.name.includes('environment') },
   { label: 'Cloud credentials', href: href.credentials(), active: (r: Route) => r.name === 'credentials' },
+  { label: 'Teams', href: href.teams(), active: (r: Route) => r.name === 'teams' },
   { label: 'Preferences', href: href.preferences(), active: (r: Route) => r.name === 'preferences' },
 ]
 

@@ -11,6 +11,7 @@ export type Route =
   | { name: 'credentials' }
   | { name: 'preferences' }
   | { name: 'users' }
+  | { name: 'teams' }
   | { name: 'not-found'; path: string }
 
 export function parseRoute(hash: string): Route {
@@ -22,6 +23,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'credentials') return { name: 'credentials' }
   if (parts[0] === 'preferences') return { name: 'preferences' }
   if (parts[0] === 'users' && parts.length === 1) return { name: 'users' }
+  if (parts[0] === 'teams' && parts.length === 1) return { name: 'teams' }
   if (parts.length === 0 || (parts[0] === 'environments' && parts.length === 1)) return { name: 'environments' }
   return { name: 'not-found', path: `/${parts.join('/')}` }
 }
@@ -35,6 +37,7 @@ export const href = {
   credentials: () => '#/credentials',
   preferences: () => '#/preferences',
   users: () => '#/users',
+  teams: () => '#/teams',
 }
 
 export function navigate(to: string) {

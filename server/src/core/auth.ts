@@ -24,6 +24,10 @@ export interface Principal {
   roles: string[]
   clientRoles: string[]
   isAdmin: boolean
+  /** The groups claim named by TEAMS_GROUPS_CLAIM (its strings); empty when it is not configured. */
+  groups: string[]
+  /** The client the token was issued to (`azp`): with `username` `service-account-<client>`, a service account. */
+  client: string
 }
 
 declare module 'fastify' {
@@ -60,6 +64,8 @@ export interface AuthOptions {
   /** An unknown kid refetches the JWKS at most once per this interval, and is remembered this long. */
   jwksRefetchIntervalMs: number
   users: UsersRepository
+  /** The claim holding the caller's groups (TEAMS_GROUPS_CLAIM); none read when unset. */
+  groupsClaim?: string
 }
 
 /** Asymmetric algorithms only: no `none`, and no HMAC that could be keyed with a public key. */
@@ -212,6 +218,8 @@ export default fp<AuthOptions>(
         roles: realmRoles(claims),
         clientRoles: clientRoles(claims, opts.appClientId),
         isAdmin: isAdmin(claims, opts.appClientId),
+        groups: opts.groupsClaim ? roleList((claims as Record<string, unknown>)[opts.groupsClaim]) : [],
+        client,
       })
       verified.set(token, principal, claims.exp as number)
       request.principal = principal

@@ -9,6 +9,8 @@ export function repositoryPlugin<K extends keyof FastifyInstance>(
   name: string,
   decorator: K,
   make: (app: FastifyInstance) => FastifyInstance[K] & { indexes(): Promise<void> },
+  /** Other service plugins whose decorators `make` uses. */
+  uses: string[] = [],
 ) {
   return fp(
     async (app) => {
@@ -18,6 +20,6 @@ export function repositoryPlugin<K extends keyof FastifyInstance>(
         await repo.indexes().catch((err) => app.log.warn({ err: { message: err.message } }, `could not create ${name} indexes`))
       })
     },
-    { name, dependencies: ['db'], decorators: { fastify: ['keyRing'] } },
+    { name, dependencies: ['db', ...uses], decorators: { fastify: ['keyRing'] } },
   )
 }

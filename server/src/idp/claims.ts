@@ -66,6 +66,7 @@ export function userAccessTokenClaims(
     acr: '1',
     realm_access: { roles: [...user.realmRoles] },
     resource_access: user.clientRoles.length > 0 ? { [o.appClientId]: { roles: [...user.clientRoles] } } : undefined,
+    ...(user.groups?.length && { groups: [...user.groups] }),
     scope: userScope(scope),
     ...userProfileClaims(user),
   }

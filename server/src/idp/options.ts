@@ -13,6 +13,11 @@ export interface IdpUser {
   realmRoles: string[]
   /** Roles in `resource_access.<app client id>.roles`. */
   clientRoles: string[]
+  /**
+   * Full paths of the groups the user is in, in the `groups` claim of their access tokens as Keycloak's
+   * group membership mapper puts them (scripts/keycloak/realm.json); IES reads them with TEAMS_GROUPS_CLAIM=groups.
+   */
+  groups?: string[]
 }
 
 export interface IdentityProviderOptions {
@@ -73,7 +78,10 @@ export interface DevPasswords {
   admin: string
 }
 
-/** The development users: `dev` (realm role `user`) and `admin` (`user`, `admin`, client role `environment-admin`). */
+/**
+ * The development users: `dev` (realm role `user`, group `/ies/platform/operator`: an operator of team
+ * `platform` when TEAMS_GROUPS_CLAIM=groups) and `admin` (`user`, `admin`, client role `environment-admin`).
+ */
 export function defaultDevUsers(passwords: DevPasswords): IdpUser[] {
   return [
     {
@@ -85,6 +93,7 @@ export function defaultDevUsers(passwords: DevPasswords): IdpUser[] {
       familyName: 'User',
       realmRoles: ['user'],
       clientRoles: [],
+      groups: ['/ies/platform/operator'],
     },
     {
       id: '5f0c8a7e-3b1d-4e2a-9c4f-1a2b3c4d5e02',

@@ -14,7 +14,10 @@ export function EnvironmentSubtitle({ env }: { env: Environment }) {
   return (
     <>
       <Badge kind={env.provider}>{PROVIDER_LABELS[env.provider] ?? env.provider}</Badge> <Badge kind={env.status}>{env.status}</Badge>{' '}
-      <span className="muted">Updated {formatDate(env.updatedAt)}</span>
+      <span className="muted">Updated {formatDate(env.updatedAt)}</span>{' '}
+      <span className="muted" data-testid="env-access">
+        {env.team ? `Team ${env.team}` : 'Personal'} · your role: {env.role ?? 'owner'}
+      </span>
     </>
   )
 }

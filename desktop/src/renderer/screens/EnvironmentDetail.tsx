@@ -78,14 +78,17 @@ export function EnvironmentDetail({ id }: { id: string }) {
         title={env.name}
         subtitle={<EnvironmentSubtitle env={env} />}
         actions={
-          <>
-            <a className="btn" href={href.editEnvironment(env.id)}>
-              Edit
-            </a>
-            <button type="button" className="btn danger" onClick={() => setConfirming(true)}>
-              Delete
-            </button>
-          </>
+          // A viewer or an operator of the environment's team may not change it (the server refuses too).
+          (env.role ?? 'owner') === 'owner' || env.role === 'editor' ? (
+            <>
+              <a className="btn" href={href.editEnvironment(env.id)}>
+                Edit
+              </a>
+              <button type="button" className="btn danger" onClick={() => setConfirming(true)}>
+                Delete
+              </button>
+            </>
+          ) : undefined
         }
       />
       <EnvironmentTabs id={env.id} current="overview" />

@@ -1,9 +1,10 @@
-// Environments: the user's environments with pagination, provider and status filters, and sort.
+// Environments: the user's own and their teams' environments with pagination, team, provider and
+// status filters, and sort; each row says its team and what the user may do (their role).
 import { useEffect, useState } from 'react'
 import { useApp } from '../app-context.tsx'
 import { href } from '../router.ts'
 import type { EnvironmentListQuery as EnvironmentQuery, ListResult } from '@ies/api'
-import { PROVIDERS, STATUSES, type EnvironmentSummary } from '../../lib/types.ts'
+import { PROVIDERS, STATUSES, type EnvironmentSummary, type Team } from '../../lib/types.ts'
 import type { EnvironmentUpgrade } from '../../lib/push-lifecycle.ts'
 import { UpgradeAll } from '../components/UpgradeAll.tsx'
 import { Badge, EmptyState, ErrorNotice, PageHead, PROVIDER_LABELS, SelectField, Spinner, formatDate } from '../components/ui.tsx'
@@ -22,6 +23,10 @@ export function EnvironmentList() {
   const [error, setError] = useState<unknown>(null)
   const [loading, setLoading] = useState(true)
   const [behind, setBehind] = useState<EnvironmentUpgrade[]>([])
+  const [teams, setTeams] = useState<Team[]>([])
+  useEffect(() => {
+    api.teams().then(setTeams, () => setTeams([]))
+  }, [api])
 
   // Which pushed environments are behind (one request per visit). A server without the lifecycle
   // routes simply shows no banner.
@@ -47,7 +52,7 @@ export function EnvironmentList() {
   }, [api, query])
 
   const set = (patch: Partial<EnvironmentQuery>) => setQuery((q) => ({ ...q, page: 1, ...patch }))
-  const filtered = !!(query.provider || query.status)
+  const filtered = !!(query.provider || query.status || query.team)
   const p = result?.pagination
 
   return (
@@ -64,6 +69,14 @@ export function EnvironmentList() {
       {behind.length > 0 && <UpgradeAll key={behind.map((b) => b.id).join()} behind={behind} onUpdated={loadBehind} />}
       <div className="card">
         <div className="toolbar" role="search" aria-label="Filter environments">
+          {teams.length > 0 && (
+            <SelectField
+              label="Team"
+              value={query.team ?? ''}
+              options={[{ value: '', label: 'Mine and my teams' }, ...teams.map((t) => ({ value: t.name, label: t.name }))]}
+              onChange={(v) => set({ team: v || undefined })}
+            />
+          )}
           <SelectField
             label="Provider"
             value={query.provider ?? ''}
@@ -109,6 +122,8 @@ export function EnvironmentList() {
               <thead>
                 <tr>
                   <th scope="col">Name</th>
+                  <th scope="col">Team</th>
+                  <th scope="col">Your role</th>
                   <th scope="col">Provider</th>
                   <th scope="col">Region</th>
                   <th scope="col">Status</th>
@@ -122,6 +137,8 @@ export function EnvironmentList() {
                     <td>
                       <a href={href.environment(e.id)}>{e.name}</a>
                     </td>
+                    <td data-testid="env-team">{e.team ?? <span className="muted">personal</span>}</td>
+                    <td data-testid="env-role">{e.role ?? '—'}</td>
                     <td>
                       <Badge kind={e.provider}>{PROVIDER_LABELS[e.provider] ?? e.provider}</Badge>
                     </td>

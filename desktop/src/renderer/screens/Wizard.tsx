@@ -9,7 +9,7 @@ import type { LoadedCatalog } from '../../lib/catalog-source.ts'
 import { describeChange, diffDraft, draftKey, loadDraft, saveDraft, type CatalogChange } from '../../lib/draft.ts'
 import { checkBasics } from '../../lib/environment-rules.ts'
 import { applySuggestion as applyToValues } from '../../lib/apply-suggestion.ts'
-import { PROVIDERS, type CloudCredential, type Environment } from '../../lib/types.ts'
+import { PROVIDERS, type CloudCredential, type Environment, type Team } from '../../lib/types.ts'
 import {
   emptyValues,
   draftValuesOf,
@@ -60,6 +60,18 @@ export function Wizard({ id }: { id: string | null }) {
   const assistantToggle = useRef<HTMLButtonElement>(null)
   const [assistantOpen, setAssistantOpen] = useState(false)
   const key = draftKey(app.subject, id)
+  // The teams the user may create environments in (editor); none: the team field is not shown.
+  const [editorOf, setEditorOf] = useState<Team[]>([])
+  useEffect(() => {
+    let live = true
+    api.teams().then(
+      (teams) => live && setEditorOf(teams.filter((t) => t.role === 'editor')),
+      () => live && setEditorOf([]),
+    )
+    return () => {
+      live = false
+    }
+  }, [api])
 
   useEffect(() => {
     let live = true
@@ -295,6 +307,23 @@ export function Wizard({ id }: { id: string | null }) {
           </h2>
           {step === 0 && (
             <div className="grid-2">
+              {(editorOf.length > 0 || values.team) && (
+                <SelectField
+                  label="Team"
+                  value={values.team}
+                  options={[
+                    { value: '', label: 'Just me (personal)' },
+                    ...editorOf.filter((t) => t.name !== values.team).map((t) => ({ value: t.name, label: t.name })),
+                    ...(values.team ? [{ value: values.team, label: values.team }] : []),
+                  ]}
+                  onChange={(team) => (set({ team, cloudCredentialId: '' }), clearServerError('team'))}
+                  disabled={editing}
+                  help={
+                    editing ? 'Set at creation.' : "A team's environments are shared with its members, as far as each one's role allows."
+                  }
+                  error={serverErrors.team}
+                />
+              )}
               <TextField
                 label={loaded.catalog.global.name?.label ?? 'Environment name'}
                 required

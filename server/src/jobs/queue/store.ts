@@ -103,6 +103,9 @@ export class JobStore {
     await Promise.all([
       this.collection.createIndex({ userId: 1, environmentId: 1 }, { name: 'user_environment' }),
       this.history.createIndex({ userId: 1, environmentId: 1 }, { name: 'user_environment' }),
+      // A team's environment's jobs, whoever queued them (listForEnvironment, removeForEnvironment).
+      this.collection.createIndex({ environmentId: 1 }, { name: 'environment' }),
+      this.history.createIndex({ environmentId: 1 }, { name: 'environment' }),
       this.history.createIndex({ finishedAt: 1 }, { name: 'finished' }),
       this.claims.createIndex({ jobId: 1 }, { name: 'job' }),
       this.claims.createIndex({ at: 1 }, { name: 'at' }),
@@ -237,13 +240,14 @@ export class JobStore {
    * its collection once (an environment detail page, not a hot path; retention bounds the history).
    */
   async listForEnvironment(
-    userId: string,
+    /** Only this user's jobs; undefined: everyone's (a team's environment). */
+    userId: string | undefined,
     environmentId: string,
     limit: number,
     before?: { createdAt: Date; id: string },
   ): Promise<JobRecord[]> {
     const filter = {
-      userId,
+      ...(userId !== undefined && { userId }),
       environmentId,
       ...(before && {
         $or: [{ createdAt: { $lt: before.createdAt } }, { createdAt: before.createdAt, _id: { $lt: before.id } }],
@@ -274,12 +278,12 @@ export class JobStore {
     }
   }
 
-  /** Removes an environment's jobs; the archive ids they held. */
-  async removeForEnvironment(userId: string, environmentId: string): Promise<unknown[]> {
+  /** Removes an environment's jobs, whoever queued them (a team's members); the archive ids they held. */
+  async removeForEnvironment(environmentId: string): Promise<unknown[]> {
     const docs: Pick<JobRecord, '_id' | 'archiveId'>[] = []
     for (const collection of [this.collection, this.history]) {
-      docs.push(...(await collection.find({ userId, environmentId }, { projection: { archiveId: 1 } }).toArray()))
-      await collection.deleteMany({ userId, environmentId })
+      docs.push(...(await collection.find({ environmentId }, { projection: { archiveId: 1 } }).toArray()))
+      await collection.deleteMany({ environmentId })
     }
     this.forget(docs.map((d) => d._id))
     for (const memory of [this.recent, this.queuedHere])
