@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError, FastifyRequest } from 'fastify'
 import { Envelope, ErrorBody, ListEnvelope, ok, page } from '@ies/server/core/envelope'
 import { currentTemplatesCommit, upgradeStatus, type PushRecords } from '@ies/server/jobs/push/push-records'
+import { templatesPinErrors } from '@ies/server/jobs/generation/templates-versions'
 import { detailsFromValidation, notFound, validationError, type FieldError } from '@ies/server/core/errors'
 import { catalogCheckFor, withoutOverlap } from './catalog-check.ts'
 import { mergePatch } from './merge-patch.ts'
@@ -21,9 +22,10 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
   const createFindings = new WeakMap<FastifyRequest, FieldError[]>()
 
   /** The checks beyond the schema, with the catalog check's findings; all failures in one 400. */
-  async function checkRules(userId: string, input: EnvironmentInput, catalogFindings: FieldError[]) {
+  async function checkRules(userId: string, input: EnvironmentInput, catalogFindings: FieldError[], stored?: EnvironmentRecord) {
     const failures = [
       ...(await helmValuesErrors(input, app.config.yamlParseTimeoutMs)),
+      ...(input.templatesPin !== stored?.templatesPin ? await templatesPinErrors(app.templates, input.templatesPin) : []),
       ...(await gitRepositoryUrlErrors(input, app.config.push.allowedHosts)),
       ...(await credentialReferenceErrors(userId, input, credentials)),
       ...catalogFindings,
@@ -115,7 +117,7 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
           )
         }
         const input = merged as EnvironmentInput
-        await checkRules(request.principal.userId, input, catalogFindings)
+        await checkRules(request.principal.userId, input, catalogFindings, stored)
 
         const updated = await locked.replace(stored, input, deployKeyChange(patch))
         if (!updated) throw notFound('Environment not found')

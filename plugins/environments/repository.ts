@@ -60,6 +60,7 @@ export function toEnvironment(doc: EnvironmentRecord): Environment {
     ...(doc.terraformBackend && { terraformBackend: doc.terraformBackend }),
     ...(doc.gitRepository && { gitRepository: { ...doc.gitRepository, hasDeployKey: Boolean(doc.deployKey) } }),
     ...(doc.cloudCredentialId && { cloudCredentialId: doc.cloudCredentialId }),
+    ...(doc.templatesPin && { templatesPin: doc.templatesPin }),
     status: doc.status,
     createdAt: doc.createdAt.toISOString(),
     updatedAt: doc.updatedAt.toISOString(),

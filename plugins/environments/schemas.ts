@@ -107,6 +107,15 @@ export const GitRepositoryInput = Type.Object(
 
 export const GitRepository = Type.Object({ ...GitRepositoryFields, hasDeployKey: Type.Boolean() })
 
+/** The templates version an environment is pinned to (docs/updating.md, "Pinned or following"). */
+export const TemplatesPin = Type.String({
+  pattern: '^[A-Za-z0-9][A-Za-z0-9._/-]*$',
+  minLength: 1,
+  maxLength: 128,
+  description:
+    'Pin the environment to this templates version: a templates commit (`templatesCommit` of a generation or push) or, with a templates repository, a tag. Absent: the environment follows the newest templates.',
+})
+
 /** Everything a caller may set; anything else (`configuration`, `status`, ids) is dropped. */
 export const EnvironmentInput = Type.Object(
   {
@@ -120,6 +129,7 @@ export const EnvironmentInput = Type.Object(
     terraformBackend: Type.Optional(TerraformBackend),
     gitRepository: Type.Optional(GitRepositoryInput),
     cloudCredentialId: Type.Optional(Type.String({ format: 'uuid' })),
+    templatesPin: Type.Optional(TemplatesPin),
   },
   { additionalProperties: false },
 )
@@ -149,6 +159,7 @@ export const Environment = Type.Object({
   terraformBackend: Type.Optional(TerraformBackend),
   gitRepository: Type.Optional(GitRepository),
   cloudCredentialId: Type.Optional(Type.String()),
+  templatesPin: Type.Optional(Type.String()),
   status: StringEnum(ENVIRONMENT_STATUSES),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),

@@ -22,7 +22,13 @@ export interface JobEnvironment {
   gitRepository?: { url: string; branch?: string; branches?: string[] }
   /** `environment` for every record made since per-environment state keys; absent before. */
   stateKeyScope?: 'environment'
+  /** The templates version the environment is pinned to (a commit or tag); absent: it follows the newest. */
+  templatesPin?: string
 }
+
+/** The templates version a job generates with: the one asked for (an upgrade's), else the environment's pin, else the newest. */
+export const templatesVersionOf = (env: Pick<JobEnvironment, 'templatesPin'>, asked?: string): string | undefined =>
+  asked ?? env.templatesPin ?? undefined
 
 /** Terraform state key of environments created before per-environment keys (spec "Transform", rule 1). */
 export const LEGACY_STATE_KEY = 'aws.tfstate'

@@ -18,6 +18,8 @@ import type { ProcessorInput } from '../generation/transform.ts'
 export interface LifecyclePushParams extends PushParams {
   dryRun?: boolean
   strategy?: PushStrategy
+  /** The templates version an upgrade pushes (a resolved commit); default the environment's pin, else the newest. */
+  templatesVersion?: string
 }
 
 /** `ies/update-<first 8 characters of the job id>`: the branch strategy "branch" pushes to. */

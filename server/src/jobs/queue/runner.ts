@@ -31,7 +31,7 @@ import {
   type PushParams,
   type PushResult,
 } from './store.ts'
-import { processorInput, type ProcessorInput } from '../generation/transform.ts'
+import { processorInput, templatesVersionOf, type ProcessorInput } from '../generation/transform.ts'
 
 export interface EnvironmentAccess {
   get(userId: string, id: string): Promise<JobEnvironment | null>
@@ -298,7 +298,7 @@ export class JobRunner {
     try {
       const env = await environment
       input = processorInput(env)
-      const generated = await this.generating(input, params, touch, record.environmentId)
+      const generated = await this.generating(input, params, touch, record.environmentId, templatesVersionOf(env))
       const zip = await archiveOf(generated)
       await touch() // the lock stays ours while the archive is stored
       const filename = archiveName(env.name, params.format, generated.templatesCommit)
@@ -328,9 +328,10 @@ export class JobRunner {
     params: GenerateParams,
     touch: () => Promise<unknown>,
     environmentId: string,
+    templatesVersion: string | undefined,
   ): Promise<Generated> {
     return this.keptAlive(touch, () =>
-      generate({ input, format: params.format, options: params.options, processor: this.opts.processor, environmentId }),
+      generate({ input, format: params.format, options: params.options, processor: this.opts.processor, environmentId, templatesVersion }),
     )
   }
 
@@ -407,7 +408,14 @@ export class JobRunner {
         if (isPemPrivateKey(deployKey)) throw new JobFailure('DEPLOY_KEY_NOT_USABLE', PEM_OVER_HTTPS_MESSAGE)
         const { files, templatesCommit } = params.generationJobId
           ? await this.filesOfGeneration(record, params.generationJobId)
-          : await generate({ input, format: params.format, options: params.options, processor: this.opts.processor, environmentId })
+          : await generate({
+              input,
+              format: params.format,
+              options: params.options,
+              processor: this.opts.processor,
+              environmentId,
+              templatesVersion: templatesVersionOf(env, params.templatesVersion),
+            })
         await checkDestination(repository.url, this.opts.config.push.allowedHosts)
         const result = await pushEnvironment({
           ...this.pushing,
