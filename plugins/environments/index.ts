@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError, FastifyRequest } from 'fastify'
 import { Envelope, ErrorBody, ListEnvelope, ok, page } from '@ies/server/core/envelope'
-import { currentTemplatesCommit, upgradeStatus, type PushRecords } from '@ies/server/jobs/push/push-records'
+import { currentTemplatesCommit, pinnedVersions, upgradeStatus, type PushRecords } from '@ies/server/jobs/push/push-records'
 import { templatesPinErrors } from '@ies/server/jobs/generation/templates-versions'
 import { detailsFromValidation, notFound, validationError, type FieldError } from '@ies/server/core/errors'
 import { catalogCheckFor, withoutOverlap } from './catalog-check.ts'
@@ -44,7 +44,7 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
    */
   async function view(request: FastifyRequest, env: EnvironmentRecord, records: Pick<PushRecords, 'last'> = app.jobs.pushing.records) {
     const templatesCommit = () => currentTemplatesCommit(app.templates, request.log)
-    const { lastPush, behind } = await upgradeStatus(records, env, templatesCommit)
+    const { lastPush, behind } = await upgradeStatus(records, env, templatesCommit, pinnedVersions(app.templates))
     return { ...toEnvironment(env), lastPush, behind }
   }
 

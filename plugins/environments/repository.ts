@@ -11,7 +11,9 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Collection, Db } from 'mongodb'
 import pMap from 'p-map'
 import type { EncryptedSecret, KeyRing } from '@ies/server/core/crypto'
-import { AppError, conflict, fieldError, isDatabaseUnavailable } from '@ies/server/core/errors'
+import { AppError, conflict, fieldError, isDatabaseUnavailable, type FieldError } from '@ies/server/core/errors'
+import type { TypedCatalog } from '@ies/processor-lib/contract/view'
+import { CATALOG_PROVIDER, catalogProblems, relationFindings, valuesSet } from './catalog-check.ts'
 import { isDuplicateKey } from '@ies/server/core/db'
 import { ownerLock } from '@ies/server/core/keyed-mutex'
 import { replaceAtVersion } from '@ies/server/core/versioned-write'
@@ -410,6 +412,16 @@ export class EnvironmentRepository {
       if (typeof deployKey === 'object') doc.deployKey = this.keys.encryptSecret(deployKey.set, this.deployKeyContext(id, userId))
     }
     return doc
+  }
+
+  /**
+   * The stored values of an environment that `catalog` (the typed view) refuses, values and relations
+   * (catalog-check.ts, the one rule); none for a provider the catalog does not describe.
+   */
+  storedValueProblems(env: EnvironmentRecord, catalog: TypedCatalog): FieldError[] {
+    if (env.provider !== CATALOG_PROVIDER) return []
+    const values = catalogProblems(catalog, valuesSet(env))
+    return [...values, ...relationFindings(catalog, env, undefined, values)]
   }
 
   /** Deletes one of the user's environments after the deletion hooks ran; false when there is none. */

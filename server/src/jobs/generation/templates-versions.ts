@@ -56,7 +56,10 @@ export class TemplatesVersionStore {
 }
 
 /** The 400 details of a pin that names no templates version (none when it does, or there is no pin). */
-export async function templatesPinErrors(templates: TemplatesSource, pin: string | undefined): Promise<{ field: string; message: string }[]> {
+export async function templatesPinErrors(
+  templates: TemplatesSource,
+  pin: string | undefined,
+): Promise<{ field: string; message: string }[]> {
   if (pin === undefined || (await templates.version(pin))) return []
   return [{ field: 'templatesPin', message: `names no templates version IES can generate from: ${describePinnable(templates)}` }]
 }
@@ -64,5 +67,5 @@ export async function templatesPinErrors(templates: TemplatesSource, pin: string
 /** Which versions a source can be pinned to, for a message. */
 const describePinnable = (templates: TemplatesSource) =>
   templates.origin.includes('://')
-    ? 'give a commit of the templates repository\'s main branch or one of its tags'
+    ? "give a commit of the templates repository's main branch or one of its tags"
     : 'give the templatesCommit of a generation or push (the templates folder keeps each version IES generated from)'
