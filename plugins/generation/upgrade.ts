@@ -20,6 +20,7 @@ import { checkDestination, DestinationError, urlProblem } from '@ies/server/jobs
 import { currentTemplatesCommit, pinnedVersions, upgradeStatus } from '@ies/server/jobs/push/push-records'
 import type { EnvironmentRecord } from '../environments/repository.ts'
 import type { EnvironmentInput } from '../environments/schemas.ts'
+import { problemsOf, upgradeStatusOf, type StatusSources } from './upgrade-status.ts'
 import { Rollouts, type RolloutDeps, type RolloutDoc, type RolloutEnvironment } from './rollouts.ts'
 import { PUSH_DEFAULTS, RolloutParams, RolloutView, Upgradable, UpgradeBody, UpgradeJobs } from './schemas.ts'
 
@@ -83,7 +84,10 @@ export const upgradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const environments = app.environments
   const records = app.jobs.pushing.records
   const rollouts = new Rollouts(app.mongo.db)
-  environments.onEnvironmentDeleted((env) => records.removeForEnvironment(env._id))
+  environments.onEnvironmentDeleted(async (env) => {
+    await records.removeForEnvironment(env._id)
+    await records.status.removed(env.userId, env._id)
+  })
 
   async function allOf(userId: string): Promise<EnvironmentRecord[]> {
     const out: EnvironmentRecord[] = []
@@ -115,7 +119,7 @@ export const upgradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       envs,
       async (env) => ({
         env,
-        problems: catalog ? environments.storedValueProblems(env, catalog).map((p) => ({ field: p.field, reason: p.message })) : [],
+        problems: problemsOf(environments, env, catalog),
         ...(await upgradeStatus(records, env, templatesCommit, versions)),
       }),
       { concurrency: STATUS_READS },
@@ -175,20 +179,19 @@ export const upgradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.addHook('onClose', async () => clearInterval(timer))
   }
 
-  app.get('/upgrades', { schema: { response: { 200: Envelope(Type.Array(Upgradable)), 401: ErrorBody } } }, async (request) => {
-    const statuses = await statusOf(request, await allOf(request.principal.userId))
-    const data = statuses
-      .filter((s) => s.lastPush && isBehind(s.behind))
-      .map((s) => ({
-        id: s.env._id,
-        name: s.env.name,
-        lastPush: s.lastPush!,
-        behind: s.behind,
-        ...(s.env.templatesPin && { templatesPin: s.env.templatesPin }),
-        problems: s.problems,
-      }))
-    return ok(request, data)
-  })
+  const statusSources: StatusSources = {
+    environments,
+    store: records.status,
+    templates: app.templates,
+    catalog: async (log) => {
+      const view = await catalogNow(log)
+      return view && { view, commit: (await app.catalog.get()).catalog.commit }
+    },
+  }
+
+  app.get('/upgrades', { schema: { response: { 200: Envelope(Type.Array(Upgradable)), 401: ErrorBody } } }, async (request) =>
+    ok(request, await upgradeStatusOf(statusSources, request.principal.userId, request.log)),
+  )
 
   /** The environments a body selects (ids, names, pattern: each, behind or not; none: those behind), and those it names that do not exist. */
   async function selection(userId: string, body: UpgradeBody) {

@@ -22,7 +22,7 @@ t.test('pinned environments and upgrades in waves', async (t) => {
   const git = await startGitServer({ username: 'x-access-token', password: DEPLOY_KEY })
   t.teardown(() => git.stop())
   await git.createRepo('templates', BUNDLED_TEMPLATES_DIR)
-  const { url, auth } = await startTestApp(t, { PUSH_ALLOWED_HOSTS: '127.0.0.1', TEMPLATES_REPO: git.url('templates', true) })
+  const { app, url, auth } = await startTestApp(t, { PUSH_ALLOWED_HOSTS: '127.0.0.1', TEMPLATES_REPO: git.url('templates', true) })
   const dev = { ...auth('dev'), 'content-type': 'application/json' }
   const api = async (method: string, route: string, body?: unknown) => {
     const res = await fetch(`${url}/api${route}`, { method, headers: dev, ...(body !== undefined && { body: JSON.stringify(body) }) })
@@ -106,13 +106,31 @@ t.test('pinned environments and upgrades in waves', async (t) => {
 
   await t.test('waves are previewed and pushed in order, and stop at the first conflict', async (t) => {
     const envs = { dev: await create('shop-dev'), staging: await create('shop-staging'), prod: await create('shop-prod') }
-    for (const env of Object.values(envs)) t.equal((await push(env.id)).status, 'succeeded')
+    // Stranded: stored values the current catalog refuses (minimum above maximum), stored directly
+    // (services as the record stores them: one JSON string) as an older catalog would have let them be.
+    const stranded = await create('shop-old-dev')
+    for (const env of [...Object.values(envs), stranded]) t.equal((await push(env.id)).status, 'succeeded')
+    await app.mongo.db
+      .collection<{ _id: string }>('environments')
+      .updateOne(
+        { _id: stranded.id },
+        { $set: { services: JSON.stringify({ vpc: { enabled: true }, eks: { enabled: true, nodeMinSize: 10, nodeMaxSize: 5 } }) } },
+      )
     // The customer edits staging where the next template change goes: that wave conflicts.
     const staging = await clone('shop-staging')
     await staging.append('terraform/versions.tf', '# the customer line')
     await staging.commitAndPush('customer: a line of our own')
     await changeTemplates('# templates change two')
     const prodBefore = await head('shop-prod')
+
+    const status = (await api('GET', '/environments/upgrades')).body.data
+    t.same(status.map((e: any) => e.name).sort(), ['pin-dev', 'shop-dev', 'shop-old-dev', 'shop-prod', 'shop-staging'])
+    t.match(
+      status.find((e: any) => e.name === 'pin-dev'),
+      { templatesPin: /^[0-9a-f]{40}$/, behind: { templates: true, commits: 1 }, problems: [] },
+      'a pinned environment is behind by the commits since its pin',
+    )
+    t.match(status.find((e: any) => e.name === 'shop-old-dev').problems, [{ field: /^services\.eks\.node(Min|Max)Size$/, reason: /\w/ }])
 
     const started = await api('POST', '/environments/upgrade', { pattern: 'shop-*', waves: ['*-dev', '*-staging', '*-prod'] })
     t.equal(started.status, 202, JSON.stringify(started.body))
@@ -131,6 +149,11 @@ t.test('pinned environments and upgrades in waves', async (t) => {
     t.match(await show('shop-dev', 'terraform/versions.tf'), /# templates change two\n$/, 'the first wave was pushed')
     t.equal(await head('shop-prod'), prodBefore, 'the wave after the conflict was not started')
     t.ok(rollout.waves[0].environments[0].previewJobId && rollout.waves[0].environments[0].jobId, 'previewed, then pushed')
+    t.same(
+      rollout.waves[0].environments.map((e: any) => e.name),
+      ['shop-dev'],
+    )
+    t.match(rollout.skipped, [{ name: 'shop-old-dev', reason: /^stored values the current catalog refuses: services\.eks\.node/ }])
 
     const bad = await api('POST', '/environments/upgrade', { waves: [] })
     t.match(bad, { status: 400, body: { error: { details: [{ field: 'waves' }] } } })

@@ -13,6 +13,7 @@ import type { Format, GenerateOptions } from '../generation/selection.ts'
 import type { TemplatesSource } from '../generation/templates.ts'
 import { processorInput, type ProcessorInput } from '../generation/transform.ts'
 import { PushBases } from './push-bases.ts'
+import { UpgradeStatusStore, type PushLine } from './upgrade-status-store.ts'
 
 /** What is recorded of a push. */
 interface PushFields {
@@ -46,10 +47,13 @@ export class PushRecords {
   private readonly collection: Collection<PushDoc>
   /** The generated files each push's merge may need as its base. */
   readonly bases: PushBases
+  /** Each user's last pushes in one document, for the upgrade status. */
+  readonly status: UpgradeStatusStore
 
   constructor(db: Db) {
     this.collection = db.collection<PushDoc>('environmentPushes')
     this.bases = new PushBases(db)
+    this.status = new UpgradeStatusStore(db, this.collection as unknown as Collection<PushLine & { _id: string; userId: string }>)
   }
 
   async record(
@@ -63,6 +67,7 @@ export class PushRecords {
     const doc = { ...fields, pushedAt: new Date(), inputHash: inputHash(input) }
     const ids = [`${push.environmentId}:${push.branch}`, ...(ofEnvironment ? [push.environmentId] : [])]
     await Promise.all(ids.map((_id) => this.collection.replaceOne({ _id }, doc, { upsert: true })))
+    if (ofEnvironment) await this.status.pushed(push.userId, push.environmentId, doc)
   }
 
   /** The last push to the environment's own branch, or null. */

@@ -1,0 +1,87 @@
+// GET /api/environments/upgrades for one user in a few `_id` reads whatever their number of
+// environments: the user's upgrade status document (server/src/jobs/push/upgrade-status-store.ts:
+// the last pushes, and what the status takes from each environment) and the user's environment
+// summary (plugins/environments/summaries.ts: each environment's version), read side by side. An
+// environment whose line is missing or older than its summary entry, or all of them when the
+// catalog changed, is read again (by `_id`) and its line stored for the next read.
+import type { FastifyBaseLogger } from 'fastify'
+import pMap from 'p-map'
+import type { TypedCatalog } from '@ies/processor-lib/contract/view'
+import type { TemplatesSource } from '@ies/server/jobs/generation/templates'
+import { processorInput } from '@ies/server/jobs/generation/transform'
+import { currentTemplatesCommit, inputHash, pinnedVersions, templatesBehind } from '@ies/server/jobs/push/push-records'
+import type { EnvLine, UpgradeStatusStore } from '@ies/server/jobs/push/upgrade-status-store'
+import type { EnvironmentRecord, EnvironmentRepository } from '../environments/repository.ts'
+import type { Static } from '@sinclair/typebox'
+import type { Upgradable as UpgradableSchema } from './schemas.ts'
+
+type Upgradable = Static<typeof UpgradableSchema>
+
+/** Environment records read at a time when lines are (re)built. */
+const RECORD_READS = 8
+
+export interface StatusSources {
+  environments: EnvironmentRepository
+  store: UpgradeStatusStore
+  templates: TemplatesSource
+  /** The current catalog's typed view and commit, or null when there is no usable catalog. */
+  catalog(log: FastifyBaseLogger): Promise<{ view: TypedCatalog; commit: string } | null>
+}
+
+/** The stored values the catalog refuses, as the status lists them. */
+export function problemsOf(environments: EnvironmentRepository, env: EnvironmentRecord, catalog: TypedCatalog | null) {
+  return catalog ? environments.storedValueProblems(env, catalog).map((p) => ({ field: p.field, reason: p.message })) : []
+}
+
+const lineOf = (environments: EnvironmentRepository, env: EnvironmentRecord, catalog: TypedCatalog | null): EnvLine => ({
+  id: env._id,
+  version: env.version ?? 0,
+  updatedAt: env.updatedAt.getTime(),
+  inputHash: inputHash(processorInput(env)),
+  pin: env.templatesPin ?? '',
+  problems: problemsOf(environments, env, catalog),
+})
+
+/** The user's pushed environments that are behind (templates or configuration), as GET /upgrades lists them. */
+export async function upgradeStatusOf(sources: StatusSources, userId: string, log: FastifyBaseLogger): Promise<Upgradable[]> {
+  const { environments, store, templates } = sources
+  const [stored, summary, catalog] = await Promise.all([store.read(userId), environments.summaries.read(userId), sources.catalog(log)])
+  const sameCatalog = stored.catalogCommit === catalog?.commit
+  const lines: EnvLine[] = []
+  const stale: string[] = []
+  for (const entry of summary.entries) {
+    const line = stored.envs.get(entry.id)
+    if (line && sameCatalog && line.version === entry.version && line.updatedAt === entry.updatedAt.getTime()) lines.push(line)
+    else stale.push(entry.id)
+  }
+  if (stale.length > 0 || stored.envs.size !== lines.length) {
+    const records = await pMap(stale, (id) => environments.get(userId, id), { concurrency: RECORD_READS })
+    for (const env of records) if (env) lines.push(lineOf(environments, env, catalog?.view ?? null))
+    await store.storeEnvs(userId, lines, catalog?.commit)
+  }
+
+  let newest: Promise<string | null> | undefined
+  const templatesCommit = () => (newest ??= currentTemplatesCommit(templates, log))
+  const versions = pinnedVersions(templates)
+  const names = new Map(summary.entries.map((e) => [e.id, e.name]))
+  const out: Upgradable[] = []
+  for (const line of lines) {
+    const push = stored.pushes.get(line.id)
+    if (!push) continue
+    const behind = {
+      ...(await templatesBehind(line.pin || undefined, push.templatesCommit, templatesCommit, versions)),
+      configuration: push.inputHash !== line.inputHash,
+    }
+    if (!behind.templates && !behind.configuration) continue
+    const { inputHash: _hash, pushedAt, ...lastPush } = push
+    out.push({
+      id: line.id,
+      name: names.get(line.id) ?? '',
+      lastPush: { ...lastPush, pushedAt: pushedAt.toISOString() },
+      behind,
+      ...(line.pin && { templatesPin: line.pin }),
+      problems: line.problems,
+    })
+  }
+  return out
+}
