@@ -22,6 +22,7 @@ import type {
   Upgradable,
   UpgradeBody,
   UpgradeJobs,
+  RolloutView,
   CredentialUpdate,
   CredentialUpdated,
   User,
@@ -194,6 +195,8 @@ export function createApiClient(opts: ApiClientOptions) {
     upgrades: () => json<Upgradable[]>('GET', '/environments/upgrades'),
     /** One push job per environment that is behind (or per id given). */
     upgrade: (body: UpgradeBody) => json<UpgradeJobs>('POST', '/environments/upgrade', body),
+    /** A bulk upgrade's rollout: its waves, each environment's jobs and outcome. */
+    rollout: (id: string) => json<RolloutView>('GET', `/environments/upgrade/${enc(id)}`),
     /** The generated archive (a zip). */
     download: async (jobId: string): Promise<{ bytes: Uint8Array; filename: string | null }> => {
       const res = await send('GET', `/jobs/${enc(jobId)}/download`, undefined, { accept: 'application/zip, */*' })

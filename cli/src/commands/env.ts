@@ -102,10 +102,17 @@ export function registerEnv(program: Command, ctx: () => Context): void {
   ).action(async (nameOrId: string) => {
     const c = ctx()
     const found = await findEnvironment(await c.client(), nameOrId)
-    const status = { id: found.id, name: found.name, lastPush: found.lastPush ?? null, behind: found.behind ?? null }
+    const status = {
+      id: found.id,
+      name: found.name,
+      lastPush: found.lastPush ?? null,
+      behind: found.behind ?? null,
+      ...(found.templatesPin && { templatesPin: found.templatesPin }),
+    }
     c.out.result(status, () => {
       const push = status.lastPush
       c.out.line(`${found.name} (${found.id})`)
+      if (status.templatesPin) c.out.line(`Pinned:    templates ${status.templatesPin} (ies upgrade moves the pin)`)
       if (!push) return c.out.line('Never pushed.')
       c.out.line(
         `Last push: ${push.commit.slice(0, 12)} to ${push.branch}, ${push.pushedAt} (templates ${push.templatesCommit.slice(0, 12)})`,
@@ -146,6 +153,7 @@ function registerChanges(env: Command, ctx: () => Context): void {
     .addOption(new Option('--provider <provider>', 'the cloud').choices(PROVIDERS))
     .option('--region <region>', "the cloud's region, e.g. eu-central-1")
     .option('--domain <domain>', 'the DNS domain of the environment (optional)')
+    .option('--templates-pin <version>', 'pin it to this templates version (a commit or tag); default: follow the newest')
   addAssignmentOptions(create)
   withExamples(create, [
     'ies env create -f shop-dev.yaml',
@@ -160,6 +168,7 @@ function registerChanges(env: Command, ctx: () => Context): void {
         provider?: string
         region?: string
         domain?: string
+        templatesPin?: string
       },
     ) => {
       const c = ctx()
@@ -170,6 +179,7 @@ function registerChanges(env: Command, ctx: () => Context): void {
         provider: opts.provider,
         region: opts.region,
         domain: opts.domain,
+        templatesPin: opts.templatesPin,
       }
       for (const [key, value] of Object.entries(flags)) if (value !== undefined) body[key] = value
       applyAssignments(body, opts)
@@ -184,16 +194,23 @@ function registerChanges(env: Command, ctx: () => Context): void {
     .command('update <name-or-id>')
     .description('Change an environment: a JSON Merge Patch from a file and/or --set (null removes a member)')
     .option('-f, --file <file>', 'YAML or JSON merge patch')
+    .option('--templates-pin <version>', 'pin it to this templates version (a commit or tag): pushes keep it until an upgrade')
+    .option('--follow', 'remove the pin: generations and pushes use the newest templates again')
   addAssignmentOptions(update)
   withExamples(update, [
     'ies env update shop-dev --set services.rds.multiAz=true',
     '# remove a member (JSON Merge Patch)',
     'ies env update shop-dev --set domain=null',
     'ies env update shop-dev --set-env gitRepository.deployKey=IES_DEPLOY_KEY',
+    '# keep the templates version it was last pushed with (docs/updating.md)',
+    'ies env update shop-prod --templates-pin "$(ies env status shop-prod --json | jq -r .lastPush.templatesCommit)"',
   ])
-  update.action(async (nameOrId: string, opts: Assignments & { file?: string }) => {
+  update.action(async (nameOrId: string, opts: Assignments & { file?: string; templatesPin?: string; follow?: boolean }) => {
     const c = ctx()
     const patch: Record<string, unknown> = opts.file ? readObjectFile(opts.file) : {}
+    if (opts.templatesPin !== undefined && opts.follow) throw new UsageError('Give --templates-pin or --follow, not both')
+    if (opts.templatesPin !== undefined) patch.templatesPin = opts.templatesPin
+    if (opts.follow) patch.templatesPin = null
     applyAssignments(patch, opts)
     if (Object.keys(patch).length === 0) throw new UsageError('Nothing to update: give -f <file> or --set path=value')
     const client = await c.client()
