@@ -45,8 +45,10 @@ const lineOf = (environments: EnvironmentRepository, env: EnvironmentRecord, cat
 /** The user's pushed environments that are behind (templates or configuration), as GET /upgrades lists them. */
 export async function upgradeStatusOf(sources: StatusSources, userId: string, log: FastifyBaseLogger): Promise<Upgradable[]> {
   const { environments, store, templates } = sources
-  const [stored, summary, catalog] = await Promise.all([store.read(userId), environments.summaries.read(userId), sources.catalog(log)])
-  const sameCatalog = stored.catalogCommit === catalog?.commit
+  const [summary, catalog] = await Promise.all([environments.summaries.read(userId), sources.catalog(log)])
+  const stored = await store.read(userId, new Set(summary.entries.map((e) => e.id)))
+  // Without a catalog (unavailable) the problems found with the last one stand.
+  const sameCatalog = !catalog || stored.catalogCommit === catalog.commit
   const lines: EnvLine[] = []
   const stale: string[] = []
   for (const entry of summary.entries) {

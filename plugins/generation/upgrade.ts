@@ -84,10 +84,8 @@ export const upgradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const environments = app.environments
   const records = app.jobs.pushing.records
   const rollouts = new Rollouts(app.mongo.db)
-  environments.onEnvironmentDeleted(async (env) => {
-    await records.removeForEnvironment(env._id)
-    await records.status.removed(env.userId, env._id)
-  })
+  // A deleted environment's line in the upgrade status goes with the next read (upgrade-status.ts).
+  environments.onEnvironmentDeleted((env) => records.removeForEnvironment(env._id))
 
   async function allOf(userId: string): Promise<EnvironmentRecord[]> {
     const out: EnvironmentRecord[] = []

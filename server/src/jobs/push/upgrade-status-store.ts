@@ -3,13 +3,21 @@
 // `_id` read: on FerretDB, the embedded store, any other filter reads the whole table, and two reads
 // per environment took 7-10 s for 10,000 environments.
 //
-// - `p.<environment id>`: the last push to the environment's own branch (one line, see PushLine),
-//   set when a push is recorded (push-records.ts). One field per environment, so that concurrent
-//   pushes of one user's environments (on any replica) never overwrite each other.
+// - `pushes`: the last push to each environment's own branch, one string, a line each (PushLine),
+//   up to the recorded push number `seq`. FerretDB decodes a document field by field (10,000 lines
+//   as fields took 0.2-0.8 s to read, as one string a few tens of milliseconds), and it updates a
+//   document by reading and rewriting it, so two writers of one document lose one's change.
+// - A recorded push is therefore a document of its own in `upgradeStatusPushes`, `_id`
+//   `<user>:<n>` with the next free number n (an insert: a unique `_id` is atomic on every store, so
+//   two pushes never take the same number and numbers have no gaps). A read reads `<user>:<seq + 1>`,
+//   `<seq + 2>`, ... until one is missing, and folds them into `pushes` (the newest push of an
+//   environment wins). Folding is idempotent: two replicas folding at once write the same lines or
+//   an older `seq`, whose pushes the next read reads again; pushes numbered well below the folded
+//   `seq` are removed. `upgradeStatusSeq` (by user) is where a writer starts looking for a number.
 // - `envs`: what the status takes from each environment record (its version, input hash, pin and
-//   the stored values the catalog refuses), one string, a line each: a cache, checked on every read
-//   against the environment summaries' versions and rewritten where it disagrees (the reader's work).
-// Missing (a database from before the store), the push lines are rebuilt from `environmentPushes`.
+//   the stored values the catalog refuses), a line each: a cache, checked on every read against the
+//   environment summaries' versions and rewritten where it disagrees (the reader's work).
+// Missing (a database from before the store), the push lines are built from `environmentPushes`.
 import type { Collection, Db } from 'mongodb'
 
 /** The last push of an environment as the status needs it. */
@@ -34,13 +42,16 @@ export interface EnvLine {
 
 interface StatusDoc {
   _id: string
-  p?: Record<string, string>
-  /** Set once the push lines were built from `environmentPushes`. */
-  pushesBuilt?: boolean
+  pushes?: string
+  /** The number of the last recorded push folded into `pushes`. */
+  seq?: number
   envs?: string
   /** The catalog commit the `problems` of `envs` were found with. */
   catalogCommit?: string
 }
+
+/** Recorded pushes kept below the folded number (a fold that lands late still finds them). */
+const KEPT_BELOW_FOLD = 64
 
 // None of the fields holds a tab or a line break (ids, commits, hashes, a pin's pattern, JSON).
 const encodePush = (p: PushLine) => [p.jobId, p.commit, p.branch, p.templatesCommit, p.pushedAt.getTime(), p.inputHash].join('\t')
@@ -58,7 +69,8 @@ function decodeEnvs(text: string | undefined): Map<string, EnvLine> {
   if (!text) return out
   for (const line of text.split('\n')) {
     const [id, version, updatedAt, inputHash, pin, problems] = line.split('\t')
-    out.set(id, { id, version: Number(version), updatedAt: Number(updatedAt), inputHash, pin, problems: JSON.parse(problems) })
+    const parsed = problems === '[]' ? [] : (JSON.parse(problems) as EnvLine['problems'])
+    out.set(id, { id, version: Number(version), updatedAt: Number(updatedAt), inputHash, pin, problems: parsed })
   }
   return out
 }
@@ -71,34 +83,66 @@ export interface StoredStatus {
 
 export class UpgradeStatusStore {
   private readonly collection: Collection<StatusDoc>
+  private readonly recorded: Collection<{ _id: string; line: string }>
+  private readonly hints: Collection<{ _id: string; seq: number }>
 
   constructor(
     db: Db,
-    /** The last pushes' records (`environmentPushes`), read to rebuild a missing document. */
+    /** The last pushes' records (`environmentPushes`), read to build a missing document. */
     private readonly pushRecords: Collection<PushLine & { _id: string; userId: string }>,
   ) {
     this.collection = db.collection<StatusDoc>('upgradeStatus')
+    this.recorded = db.collection('upgradeStatusPushes')
+    this.hints = db.collection('upgradeStatusSeq')
   }
 
-  /** Records the last push to an environment's own branch. */
+  /** Records the last push to an environment's own branch, under the user's next free push number. */
   async pushed(userId: string, environmentId: string, push: PushLine): Promise<void> {
-    await this.collection.updateOne({ _id: userId }, { $set: { [`p.${environmentId}`]: encodePush(push) } }, { upsert: true })
-  }
-
-  async removed(userId: string, environmentId: string): Promise<void> {
-    await this.collection.updateOne({ _id: userId }, { $unset: { [`p.${environmentId}`]: '' } })
-  }
-
-  /** The user's stored status; its push lines rebuilt first when they were never built. */
-  async read(userId: string): Promise<StoredStatus> {
-    let doc = await this.collection.findOne({ _id: userId })
-    if (!doc?.pushesBuilt) {
-      await this.rebuildPushes(userId)
-      doc = await this.collection.findOne({ _id: userId })
+    const line = `${environmentId}\t${encodePush(push)}`
+    for (let n = ((await this.hints.findOne({ _id: userId }))?.seq ?? 0) + 1; ; n++) {
+      try {
+        await this.recorded.insertOne({ _id: `${userId}:${n}`, line })
+        return
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== 11000) throw err
+      }
     }
+  }
+
+  /**
+   * The user's stored status, its push lines built first when there is no document. `live`: the
+   * user's environments; the lines of others are dropped when the pushes are folded.
+   */
+  async read(userId: string, live?: ReadonlySet<string>): Promise<StoredStatus> {
+    const doc = (await this.collection.findOne({ _id: userId })) ?? (await this.build(userId))
     const pushes = new Map<string, PushLine>()
-    for (const [id, line] of Object.entries(doc?.p ?? {})) pushes.set(id, decodePush(line))
-    return { pushes, envs: decodeEnvs(doc?.envs), catalogCommit: doc?.catalogCommit }
+    const put = (line: string) => {
+      const tab = line.indexOf('\t')
+      const id = line.slice(0, tab)
+      const push = decodePush(line.slice(tab + 1))
+      const known = pushes.get(id)
+      if (!known || known.pushedAt <= push.pushedAt) pushes.set(id, push)
+    }
+    for (const line of doc.pushes ? doc.pushes.split('\n') : []) put(line)
+    let seq = doc.seq ?? 0
+    for (let next = await this.recorded.findOne({ _id: `${userId}:${seq + 1}` }); next;) {
+      put(next.line)
+      seq++
+      next = await this.recorded.findOne({ _id: `${userId}:${seq + 1}` })
+    }
+    const dead = live ? [...pushes.keys()].filter((id) => !live.has(id)) : []
+    for (const id of dead) pushes.delete(id)
+    if (seq > (doc.seq ?? 0) || dead.length > 0) await this.fold(userId, pushes, doc.seq ?? 0, seq)
+    return { pushes, envs: decodeEnvs(doc.envs), catalogCommit: doc.catalogCommit }
+  }
+
+  /** Writes the pushes as folded up to `seq`, and lets the recorded pushes well below it go. */
+  private async fold(userId: string, pushes: Map<string, PushLine>, from: number, seq: number): Promise<void> {
+    const text = [...pushes].map(([id, p]) => `${id}\t${encodePush(p)}`).join('\n')
+    await this.collection.updateOne({ _id: userId }, { $set: { pushes: text, seq } }, { upsert: true })
+    await this.hints.replaceOne({ _id: userId }, { seq }, { upsert: true })
+    for (let n = Math.max(1, from - KEPT_BELOW_FOLD); n <= seq - KEPT_BELOW_FOLD; n++)
+      await this.recorded.deleteOne({ _id: `${userId}:${n}` })
   }
 
   /** Stores the environment lines (a cache: a lost write is found out and redone by the next read). */
@@ -111,17 +155,18 @@ export class UpgradeStatusStore {
   }
 
   /**
-   * The push lines from the last-push records of the user's environments (one query; the records
-   * of an environment's own branch have its id alone as `_id`). A push recorded meanwhile is set
-   * again after, so the rebuild does not hide it.
+   * The user's document from the last-push records of their environments (one query; the record of
+   * an environment's own branch has its id alone as `_id`), folded up to the push number a writer
+   * would start from: pushes recorded since are read on top (the newest push of an environment wins).
    */
-  private async rebuildPushes(userId: string): Promise<void> {
-    const started = new Date()
+  private async build(userId: string): Promise<StatusDoc> {
+    const seq = (await this.hints.findOne({ _id: userId }))?.seq ?? 0
     const records = await this.pushRecords.find({ userId }).toArray()
-    const own = records.filter((r) => !r._id.includes(':'))
-    const fields = Object.fromEntries(own.map((r) => [`p.${r._id}`, encodePush(r)]))
-    await this.collection.updateOne({ _id: userId }, { $set: { ...fields, pushesBuilt: true } }, { upsert: true })
-    const later = await this.pushRecords.find({ userId, pushedAt: { $gte: started } }).toArray()
-    for (const r of later.filter((x) => !x._id.includes(':'))) await this.pushed(userId, r._id, r)
+    const pushes = records
+      .filter((r) => !r._id.includes(':'))
+      .map((r) => `${r._id}\t${encodePush(r)}`)
+      .join('\n')
+    await this.collection.updateOne({ _id: userId }, { $set: { pushes, seq } }, { upsert: true })
+    return { _id: userId, pushes, seq }
   }
 }
