@@ -13,6 +13,7 @@ import type {
   JobFiles,
   Pagination,
   Preferences,
+  Rollout,
   User,
 } from './types.ts'
 import type { EnvironmentUpgrade, PushStrategy } from './push-lifecycle.ts'
@@ -25,7 +26,9 @@ export interface PushRequest {
 
 export interface UpgradeStarted {
   jobs: { environmentId: string; jobId: string }[]
-  skipped: { environmentId: string; reason: string }[]
+  skipped: { environmentId: string; name?: string; reason: string }[]
+  /** The rollout tracking the pushes (GET /environments/upgrade/:id). */
+  rolloutId: string
 }
 
 export interface FieldError {
@@ -232,7 +235,9 @@ export function createApiClient(opts: ApiClientOptions) {
     /** The caller's pushed environments that are behind (templates or configuration). */
     upgrades: () => json<EnvironmentUpgrade[]>('GET', '/environments/upgrades'),
     /** One push job per environment that is behind (or per id given). */
-    upgrade: (body: { ids?: string[] } & PushRequest) => json<UpgradeStarted>('POST', '/environments/upgrade', body),
+    upgrade: (body: { ids?: string[]; waves?: string[] } & PushRequest) => json<UpgradeStarted>('POST', '/environments/upgrade', body),
+    /** A bulk upgrade's rollout: its waves, each environment's jobs and outcome. */
+    rollout: (id: string) => json<Rollout>('GET', `/environments/upgrade/${enc(id)}`),
     /** Several jobs at once; with `wait`, once one of them has finished (or after the long-poll timeout). */
     jobs: (ids: readonly string[], opts: { wait?: boolean } = {}) =>
       json<Job[]>('GET', `/jobs${query({ ids: ids.join(','), wait: opts.wait || undefined })}`),
