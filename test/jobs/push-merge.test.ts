@@ -130,7 +130,11 @@ t.test('the generated repository lifecycle', async (t) => {
     const upgrade1 = await upgradeTemplates('templates: pin providers', (tpl) =>
       tpl.edit('terraform/versions.tf', (x) => `${x}# upgrade 1\n`),
     )
-    t.same((await getEnv(env.id)).behind, { templates: true, configuration: false, commits: 1 }, 'behind the templates after a template commit')
+    t.same(
+      (await getEnv(env.id)).behind,
+      { templates: true, configuration: false, commits: 1 },
+      'behind the templates after a template commit',
+    )
     const third = await push(env.id)
     t.equal(third.status, 'succeeded', JSON.stringify(third.error))
     t.equal(third.result.templatesCommit, upgrade1)

@@ -49,7 +49,8 @@ t.test('pinned environments and upgrades in waves', async (t) => {
     await gitIn('clone', '-q', git.url(repo), '.')
     return {
       git: gitIn,
-      append: async (file: string, line: string) => writeFile(path.join(dir, file), `${await readFile(path.join(dir, file), 'utf8')}${line}\n`),
+      append: async (file: string, line: string) =>
+        writeFile(path.join(dir, file), `${await readFile(path.join(dir, file), 'utf8')}${line}\n`),
       commitAndPush: async (message: string) => {
         await gitIn('commit', '-q', '-am', message)
         await gitIn('push', '-q', 'origin', 'HEAD:main')
