@@ -415,6 +415,14 @@ export class EnvironmentRepository {
   }
 
   /**
+   * Every environment record of the user, in one query: on the embedded store a scan of the table,
+   * so only for building a per-user document (many `_id` reads would each walk it).
+   */
+  async allRecords(userId: string): Promise<EnvironmentRecord[]> {
+    return (await this.collection.find({ userId }).toArray()).map(fromStored)
+  }
+
+  /**
    * The stored values of an environment that `catalog` (the typed view) refuses, values and relations
    * (catalog-check.ts, the one rule); none for a provider the catalog does not describe.
    */

@@ -71,6 +71,11 @@ export class Rollouts {
     this.claims = db.collection('upgradeRolloutClaims')
   }
 
+  /** The index of `running` (test/server/query-indexes.test.ts). */
+  async init(): Promise<void> {
+    await this.collection.createIndex({ status: 1 }, { name: 'status' })
+  }
+
   async create(doc: Omit<RolloutDoc, '_id' | 'revision' | 'status' | 'createdAt' | 'updatedAt'>): Promise<RolloutDoc> {
     const now = new Date()
     const rollout: RolloutDoc = { ...doc, _id: randomUUID(), revision: 0, status: 'running', createdAt: now, updatedAt: now }

@@ -19,6 +19,8 @@ type Upgradable = Static<typeof UpgradableSchema>
 
 /** Environment records read at a time when lines are (re)built. */
 const RECORD_READS = 8
+/** Above this many stale lines the user's records are read in one query. */
+const SCAN_FROM = 100
 
 export interface StatusSources {
   environments: EnvironmentRepository
@@ -56,8 +58,13 @@ export async function upgradeStatusOf(sources: StatusSources, userId: string, lo
     if (line && sameCatalog && line.version === entry.version && line.updatedAt === entry.updatedAt.getTime()) lines.push(line)
     else stale.push(entry.id)
   }
+  const staleIds = new Set(stale)
   if (stale.length > 0 || stored.envs.size !== lines.length) {
-    const records = await pMap(stale, (id) => environments.get(userId, id), { concurrency: RECORD_READS })
+    // Many stale lines (a first read, a new catalog): one query for the user's records, not a read each.
+    const records =
+      stale.length > SCAN_FROM
+        ? (await environments.allRecords(userId)).filter((env) => staleIds.has(env._id))
+        : await pMap(stale, (id) => environments.get(userId, id), { concurrency: RECORD_READS })
     for (const env of records) if (env) lines.push(lineOf(environments, env, catalog?.view ?? null))
     await store.storeEnvs(userId, lines, catalog?.commit)
   }

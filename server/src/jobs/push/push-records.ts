@@ -86,9 +86,13 @@ export class PushRecords {
     }
   }
 
-  /** The index of `removeForEnvironment`'s query (test/server/query-indexes.test.ts). */
+  /**
+   * The indexes of `removeForEnvironment`'s query and of the upgrade status's build (by user: its
+   * first read, upgrade-status-store.ts) (test/server/query-indexes.test.ts).
+   */
   async init(): Promise<void> {
     await this.collection.createIndex({ environmentId: 1 }, { name: 'environment' })
+    await this.collection.createIndex({ userId: 1 }, { name: 'user' })
   }
 
   async removeForEnvironment(environmentId: string): Promise<void> {
