@@ -58,6 +58,7 @@ export function UpgradeAll({ behind, onUpdated }: { behind: EnvironmentUpgrade[]
         {names.join(', ')} {behind.length === 1 ? 'was' : 'were'} pushed before the latest templates or configuration changes. Preview what
         an update would change in each repository, then update them all; files and edits of your own are kept.
       </p>
+      <StrandedValues behind={behind} />
       {phase === 'idle' && (
         <label className="row">
           <input type="checkbox" checked={inWaves} onChange={(e) => setInWaves(e.target.checked)} /> Upgrade in waves (for example dev, then
@@ -103,15 +104,6 @@ function UpgradeRow({ env, row }: { env: EnvironmentUpgrade; row: Row | undefine
       </a>{' '}
       <span className="muted small">{behindReasons(env.behind, env.lastPush).join(' ')}</span>
       {env.templatesPin && <span className="muted small"> Pinned to templates {env.templatesPin}.</span>}
-      {(env.problems ?? []).length > 0 && (
-        <ul className="small" data-testid="stranded-values" aria-label={`Values the templates no longer accept in ${env.name}`}>
-          {env.problems!.map((p) => (
-            <li key={p.field}>
-              <span className="mono">{p.field}</span>: {p.reason}
-            </li>
-          ))}
-        </ul>
-      )}
       <div aria-live="polite">
         {!row && <span className="muted">Not started.</span>}
         {row?.state === 'running' && <Spinner label={`Working on ${env.name}`} />}
@@ -137,5 +129,25 @@ function UpgradeRow({ env, row }: { env: EnvironmentUpgrade; row: Row | undefine
         {o?.kind === 'failed' && <span data-testid="upgrade-outcome">Failed: {o.message}</span>}
       </div>
     </li>
+  )
+}
+
+/** The environments whose stored values the templates no longer accept: an upgrade skips them until they are fixed. */
+function StrandedValues({ behind }: { behind: EnvironmentUpgrade[] }) {
+  const stranded = behind.filter((e) => (e.problems ?? []).length > 0)
+  if (stranded.length === 0) return null
+  return (
+    <div data-testid="stranded-values">
+      <p>An upgrade skips these environments until their values are fixed: the current templates no longer accept them.</p>
+      <ul className="small">
+        {stranded.flatMap((e) =>
+          e.problems!.map((p) => (
+            <li key={`${e.id} ${p.field}`}>
+              <a href={href.environment(e.id)}>{e.name}</a>: <span className="mono">{p.field}</span>: {p.reason}
+            </li>
+          )),
+        )}
+      </ul>
+    </div>
   )
 }
