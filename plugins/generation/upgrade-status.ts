@@ -5,6 +5,7 @@
 // environment whose line is missing or older than its summary entry, or all of them when the
 // catalog changed, is read again (by `_id`) and its line stored for the next read.
 import type { FastifyBaseLogger } from 'fastify'
+import { setImmediate } from 'node:timers/promises'
 import pMap from 'p-map'
 import type { TypedCatalog } from '@ies/processor-lib/contract/view'
 import type { TemplatesSource } from '@ies/server/jobs/generation/templates'
@@ -21,6 +22,8 @@ type Upgradable = Static<typeof UpgradableSchema>
 const RECORD_READS = 8
 /** Above this many stale lines the user's records are read in one query. */
 const SCAN_FROM = 100
+/** Environment lines made between two turns of the event loop. */
+const LINES_PER_TURN = 20
 
 export interface StatusSources {
   environments: EnvironmentRepository
@@ -65,7 +68,12 @@ export async function upgradeStatusOf(sources: StatusSources, userId: string, lo
       stale.length > SCAN_FROM
         ? (await environments.allRecords(userId)).filter((env) => staleIds.has(env._id))
         : await pMap(stale, (id) => environments.get(userId, id), { concurrency: RECORD_READS })
-    for (const env of records) if (env) lines.push(lineOf(environments, env, catalog?.view ?? null))
+    for (let i = 0; i < records.length; i++) {
+      const env = records[i]
+      if (env) lines.push(lineOf(environments, env, catalog?.view ?? null))
+      // The catalog check of an environment with every service takes milliseconds: others' requests go between.
+      if (i % LINES_PER_TURN === LINES_PER_TURN - 1) await setImmediate()
+    }
     await store.storeEnvs(userId, lines, catalog?.commit)
   }
 
