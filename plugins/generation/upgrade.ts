@@ -14,7 +14,7 @@ import { Type } from '@sinclair/typebox'
 import pMap from 'p-map'
 import picomatch from 'picomatch'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
-import { notFound, validationError } from '@ies/server/core/errors'
+import { notFound, unavailable, validationError } from '@ies/server/core/errors'
 import { catalogView, type TypedCatalog } from '@ies/processor-lib/contract/view'
 import { checkDestination, DestinationError, urlProblem } from '@ies/server/jobs/push/destination'
 import { currentTemplatesCommit, pinnedVersions, upgradeStatus } from '@ies/server/jobs/push/push-records'
@@ -220,8 +220,16 @@ export const upgradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { userId } = request.principal
       const body = request.body
-      const newest = await app.templates.load()
-      const target = body.to === undefined ? newest : await app.templates.version(body.to)
+      const read = async <T>(what: () => Promise<T>) => {
+        try {
+          return await what()
+        } catch (err) {
+          request.log.warn({ err: { message: (err as Error).message } }, 'upgrade: the templates could not be read')
+          throw unavailable('The templates cannot be read now (their repository or folder); try again shortly')
+        }
+      }
+      const newest = await read(() => app.templates.load())
+      const target = body.to === undefined ? newest : await read(() => app.templates.version(body.to!))
       if (!target) throw validationError([{ field: 'to', message: `names no templates version: ${body.to}` }])
 
       const { candidates, explicit, missing } = await selection(userId, body)
