@@ -50,8 +50,11 @@ const lineOf = (environments: EnvironmentRepository, env: EnvironmentRecord, cat
 /** The user's pushed environments that are behind (templates or configuration), as GET /upgrades lists them. */
 export async function upgradeStatusOf(sources: StatusSources, userId: string, log: FastifyBaseLogger): Promise<Upgradable[]> {
   const { environments, store, templates } = sources
-  const [summary, catalog] = await Promise.all([environments.summaries.read(userId), sources.catalog(log)])
-  const stored = await store.read(userId, new Set(summary.entries.map((e) => e.id)))
+  const summaryRead = environments.summaries.read(userId)
+  // Read side by side; the status waits for the summary only to drop deleted environments' lines.
+  const liveIds = summaryRead.then((s) => new Set(s.entries.map((e) => e.id)))
+  liveIds.catch(() => {}) // a failed summary read fails the request below
+  const [summary, catalog, stored] = await Promise.all([summaryRead, sources.catalog(log), store.read(userId, liveIds)])
   // Without a catalog (unavailable) the problems found with the last one stand.
   const sameCatalog = !catalog || stored.catalogCommit === catalog.commit
   const lines: EnvLine[] = []

@@ -110,10 +110,10 @@ export class UpgradeStatusStore {
   }
 
   /**
-   * The user's stored status, its push lines built first when there is no document. `live`: the
-   * user's environments; the lines of others are dropped when the pushes are folded.
+   * The user's stored status, its push lines built first when there is no document. `liveIds`: the
+   * user's environments (read meanwhile); the lines of others are dropped, and the pushes folded.
    */
-  async read(userId: string, live?: ReadonlySet<string>): Promise<StoredStatus> {
+  async read(userId: string, liveIds?: Promise<ReadonlySet<string>>): Promise<StoredStatus> {
     const doc = (await this.collection.findOne({ _id: userId })) ?? (await this.build(userId))
     const pushes = new Map<string, PushLine>()
     const put = (line: string) => {
@@ -130,6 +130,7 @@ export class UpgradeStatusStore {
       seq++
       next = await this.recorded.findOne({ _id: `${userId}:${seq + 1}` })
     }
+    const live = await liveIds
     const dead = live ? [...pushes.keys()].filter((id) => !live.has(id)) : []
     for (const id of dead) pushes.delete(id)
     if (seq > (doc.seq ?? 0) || dead.length > 0) await this.fold(userId, pushes, doc.seq ?? 0, seq)
