@@ -84,14 +84,19 @@ export async function upgradeStatusOf(sources: StatusSources, userId: string, lo
   const templatesCommit = () => (newest ??= currentTemplatesCommit(templates, log))
   const versions = pinnedVersions(templates)
   const names = new Map(summary.entries.map((e) => [e.id, e.name]))
+  // What the templates are behind depends only on the pin and the pushed commit: once per pair.
+  const pairOf = (line: EnvLine, push: { templatesCommit: string }) => `${line.pin}\t${push.templatesCommit}`
+  const pairs = new Map<string, Awaited<ReturnType<typeof templatesBehind>>>()
+  for (const line of lines) {
+    const push = stored.pushes.get(line.id)
+    if (push && !pairs.has(pairOf(line, push)))
+      pairs.set(pairOf(line, push), await templatesBehind(line.pin || undefined, push.templatesCommit, templatesCommit, versions))
+  }
   const out: Upgradable[] = []
   for (const line of lines) {
     const push = stored.pushes.get(line.id)
     if (!push) continue
-    const behind = {
-      ...(await templatesBehind(line.pin || undefined, push.templatesCommit, templatesCommit, versions)),
-      configuration: push.inputHash !== line.inputHash,
-    }
+    const behind = { ...pairs.get(pairOf(line, push))!, configuration: push.inputHash !== line.inputHash }
     if (!behind.templates && !behind.configuration) continue
     const { inputHash: _hash, pushedAt, ...lastPush } = push
     out.push({

@@ -18,6 +18,7 @@
 //   the stored values the catalog refuses), a line each: a cache, checked on every read against the
 //   environment summaries' versions and rewritten where it disagrees (the reader's work).
 // Missing (a database from before the store), the push lines are built from `environmentPushes`.
+import { LRUCache } from 'lru-cache'
 import type { Collection, Db } from 'mongodb'
 
 /** The last push of an environment as the status needs it. */
@@ -61,8 +62,32 @@ function decodePush(line: string): PushLine {
   return { jobId, commit, branch, templatesCommit, pushedAt: new Date(Number(pushedAt)), inputHash }
 }
 
+/** A line of `pushes`: the environment id, then its PushLine. */
+function pushEntry(line: string): [string, PushLine] {
+  const tab = line.indexOf('\t')
+  return [line.slice(0, tab), decodePush(line.slice(tab + 1))]
+}
+
+const decodePushes = (text: string) => new Map(text ? text.split('\n').map(pushEntry) : [])
+
 export const encodeEnvs = (envs: EnvLine[]) =>
   envs.map((e) => [e.id, e.version, e.updatedAt, e.inputHash, e.pin, JSON.stringify(e.problems)].join('\t')).join('\n')
+
+/**
+ * Decoded strings of recently read documents, by their text: a user who reads the status again
+ * reads the same text, and comparing it with the cached one costs less than decoding 10,000 lines.
+ */
+const decodedTexts = new LRUCache<string, Map<string, unknown>>({
+  max: 64,
+  maxSize: 64 * 1024 * 1024,
+  sizeCalculation: (_decoded, text) => text.length * 3 + 1,
+})
+
+function cached<T>(text: string, decode: (text: string) => Map<string, T>): Map<string, T> {
+  let known = decodedTexts.get(text) as Map<string, T> | undefined
+  if (!known) decodedTexts.set(text, (known = decode(text)))
+  return known
+}
 
 function decodeEnvs(text: string | undefined): Map<string, EnvLine> {
   const out = new Map<string, EnvLine>()
@@ -117,13 +142,12 @@ export class UpgradeStatusStore {
     const doc = (await this.collection.findOne({ _id: userId })) ?? (await this.build(userId))
     const pushes = new Map<string, PushLine>()
     const put = (line: string) => {
-      const tab = line.indexOf('\t')
-      const id = line.slice(0, tab)
-      const push = decodePush(line.slice(tab + 1))
+      const [id, push] = pushEntry(line)
       const known = pushes.get(id)
       if (!known || known.pushedAt <= push.pushedAt) pushes.set(id, push)
     }
-    for (const line of doc.pushes ? doc.pushes.split('\n') : []) put(line)
+    // A copy: the pushes recorded since the fold are put on top.
+    for (const [id, push] of cached(doc.pushes ?? '', decodePushes)) pushes.set(id, push)
     let seq = doc.seq ?? 0
     for (let next = await this.recorded.findOne({ _id: `${userId}:${seq + 1}` }); next;) {
       put(next.line)
@@ -134,7 +158,7 @@ export class UpgradeStatusStore {
     const dead = live ? [...pushes.keys()].filter((id) => !live.has(id)) : []
     for (const id of dead) pushes.delete(id)
     if (seq > (doc.seq ?? 0) || dead.length > 0) await this.fold(userId, pushes, doc.seq ?? 0, seq)
-    return { pushes, envs: decodeEnvs(doc.envs), catalogCommit: doc.catalogCommit }
+    return { pushes, envs: cached(doc.envs ?? '', decodeEnvs), catalogCommit: doc.catalogCommit }
   }
 
   /** Writes the pushes as folded up to `seq`, and lets the recorded pushes well below it go. */
