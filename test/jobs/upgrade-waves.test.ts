@@ -2,7 +2,7 @@
 // templates (TEMPLATES_REPO: a template change is a commit pushed there) and the customers'
 // repositories; the git CLI plays the template author and the customer.
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { appendFile, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -160,4 +160,53 @@ t.test('pinned environments and upgrades in waves', async (t) => {
     t.match(bad, { status: 400, body: { error: { details: [{ field: 'waves' }] } } })
     t.equal((await api('GET', '/environments/upgrade/no-such-rollout')).status, 404)
   })
+})
+
+t.test('a templates folder keeps the version an environment is pinned to while the folder changes', async (t) => {
+  const git = await startGitServer({ username: 'x-access-token', password: DEPLOY_KEY })
+  t.teardown(() => git.stop())
+  const templates = await mkdtemp(path.join(os.tmpdir(), 'ies-pinned-dir-'))
+  t.teardown(() => rm(templates, { recursive: true, force: true }))
+  await cp(BUNDLED_TEMPLATES_DIR, templates, { recursive: true })
+  const { url, auth } = await startTestApp(t, { PUSH_ALLOWED_HOSTS: '127.0.0.1', TEMPLATES_DIR: templates })
+  const dev = { ...auth('dev'), 'content-type': 'application/json' }
+  const api = async (method: string, route: string, body?: unknown) => {
+    const res = await fetch(`${url}/api${route}`, { method, headers: dev, ...(body !== undefined && { body: JSON.stringify(body) }) })
+    return { status: res.status, body: (await res.json()) as any }
+  }
+  await git.createRepo('dir-pin', {})
+  const body = {
+    ...environmentBody({ name: 'dir-pin' }),
+    gitRepository: { url: git.url('dir-pin'), branch: 'main', deployKey: DEPLOY_KEY },
+  }
+  const env = (await api('POST', '/environments', body)).body.data
+  const push = async () => waitForJob(url, dev, (await api('POST', `/environments/${env.id}/push`, {})).body.data.id)
+  const first = await push()
+  t.equal(first.status, 'succeeded', JSON.stringify(first.error))
+  const v0 = first.result.templatesCommit as string
+  t.equal((await api('PUT', `/environments/${env.id}`, { templatesPin: v0 })).status, 200)
+  t.match(await api('PUT', `/environments/${env.id}`, { templatesPin: 'sha256-not-a-version' }), {
+    status: 400,
+    body: { error: { details: [{ field: 'templatesPin', message: /templatesCommit of a generation or push/ }] } },
+  })
+
+  await appendFile(path.join(templates, 'terraform/versions.tf'), '# a folder change\n')
+  t.equal((await api('PUT', `/environments/${env.id}`, { domain: 'dir.example.com' })).status, 200)
+  const second = await push()
+  t.equal(second.status, 'succeeded', JSON.stringify(second.error))
+  t.equal(second.result.templatesCommit, v0, 'the pinned version, kept while the folder changed')
+  t.notMatch((await git.git('dir-pin', ['show', 'main:terraform/versions.tf'])).toString(), /a folder change/)
+
+  const upgrade = await api('POST', '/environments/upgrade', { ids: [env.id] })
+  t.equal(upgrade.status, 202)
+  const rollout = await eventually(
+    async () => (await api('GET', `/environments/upgrade/${upgrade.body.data.rolloutId}`)).body.data,
+    (r) => r.status !== 'running',
+    { timeoutMs: 60_000, intervalMs: 100 },
+  )
+  t.equal(rollout.status, 'succeeded', JSON.stringify(rollout))
+  t.match((await git.git('dir-pin', ['show', 'main:terraform/versions.tf'])).toString(), /# a folder change\n$/)
+  const after = (await api('GET', `/environments/${env.id}`)).body.data
+  t.equal(after.templatesPin, rollout.templatesCommit, 'the pin moved to the folder version pushed')
+  t.not(after.templatesPin, v0)
 })
