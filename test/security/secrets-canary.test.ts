@@ -211,7 +211,10 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
     'POST /api/environments/upgrade': async () => {
       const started = (await call('POST', '/api/environments/upgrade', { ids: [pushEnv._id, failEnv._id], dryRun: true })).json().data
       for (const job of started.jobs) await call('GET', `/api/jobs/${(await waitForJob(url, auth('dev'), job.jobId)).id}`)
+      rolloutId = started.rolloutId
     },
+    // The rollout of that upgrade: its environments' outcomes and reasons (job errors) are scanned too.
+    'GET /api/environments/upgrade/{id}': () => call('GET', `/api/environments/upgrade/${rolloutId}`),
     'GET /api/jobs/{jobId}': async () => {
       for (const id of [...generated, ...pushed]) await call('GET', `/api/jobs/${id}`)
     },
@@ -247,14 +250,16 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
   }
   const generated: string[] = []
   const pushed: string[] = []
+  let rolloutId = ''
   const operations = operationsOf(doc).map((op) => op.name)
   t.same(
     operations.filter((name) => !plan[name]),
     [],
     'every operation of the document is exercised',
   )
-  // Order matters only for jobs: generate and push before the job routes.
-  const order = [...operations].sort((a, b) => Number(a.includes('/api/jobs/')) - Number(b.includes('/api/jobs/')))
+  // Order matters only for jobs: generate, push and upgrade before the job and rollout routes.
+  const later = (name: string) => Number(name.includes('/api/jobs/') || name.includes('/upgrade/{id}'))
+  const order = [...operations].sort((a, b) => later(a) - later(b))
   for (const name of order) if (plan[name]) await plan[name]()
 
   const jobs = await Promise.all(pushed.map(async (id) => (await call('GET', `/api/jobs/${id}`)).json().data))
