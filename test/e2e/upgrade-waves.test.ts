@@ -2,7 +2,7 @@
 // templates (TEMPLATES_REPO) and three customers' repositories; the git CLI plays the customer and
 // the templates' maintainer. The list's banner names the environment whose stored values the
 // templates no longer accept, and rolls out dev, then staging (where the customer's edit conflicts:
-// the rollout stops), never reaching prod.
+// the rollout stops), never reaching prod. Then prod is pinned from its page, and follows again.
 import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
@@ -92,5 +92,16 @@ t.test('the upgrades banner: stranded values, then waves that stop at a conflict
   await screenshot(page, '42-upgrade-waves')
   t.match(await git.git('web-dev', ['show', 'main:terraform/versions.tf']), /# templates: the next version\n$/, 'dev was upgraded')
   t.equal((await git.git('web-prod', ['rev-parse', 'main'])).trim(), prodBefore, 'prod was not started')
+
+  // Pin prod to the version it was last pushed with, from its page; then follow again.
+  await page.goto(`${ies.url}/#/environments/${ids['web-prod']}`)
+  const pin = page.getByTestId('templates-pin')
+  await pin.getByRole('button', { name: 'Pin to the version last pushed' }).click()
+  await pin.getByText(/^Templates: pinned to/).waitFor()
+  const prod = (await (await fetch(`${ies.url}/api/environments/${ids['web-prod']}`, { headers })).json()) as any
+  t.equal(prod.data.templatesPin, prod.data.lastPush.templatesCommit, 'pinned to the version last pushed')
+  t.match(prod.data.behind, { templates: true, commits: 1 }, 'one commit behind the newest templates')
+  await pin.getByRole('button', { name: 'Follow the newest templates' }).click()
+  await pin.getByText(/^Templates: following the newest version/).waitFor()
   t.same(problems.errors, [])
 })
