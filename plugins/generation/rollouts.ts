@@ -156,6 +156,10 @@ async function step(doc: RolloutDoc, deps: RolloutDeps, act: boolean): Promise<b
   )
   if (!jobs.every(finished)) return false
   wave.environments.forEach((e, i) => judge(e, jobs[i], wave.status === 'previewing'))
+  // Each environment pushed keeps the version it now has on its branch, also when the wave stops.
+  if (act && wave.status === 'pushing') {
+    for (const e of wave.environments) if (e.outcome === 'pushed' && e.pinTo) await deps.setPin(doc.userId, e.id, e.pinTo)
+  }
   const stopping = wave.environments.find((e) => e.outcome === 'conflict' || e.outcome === 'failed')
   if (stopping) {
     wave.status = 'stopped'
@@ -172,7 +176,6 @@ async function step(doc: RolloutDoc, deps: RolloutDeps, act: boolean): Promise<b
     wave.status = 'pushing'
     return true
   }
-  if (act) for (const e of wave.environments) if (e.pinTo) await deps.setPin(doc.userId, e.id, e.pinTo)
   wave.status = 'done'
   return true
 }
