@@ -31,6 +31,7 @@ import type {
   PushBody,
   Upgradable,
   UpgradeBody,
+  RolloutView,
   UpgradeJobs,
   User,
 } from './types.ts'
@@ -217,6 +218,8 @@ export function createApiClient(opts: ApiClientOptions) {
     upgrades: () => json<Upgradable[]>('GET', '/environments/upgrades'),
     /** One push job per environment that is behind (or per id given). */
     upgrade: (body: UpgradeBody) => json<UpgradeJobs>('POST', '/environments/upgrade', body),
+    /** A bulk upgrade's rollout: its waves, each environment's jobs and outcome. */
+    rollout: (id: string) => json<RolloutView>('GET', `/environments/upgrade/${enc(id)}`),
     /** POST /ai/chat: the configuration assistant (the body and reply are the assistant panel's). */
     aiChat: <T>(request: object) => json<T>('POST', '/ai/chat', request),
 

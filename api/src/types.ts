@@ -33,6 +33,9 @@ export type GenerateOptions = Static<typeof jobs.GenerateOptions>
 export type GeneratedFiles = Static<typeof generation.GeneratedFiles>
 export type Upgradable = Static<typeof generation.Upgradable>
 export type UpgradeJobs = Static<typeof generation.UpgradeJobs>
+export type RolloutView = Static<typeof generation.RolloutView>
+/** The bulk upgrade body; `dryRun` and `strategy` are optional here whatever defaults the server fills in. */
+export type UpgradeBody = Omit<Static<typeof generation.UpgradeBody>, 'dryRun' | 'strategy'> & { dryRun?: boolean; strategy?: PushStrategy }
 export type { Catalog as CatalogDocument } from '@ies/processor-lib/contract/document'
 export type User = Static<typeof users.User>
 export type Team = Static<typeof teams.Team>
@@ -54,8 +57,6 @@ export type PushBody = Omit<Partial<Static<typeof generation.PushBody>>, 'dryRun
   dryRun?: boolean
   strategy?: PushStrategy
 }
-/** The bulk upgrade body; `dryRun` and `strategy` are optional here whatever defaults the server fills in. */
-export type UpgradeBody = { ids?: string[]; dryRun?: boolean; strategy?: PushStrategy }
 
 /** A file whose branch and generated versions changed the same lines (strategy "merge" fails on it). */
 export type PushConflict = Static<typeof push.FileConflict>

@@ -2,7 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError, FastifyRequest } from 'fastify'
 import { Envelope, ErrorBody, ListEnvelope, ok, page } from '@ies/server/core/envelope'
-import { currentTemplatesCommit, upgradeStatus, type PushRecords } from '@ies/server/jobs/push/push-records'
+import { currentTemplatesCommit, pinnedVersions, upgradeStatus, type PushRecords } from '@ies/server/jobs/push/push-records'
+import { templatesPinErrors } from '@ies/server/jobs/generation/templates-versions'
 import { detailsFromValidation, notFound, validationError, type FieldError } from '@ies/server/core/errors'
 import { catalogCheckFor, withoutOverlap } from './catalog-check.ts'
 import { StrandedCheck } from './stranded.ts'
@@ -40,9 +41,10 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   /** The checks beyond the schema, with the catalog check's findings; all failures in one 400. */
-  async function checkRules(userId: string, input: EnvironmentInput, catalogFindings: FieldError[]) {
+  async function checkRules(userId: string, input: EnvironmentInput, catalogFindings: FieldError[], stored?: EnvironmentRecord) {
     const failures = [
       ...(await helmValuesErrors(input, app.config.yamlParseTimeoutMs)),
+      ...(input.templatesPin !== stored?.templatesPin ? await templatesPinErrors(app.templates, input.templatesPin) : []),
       ...(await gitRepositoryUrlErrors(input, app.config.push.allowedHosts)),
       ...(await credentialReferenceErrors(userId, input, credentials)),
       ...catalogFindings,
@@ -67,7 +69,7 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
   ) {
     const templatesCommit = () => currentTemplatesCommit(app.templates, request.log)
     const [{ lastPush, behind }, catalog] = await Promise.all([
-      upgradeStatus(records, env, templatesCommit),
+      upgradeStatus(records, env, templatesCommit, pinnedVersions(app.templates)),
       catalogCheck.current(request.log),
     ])
     const problems = stranded.of(catalog, env)
@@ -177,7 +179,7 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
         )
       }
       const input = merged as EnvironmentInput
-      await checkRules(owner, input, catalogFindings)
+      await checkRules(owner, input, catalogFindings, stored)
 
       const deployKey = deployKeyChange(patch)
       const updated = await locked.replace(stored, input, deployKey)

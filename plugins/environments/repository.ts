@@ -11,7 +11,9 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Collection, Db } from 'mongodb'
 import pMap from 'p-map'
 import type { EncryptedSecret, KeyRing } from '@ies/server/core/crypto'
-import { AppError, conflict, fieldError, isDatabaseUnavailable, notFound } from '@ies/server/core/errors'
+import { AppError, conflict, fieldError, isDatabaseUnavailable, notFound, type FieldError } from '@ies/server/core/errors'
+import type { TypedCatalog } from '@ies/processor-lib/contract/view'
+import { storedProblems } from './catalog-check.ts'
 import { isDuplicateKey } from '@ies/server/core/db'
 import { ownerLock } from '@ies/server/core/keyed-mutex'
 import { replaceAtVersion } from '@ies/server/core/versioned-write'
@@ -74,6 +76,7 @@ export function toEnvironment(doc: EnvironmentRecord): Environment {
     ...(doc.gitRepository && { gitRepository: { ...doc.gitRepository, hasDeployKey: Boolean(doc.deployKey) } }),
     ...(doc.cloudCredentialId && { cloudCredentialId: doc.cloudCredentialId }),
     ...(doc.migrations && { migrations: doc.migrations }),
+    ...(doc.templatesPin && { templatesPin: doc.templatesPin }),
     status: doc.status,
     createdAt: doc.createdAt.toISOString(),
     updatedAt: doc.updatedAt.toISOString(),
@@ -600,6 +603,22 @@ export class EnvironmentRepository {
     })
     await this.summarize(ownerKey, () => this.summaries.putLocking(moved))
     return moved
+  }
+
+  /**
+   * Every environment record of the user, in one query: on the embedded store a scan of the table,
+   * so only for building a per-user document (many `_id` reads would each walk it).
+   */
+  async allRecords(userId: string): Promise<EnvironmentRecord[]> {
+    return (await this.collection.find({ userId }).toArray()).map(fromStored)
+  }
+
+  /**
+   * The stored values of an environment that `catalog` (the typed view) refuses, values and relations
+   * (catalog-check.ts, the one rule); none for a provider the catalog does not describe.
+   */
+  storedValueProblems(env: EnvironmentRecord, catalog: TypedCatalog): FieldError[] {
+    return storedProblems(catalog, env)
   }
 
   /** Deletes one of the user's environments after the deletion hooks ran; false when there is none. */

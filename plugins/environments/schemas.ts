@@ -108,6 +108,15 @@ export const GitRepositoryInput = Type.Object(
 
 export const GitRepository = Type.Object({ ...GitRepositoryFields, hasDeployKey: Type.Boolean() })
 
+/** The templates version an environment is pinned to (docs/updating.md, "Pinned or following"). */
+export const TemplatesPin = Type.String({
+  pattern: '^[A-Za-z0-9][A-Za-z0-9._/-]*$',
+  minLength: 1,
+  maxLength: 128,
+  description:
+    'Pin the environment to this templates version: a templates commit (`templatesCommit` of a generation or push) or, with a templates repository, a tag. Absent: the environment follows the newest templates.',
+})
+
 /** Everything a caller may set; anything else (`configuration`, `status`, ids) is dropped. */
 export const EnvironmentInput = Type.Object(
   {
@@ -126,6 +135,7 @@ export const EnvironmentInput = Type.Object(
      * by an editor of the team; a PUT naming another team (or `null`: the caller's own) moves it.
      */
     team: Type.Optional(TeamName),
+    templatesPin: Type.Optional(TemplatesPin),
   },
   { additionalProperties: false },
 )
@@ -156,6 +166,7 @@ export const Environment = Type.Object({
   gitRepository: Type.Optional(GitRepository),
   cloudCredentialId: Type.Optional(Type.String()),
   migrations: Type.Optional(Type.Array(Type.String(), { description: "The ids of the templates' migrations its configuration has run." })),
+  templatesPin: Type.Optional(Type.String()),
   status: StringEnum(ENVIRONMENT_STATUSES),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),

@@ -189,13 +189,36 @@ try {
     const otherHeaders = as('other')
     const big = await measure(() => call('GET', '/api/environments?limit=20', undefined, otherHeaders), 3)
     const bigSorted = await measure(() => call('GET', '/api/environments?limit=100&sort=name&provider=aws', undefined, otherHeaders), 3)
-    // The list screen's banner: every environment's record and last push, read 8 at a time.
-    const upgrades = await measure(() => call('GET', '/api/environments/upgrades', undefined, otherHeaders), 1)
+    // The list screen's banner: one status document per user. Each environment pushed once, with
+    // templates older than the current ones: every one is listed. The first read builds the document
+    // (the last pushes in one query, each environment record once); the later ones read it.
+    await insertInBatches(
+      db,
+      'environmentPushes',
+      bigEnvs.map((e) => ({
+        _id: e._id,
+        environmentId: e._id,
+        userId: otherId,
+        jobId: randomUUID(),
+        commit: '1'.repeat(40),
+        branch: 'main',
+        templatesCommit: '0'.repeat(40),
+        format: 'terraform',
+        options: {},
+        pushedAt: new Date(),
+        inputHash: '0'.repeat(64),
+      })),
+    )
+    const firstRead = performance.now()
+    await call('GET', '/api/environments/upgrades', undefined, otherHeaders)
+    const building = performance.now() - firstRead
+    const upgrades = await measure(() => call('GET', '/api/environments/upgrades', undefined, otherHeaders), 5)
 
     console.log(
       `\none user with ${BIG_USER.toLocaleString('en')} environments: first page of 20 ${big.median.toFixed(1)} / ${big.p95.toFixed(1)} ms; ` +
         `page of 100 sorted by name and filtered ${bigSorted.median.toFixed(1)} / ${bigSorted.p95.toFixed(1)} ms (aim <= 200); ` +
-        `upgrade status (GET /environments/upgrades, no aim) ${upgrades.median.toFixed(0)} ms` +
+        `upgrade status (GET /environments/upgrades, every environment behind) ${upgrades.median.toFixed(0)} / ${upgrades.p95.toFixed(0)} ms (aim <= 500), ` +
+        `its first read, which builds the status document, ${building.toFixed(0)} ms` +
         (big.failed + bigSorted.failed + upgrades.failed ? `; ${big.failed + bigSorted.failed + upgrades.failed} requests failed` : ''),
     )
   } catch (err) {

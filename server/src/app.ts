@@ -91,8 +91,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.decorate('keyRing', keyRingOf(config, app.log))
   app.decorate(
     'templates',
-    templatesSource(config.templates, (reason) =>
-      app.log.warn({ reason }, 'templates folder not watched: every generation checks its files and commit'),
+    templatesSource(
+      config.templates,
+      (reason) => app.log.warn({ reason }, 'templates folder not watched: every generation checks its files and commit'),
+      app.mongo.db,
     ),
   )
   // A templates folder is watched (templates.ts): its watchers end with the server.

@@ -1,6 +1,6 @@
 // The lifecycle from a terminal, against a real server and a real Git server: push with chosen parts
 // (--include-*), env status (last push, behind), upgrade (--list, --dry-run, the pushes, exit 6 on a
-// conflict), jobs list and download, the credential commands (default, rotate, delete), and a wait
+// conflict, in waves that stop at it), jobs list and download, the credential commands (default, rotate, delete), and a wait
 // that runs out (exit 7, at the deadline rather than the server's long poll).
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -90,6 +90,12 @@ t.test('push, status, upgrade, jobs', async (t) => {
   const bulk = await ies.run(['upgrade'])
   t.equal(bulk.code, 6, 'an upgrade that meets a conflict: exit 6')
   t.match(bulk.stdout, /^life:\n {2}PUSH_CONFLICT: /m)
+  // In waves: the preview of the first wave meets the conflict; the rollout stops before any push.
+  const waves = await ies.run(['upgrade', '--select', 'li*', '--wave', 'life', '--wave', '*'])
+  t.equal(waves.code, 6, `a wave stopped at a conflict: exit 6 (${waves.stderr})`)
+  t.match(waves.stdout, /^wave 1 \(life\): stopped\n {2}life: conflict: conflicts in terraform\/terraform\.tfvars$/m)
+  t.match(waves.stdout, /^wave 2 \(\*\): pending$/m)
+  t.match(waves.stderr, /UPGRADE_STOPPED: the upgrade stopped at wave 1: life: /)
   // Without its deploy key the environment cannot be pushed: the upgrade skips it and says so, exit 1.
   t.equal((await ies.run(['env', 'update', 'life', '--set', 'gitRepository.deployKey=null'])).code, 0)
   const skipped = await ies.run(['upgrade'])

@@ -14,7 +14,12 @@ const RENAME = file(
 
 function source(commits: { commit: string; inputs: ReturnType<typeof file>[] }[]) {
   let loads = 0
-  const src: TemplatesSource = { origin: 'test', load: async () => commits[Math.min(loads++, commits.length - 1)] as never }
+  const src: TemplatesSource = {
+    origin: 'test',
+    load: async () => commits[Math.min(loads++, commits.length - 1)] as never,
+    version: async (ref) => (commits.find((c) => c.commit === ref) as never) ?? null,
+    distance: async () => null,
+  }
   return src
 }
 
@@ -36,6 +41,24 @@ t.test('parsed once per commit; a new commit is read again', async (t) => {
     'same commit: the parsed migrations are kept',
   )
   t.same(await read(), [], 'a new commit is parsed')
+})
+
+t.test("a pinned version's migrations are those of its own tree", async (t) => {
+  const read = templatesMigrations(
+    source([
+      {
+        commit: 'new',
+        inputs: [RENAME, file('migrations/0002-b.yaml', 'id: 0002-b\ndescription: d\nsteps:\n  - drop: services.x.gone\n')],
+      },
+      { commit: 'old', inputs: [RENAME] },
+    ]),
+  )
+  t.same(
+    (await read('old')).map((m) => m.id),
+    ['0001-a'],
+    'the pinned commit: only the migrations it holds',
+  )
+  t.same(await read('unknown'), [], 'a version the source cannot find: none (the generation fails on it)')
 })
 
 t.test('a malformed migration is MIGRATION_INVALID at its file and line', async (t) => {

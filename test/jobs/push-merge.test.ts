@@ -130,7 +130,11 @@ t.test('the generated repository lifecycle', async (t) => {
     const upgrade1 = await upgradeTemplates('templates: pin providers', (tpl) =>
       tpl.edit('terraform/versions.tf', (x) => `${x}# upgrade 1\n`),
     )
-    t.same((await getEnv(env.id)).behind, { templates: true, configuration: false }, 'behind the templates after a template commit')
+    t.same(
+      (await getEnv(env.id)).behind,
+      { templates: true, configuration: false, commits: 1 },
+      'behind the templates after a template commit',
+    )
     const third = await push(env.id)
     t.equal(third.status, 'succeeded', JSON.stringify(third.error))
     t.equal(third.result.templatesCommit, upgrade1)
@@ -145,7 +149,7 @@ t.test('the generated repository lifecycle', async (t) => {
     // 3: both at once, the template upgrade in the file the customer edited (other lines).
     await upgradeTemplates('templates: document outputs', (tpl) => tpl.edit('terraform/outputs.tf', (x) => `${x}# upgrade 2\n`))
     t.equal((await api('PUT', `/environments/${env.id}`, { region: 'eu-west-1' })).status, 200)
-    t.same((await getEnv(env.id)).behind, { templates: true, configuration: true })
+    t.same((await getEnv(env.id)).behind, { templates: true, configuration: true, commits: 1 })
     const fourth = await push(env.id)
     t.equal(fourth.status, 'succeeded', JSON.stringify(fourth.error))
     repo = await checkout('life')

@@ -5,10 +5,11 @@ import { currentTemplatesCommit } from '../../server/src/jobs/push/push-records.
 import type { TemplatesSource } from '../../server/src/jobs/generation/templates.ts'
 
 const log = { warn: () => {} } as never
+const unversioned = { version: async () => null, distance: async () => null }
 
 t.test('a slow or failing templates source answers the last commit seen', async (t) => {
   let next: () => Promise<{ commit: string; inputs: [] }> = async () => ({ commit: 'c1', inputs: [] })
-  const source: TemplatesSource = { origin: 'test', load: () => next() }
+  const source: TemplatesSource = { origin: 'test', load: () => next(), ...unversioned }
   t.equal(await currentTemplatesCommit(source, log, 1000), 'c1')
   next = () => new Promise(() => {})
   t.equal(await currentTemplatesCommit(source, log, 20), 'c1', 'a load that never ends: the last commit seen')
@@ -16,6 +17,6 @@ t.test('a slow or failing templates source answers the last commit seen', async 
     throw new Error('unreachable')
   }
   t.equal(await currentTemplatesCommit(source, log, 1000), 'c1', 'a failing load: the last commit seen')
-  const fresh: TemplatesSource = { origin: 'fresh', load: () => Promise.reject(new Error('down')) }
+  const fresh: TemplatesSource = { origin: 'fresh', load: () => Promise.reject(new Error('down')), ...unversioned }
   t.equal(await currentTemplatesCommit(fresh, log, 1000), null, 'nothing seen yet: null')
 })

@@ -212,7 +212,10 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
     'POST /api/environments/upgrade': async () => {
       const started = (await call('POST', '/api/environments/upgrade', { ids: [pushEnv._id, failEnv._id], dryRun: true })).json().data
       for (const job of started.jobs) await call('GET', `/api/jobs/${(await waitForJob(url, auth('dev'), job.jobId)).id}`)
+      rolloutId = started.rolloutId
     },
+    // The rollout of that upgrade: its environments' outcomes and reasons (job errors) are scanned too.
+    'GET /api/environments/upgrade/{id}': () => call('GET', `/api/environments/upgrade/${rolloutId}`),
     'GET /api/jobs/{jobId}': async () => {
       for (const id of [...generated, ...pushed]) await call('GET', `/api/jobs/${id}`)
     },
@@ -278,15 +281,17 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
   }
   const generated: string[] = []
   const pushed: string[] = []
+  let rolloutId = ''
   const operations = operationsOf(doc).map((op) => op.name)
   t.same(
     operations.filter((name) => !plan[name]),
     [],
     'every operation of the document is exercised',
   )
-  // Order matters only for jobs: generate and push before the job routes.
+  // Order matters only for jobs: generate, push and upgrade before the job and rollout routes.
   // The history last: it records what the others did.
-  const rank = (name: string) => Number(name.includes('/api/jobs/')) + 2 * Number(name.includes('history'))
+  const rank = (name: string) =>
+    Number(name.includes('/api/jobs/') || name.includes('/upgrade/{id}')) + 2 * Number(name.includes('history'))
   const order = [...operations].sort((a, b) => rank(a) - rank(b))
   for (const name of order) if (plan[name]) await plan[name]()
 

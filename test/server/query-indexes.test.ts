@@ -107,6 +107,10 @@ t.test('every query shape has an index', async (t) => {
   await call('dev', 'GET', `/api/environments/${envId}`)
   await call('other', 'GET', `/api/environments/${envId}`)
   t.equal((await call('dev', 'PUT', `/api/environments/${envId}`, { domain: 'other.example.com' })).status, 200)
+  t.equal((await call('dev', 'GET', '/api/environments/upgrades')).status, 200)
+  const rollout = await call('dev', 'POST', '/api/environments/upgrade', { pattern: 'shapes*', waves: ['*-2', '*'], dryRun: true })
+  t.equal(rollout.status, 202)
+  t.equal((await call('dev', 'GET', `/api/environments/upgrade/${rollout.body.data.rolloutId}`)).status, 200)
   const jobs: string[] = []
   for (let i = 0; i < 2; i++) {
     const gen = await call('dev', 'POST', `/api/environments/${envId}/generate`, { format: 'terraform', options: {} })

@@ -127,11 +127,13 @@ export function registerEnv(program: Command, ctx: () => Context): void {
       lastPush: found.lastPush ?? null,
       behind: found.behind ?? null,
       problems: found.problems ?? [],
+      ...(found.templatesPin && { templatesPin: found.templatesPin }),
     }
     c.out.result(status, () => {
       const push = status.lastPush
       c.out.line(`${found.name} (${found.id})`)
       printProblems(c.out, status.problems, found.name)
+      if (status.templatesPin) c.out.line(`Pinned:    templates ${status.templatesPin} (ies upgrade moves the pin)`)
       if (!push) return c.out.line('Never pushed.')
       c.out.line(
         `Last push: ${push.commit.slice(0, 12)} to ${push.branch}, ${push.pushedAt} (templates ${push.templatesCommit.slice(0, 12)})`,
@@ -173,6 +175,7 @@ function registerChanges(env: Command, ctx: () => Context): void {
     .option('--region <region>', "the cloud's region, e.g. eu-central-1")
     .option('--domain <domain>', 'the DNS domain of the environment (optional)')
     .option('--team <team>', 'create it in this team (you must be its editor); without: your own')
+    .option('--templates-pin <version>', 'pin it to this templates version (a commit or tag); default: follow the newest')
   addAssignmentOptions(create)
   withExamples(create, [
     'ies env create -f shop-dev.yaml',
@@ -189,6 +192,7 @@ function registerChanges(env: Command, ctx: () => Context): void {
         region?: string
         domain?: string
         team?: string
+        templatesPin?: string
       },
     ) => {
       const c = ctx()
@@ -200,6 +204,7 @@ function registerChanges(env: Command, ctx: () => Context): void {
         region: opts.region,
         domain: opts.domain,
         team: opts.team,
+        templatesPin: opts.templatesPin,
       }
       for (const [key, value] of Object.entries(flags)) if (value !== undefined) body[key] = value
       applyAssignments(body, opts)
@@ -214,16 +219,23 @@ function registerChanges(env: Command, ctx: () => Context): void {
     .command('update <name-or-id>')
     .description('Change an environment: a JSON Merge Patch from a file and/or --set (null removes a member)')
     .option('-f, --file <file>', 'YAML or JSON merge patch')
+    .option('--templates-pin <version>', 'pin it to this templates version (a commit or tag): pushes keep it until an upgrade')
+    .option('--follow', 'remove the pin: generations and pushes use the newest templates again')
   addAssignmentOptions(update)
   withExamples(update, [
     'ies env update shop-dev --set services.rds.multiAz=true',
     '# remove a member (JSON Merge Patch)',
     'ies env update shop-dev --set domain=null',
     'ies env update shop-dev --set-env gitRepository.deployKey=IES_DEPLOY_KEY',
+    '# keep the templates version it was last pushed with (docs/updating.md)',
+    'ies env update shop-prod --templates-pin "$(ies env status shop-prod --json | jq -r .lastPush.templatesCommit)"',
   ])
-  update.action(async (nameOrId: string, opts: Assignments & { file?: string }) => {
+  update.action(async (nameOrId: string, opts: Assignments & { file?: string; templatesPin?: string; follow?: boolean }) => {
     const c = ctx()
     const patch: Record<string, unknown> = opts.file ? readObjectFile(opts.file) : {}
+    if (opts.templatesPin !== undefined && opts.follow) throw new UsageError('Give --templates-pin or --follow, not both')
+    if (opts.templatesPin !== undefined) patch.templatesPin = opts.templatesPin
+    if (opts.follow) patch.templatesPin = null
     applyAssignments(patch, opts)
     if (Object.keys(patch).length === 0) throw new UsageError('Nothing to update: give -f <file> or --set path=value')
     const client = await c.client()

@@ -132,4 +132,8 @@ export interface EnvironmentUpgrade {
   name: string
   lastPush: LastPush | null
   behind: Behind
+  /** The templates version the environment is pinned to; absent: it follows the newest. */
+  templatesPin?: string
+  /** Stored values the current catalog refuses: an upgrade skips the environment until they are fixed. */
+  problems?: { field: string; reason: string }[]
 }

@@ -20,6 +20,8 @@ export type ServicesConfig = Record<string, ServiceValues>
 export type Environment = api.Environment
 export type EnvironmentSummary = api.EnvironmentSummary
 export type EnvironmentInput = api.EnvironmentInput
+/** A bulk upgrade in waves as the server tracks it. */
+export type Rollout = api.RolloutView
 export type TerraformBackend = NonNullable<api.Environment['terraformBackend']>
 export type GitRepository = NonNullable<api.EnvironmentInput['gitRepository']> & { hasDeployKey?: boolean }
 /** A credential as listed, or as the create answer gives it (without the list's `isDefault` and validation). */

@@ -11,6 +11,7 @@ import { ChangePreview } from './ChangePreview.tsx'
 import { ConflictView } from './ConflictView.tsx'
 import { GitRef } from './GitRef.tsx'
 import { ErrorNotice, Notice, Spinner } from './ui.tsx'
+import { UpgradeWaves } from './UpgradeWaves.tsx'
 
 type Row = { state: 'running' } | { state: 'done'; outcome: PushOutcome } | { state: 'skipped'; reason: string }
 
@@ -19,6 +20,7 @@ export function UpgradeAll({ behind, onUpdated }: { behind: EnvironmentUpgrade[]
   const [phase, setPhase] = useState<'idle' | 'previewing' | 'previewed' | 'updating' | 'updated'>('idle')
   const [rows, setRows] = useState<Record<string, Row>>({})
   const [error, setError] = useState<unknown>(null)
+  const [inWaves, setInWaves] = useState(false)
   const ids = behind.map((e) => e.id)
 
   async function run(dryRun: boolean) {
@@ -56,7 +58,15 @@ export function UpgradeAll({ behind, onUpdated }: { behind: EnvironmentUpgrade[]
         {names.join(', ')} {behind.length === 1 ? 'was' : 'were'} pushed before the latest templates or configuration changes. Preview what
         an update would change in each repository, then update them all; files and edits of your own are kept.
       </p>
-      <div className="row">
+      <StrandedValues behind={behind} />
+      {phase === 'idle' && (
+        <label className="row">
+          <input type="checkbox" checked={inWaves} onChange={(e) => setInWaves(e.target.checked)} /> Upgrade in waves (for example dev, then
+          staging, then prod), stopping at the first conflict
+        </label>
+      )}
+      {inWaves && phase === 'idle' && <UpgradeWaves behind={behind} onUpdated={onUpdated} />}
+      <div className="row" hidden={inWaves && phase === 'idle'}>
         {(phase === 'idle' || phase === 'previewing') && (
           <button type="button" className="btn primary" disabled={busy} onClick={() => run(true)}>
             {phase === 'previewing' && <Spinner />} Preview and update all
@@ -93,6 +103,7 @@ function UpgradeRow({ env, row }: { env: EnvironmentUpgrade; row: Row | undefine
         <strong>{env.name}</strong>
       </a>{' '}
       <span className="muted small">{behindReasons(env.behind, env.lastPush).join(' ')}</span>
+      {env.templatesPin && <span className="muted small"> Pinned to templates {env.templatesPin}.</span>}
       <div aria-live="polite">
         {!row && <span className="muted">Not started.</span>}
         {row?.state === 'running' && <Spinner label={`Working on ${env.name}`} />}
@@ -118,5 +129,25 @@ function UpgradeRow({ env, row }: { env: EnvironmentUpgrade; row: Row | undefine
         {o?.kind === 'failed' && <span data-testid="upgrade-outcome">Failed: {o.message}</span>}
       </div>
     </li>
+  )
+}
+
+/** The environments whose stored values the templates no longer accept: an upgrade skips them until they are fixed. */
+function StrandedValues({ behind }: { behind: EnvironmentUpgrade[] }) {
+  const stranded = behind.filter((e) => (e.problems ?? []).length > 0)
+  if (stranded.length === 0) return null
+  return (
+    <div data-testid="stranded-values">
+      <p>An upgrade skips these environments until their values are fixed: the current templates no longer accept them.</p>
+      <ul className="small">
+        {stranded.flatMap((e) =>
+          e.problems!.map((p) => (
+            <li key={`${e.id} ${p.field}`}>
+              <a href={href.environment(e.id)}>{e.name}</a>: <span className="mono">{p.field}</span>: {p.reason}
+            </li>
+          )),
+        )}
+      </ul>
+    </div>
   )
 }

@@ -15,6 +15,7 @@ import { ChangePreview } from '../components/ChangePreview.tsx'
 import { ConflictView } from '../components/ConflictView.tsx'
 import { GitRef } from '../components/GitRef.tsx'
 import { ConfigurationChangeView, configurationChangeOf } from '../components/ConfigurationChange.tsx'
+import { TemplatesPin } from '../components/TemplatesPin.tsx'
 import { ErrorNotice, Notice, Spinner, formatDate } from '../components/ui.tsx'
 
 export function PushPanel({ env, onPushed }: { env: Environment; onPushed?: () => void }) {
@@ -84,6 +85,7 @@ export function PushPanel({ env, onPushed }: { env: Environment; onPushed?: () =
         </dl>
       )}
       {env.lastPush === null && repo?.url && <p className="muted">Never pushed yet.</p>}
+      <TemplatesPin env={env} onChanged={onPushed} />
       {missing && (
         <Notice kind="info" title="Not ready to push">
           This environment has no {missing} yet. <a href={href.editEnvironment(env.id)}>Add it in the wizard</a> (step Git repository).

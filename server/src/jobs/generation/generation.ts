@@ -47,8 +47,13 @@ export interface Processed {
 export interface TemplateProcessor {
   /** Where the templates are processed, for logs (no credentials). */
   readonly origin: string
-  process(input: ProcessorInput, prefixes: readonly string[]): Promise<Processed>
+  /** `version`: a pinned templates version (a commit or tag, TemplatesSource.version); default the newest. */
+  process(input: ProcessorInput, prefixes: readonly string[], version?: string): Promise<Processed>
 }
+
+/** The templates a pinned environment names cannot be found (the pin was valid when it was set). */
+export const versionNotFound = (version: string) =>
+  new GenerationError('TEMPLATES_VERSION_NOT_FOUND', `The templates version ${version} (templatesPin) cannot be found`)
 
 /** The refusal of files as a job error: the error findings (or every finding) are the details. */
 export function refusal(refusedCount: number, findings: readonly Finding[]): GenerationError {
@@ -60,8 +65,10 @@ export function refusal(refusedCount: number, findings: readonly Finding[]): Gen
 export function inProcessProcessor(templates: TemplatesSource, opts: { trimDecoratorAttrs: boolean }): TemplateProcessor {
   return {
     origin: templates.origin,
-    async process(input, prefixes) {
-      const { commit, inputs } = await templates.load()
+    async process(input, prefixes, version) {
+      const templatesAt = version ? await templates.version(version) : await templates.load()
+      if (!templatesAt) throw versionNotFound(version as string)
+      const { commit, inputs } = templatesAt
       // The templates' ignore file (.iesignore at the root) is read before the folders are selected.
       const selected = selectInputs(inputs, prefixes)
       const result = processFiles(selected, input, { trimDecoratorAttrs: opts.trimDecoratorAttrs })
@@ -82,8 +89,10 @@ export async function generate(opts: {
   environmentId?: string
   /** The ids of the templates' migrations the input's configuration has run, for the generation record. */
   migrations?: string[]
+  /** The templates version to use (a pin); default the newest. */
+  templatesVersion?: string
 }): Promise<Generated> {
-  const processed = await opts.processor.process(opts.input, selectedPrefixes(opts.format, opts.options))
+  const processed = await opts.processor.process(opts.input, selectedPrefixes(opts.format, opts.options), opts.templatesVersion)
   if (processed.files.length === 0) {
     throw new GenerationError('GENERATION_FAILED', `the templates hold no files for format ${opts.format}`)
   }

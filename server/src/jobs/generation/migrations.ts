@@ -15,14 +15,20 @@ import { JobFailure } from '../queue/errors.ts'
 import type { TemplatesSource } from './templates.ts'
 import type { JobEnvironment } from './transform.ts'
 
-/** The migrations of the templates source's current commit, in order. */
-export type MigrationsSource = () => Promise<Migration[]>
+/**
+ * The migrations of a templates version (a pinned environment's commit or tag), default the newest,
+ * in order: a pinned environment runs only those of the version it generates with.
+ */
+export type MigrationsSource = (version?: string) => Promise<Migration[]>
 
 /** Reads the migrations of `source`, parsed once per templates commit. A malformed file is MIGRATION_INVALID. */
 export function templatesMigrations(source: TemplatesSource): MigrationsSource {
   let cached: { commit: string; migrations: Migration[] } | undefined
-  return async () => {
-    const { commit, inputs } = await source.load()
+  return async (version) => {
+    const templates = version === undefined ? await source.load() : await source.version(version)
+    // A version that cannot be found fails the generation itself (TEMPLATES_VERSION_UNAVAILABLE): none here.
+    if (!templates) return []
+    const { commit, inputs } = templates
     if (cached?.commit === commit) return cached.migrations
     const { migrations, problems } = parseMigrations(inputs)
     if (problems.length > 0) {

@@ -60,7 +60,13 @@ export function remoteProcessor(opts: RemoteProcessorOptions): TemplateProcessor
 
   return {
     origin: repo ? `${where} (templates ${repo.url})` : `${where} (its own templates)`,
-    async process(input, prefixes) {
+    async process(input, prefixes, version) {
+      if (version) {
+        throw new GenerationError(
+          'TEMPLATES_VERSION_UNAVAILABLE',
+          `The processor service generates from the newest templates only; the pinned version ${version} (templatesPin) needs the embedded processor`,
+        )
+      }
       const common = { config: input, include: [...prefixes], format: 'zip' as const }
       const body = repo
         ? {

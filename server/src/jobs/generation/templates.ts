@@ -1,13 +1,18 @@
 // Where a generation reads its templates: the TEMPLATES_DIR tree (default: the bundled `templates/`),
 // or TEMPLATES_REPO, a Git repository whose `main` branch is used unpinned: every call asks the
 // remote for the newest commit (isomorphic-git) and fetches it into a cached bare clone when it is new.
+// An environment pinned to a version (`templatesPin`) reads that version instead (`version`):
+// templates-versions.ts keeps the versions of a directory; a repository's history is fetched on demand.
 import { mkdir } from 'node:fs/promises'
 import { createHash } from 'node:crypto'
 import path from 'node:path'
 import { readTree, templatesCommit, type InputFile } from '@ies/processor-lib'
 import { treeFingerprint } from './tree-fingerprint.ts'
 import { eventsDelivered, TreeWatch } from './tree-watch.ts'
-import { fetchBranch, initBare, readCommitFiles } from '@ies/processor-lib/git-objects'
+import { fetchBranch, fetchRefAt, git, initBare, readCommitFiles } from '@ies/processor-lib/git-objects'
+import fs from 'node:fs'
+import type { Db } from 'mongodb'
+import { TemplatesVersionStore } from './templates-versions.ts'
 
 export interface Templates {
   commit: string
@@ -18,6 +23,14 @@ export interface TemplatesSource {
   /** Where the templates come from, for logs and the job result (a path or a URL without credentials). */
   readonly origin: string
   load(): Promise<Templates>
+  /**
+   * The templates of a given version: a templates commit (either source: a directory's only when
+   * IES has generated from it, templates-versions.ts) or a tag of a templates repository; null
+   * when there is no such version.
+   */
+  version(ref: string): Promise<Templates | null>
+  /** How many commits `from` is behind `to` (a templates repository); null when unknown. */
+  distance(from: string, to: string): Promise<number | null>
   /** Ends what the source keeps running (a directory source's watchers); the server calls it when it closes. */
   close?(): void
 }
@@ -75,7 +88,10 @@ export function splitCredentials(url: string): { url: string; username?: string;
  * been reported since the last one began; where they cannot be watched (`watch: false`, a network
  * filesystem, the inotify limits), every call checks. Concurrent calls share a check (`coalesced`).
  */
-export function directorySource(dir: string, opts: { watch?: boolean; onUnwatched?: (reason: string) => void } = {}): TemplatesSource {
+export function directorySource(
+  dir: string,
+  opts: { watch?: boolean; onUnwatched?: (reason: string) => void; versions?: TemplatesVersionStore } = {},
+): TemplatesSource {
   let cached: (Templates & { fingerprint: string }) | undefined
   const watch = opts.watch === false ? undefined : new TreeWatch(dir, opts.onUnwatched)
   const read = async (fingerprint: string): Promise<Templates> => {
@@ -97,18 +113,28 @@ export function directorySource(dir: string, opts: { watch?: boolean; onUnwatche
       result = { inputs: cached.inputs, commit: cached.commit }
     }
     watch?.checked(mark)
+    // Each version read is kept, so that an environment pinned to it keeps it when the folder changes.
+    await opts.versions?.keep(result)
     return result
   })
+  const load = async (): Promise<Templates> => {
+    if (cached && watch?.clean) {
+      // A change made just before this call may have its event queued but not yet delivered.
+      await eventsDelivered()
+      if (watch.clean) return { inputs: cached.inputs, commit: cached.commit }
+    }
+    return check()
+  }
   return {
     origin: dir,
-    load: async () => {
-      if (cached && watch?.clean) {
-        // A change made just before this call may have its event queued but not yet delivered.
-        await eventsDelivered()
-        if (watch.clean) return { inputs: cached.inputs, commit: cached.commit }
-      }
-      return check()
+    load,
+    async version(ref) {
+      const current = await load()
+      if (current.commit === ref) return current
+      const inputs = await opts.versions?.files(ref)
+      return inputs ? { commit: ref, inputs } : null
     },
+    distance: async () => null,
     close: () => watch?.close(),
   }
 }
@@ -137,17 +163,81 @@ export function repositorySource(url: string, cacheDir: string): TemplatesSource
   }
 
   const origin = splitCredentials(url).url
+  const load = coalesced(refresh)
+  /** The files of the last few pinned versions read, by commit. */
+  const pinned = new Map<string, InputFile[]>()
+  /** Commits of `main`, newest first, as last fetched with its history. */
+  let history: { head: string; commits: string[] } | undefined
+
+  const filesAt = async (commit: string): Promise<Templates> => {
+    let inputs = pinned.get(commit)
+    if (!inputs) {
+      inputs = await readCommitFiles(gitdir, commit)
+      if (pinned.size >= PINNED_VERSIONS_KEPT) pinned.delete(pinned.keys().next().value as string)
+      pinned.set(commit, inputs)
+    }
+    return { commit, inputs }
+  }
+  /** Fetches `main` with its history (HISTORY_DEPTH commits) once per head. */
+  const historyOf = async (head: string) => {
+    if (history?.head !== head) {
+      await fetchRefAt({ gitdir, url, ref: `refs/heads/${TEMPLATES_BRANCH}`, depth: HISTORY_DEPTH })
+      const log = await git.log({ fs, gitdir, ref: head, depth: HISTORY_DEPTH }).catch(() => [])
+      history = { head, commits: log.map((c) => c.oid) }
+    }
+    return history.commits
+  }
 
   return {
     origin,
-    load: coalesced(refresh),
+    load,
+    async version(ref) {
+      const newest = await load()
+      if (ref === newest.commit) return newest
+      if (COMMIT.test(ref)) {
+        if ((await commitOf(gitdir, ref)) || (await historyOf(newest.commit)).includes(ref)) return filesAt(ref)
+        return null
+      }
+      if (!TAG_NAME.test(ref)) return null
+      const tagged = await fetchRefAt({ gitdir, url, ref: `refs/tags/${ref}` })
+      const commit = tagged && (await commitOf(gitdir, tagged))
+      return commit ? filesAt(commit) : null
+    },
+    async distance(from, to) {
+      const at = (await historyOf(to)).indexOf(from)
+      return at < 0 ? null : at
+    },
+  }
+}
+
+/** A full commit id. */
+const COMMIT = /^[0-9a-f]{40}$/
+/** A tag name a pin may give (no path tricks, no ref syntax). */
+const TAG_NAME = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,127}$/
+/** How many commits of `main` are fetched to find a pinned commit and count how far it is behind. */
+const HISTORY_DEPTH = 1000
+/** Pinned versions whose files a repository source keeps in memory. */
+const PINNED_VERSIONS_KEPT = 4
+
+/** The commit an object is or points at (a tag is peeled), or null when the object is not here. */
+async function commitOf(gitdir: string, oid: string): Promise<string | null> {
+  try {
+    const { type, object } = await git.readObject({ fs, gitdir, oid })
+    if (type === 'commit') return oid
+    if (type === 'tag') return commitOf(gitdir, (object as { object: string }).object)
+    return null
+  } catch {
+    return null
   }
 }
 
 /** `onUnwatched`: why a templates folder could not be watched (then every generation checks it). */
+/** `db`: where a templates folder's versions are kept (templates-versions.ts). */
 export function templatesSource(
   config: { dir: string; repo: string | undefined; cacheDir: string },
   onUnwatched?: (reason: string) => void,
+  db?: Db,
 ): TemplatesSource {
-  return config.repo ? repositorySource(config.repo, config.cacheDir) : directorySource(config.dir, { onUnwatched })
+  if (config.repo) return repositorySource(config.repo, config.cacheDir)
+  return directorySource(config.dir, { onUnwatched, versions: db && new TemplatesVersionStore(db) })
 }

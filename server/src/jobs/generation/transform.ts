@@ -24,7 +24,13 @@ export interface JobEnvironment {
   stateKeyScope?: 'environment'
   /** The ids of the templates' migrations its configuration has run (generation/migrations.ts). */
   migrations?: string[]
+  /** The templates version the environment is pinned to (a commit or tag); absent: it follows the newest. */
+  templatesPin?: string
 }
+
+/** The templates version a job generates with: the one asked for (an upgrade's), else the environment's pin, else the newest. */
+export const templatesVersionOf = (env: Pick<JobEnvironment, 'templatesPin'>, asked?: string): string | undefined =>
+  asked ?? env.templatesPin ?? undefined
 
 /** Terraform state key of environments created before per-environment keys (spec "Transform", rule 1). */
 export const LEGACY_STATE_KEY = 'aws.tfstate'

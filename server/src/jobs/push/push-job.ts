@@ -18,6 +18,8 @@ import type { ProcessorInput } from '../generation/transform.ts'
 export interface LifecyclePushParams extends PushParams {
   dryRun?: boolean
   strategy?: PushStrategy
+  /** The templates version an upgrade pushes (a resolved commit); default the environment's pin, else the newest. */
+  templatesVersion?: string
 }
 
 /** `ies/update-<first 8 characters of the job id>`: the branch strategy "branch" pushes to. */
@@ -103,7 +105,8 @@ export async function pushEnvironment(opts: {
   const commit = outcome.commit as string
   await opts.records.record({
     environmentId: env._id,
-    userId: job.userId,
+    // The upgrade status is kept per owner (a user, or a team: `team:<id>`), whoever pushed.
+    userId: env.userId,
     jobId: job._id,
     commit,
     branch: outcome.branch,

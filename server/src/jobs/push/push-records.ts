@@ -13,6 +13,7 @@ import type { Format, GenerateOptions } from '../generation/selection.ts'
 import type { TemplatesSource } from '../generation/templates.ts'
 import { processorInput, type ProcessorInput } from '../generation/transform.ts'
 import { PushBases } from './push-bases.ts'
+import { UpgradeStatusStore, type PushLine } from './upgrade-status-store.ts'
 
 /** What is recorded of a push. */
 interface PushFields {
@@ -46,10 +47,13 @@ export class PushRecords {
   private readonly collection: Collection<PushDoc>
   /** The generated files each push's merge may need as its base. */
   readonly bases: PushBases
+  /** Each user's last pushes in one document, for the upgrade status. */
+  readonly status: UpgradeStatusStore
 
   constructor(db: Db) {
     this.collection = db.collection<PushDoc>('environmentPushes')
     this.bases = new PushBases(db)
+    this.status = new UpgradeStatusStore(db, this.collection as unknown as Collection<PushLine & { _id: string; userId: string }>)
   }
 
   async record(
@@ -63,6 +67,7 @@ export class PushRecords {
     const doc = { ...fields, pushedAt: new Date(), inputHash: inputHash(input) }
     const ids = [`${push.environmentId}:${push.branch}`, ...(ofEnvironment ? [push.environmentId] : [])]
     await Promise.all(ids.map((_id) => this.collection.replaceOne({ _id }, doc, { upsert: true })))
+    if (ofEnvironment) await this.status.pushed(push.userId, push.environmentId, doc)
   }
 
   /** The last push to the environment's own branch, or null. */
@@ -81,9 +86,13 @@ export class PushRecords {
     }
   }
 
-  /** The index of `removeForEnvironment`'s query (test/server/query-indexes.test.ts). */
+  /**
+   * The indexes of `removeForEnvironment`'s query and of the upgrade status's build (by user: its
+   * first read, upgrade-status-store.ts) (test/server/query-indexes.test.ts).
+   */
   async init(): Promise<void> {
     await this.collection.createIndex({ environmentId: 1 }, { name: 'environment' })
+    await this.collection.createIndex({ userId: 1 }, { name: 'user' })
   }
 
   async removeForEnvironment(environmentId: string): Promise<void> {
@@ -99,18 +108,55 @@ export async function upgradeStatus(
   records: Pick<PushRecords, 'last'>,
   env: JobEnvironment,
   templatesCommit: () => Promise<string | null>,
+  versions?: PinnedVersions,
 ): Promise<{ lastPush: LastPush | null; behind: Behind; pushed: (PushedGeneration & LastPush) | null }> {
   const last = await records.last(env._id)
   if (!last) return { lastPush: null, behind: { templates: false, configuration: false }, pushed: null }
   const { format, options, inputHash: pushedHash, ...lastPush } = last
-  const current = await templatesCommit()
+  const behind = await templatesBehind(env.templatesPin, last.templatesCommit, templatesCommit, versions)
   return {
     lastPush,
-    behind: {
-      templates: current !== null && current !== last.templatesCommit,
-      configuration: pushedHash !== inputHash(processorInput(env)),
-    },
+    behind: { ...behind, configuration: pushedHash !== inputHash(processorInput(env)) },
     pushed: { ...lastPush, format, options },
+  }
+}
+
+/** How a view reads pinned versions (memoized per view, see `pinnedVersions`). */
+export interface PinnedVersions {
+  /** The commit a pin names, or null when it names none. */
+  resolve(pin: string): Promise<string | null>
+  distance(from: string, to: string): Promise<number | null>
+}
+
+/**
+ * What the templates are behind: the version the environment uses (its pin, else the last push's)
+ * against the newest, and by how many commits when the source knows (a templates repository).
+ */
+export async function templatesBehind(
+  pin: string | undefined,
+  pushedCommit: string,
+  templatesCommit: () => Promise<string | null>,
+  versions?: PinnedVersions,
+): Promise<Pick<Behind, 'templates' | 'commits'>> {
+  const newest = await templatesCommit()
+  const used = (pin && (await versions?.resolve(pin))) || pushedCommit
+  if (newest === null || newest === used) return { templates: false }
+  const commits = await versions?.distance(used, newest)
+  return { templates: true, ...(typeof commits === 'number' && { commits }) }
+}
+
+/** PinnedVersions of a templates source, each answer kept for the view's lifetime; failures read as unknown. */
+export function pinnedVersions(templates: TemplatesSource): PinnedVersions {
+  const resolved = new Map<string, Promise<string | null>>()
+  const distances = new Map<string, Promise<number | null>>()
+  const memo = <T>(map: Map<string, Promise<T | null>>, key: string, fn: () => Promise<T | null>) => {
+    let known = map.get(key)
+    if (!known) map.set(key, (known = fn().catch(() => null)))
+    return known
+  }
+  return {
+    resolve: (pin) => memo(resolved, pin, async () => (await templates.version(pin))?.commit ?? null),
+    distance: (from, to) => memo(distances, `${from}:${to}`, () => templates.distance(from, to)),
   }
 }
 

@@ -93,8 +93,16 @@ export type LastPush = Static<typeof LastPush>
 
 export const Behind = Type.Object(
   {
-    templates: Type.Boolean({ description: 'The current templates commit differs from the one last pushed.' }),
+    templates: Type.Boolean({
+      description: 'The newest templates commit differs from the version the environment uses: its templatesPin, else the one last pushed.',
+    }),
     configuration: Type.Boolean({ description: 'The environment changed since the last push.' }),
+    commits: Type.Optional(
+      Type.Integer({
+        description:
+          'How many commits of the templates repository the version the environment uses (its templatesPin, else its last push) is behind the newest.',
+      }),
+    ),
   },
   { description: 'What the environment is behind since its last push (both false before the first push).' },
 )

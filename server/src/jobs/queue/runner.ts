@@ -31,7 +31,7 @@ import {
   type PushParams,
   type PushResult,
 } from './store.ts'
-import { processorInput, type ProcessorInput } from '../generation/transform.ts'
+import { processorInput, templatesVersionOf, type ProcessorInput } from '../generation/transform.ts'
 import { migrateEnvironment, type MigratedEnvironment, type MigrationsSource } from '../generation/migrations.ts'
 import type { Migration } from '@ies/processor-lib/migrations/index'
 
@@ -305,9 +305,10 @@ export class JobRunner {
     const params = record.params as GenerateParams
     let input: ProcessorInput | undefined
     try {
-      const { env, migrations } = await this.migrated(await environment)
+      const stored = await environment
+      const { env, migrations } = await this.migrated(stored, templatesVersionOf(stored))
       input = processorInput(env)
-      const generated = await this.generating(input, params, touch, record.environmentId, migrations)
+      const generated = await this.generating(input, params, touch, record.environmentId, migrations, templatesVersionOf(env))
       const zip = await archiveOf(generated)
       await touch() // the lock stays ours while the archive is stored
       const filename = archiveName(env.name, params.format, generated.templatesCommit)
@@ -338,6 +339,7 @@ export class JobRunner {
     touch: () => Promise<unknown>,
     environmentId: string,
     migrations: string[],
+    templatesVersion: string | undefined,
   ): Promise<Generated> {
     return this.keptAlive(touch, () =>
       generate({
@@ -347,6 +349,7 @@ export class JobRunner {
         processor: this.opts.processor,
         environmentId,
         ...recorded(migrations),
+        templatesVersion,
       }),
     )
   }
@@ -385,12 +388,12 @@ export class JobRunner {
    * The environment as the templates' pending migrations make it (in memory): every generation and
    * push reads the environment through here. MIGRATION_FAILED when a value cannot be moved.
    */
-  private async migrated(env: JobEnvironment): Promise<MigratedEnvironment> {
+  private async migrated(env: JobEnvironment, templatesVersion: string | undefined): Promise<MigratedEnvironment> {
     const asStored = { env, applied: [], migrations: env.migrations ?? [], changes: [] }
     if (!this.opts.migrations) return asStored
     let all: Migration[]
     try {
-      all = await this.opts.migrations()
+      all = await this.opts.migrations(templatesVersion)
     } catch (err) {
       // The templates could not be read here (a remote processor may still reach them): generated as
       // stored, the migrations stay pending for the next push; a malformed migration still fails the job.
@@ -408,9 +411,10 @@ export class JobRunner {
    * After a push: the migrated configuration and the migration ids stored on the environment. The
    * push stands if this fails (logged): the next push applies the same migrations again.
    */
-  private async storeMigrated(record: JobRecord): Promise<void> {
+  private async storeMigrated(record: JobRecord, templatesVersion: string | undefined): Promise<void> {
     try {
-      await this.opts.environments.storeMigrated?.(record.userId, record.environmentId, await this.opts.migrations!(), record._id)
+      const migrations = await this.opts.migrations!(templatesVersion)
+      await this.opts.environments.storeMigrated?.(record.userId, record.environmentId, migrations, record._id)
     } catch (err) {
       if (isDatabaseUnavailable(err)) throw err
       this.opts.log.warn(
@@ -454,7 +458,8 @@ export class JobRunner {
           environment.catch(() => {})
           environment = this.environmentOf(record)
         }
-        const migrated = await this.migrated(await environment)
+        const stored = await environment
+        const migrated = await this.migrated(stored, templatesVersionOf(stored, params.templatesVersion))
         const { env } = migrated
         const repository = env.gitRepository
         if (!repository?.url) throw new JobFailure('NO_GIT_REPOSITORY', 'The environment has no Git repository')
@@ -471,6 +476,7 @@ export class JobRunner {
               processor: this.opts.processor,
               environmentId,
               ...recorded(migrated.migrations),
+              templatesVersion: templatesVersionOf(env, params.templatesVersion),
             })
         await checkDestination(repository.url, this.opts.config.push.allowedHosts)
         const result = await pushEnvironment({
@@ -486,7 +492,7 @@ export class JobRunner {
         })
         if (migrated.applied.length > 0) {
           Object.assign(result, { configurationChange: { migrations: migrated.applied, changes: migrated.changes } })
-          if (!params.dryRun) await this.storeMigrated(record)
+          if (!params.dryRun) await this.storeMigrated(record, templatesVersionOf(stored, params.templatesVersion))
         }
         await this.store.succeed(record, result as PushResult, { processorInput: input })
       })

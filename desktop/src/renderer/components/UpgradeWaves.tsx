@@ -1,0 +1,137 @@
+// The environments that are behind, upgraded in waves (docs/updating.md, "Upgrades in waves"): the
+// user orders globs on names (dev first, then staging, then prod); the server previews and pushes
+// one wave after the other and stops at the first conflict or failed push. The rollout is read
+// again every second until it ends: each wave's state and each environment's outcome.
+import { useEffect, useState } from 'react'
+import { useApp } from '../app-context.tsx'
+import { href } from '../router.ts'
+import type { Rollout } from '../../lib/types.ts'
+import type { EnvironmentUpgrade } from '../../lib/push-lifecycle.ts'
+import { ErrorNotice, Spinner } from './ui.tsx'
+
+const DEFAULT_WAVES = '*-dev\n*-staging\n*-prod'
+const POLL_MS = 1000
+
+const WAVE_STATES: Record<Rollout['waves'][number]['status'], string> = {
+  pending: 'waiting',
+  previewing: 'previewing',
+  previewed: 'previewed',
+  pushing: 'pushing',
+  done: 'done',
+  stopped: 'stopped',
+}
+
+/** The waves as typed: one glob per line, blank lines left out. */
+export const wavesOf = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+
+export function UpgradeWaves({ behind, onUpdated }: { behind: EnvironmentUpgrade[]; onUpdated: () => void }) {
+  const { api } = useApp()
+  const [text, setText] = useState(DEFAULT_WAVES)
+  const [rolloutId, setRolloutId] = useState<string | null>(null)
+  const [rollout, setRollout] = useState<Rollout | null>(null)
+  const [error, setError] = useState<unknown>(null)
+
+  useEffect(() => {
+    if (!rolloutId) return
+    let cancelled = false
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const read = async () => {
+      try {
+        const next = await api.rollout(rolloutId)
+        if (cancelled) return
+        setRollout(next)
+        if (next.status === 'running') timer = setTimeout(read, POLL_MS)
+      } catch (e) {
+        if (!cancelled) setError(e)
+      }
+    }
+    void read()
+    return () => {
+      cancelled = true
+      clearTimeout(timer)
+    }
+  }, [api, rolloutId])
+
+  async function start(dryRun: boolean) {
+    setError(null)
+    setRollout(null)
+    try {
+      const started = await api.upgrade({ ids: behind.map((e) => e.id), waves: wavesOf(text), ...(dryRun && { dryRun: true }) })
+      setRolloutId(started.rolloutId)
+    } catch (e) {
+      setError(e)
+    }
+  }
+
+  const running = rolloutId !== null && (rollout === null || rollout.status === 'running')
+  return (
+    <section aria-label="Upgrade in waves" data-testid="upgrade-waves">
+      <label className="field">
+        <span>Waves, in order: one pattern of environment names per line (* matches any characters)</span>
+        <textarea rows={3} value={text} disabled={running} onChange={(e) => setText(e.target.value)} aria-label="Waves" />
+      </label>
+      <div className="row">
+        <button type="button" className="btn" disabled={running || wavesOf(text).length === 0} onClick={() => start(true)}>
+          Preview the waves
+        </button>
+        <button type="button" className="btn primary" disabled={running || wavesOf(text).length === 0} onClick={() => start(false)}>
+          {running && <Spinner label="Rolling out" />} Roll out in waves
+        </button>
+        {rollout && rollout.status !== 'running' && (
+          <button type="button" className="btn" onClick={onUpdated}>
+            Done
+          </button>
+        )}
+      </div>
+      <ErrorNotice error={error} what="The upgrade in waves" />
+      {rollout && <RolloutView rollout={rollout} />}
+    </section>
+  )
+}
+
+function RolloutView({ rollout }: { rollout: Rollout }) {
+  return (
+    <div aria-live="polite">
+      {rollout.stopped && (
+        <p data-testid="rollout-stopped">
+          Stopped at wave {rollout.stopped.wave + 1}: {rollout.stopped.reason}. Later waves were not started.
+        </p>
+      )}
+      {rollout.status === 'succeeded' && (
+        <p data-testid="rollout-finished">{rollout.dryRun ? 'Every wave was previewed.' : 'Every wave was upgraded.'}</p>
+      )}
+      <ol className="upgrade-list">
+        {rollout.waves.map((wave, i) => (
+          <li key={i} data-wave={wave.pattern}>
+            <strong>
+              Wave {i + 1}: {wave.pattern}
+            </strong>{' '}
+            <span data-testid="wave-status">{WAVE_STATES[wave.status]}</span>
+            {wave.environments.length === 0 && <span className="muted small"> (no environment)</span>}
+            <ul>
+              {wave.environments.map((e) => (
+                <li key={e.id} data-rollout-environment={e.name}>
+                  <a href={href.environment(e.id)}>{e.name}</a>: {e.outcome ?? (wave.status === 'pending' ? 'not started' : 'working')}
+                  {e.reason && <span className="muted small"> ({e.reason})</span>}
+                </li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ol>
+      {rollout.skipped.length > 0 && (
+        <ul aria-label="Skipped">
+          {rollout.skipped.map((s) => (
+            <li key={s.environmentId}>
+              {s.name ?? s.environmentId}: skipped ({s.reason})
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}

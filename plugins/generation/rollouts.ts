@@ -1,0 +1,198 @@
+// Upgrades in waves (docs/updating.md, "Upgrades in waves"): a rollout record (collection
+// `upgradeRollouts`) holds the waves, their environments and the jobs started for them. It is moved on
+// by `advance`, which any replica may run (the status read, GET /environments/upgrade/:id, and a
+// timer on each replica that runs jobs): each step is claimed first by inserting
+// `<rollout>:<revision>` into `upgradeRolloutClaims` (a unique `_id`, atomic on every store), so two
+// replicas never start the same wave twice; the record is the whole state, so a restarted server
+// carries on where it was.
+//
+// A wave: a dry run of each of its environments (the preview), then, when no preview has a conflict
+// and none failed, the pushes. A preview with a conflict, or a push that fails, stops the rollout:
+// later waves are not started. A push that succeeded moves the environment's pin (`templatesPin`)
+// to the version pushed when the environment is pinned or the rollout names a version.
+import { randomUUID } from 'node:crypto'
+import type { Collection, Db } from 'mongodb'
+import type { JobRecord } from '@ies/server/jobs/queue/store'
+import type { DryRunResult } from '@ies/server/jobs/push/push-schemas'
+import type { LifecyclePushParams } from '@ies/server/jobs/push/push-job'
+import type { RolloutView } from './schemas.ts'
+
+export type WaveStatus = RolloutView['waves'][number]['status']
+
+export interface RolloutEnvironment {
+  id: string
+  name: string
+  /** What the push generates (the last push's format and options). */
+  push: Pick<LifecyclePushParams, 'format' | 'options'>
+  /** The pin to set once pushed; absent: the environment keeps following the newest templates. */
+  pinTo?: string
+  previewJobId?: string
+  jobId?: string
+  outcome?: 'previewed' | 'pushed' | 'conflict' | 'failed'
+  reason?: string
+}
+
+export interface RolloutDoc {
+  _id: string
+  userId: string
+  revision: number
+  status: RolloutView['status']
+  dryRun: boolean
+  strategy: NonNullable<LifecyclePushParams['strategy']>
+  /** The templates commit every push uses (resolved once, when the rollout starts). */
+  templatesCommit: string
+  /** False for the request without waves: its pushes start at once, without a preview. */
+  preview: boolean
+  waves: { pattern: string; status: WaveStatus; environments: RolloutEnvironment[] }[]
+  skipped: { environmentId: string; name?: string; reason: string }[]
+  stopped?: { wave: number; reason: string }
+  createdAt: Date
+  updatedAt: Date
+}
+
+/** What advancing needs from the app: jobs and the environments' pins. */
+export interface RolloutDeps {
+  enqueuePush(userId: string, environmentId: string, params: LifecyclePushParams): Promise<string>
+  job(userId: string, jobId: string): Promise<JobRecord | null>
+  setPin(userId: string, environmentId: string, pin: string): Promise<void>
+}
+
+/** A claimed step not written within this time (its replica died) may be claimed again. */
+const CLAIM_STALE_MS = 60_000
+
+const finished = (job: JobRecord | null) => !job || job.status === 'succeeded' || job.status === 'failed'
+
+export class Rollouts {
+  readonly collection: Collection<RolloutDoc>
+  private readonly claims: Collection<{ _id: string; at: Date }>
+
+  constructor(db: Db) {
+    this.collection = db.collection<RolloutDoc>('upgradeRollouts')
+    this.claims = db.collection('upgradeRolloutClaims')
+  }
+
+  /** The index of `running` (test/server/query-indexes.test.ts). */
+  async init(): Promise<void> {
+    await this.collection.createIndex({ status: 1 }, { name: 'status' })
+  }
+
+  async create(doc: Omit<RolloutDoc, '_id' | 'revision' | 'status' | 'createdAt' | 'updatedAt'>): Promise<RolloutDoc> {
+    const now = new Date()
+    const rollout: RolloutDoc = { ...doc, _id: randomUUID(), revision: 0, status: 'running', createdAt: now, updatedAt: now }
+    await this.collection.insertOne(rollout)
+    return rollout
+  }
+
+  async get(userId: string, id: string): Promise<RolloutDoc | null> {
+    const doc = await this.collection.findOne({ _id: id })
+    return doc?.userId === userId ? doc : null
+  }
+
+  /** The running rollouts (a small collection: one record per bulk upgrade). */
+  running(): Promise<RolloutDoc[]> {
+    return this.collection.find({ status: 'running' }).toArray()
+  }
+
+  /** Moves the rollout on as far as its jobs allow; the record as it is after. */
+  async advance(doc: RolloutDoc, deps: RolloutDeps): Promise<RolloutDoc> {
+    for (let steps = 0; doc.status === 'running' && steps < 2 * doc.waves.length + 2; steps++) {
+      const next = structuredClone(doc)
+      if (!(await step(next, deps, false))) return doc
+      if (!(await this.claim(doc))) return (await this.collection.findOne({ _id: doc._id })) ?? doc
+      // Claimed: this replica alone takes the step (starting jobs, moving pins) and writes it.
+      const taken = structuredClone(doc)
+      await step(taken, deps, true)
+      taken.revision = doc.revision + 1
+      taken.updatedAt = new Date()
+      await this.collection.replaceOne({ _id: doc._id }, taken)
+      doc = taken
+    }
+    return doc
+  }
+
+  private async claim(doc: RolloutDoc): Promise<boolean> {
+    const _id = `${doc._id}:${doc.revision + 1}`
+    try {
+      await this.claims.insertOne({ _id, at: new Date() })
+      return true
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 11000) throw err
+      const held = await this.claims.findOne({ _id })
+      if (held && Date.now() - held.at.getTime() > CLAIM_STALE_MS) await this.claims.deleteOne({ _id })
+      return false
+    }
+  }
+}
+
+/**
+ * One step of the rollout's current wave, applied to `doc`: true when there was one to take. With
+ * `act` false only the decision is made (nothing started); with `act` true jobs are started and pins moved.
+ */
+async function step(doc: RolloutDoc, deps: RolloutDeps, act: boolean): Promise<boolean> {
+  const at = doc.waves.findIndex((w) => !['done', 'previewed'].includes(w.status))
+  if (at < 0) {
+    doc.status = 'succeeded'
+    return true
+  }
+  const wave = doc.waves[at]
+  const push = (e: RolloutEnvironment, dryRun: boolean) =>
+    deps.enqueuePush(doc.userId, e.id, { ...e.push, dryRun, strategy: doc.strategy, templatesVersion: doc.templatesCommit })
+  if (wave.status === 'pending') {
+    const previewing = doc.preview || doc.dryRun
+    if (act) {
+      for (const e of wave.environments) {
+        if (previewing) e.previewJobId = await push(e, true)
+        else e.jobId = await push(e, false)
+      }
+    }
+    wave.status = previewing ? 'previewing' : 'pushing'
+    return true
+  }
+  const jobs = await Promise.all(
+    wave.environments.map((e) => {
+      const id = wave.status === 'previewing' ? e.previewJobId : e.jobId
+      return id ? deps.job(doc.userId, id) : Promise.resolve(null)
+    }),
+  )
+  if (!jobs.every(finished)) return false
+  wave.environments.forEach((e, i) => judge(e, jobs[i], wave.status === 'previewing'))
+  // Each environment pushed keeps the version it now has on its branch, also when the wave stops.
+  if (act && wave.status === 'pushing') {
+    for (const e of wave.environments) if (e.outcome === 'pushed' && e.pinTo) await deps.setPin(doc.userId, e.id, e.pinTo)
+  }
+  const stopping = wave.environments.find((e) => e.outcome === 'conflict' || e.outcome === 'failed')
+  if (stopping) {
+    wave.status = 'stopped'
+    doc.status = 'stopped'
+    doc.stopped = { wave: at, reason: `${stopping.name}: ${stopping.reason}` }
+    return true
+  }
+  if (wave.status === 'previewing') {
+    if (doc.dryRun) {
+      wave.status = 'previewed'
+      return true
+    }
+    if (act) for (const e of wave.environments) e.jobId = await push(e, false)
+    wave.status = 'pushing'
+    return true
+  }
+  wave.status = 'done'
+  return true
+}
+
+/** The outcome of an environment's preview or push job. */
+function judge(e: RolloutEnvironment, job: JobRecord | null, preview: boolean): void {
+  if (!job) {
+    e.outcome = 'failed'
+    e.reason = 'the job is gone (the environment was deleted)'
+  } else if (job.status === 'failed') {
+    e.outcome = job.error?.code === 'PUSH_CONFLICT' ? 'conflict' : 'failed'
+    e.reason = `${job.error?.code}: ${job.error?.message}`
+  } else if (preview) {
+    const conflicts = (job.result as DryRunResult | undefined)?.conflicts ?? []
+    e.outcome = conflicts.length > 0 ? 'conflict' : 'previewed'
+    if (conflicts.length > 0) e.reason = `conflicts in ${conflicts.map((c) => c.file).join(', ')}`
+  } else {
+    e.outcome = 'pushed'
+  }
+}
