@@ -36,7 +36,7 @@ t.test('stranded environment in the CLI', async (t) => {
     /Stranded: +the current templates refuse 1 stored value:\n +services\.rds\.engineVersion: must be one of: "16", "17", "18"/,
   )
   t.match(status.stdout, /ies env update old-db --set <field>=<value>/)
-  t.match((await ies.run(['env', 'list'])).stdout, /^old-db\s+aws\s+eu-central-1\s+pending \(stranded\)\s/m, 'the list marks it')
+  t.match((await ies.run(['env', 'list'])).stdout, /^old-db\s+owner\s+aws\s+eu-central-1\s+pending \(stranded\)\s/m, 'the list marks it')
   const json = parseJson(await ies.run(['env', 'status', 'old-db', '--json']))
   t.match(json.problems, [{ field: 'services.rds.engineVersion', message: /must be one of/ }], 'scripts read the problems')
   const get = await ies.run(['env', 'get', 'old-db'])
