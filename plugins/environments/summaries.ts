@@ -430,13 +430,8 @@ export class EnvironmentSummaries {
       await this.collection.replaceOne({ _id: deltaKey(userId) }, delta, { upsert: true })
       return null
     }
-    let entries: SummaryEntry[] | 'records' = plan.write === 'fold' ? 'records' : plan.entries
-    if (plan.write === 'fold') {
-      // The summary the delta applies to (another revision: it was rebuilt meanwhile, or lost).
-      const doc = await this.collection.findOne({ _id: userId })
-      if (doc?.revision === plan.base) entries = applyChanges(decodedEntries(doc.entries), plan.changes)
-    }
-    if (entries === 'records') entries = await this.recordsOf(userId)
+    const entries =
+      plan.write === 'fold' ? await this.folded(userId, plan) : plan.entries === 'records' ? await this.recordsOf(userId) : plan.entries
     const hasDelta = plan.write === 'fold' || plan.hasDelta
     const delta = hasDelta || entries.length >= this.foldAt
     // A summary that starts to have a delta: the (empty) delta first, so that a summary marked
@@ -446,6 +441,12 @@ export class EnvironmentSummaries {
     // A delta left beside it now applies to an older revision: folded in.
     await this.collection.replaceOne({ _id: userId }, { entries: encodeEntries(entries), revision, delta }, { upsert: true })
     return { _id: userId, entries, revision }
+  }
+
+  /** The summary with the delta's changes applied; the records when it is not the revision the delta applies to (rebuilt meanwhile, or lost). */
+  private async folded(userId: string, plan: { changes: Changes; base: number }): Promise<SummaryEntry[]> {
+    const doc = await this.collection.findOne({ _id: userId })
+    return doc?.revision === plan.base ? applyChanges(decodedEntries(doc.entries), plan.changes) : this.recordsOf(userId)
   }
 
   /**
