@@ -374,11 +374,10 @@ export class EnvironmentSummaries {
   private async changeNow(userId: string, edit: Edit | 'rebuild'): Promise<SummaryDocument | null> {
     const deadline = Date.now() + CLAIM_WAIT_MS
     let skip = 0 // revisions claimed but not written, past the deadline
+    let trustDelta = edit !== 'rebuild' // the first attempt (see `current`)
     for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
-      const [head, delta] = await Promise.all([
-        this.collection.findOne({ _id: userId }, { projection: { entries: 0 } }),
-        this.collection.findOne({ _id: deltaKey(userId) }),
-      ])
+      const [head, delta] = await this.current(userId, trustDelta)
+      trustDelta = false
       const layout = layoutOf(head, delta)
       // A database from before summaries: the one scan builds them all, then this one is read again.
       if (layout === 'missing' && (await this.allBuilt()) && (await this.collection.findOne({ _id: userId }, { projection: { _id: 1 } })))
@@ -397,11 +396,29 @@ export class EnvironmentSummaries {
       const revision = Math.max(head?.revision ?? 0, delta?.revision ?? 0) + 1 + skip
       if (await this.claim(userId, revision)) {
         const written = await this.write(userId, plan, revision)
-        if (revision > KEPT_CLAIMS) await this.claims.deleteOne({ _id: `${userId}:${revision - KEPT_CLAIMS}` })
+        // The claim of a revision written whole is kept (see `current`): one in FOLD_AT writes.
+        const whole = plan.write === 'fold' || (plan.write === 'summary' && plan.entries === 'records')
+        if (revision > KEPT_CLAIMS && !whole) await this.claims.deleteOne({ _id: `${userId}:${revision - KEPT_CLAIMS}` })
         return written
       }
       await sleep(pause * (0.5 + Math.random()))
     }
+  }
+
+  /**
+   * The summary (without its entries) and its delta. Trusting the delta, a summary that has one is
+   * not read at all (reading 10,000 entries costs more than the rest of a write): it is taken to be
+   * the revision the delta applies to. Were it written since (a fold, a rebuild), the revision after
+   * the delta's was claimed by that write and its claim kept, so this writer's claim fails and its
+   * next attempt reads both.
+   */
+  private async current(userId: string, trustDelta: boolean): Promise<[Omit<StoredSummary, 'entries'> | null, StoredSummary | null]> {
+    const head = () => this.collection.findOne({ _id: userId }, { projection: { entries: 0 } })
+    const delta = () => this.collection.findOne({ _id: deltaKey(userId) })
+    if (!trustDelta) return Promise.all([head(), delta()])
+    const known = await delta()
+    if (known?.base !== undefined) return [{ _id: userId, revision: known.base, delta: true }, known]
+    return [await head(), known]
   }
 
   /** What making the edit writes (null: nothing, it is made already). */
