@@ -4,19 +4,29 @@
 // the page's records by `_id`, and never another user's data or a count of the collection. On
 // FerretDB 1.x, the embedded store, only an exact `{ _id }` read avoids reading the whole table.
 //
+// A summary of FOLD_AT entries or more (marked `delta: true`) has a delta document beside it,
+// `<user>:delta` (summary-delta.ts): the changes made since the summary was last written whole, and
+// the summary revision they apply to (`base`). A write rewrites only the delta, so it costs the same
+// at 10,000 entries as at 10; the write that takes the delta past FOLD_AT changes folds it into the
+// summary (one whole rewrite every FOLD_AT writes). A list reads both by `_id` side by side and
+// applies the delta; a delta whose `base` is older than the summary was folded into it already.
+//
 // Maintained by the repository after each write of an environment (create, replace, remove), under
-// the owner's lock in this process and, across replicas, by claiming each revision of the summary
-// with an insert before writing it (`changeNow`; a loser re-reads and re-applies its change). An
-// entry is only replaced by one of a newer environment version, so re-applying converges. It is rebuilt
-// from the environments collection (the one scan, per user) when it is missing, when a list finds an
-// entry that disagrees with its record (a write whose summary update was lost: a crash or an outage
-// between the two writes), or when a summary update failed in this process.
+// the owner's lock in this process and, across replicas, by claiming each revision (of the summary or
+// its delta, whichever holds the newer) with an insert before writing it (`changeNow`; a loser
+// re-reads and re-applies its change). An entry is only replaced by one of a newer environment
+// version, so re-applying converges. It is rebuilt from the environments collection (the one scan,
+// per user) when it is missing, when its delta is missing or names a summary revision never written
+// (a write lost between the two documents), when a list finds an entry that disagrees with its
+// record (a write whose summary update was lost: a crash or an outage between the two writes), or
+// when a summary update failed in this process.
 import { setTimeout as sleep } from 'node:timers/promises'
 import { LRUCache } from 'lru-cache'
 import type { Collection, Db } from 'mongodb'
 import type { EnvironmentRecord } from './repository.ts'
 import type { StoredEnvironment } from './stored-form.ts'
 import { SORTS } from './schemas.ts'
+import { applyChanges, decodeChanges, editEntries, encodeChanges, recordEdit, type Changes, type Edit } from './summary-delta.ts'
 
 export interface SummaryEntry {
   id: string
@@ -47,7 +57,15 @@ interface StoredSummary {
   _id: string
   entries: string
   revision: number
+  /** The summary's changes go to its delta document (the summary has FOLD_AT entries or more). */
+  delta?: boolean
+  /** In a delta document: the summary revision its changes apply to. */
+  base?: number
 }
+
+/** A delta of more changes than this is folded into its summary; a summary of this many entries has a delta. */
+export const FOLD_AT = 256
+const deltaKey = (userId: string) => `${userId}:delta`
 
 export function encodeEntries(entries: SummaryEntry[]): string {
   return entries
@@ -96,7 +114,44 @@ function decodedEntries(text: string): SummaryEntry[] {
 /** Below this many characters (about a hundred entries) decoding and sorting cost less than keeping them. */
 const SMALL_SUMMARY = 10_000
 
-const decoded = (doc: StoredSummary): SummaryDocument => ({ _id: doc._id, entries: decodedEntries(doc.entries), revision: doc.revision })
+/** Per kept summary (by its entries): its entries with the last delta read applied, by the delta's text. */
+const mergedOf = new WeakMap<SummaryEntry[], { delta: string; entries: SummaryEntry[] }>()
+
+/** The summary's entries with the delta's changes applied (kept beside the summary's). */
+function mergedEntries(entries: SummaryEntry[], delta: string): SummaryEntry[] {
+  if (!delta) return entries
+  const known = mergedOf.get(entries)
+  if (known?.delta === delta) return known.entries
+  const merged = applyChanges(entries, decodeChanges(delta))
+  if (selectionsOf.has(entries)) {
+    mergedOf.set(entries, { delta, entries: merged })
+    selectionsOf.set(merged, new Map())
+  }
+  return merged
+}
+
+/**
+ * How a summary and its delta, as read, stand. `changes`: the delta's text to apply ('' when the
+ * summary has no delta, or the delta was folded into it already); `revision`: the newest revision
+ * written. 'missing': neither exists. 'lost': the summary has a delta and the delta is gone.
+ * 'unsettled': the delta names a summary revision not (yet) written: a writer that starts a delta
+ * writes it before the summary; the summary follows, or the writer died and it is rebuilt.
+ */
+type Layout = { changes: string; revision: number; hasDelta: boolean } | 'missing' | 'lost' | 'unsettled'
+
+function layoutOf(head: Omit<StoredSummary, 'entries'> | null, delta: StoredSummary | null): Layout {
+  if (!head) return delta ? 'unsettled' : 'missing'
+  if (delta && (delta.base ?? 0) > head.revision) return 'unsettled'
+  if (head.delta && !delta) return 'lost'
+  const applies = head.delta && delta?.base === head.revision
+  return { changes: applies ? delta.entries : '', revision: Math.max(head.revision, delta?.revision ?? 0), hasDelta: !!delta }
+}
+
+/** What a writer writes once it claimed the revision (see `changeNow`). */
+type Plan =
+  | { write: 'summary'; entries: SummaryEntry[] | 'records'; hasDelta: boolean }
+  | { write: 'delta'; changes: Changes; base: number }
+  | { write: 'fold'; changes: Changes; base: number }
 
 export interface SummaryQuery {
   provider?: string
@@ -210,22 +265,36 @@ export class EnvironmentSummaries {
     private readonly environments: Collection<StoredEnvironment>,
     /** The owner's lock (repository.ts): one summary write per user at a time in this process. */
     private readonly lock: <T>(userId: string, fn: () => Promise<T>) => Promise<T>,
+    /** A delta of more changes is folded into its summary (FOLD_AT; tests fold sooner). */
+    private readonly foldAt = FOLD_AT,
   ) {
     this.collection = db.collection<StoredSummary>('environment_summaries')
     this.claims = db.collection('environment_summary_claims')
   }
 
-  /** The user's summary, rebuilt when missing, marked stale here, or stored in an older form. */
+  /** The user's summary with its delta applied; rebuilt when missing, lost, marked stale here, or stored in an older form. */
   async read(userId: string): Promise<SummaryDocument> {
     if (this.stale.has(userId)) return this.rebuild(userId)
-    const doc = await this.collection.findOne({ _id: userId })
-    if (doc) {
-      const summary = decoded(doc)
-      return complete(summary.entries) ? summary : this.rebuild(userId)
+    const deadline = Date.now() + CLAIM_WAIT_MS
+    for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+      const [doc, delta] = await Promise.all([this.collection.findOne({ _id: userId }), this.collection.findOne({ _id: deltaKey(userId) })])
+      const layout = layoutOf(doc, delta)
+      if (layout === 'unsettled' && Date.now() < deadline) {
+        await sleep(pause)
+        continue
+      }
+      if (layout === 'lost' || layout === 'unsettled') return this.rebuild(userId)
+      if (!doc || layout === 'missing') return this.readMissing(userId)
+      const entries = mergedEntries(decodedEntries(doc.entries), layout.changes)
+      return complete(entries) ? { _id: userId, entries, revision: layout.revision } : this.rebuild(userId)
     }
-    // Every user's summary was built: no summary is no environment (no scan for a new user).
-    if (await this.allBuilt()) return (await this.collection.findOne({ _id: userId }).then((d) => d && decoded(d))) ?? empty(userId)
-    return this.rebuild(userId)
+  }
+
+  /** No summary: once every user's summary was built, no summary is no environment (no scan for a new user). */
+  private async readMissing(userId: string): Promise<SummaryDocument> {
+    if (!(await this.allBuilt())) return this.rebuild(userId)
+    const doc = await this.collection.findOne({ _id: userId })
+    return doc ? this.read(userId) : empty(userId)
   }
 
   /**
@@ -250,7 +319,8 @@ export class EnvironmentSummaries {
 
   /** Reads every environment of the user (the one scan) and stores the summary anew. */
   rebuild(userId: string): Promise<SummaryDocument> {
-    return this.lock(userId, () => this.guarded(userId, () => this.changeNow(userId, () => 'rebuild')))
+    // A rebuild always writes the summary whole, so it returns it.
+    return this.lock(userId, () => this.guarded(userId, async () => (await this.changeNow(userId, 'rebuild'))!))
   }
 
   /**
@@ -258,15 +328,7 @@ export class EnvironmentSummaries {
    * owner's lock (the repository's create and replace write the record and its entry under it).
    */
   put(doc: Summarized): Promise<void> {
-    const entry = entryOf(doc)
-    return this.changeHeld(doc.userId, (entries) => {
-      const at = entries.findIndex((e) => e.id === entry.id)
-      if (at < 0) return [...entries, entry]
-      if (entries[at].version > entry.version) return null
-      const next = [...entries]
-      next[at] = entry
-      return next
-    })
+    return this.changeHeld(doc.userId, { id: doc._id, entry: entryOf(doc) })
   }
 
   /** `put` for a caller that does not hold the owner's lock (a move puts the entry under its new owner). */
@@ -281,12 +343,12 @@ export class EnvironmentSummaries {
 
   /** `remove` for a caller that holds the owner's lock. */
   removeHeld(userId: string, id: string): Promise<void> {
-    return this.changeHeld(userId, (entries) => (entries.some((e) => e.id === id) ? entries.filter((e) => e.id !== id) : null))
+    return this.changeHeld(userId, { id, entry: null })
   }
 
   /** `change` for a caller that holds the owner's lock already (the lock is not re-entrant). */
-  private async changeHeld(userId: string, change: (entries: SummaryEntry[]) => SummaryEntry[] | null): Promise<void> {
-    await this.guarded(userId, () => this.changeNow(userId, change))
+  private async changeHeld(userId: string, edit: Edit): Promise<void> {
+    await this.guarded(userId, () => this.changeNow(userId, edit))
   }
 
   /** When the summary cannot be written (the database failed), the user's next list here rebuilds it. */
@@ -300,40 +362,108 @@ export class EnvironmentSummaries {
   }
 
   /**
-   * Applies `change` (null: nothing to do; 'rebuild': read the records) to the stored summary as its
-   * next revision. Across replicas the revision is claimed first by inserting `<user>:<revision>`
-   * into `environment_summary_claims` (a unique `_id`, atomic on every store, where FerretDB's
-   * conditional updates are not): the one writer that claimed it writes it; the others re-read and
-   * re-apply their change on top. A revision claimed but never written (its writer died) is given
-   * up on after CLAIM_WAIT_MS: the next revision is a rebuild from the records.
+   * Makes the edit (or a rebuild from the records) as the summary's next revision: in the delta when
+   * the summary has one (only the small delta is read and written; past `foldAt` changes it is folded
+   * into the summary), else in the summary. Across replicas the revision is claimed first by
+   * inserting `<user>:<revision>` into `environment_summary_claims` (a unique `_id`, atomic on every
+   * store, where FerretDB's conditional updates are not): the one writer that claimed it writes it;
+   * the others re-read and re-apply their edit on top. A revision claimed but never written (its
+   * writer died), or a delta left unsettled, is given up on after CLAIM_WAIT_MS: the next revision is
+   * a rebuild from the records. Returns the summary when it was written whole.
    */
-  private async changeNow(
-    userId: string,
-    change: (entries: SummaryEntry[]) => SummaryEntry[] | null | 'rebuild',
-  ): Promise<SummaryDocument> {
+  private async changeNow(userId: string, edit: Edit | 'rebuild'): Promise<SummaryDocument | null> {
     const deadline = Date.now() + CLAIM_WAIT_MS
     let skip = 0 // revisions claimed but not written, past the deadline
+    let trustDelta = edit !== 'rebuild' // the first attempt (see `current`)
     for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
-      const stored = await this.collection.findOne({ _id: userId })
-      const current = stored
-        ? decoded(stored)
-        : (await this.allBuilt()) && (await this.collection.findOne({ _id: userId })) === null
-          ? empty(userId)
-          : null
+      const [head, delta] = await this.current(userId, trustDelta)
+      trustDelta = false
+      const layout = layoutOf(head, delta)
+      // A database from before summaries: the one scan builds them all, then this one is read again.
+      if (layout === 'missing' && (await this.allBuilt()) && (await this.collection.findOne({ _id: userId }, { projection: { _id: 1 } })))
+        continue
       const abandoned = Date.now() > deadline
-      const wanted = current && !abandoned && complete(current.entries) ? change(current.entries) : 'rebuild'
-      if (current && wanted === null) return current
+      if (layout === 'unsettled' && !abandoned) {
+        await sleep(pause * (0.5 + Math.random()))
+        continue
+      }
       if (abandoned) skip++
-      const revision = (current?.revision ?? 0) + 1 + skip
+      const plan =
+        edit === 'rebuild' || abandoned || layout === 'lost' || layout === 'unsettled'
+          ? ({ write: 'summary', entries: 'records', hasDelta: !!delta } as const)
+          : await this.plan(userId, head, layout, edit)
+      if (plan === null) return null
+      const revision = Math.max(head?.revision ?? 0, delta?.revision ?? 0) + 1 + skip
       if (await this.claim(userId, revision)) {
-        const entries = wanted === 'rebuild' || wanted === null ? await this.recordsOf(userId) : wanted
-        const doc: SummaryDocument = { _id: userId, entries, revision }
-        await this.collection.replaceOne({ _id: userId }, { entries: encodeEntries(entries), revision }, { upsert: true })
-        if (revision > KEPT_CLAIMS) await this.claims.deleteOne({ _id: `${userId}:${revision - KEPT_CLAIMS}` })
-        return doc
+        const written = await this.write(userId, plan, revision)
+        // The claim of a revision written whole is kept (see `current`): one in FOLD_AT writes.
+        const whole = plan.write === 'fold' || (plan.write === 'summary' && plan.entries === 'records')
+        if (revision > KEPT_CLAIMS && !whole) await this.claims.deleteOne({ _id: `${userId}:${revision - KEPT_CLAIMS}` })
+        return written
       }
       await sleep(pause * (0.5 + Math.random()))
     }
+  }
+
+  /**
+   * The summary (without its entries) and its delta. Trusting the delta, a summary that has one is
+   * not read at all (reading 10,000 entries costs more than the rest of a write): it is taken to be
+   * the revision the delta applies to. Were it written since (a fold, a rebuild), the revision after
+   * the delta's was claimed by that write and its claim kept, so this writer's claim fails and its
+   * next attempt reads both.
+   */
+  private async current(userId: string, trustDelta: boolean): Promise<[Omit<StoredSummary, 'entries'> | null, StoredSummary | null]> {
+    const head = () => this.collection.findOne({ _id: userId }, { projection: { entries: 0 } })
+    const delta = () => this.collection.findOne({ _id: deltaKey(userId) })
+    if (!trustDelta) return Promise.all([head(), delta()])
+    const known = await delta()
+    if (known?.base !== undefined) return [{ _id: userId, revision: known.base, delta: true }, known]
+    return [await head(), known]
+  }
+
+  /** What making the edit writes (null: nothing, it is made already). */
+  private async plan(
+    userId: string,
+    head: Omit<StoredSummary, 'entries'> | null,
+    layout: Exclude<Layout, 'lost' | 'unsettled'>,
+    edit: Edit,
+  ): Promise<Plan | null> {
+    if (layout !== 'missing' && head?.delta) {
+      const changes = recordEdit(decodeChanges(layout.changes), edit)
+      if (!changes) return null
+      return { write: changes.size > this.foldAt ? 'fold' : 'delta', changes, base: head.revision }
+    }
+    const doc = layout === 'missing' ? null : await this.collection.findOne({ _id: userId })
+    const entries = doc ? decodedEntries(doc.entries) : []
+    if (!complete(entries)) return { write: 'summary', entries: 'records', hasDelta: layout !== 'missing' && layout.hasDelta }
+    const next = editEntries(entries, edit)
+    return next && { write: 'summary', entries: next, hasDelta: layout !== 'missing' && layout.hasDelta }
+  }
+
+  /** Writes the claimed revision as planned; returns the summary when it was written whole. */
+  private async write(userId: string, plan: Plan, revision: number): Promise<SummaryDocument | null> {
+    if (plan.write === 'delta') {
+      const delta = { entries: encodeChanges(plan.changes), base: plan.base, revision }
+      await this.collection.replaceOne({ _id: deltaKey(userId) }, delta, { upsert: true })
+      return null
+    }
+    const entries =
+      plan.write === 'fold' ? await this.folded(userId, plan) : plan.entries === 'records' ? await this.recordsOf(userId) : plan.entries
+    const hasDelta = plan.write === 'fold' || plan.hasDelta
+    const delta = hasDelta || entries.length >= this.foldAt
+    // A summary that starts to have a delta: the (empty) delta first, so that a summary marked
+    // `delta` lacks one only when it was lost; meanwhile it reads as unsettled.
+    if (delta && !hasDelta)
+      await this.collection.replaceOne({ _id: deltaKey(userId) }, { entries: '', base: revision, revision }, { upsert: true })
+    // A delta left beside it now applies to an older revision: folded in.
+    await this.collection.replaceOne({ _id: userId }, { entries: encodeEntries(entries), revision, delta }, { upsert: true })
+    return { _id: userId, entries, revision }
+  }
+
+  /** The summary with the delta's changes applied; the records when it is not the revision the delta applies to (rebuilt meanwhile, or lost). */
+  private async folded(userId: string, plan: { changes: Changes; base: number }): Promise<SummaryEntry[]> {
+    const doc = await this.collection.findOne({ _id: userId })
+    return doc?.revision === plan.base ? applyChanges(decodedEntries(doc.entries), plan.changes) : this.recordsOf(userId)
   }
 
   /**

@@ -4,17 +4,21 @@
 // A team of --members members (users signed by the test issuer, members through the API) sharing
 // --team-envs environments: every member's first list page (20, sorted by name), median and p95 per
 // member; aim <= 20 ms for every member. Then how creating an environment grows with its owner's
-// count: the 1st create in a fresh team against creates once the team holds --creates environments
-// (the records and summary seeded in bulk as the repository writes them).
+// count: the first creates in a fresh team against creates once the team holds --creates environments
+// (the records and summary seeded in bulk as the repository writes them), FOLD_AT and a half more of
+// them, so that one of them folds the summary's delta into it; then that team's first list page.
 import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import type { Db } from 'mongodb'
-import { encodeEntries, entryOf } from '../../plugins/environments/summaries.ts'
+import { encodeEntries, entryOf, FOLD_AT } from '../../plugins/environments/summaries.ts'
 import type { EnvironmentRecord } from '../../plugins/environments/repository.ts'
 import { teamOwnerKey } from '../../plugins/teams/schemas.ts'
 import { startTestApp, type TestApp } from '../../test/harness/app.ts'
 import { environmentBody } from '../../test/jobs/fixtures.ts'
 import { heldToken } from './held-token.ts'
+
+/** Creates timed in a fresh owner (the summary small). */
+const EARLY_CREATES = 10
 
 interface Options {
   members: number
@@ -71,22 +75,27 @@ export async function teamScale(app: TestApp, opts: Options): Promise<void> {
     return { id: made.data.id as string, tokens }
   }
 
-  /** `count` records cloned from one the API wrote, stored under the team with its summary (as the repository writes both). */
+  /**
+   * `count` records cloned from one the API wrote, stored under the team with its summary of them and those the API wrote (as the
+   * repository writes both: a summary this large has a delta, empty once written whole).
+   */
   async function seed(teamId: string, firstId: string, count: number) {
+    const key = teamOwnerKey(teamId)
     const template = (await db.collection<EnvironmentRecord>('environments').findOne({ _id: firstId }))!
+    const made = await db.collection<EnvironmentRecord>('environments').find({ userId: key }).toArray()
     const records: EnvironmentRecord[] = []
     for (let i = 0; i < count; i++) {
       const at = new Date(Date.now() - (i + 1) * 1000)
       records.push({ ...structuredClone(template), _id: randomUUID(), name: `seeded-${i}`, createdAt: at, updatedAt: at })
     }
     await insertInBatches(db, 'environments', records)
-    await db
-      .collection<{ _id: string; entries: string; revision: number }>('environment_summaries')
-      .replaceOne(
-        { _id: teamOwnerKey(teamId) },
-        { entries: encodeEntries([template, ...records].map(entryOf)), revision: 1_000 },
-        { upsert: true },
-      )
+    const summaries = db.collection<{ _id: string; entries: string; revision: number; delta?: boolean; base?: number }>(
+      'environment_summaries',
+    )
+    const entries = encodeEntries([...made, ...records].map(entryOf))
+    const delta = made.length + records.length >= FOLD_AT
+    if (delta) await summaries.replaceOne({ _id: `${key}:delta` }, { entries: '', base: 1_000, revision: 1_000 }, { upsert: true })
+    await summaries.replaceOne({ _id: key }, { entries, revision: 1_000, delta }, { upsert: true })
   }
 
   // A team of members sharing many environments: every member's first page.
@@ -111,20 +120,32 @@ export async function teamScale(app: TestApp, opts: Options): Promise<void> {
 
   // Creating as the owner's count grows: the 1st create of a fresh team, then creates at --creates.
   const grown = await team('grown', 1)
-  const firstCreate = await time(() =>
-    call(grown.tokens[0], 'POST', '/api/environments', environmentBody({ name: 'grown-0', team: 'grown' })),
-  )
+  const early: number[] = []
+  for (let i = 0; i < EARLY_CREATES; i++) {
+    early.push(await time(() => call(grown.tokens[0], 'POST', '/api/environments', environmentBody({ name: `grown-${i}`, team: 'grown' }))))
+  }
   const firstId = (await call(grown.tokens[0], 'GET', '/api/environments?limit=1')).data[0].id
-  await seed(grown.id, firstId, opts.creates - 2)
+  await seed(grown.id, firstId, opts.creates - EARLY_CREATES - 1)
   const later: number[] = []
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < FOLD_AT * 1.5; i++) {
     later.push(
       await time(() => call(grown.tokens[0], 'POST', '/api/environments', environmentBody({ name: `grown-late-${i}`, team: 'grown' }))),
     )
   }
+  const { median, p95 } = stats(later)
   console.log(
-    `creating an environment: the 1st of its owner ${firstCreate.toFixed(1)} ms; the ${opts.creates.toLocaleString('en')}th and the next ` +
-      `four, median ${stats(later).median.toFixed(1)} ms (max ${Math.max(...later).toFixed(1)} ms)`,
+    `creating an environment: the first ${EARLY_CREATES} of its owner, median ${stats(early).median.toFixed(1)} ms; the ${opts.creates.toLocaleString('en')}th and the next ` +
+      `${later.length - 1}, median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...later).toFixed(1)} ms ` +
+      `(one in ${FOLD_AT} folds the summary's delta into it)`,
+  )
+  const listed: number[] = []
+  for (let i = 0; i <= opts.samples; i++) {
+    const ms = await time(() => call(grown.tokens[0], 'GET', '/api/environments?limit=20&sort=name'))
+    if (i > 0) listed.push(ms)
+  }
+  console.log(
+    `then that owner's first page of 20 (sorted by name, ${FOLD_AT / 2 - 1} changes in the delta): ` +
+      `median ${stats(listed).median.toFixed(1)} ms, p95 ${stats(listed).p95.toFixed(1)} ms`,
   )
 }
 
