@@ -1,5 +1,5 @@
 // Tenant isolation: for every operation of the OpenAPI document that takes an id (path parameter),
-// user `other` sends user `dev`'s ids (environment, credential, generation job, push job): 404, a body
+// user `other` sends user `dev`'s ids (environment, credential, generation job, push job, team, rollout): 404, a body
 // no different from the 404 for an id that does not exist, nothing of dev's in it, and dev's records
 // unchanged. Ids in bodies (a credential for an environment, a generation job for a push, an
 // environment for the assistant) are refused the same way. A new route with an id fails this test
@@ -7,13 +7,14 @@
 import t from 'tap'
 import { randomUUID } from 'node:crypto'
 import { startTestApp } from '../harness/app.ts'
+import { eventually } from '../harness/eventually.ts'
 import { environmentBody, waitForJob } from '../jobs/fixtures.ts'
 import { Canaries, CanaryScan } from './canary.ts'
 import { refusingEndpoint } from './loopback.ts'
 import { operationsOf, type Operation } from './openapi.ts'
 import { ownedSnapshot } from './snapshot.ts'
 
-type IdKind = 'environment' | 'credential' | 'generateJob' | 'pushJob' | 'team'
+type IdKind = 'environment' | 'credential' | 'generateJob' | 'pushJob' | 'team' | 'rollout'
 
 /** Operations only an admin may call (test/teams/isolation.test.ts covers them): other gets 403 whatever the id. */
 const ADMIN_ONLY = new Set([
@@ -43,6 +44,7 @@ const MATRIX: Record<string, { ids: IdKind[]; body?: unknown }> = {
   'GET /api/environments/{id}/history/{entryId}': { ids: ['environment'] },
   'POST /api/environments/{id}/history/{entryId}/restore': { ids: ['environment'] },
   'GET /api/teams/{team}/members': { ids: ['team'] },
+  'GET /api/environments/upgrade/{id}': { ids: ['rollout'] },
 }
 
 /** The path with dev's id as its first parameter; a history entry number (dev's first entry) for the second. */
@@ -111,12 +113,18 @@ t.test('tenant isolation', async (t) => {
   // dev's team (an admin made it and added dev): its members are not other's to read.
   const team = (await (await send('admin', 'POST', '/api/teams', { name: 'dev-team' })).json()) as any
   await send('admin', 'PUT', '/api/teams/dev-team/members/user/dev', { role: 'editor' })
+  // dev's upgrade rollout (a preview of dev's environment): its waves and jobs are dev's alone.
+  const rollout = await create('/api/environments/upgrade', { ids: [environment.id], dryRun: true })
+  const readRollout = async () => ((await (await send('dev', 'GET', `/api/environments/upgrade/${rollout.rolloutId}`)).json()) as any).data
+  // Its preview fails (the loopback endpoint speaks no TLS); once it has stopped, dev's records stay as they are.
+  t.not((await eventually(readRollout, (r) => r.status !== 'running', { timeoutMs: 60_000 })).status, 'running', "dev's rollout has ended")
   const ids: Record<IdKind, string> = {
     environment: environment.id,
     credential: credential.id,
     generateJob: generateJob.id,
     pushJob: pushJob.id,
     team: team.data.id,
+    rollout: rollout.rolloutId,
   }
   const devUserId = ((await (await send('dev', 'GET', '/api/users/me')).json()) as any).data.id as string
 
