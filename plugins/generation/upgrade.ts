@@ -329,7 +329,7 @@ export const upgradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/upgrade/:id',
-    { schema: { params: RolloutParams, response: { 200: Envelope(RolloutView), 401: ErrorBody, 404: ErrorBody } } },
+    { schema: { params: RolloutParams, response: { 200: Envelope(RolloutView), 400: ErrorBody, 401: ErrorBody, 404: ErrorBody } } },
     async (request) => {
       const doc = await rollouts.get(request.principal.userId, request.params.id)
       if (!doc) throw notFound('Rollout not found')
