@@ -102,20 +102,29 @@ export async function teamScale(app: TestApp, opts: Options): Promise<void> {
   const shared = await team('shared', opts.members)
   const first = await call(shared.tokens[0], 'POST', '/api/environments', environmentBody({ name: 'shared-first', team: 'shared' }))
   await seed(shared.id, first.data.id, opts.teamEnvs - 1)
+  // Each list beside the same member's GET /api/users/me (an authenticated request that reads one
+  // document by `_id`): the floor any request of theirs pays on this machine at this moment.
   const perMember: { median: number; p95: number }[] = []
+  const floors: number[] = []
   for (const token of shared.tokens) {
     const samples: number[] = []
+    const floor: number[] = []
     for (let i = 0; i <= opts.samples; i++) {
       const ms = await time(() => call(token, 'GET', '/api/environments?limit=20&sort=name'))
-      if (i > 0) samples.push(ms)
+      const base = await time(() => call(token, 'GET', '/api/users/me'))
+      if (i > 0) (samples.push(ms), floor.push(base))
     }
     perMember.push(stats(samples))
+    floors.push(stats(floor).median)
   }
   const medians = perMember.map((s) => s.median)
+  const ratios = medians.map((m, i) => m / floors[i])
   console.log(
     `\na team of ${opts.members} members sharing ${opts.teamEnvs.toLocaleString('en')} environments: first page of 20 (sorted by name), ` +
       `median per member ${Math.min(...medians).toFixed(1)}-${Math.max(...medians).toFixed(1)} ms, ` +
-      `worst p95 ${Math.max(...perMember.map((s) => s.p95)).toFixed(1)} ms (aim: median <= 20 for every member)`,
+      `worst p95 ${Math.max(...perMember.map((s) => s.p95)).toFixed(1)} ms (aim: median <= 20 for every member); ` +
+      `against the same member's GET /api/users/me (${Math.min(...floors).toFixed(1)}-${Math.max(...floors).toFixed(1)} ms): ` +
+      `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x`,
   )
 
   // Creating as the owner's count grows: the 1st create of a fresh team, then creates at --creates.
