@@ -62,24 +62,29 @@ const CLAIM_STALE_MS = 60_000
 
 const finished = (job: JobRecord | null) => !job || job.status === 'succeeded' || job.status === 'failed'
 
+/** The `_id` of the document listing the running rollouts' ids (`upgradeRolloutsRunning`). */
+const RUNNING = 'running'
+
 export class Rollouts {
   readonly collection: Collection<RolloutDoc>
   private readonly claims: Collection<{ _id: string; at: Date }>
+  /**
+   * The ids of the running rollouts, one document read by `_id`: the timer asks for them every
+   * second, and on the embedded store any other filter reads the whole (ever growing) table.
+   */
+  private readonly runningIds: Collection<{ _id: string; ids: string[] }>
 
   constructor(db: Db) {
     this.collection = db.collection<RolloutDoc>('upgradeRollouts')
     this.claims = db.collection('upgradeRolloutClaims')
-  }
-
-  /** The index of `running` (test/server/query-indexes.test.ts). */
-  async init(): Promise<void> {
-    await this.collection.createIndex({ status: 1 }, { name: 'status' })
+    this.runningIds = db.collection('upgradeRolloutsRunning')
   }
 
   async create(doc: Omit<RolloutDoc, '_id' | 'revision' | 'status' | 'createdAt' | 'updatedAt'>): Promise<RolloutDoc> {
     const now = new Date()
     const rollout: RolloutDoc = { ...doc, _id: randomUUID(), revision: 0, status: 'running', createdAt: now, updatedAt: now }
     await this.collection.insertOne(rollout)
+    await this.runningIds.updateOne({ _id: RUNNING }, { $addToSet: { ids: rollout._id } }, { upsert: true })
     return rollout
   }
 
@@ -88,9 +93,13 @@ export class Rollouts {
     return doc?.userId === userId ? doc : null
   }
 
-  /** The running rollouts (a small collection: one record per bulk upgrade). */
-  running(): Promise<RolloutDoc[]> {
-    return this.collection.find({ status: 'running' }).toArray()
+  /** The running rollouts, each read by `_id`; the ids of those that have ended leave the list. */
+  async running(): Promise<RolloutDoc[]> {
+    const ids = (await this.runningIds.findOne({ _id: RUNNING }))?.ids ?? []
+    const docs = await Promise.all(ids.map((id) => this.collection.findOne({ _id: id })))
+    const ended = ids.filter((_id, i) => docs[i]?.status !== 'running')
+    if (ended.length > 0) await this.runningIds.updateOne({ _id: RUNNING }, { $pullAll: { ids: ended } })
+    return docs.filter((doc): doc is RolloutDoc => doc?.status === 'running')
   }
 
   /** Moves the rollout on as far as its jobs allow; the record as it is after. */

@@ -193,9 +193,6 @@ export const upgradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
   }
   let timer: NodeJS.Timeout | undefined
-  app.addHook('onReady', async () => {
-    await rollouts.init().catch((err: Error) => app.log.warn({ err: { message: err.message } }, 'could not create the rollouts index'))
-  })
   if (app.config.jobs.process) {
     app.addHook('onReady', async () => {
       timer = setInterval(() => void tick(), ROLLOUT_TICK_MS)
