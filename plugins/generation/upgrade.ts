@@ -81,6 +81,9 @@ function rolloutView(doc: RolloutDoc): RolloutView {
   }
 }
 
+/** What a 403 says the caller's role lacks (its `details`), else its message. */
+const refusalReason = (err: AppError) => (err.details as { message?: string }[] | undefined)?.[0]?.message ?? err.message
+
 export const upgradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const environments = app.environments
   const records = app.jobs.pushing.records
@@ -113,7 +116,7 @@ export const upgradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return (await environments.access(principal, id, 'operate')).env
     } catch (err) {
       if (err instanceof AppError && err.statusCode === 404) return 'not found'
-      if (err instanceof AppError && err.statusCode === 403) return err.message
+      if (err instanceof AppError && err.statusCode === 403) return refusalReason(err)
       throw err
     }
   }

@@ -37,12 +37,11 @@ const VERBS: Record<EnvironmentAction, string> = { read: 'read', operate: 'gener
 /** What is held: `environments` (the default) or `cloud credentials`, in messages. */
 export type Holding = 'environments' | 'cloud credentials'
 
+/** 403 `FORBIDDEN` (the spec's message), with the team, the caller's role and the role needed in `details`. */
 export function refused(team: string, role: EnvironmentRole, action: EnvironmentAction, what: Holding = 'environments'): AppError {
-  return new AppError(
-    403,
-    'FORBIDDEN',
-    `Your role in team '${team}' is ${role}; to ${VERBS[action]} its ${what} you need ${ROLE_NEEDED[action]} or more`,
-  )
+  // The spec's code and message; what the role lacks is said in `details`, as the field it concerns.
+  const reason = `Your role in team '${team}' is ${role}; to ${VERBS[action]} its ${what} you need ${ROLE_NEEDED[action]} or more`
+  return new AppError(403, 'FORBIDDEN', 'Insufficient permissions', [{ field: 'role', message: reason }])
 }
 
 /** The caller's role on what is stored under `ownerKey`, with the team; null when they have none. */

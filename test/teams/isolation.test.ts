@@ -135,7 +135,10 @@ t.test('teams and roles', async (t) => {
       else {
         t.equal(res.status, 403, `${method} ${url}`)
         t.equal(res.body.error.code, 'FORBIDDEN')
-        t.match(res.body.error.message, /role in team 'platform' is viewer/)
+        t.match(res.body.error, {
+          message: 'Insufficient permissions',
+          details: [{ field: 'role', message: /role in team 'platform' is viewer/ }],
+        })
       }
     }
     const got = await call('other', 'GET', `/api/environments/${id}`)
