@@ -1,15 +1,16 @@
-// The API's resources as a client sees them, taken from the server's own TypeBox schemas
-// (plugins/*/schemas.ts, the source of /api/openapi.json). Type-only imports: nothing of the server
-// is loaded at run time, so the CLI and the browser bundle share these types.
+// The API's resources as a client sees them: the Static types of the TypeBox schemas in ./schemas/
+// (the server validates and documents /api/openapi.json with the same). Type-only imports, so a
+// client that needs only the types bundles no TypeBox.
 import type { Static } from '@sinclair/typebox'
-import type * as environments from '../../plugins/environments/schemas.ts'
-import type * as credentials from '../../plugins/cloud-credentials/schemas.ts'
-import type * as jobs from '../../plugins/jobs/schemas.ts'
-import type * as generation from '../../plugins/generation/schemas.ts'
-import type * as users from '../../plugins/users/schemas.ts'
-import type * as teams from '../../plugins/teams/schemas.ts'
-import type * as history from '../../plugins/history/schemas.ts'
-import type * as push from '@ies/server/jobs/push/push-schemas'
+import type * as environments from './schemas/environments.ts'
+import type * as credentials from './schemas/cloud-credentials.ts'
+import type * as jobs from './schemas/jobs.ts'
+import type * as generation from './schemas/generation.ts'
+import type * as upgrades from './schemas/upgrades.ts'
+import type * as users from './schemas/users.ts'
+import type * as teams from './schemas/teams.ts'
+import type * as history from './schemas/history.ts'
+import type * as push from './schemas/push.ts'
 import type { PushStrategy } from './values.ts'
 
 export type Environment = Static<typeof environments.Environment>
@@ -29,13 +30,13 @@ export type CredentialUpdated = Static<typeof credentials.CredentialUpdated>
 export type Job = Static<typeof jobs.Job>
 export type JobFiles = Static<typeof jobs.JobFiles>
 export type GenerateBody = Static<typeof generation.GenerateBody>
-export type GenerateOptions = Static<typeof jobs.GenerateOptions>
+export type GenerateOptions = Static<typeof generation.GenerateOptions>
 export type GeneratedFiles = Static<typeof generation.GeneratedFiles>
-export type Upgradable = Static<typeof generation.Upgradable>
-export type UpgradeJobs = Static<typeof generation.UpgradeJobs>
-export type RolloutView = Static<typeof generation.RolloutView>
+export type Upgradable = Static<typeof upgrades.Upgradable>
+export type UpgradeJobs = Static<typeof upgrades.UpgradeJobs>
+export type RolloutView = Static<typeof upgrades.RolloutView>
 /** The bulk upgrade body; `dryRun` and `strategy` are optional here whatever defaults the server fills in. */
-export type UpgradeBody = Omit<Static<typeof generation.UpgradeBody>, 'dryRun' | 'strategy'> & { dryRun?: boolean; strategy?: PushStrategy }
+export type UpgradeBody = Omit<Static<typeof upgrades.UpgradeBody>, 'dryRun' | 'strategy'> & { dryRun?: boolean; strategy?: PushStrategy }
 export type { Catalog as CatalogDocument } from '@ies/processor-lib/contract/document'
 export type User = Static<typeof users.User>
 export type Team = Static<typeof teams.Team>
@@ -53,7 +54,7 @@ export type LastPush = Static<typeof push.LastPush>
 export type Behind = Static<typeof push.Behind>
 
 /** The push body; `dryRun` and `strategy` are optional here whatever defaults the server fills in. */
-export type PushBody = Omit<Partial<Static<typeof generation.PushBody>>, 'dryRun' | 'strategy'> & {
+export type PushBody = Omit<Partial<Static<typeof push.PushBody>>, 'dryRun' | 'strategy'> & {
   dryRun?: boolean
   strategy?: PushStrategy
 }

@@ -1,7 +1,7 @@
 // Reading a wizard draft (or a stored environment seen as one) by catalog path.
-import type { Draft } from './schemas.ts'
+import type { Draft } from '@ies/api/schemas/ai'
 
-export type { Draft } from './schemas.ts'
+export type { Draft } from '@ies/api/schemas/ai'
 
 /** The draft's value at `name` or `services.<key>.<field>`; undefined when absent. */
 export function valueAt(draft: Draft | undefined, path: string): unknown {

@@ -2,7 +2,7 @@
 // deploy key (not even encrypted), no credential id or values, no Git URL (it may carry a token in
 // its user part), no chart values text (free YAML that may hold passwords).
 import type { EnvironmentRecord } from '../environments/repository.ts'
-import type { Draft } from './schemas.ts'
+import type { Draft } from '@ies/api/schemas/ai'
 
 export interface EnvironmentView {
   id: string

@@ -11,7 +11,7 @@ import { overlay } from './draft.ts'
 import { draftOf, environmentView, type EnvironmentView } from './environment-view.ts'
 import { modelAssistant } from './model-assistant.ts'
 import { modelSettings } from './model-client.ts'
-import { ChatReply, ChatRequest } from './schemas.ts'
+import { ChatReply, ChatRequest } from '@ies/api/schemas/ai'
 import { acceptSuggestions } from './suggestions.ts'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 502: ErrorBody, 503: ErrorBody }

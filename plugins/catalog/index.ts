@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { unavailable } from '@ies/server/core/errors'
 import type { CachedCatalog } from './cache.ts'
-import { CatalogDocument } from './schemas.ts'
+import { CatalogDocument } from '@ies/api/schemas/catalog'
 import { ProcessorUnreachable, unquote } from './source.ts'
 
 /** `If-None-Match` names this copy's ETag, or is `*`. */

@@ -17,8 +17,8 @@ import {
   ValidationResult,
   type CredentialProvider,
   type Credentials,
-} from './schemas.ts'
-import type { EnvironmentAction } from '../teams/schemas.ts'
+} from '@ies/api/schemas/cloud-credentials'
+import type { EnvironmentAction } from '@ies/api/schemas/teams'
 import { validateCredentials } from './validate.ts'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }

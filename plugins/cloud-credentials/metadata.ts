@@ -1,5 +1,12 @@
 // The non-secret values of a credential, kept in the clear and shown on a single-record read.
-import type { AwsCredentials, AzureCredentials, CredentialProvider, Credentials, GcpCredentials, Metadata } from './schemas.ts'
+import type {
+  AwsCredentials,
+  AzureCredentials,
+  CredentialProvider,
+  Credentials,
+  GcpCredentials,
+  Metadata,
+} from '@ies/api/schemas/cloud-credentials'
 
 /** First 4 and last 4 characters; anything shorter than 12 characters is masked whole. */
 export function mask(value: string): string {

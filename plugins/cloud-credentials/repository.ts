@@ -16,7 +16,7 @@ import { reencryptField, type ReencryptResult } from '@ies/server/core/reencrypt
 import type { DeletionMark } from '../environments/repository.ts'
 import { ownerLock } from '@ies/server/core/keyed-mutex'
 import { metadataOf } from './metadata.ts'
-import type { CredentialProvider, Credentials, Metadata, ValidationResult } from './schemas.ts'
+import type { CredentialProvider, Credentials, Metadata, ValidationResult } from '@ies/api/schemas/cloud-credentials'
 
 export const CREDENTIALS_PURPOSE = 'cloudCredential.credentials'
 

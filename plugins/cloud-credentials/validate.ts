@@ -4,7 +4,14 @@
 import { createPrivateKey, createSign, type KeyObject } from 'node:crypto'
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts'
 import type { Config } from '@ies/server/config'
-import type { AwsCredentials, AzureCredentials, CredentialProvider, Credentials, GcpCredentials, ValidationResult } from './schemas.ts'
+import type {
+  AwsCredentials,
+  AzureCredentials,
+  CredentialProvider,
+  Credentials,
+  GcpCredentials,
+  ValidationResult,
+} from '@ies/api/schemas/cloud-credentials'
 
 type CloudConfig = Config['cloud']
 

@@ -12,8 +12,8 @@ import { mergePatch } from './merge-patch.ts'
 import type { Scope } from '../teams/scopes.ts'
 import { inputOf, toEnvironment, type DeployKeyChange, type EnvironmentRecord } from './repository.ts'
 import { credentialReferenceErrors, gitRepositoryUrlErrors, helmValuesErrors } from './rules.ts'
-import { Environment, EnvironmentInput, EnvironmentPatch, EnvironmentSummary, IdParams, ListQuery } from './schemas.ts'
-import { EntryParams } from '../history/schemas.ts'
+import { Environment, EnvironmentInput, EnvironmentPatch, EnvironmentSummary, IdParams, ListQuery } from '@ies/api/schemas/environments'
+import { EntryParams } from '@ies/api/schemas/history'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 413: ErrorBody }
 

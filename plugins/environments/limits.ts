@@ -2,12 +2,9 @@
 // catalog has 15 services of at most 9 fields), so that every per-request algorithm has bounded
 // work: a body of tens of thousands of services or values is refused at once, before the schema
 // (which reports every error) and the catalog check walk it. The schema states the same caps
-// (maxProperties) for the OpenAPI document.
+// (maxProperties) for the OpenAPI document; both take them from @ies/api/schemas/environments.
 import type { FieldError } from '@ies/server/core/errors'
-
-export const MAX_SERVICES = 100
-export const MAX_SERVICE_FIELDS = 100
-export const MAX_HELM_CHARTS = 50
+import { MAX_HELM_CHARTS, MAX_SERVICE_FIELDS, MAX_SERVICES } from '@ies/api/schemas/environments'
 
 type Json = Record<string, unknown>
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)

@@ -21,10 +21,10 @@ import { reencryptField, type ReencryptResult } from '@ies/server/core/reencrypt
 import { migrateEnvironment } from '@ies/server/jobs/generation/migrations'
 import type { Migration } from '@ies/processor-lib/migrations/index'
 import type { TeamsRepository } from '../teams/repository.ts'
-import type { EnvironmentAction } from '../teams/schemas.ts'
+import type { EnvironmentAction } from '@ies/api/schemas/teams'
 import type { Caller, Scope } from '../teams/scopes.ts'
-import type { Environment, EnvironmentInput } from './schemas.ts'
-import { ENVIRONMENT_STATUSES, SORTS } from './schemas.ts'
+import type { Environment, EnvironmentInput } from '@ies/api/schemas/environments'
+import { ENVIRONMENT_STATUSES, SORTS } from '@ies/api/schemas/environments'
 import { fromStored, toStored, type StoredEnvironment } from './stored-form.ts'
 import { entryMatches, EnvironmentSummaries, mergeSelections, select, type SummaryEntry } from './summaries.ts'
 

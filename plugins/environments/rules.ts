@@ -7,7 +7,7 @@ import type { FieldError } from '@ies/server/core/errors'
 import { destinationProblem } from '@ies/server/jobs/push/destination'
 import type { CloudCredentialRepository } from '../cloud-credentials/repository.ts'
 import { ChartValuesChecker } from './chart-values.ts'
-import type { EnvironmentInput } from './schemas.ts'
+import type { EnvironmentInput } from '@ies/api/schemas/environments'
 
 /** One checker (one worker thread) per time limit, shared by every app of the process. */
 const checkers = new Map<number, ChartValuesChecker>()

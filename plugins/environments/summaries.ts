@@ -25,7 +25,7 @@ import { LRUCache } from 'lru-cache'
 import type { Collection, Db } from 'mongodb'
 import type { EnvironmentRecord } from './repository.ts'
 import type { StoredEnvironment } from './stored-form.ts'
-import { SORTS } from './schemas.ts'
+import { SORTS } from '@ies/api/schemas/environments'
 import { applyChanges, decodeChanges, editEntries, encodeChanges, recordEdit, type Changes, type Edit } from './summary-delta.ts'
 
 export interface SummaryEntry {

@@ -7,8 +7,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { ErrorBody, Meta, ok, PageQuery } from '@ies/server/core/envelope'
 import { fieldError } from '@ies/server/core/errors'
-import { Job, toJob } from '../jobs/schemas.ts'
-import { EnvironmentParams } from './schemas.ts'
+import { Job, toJob } from '@ies/api/schemas/jobs'
+import { EnvironmentParams } from '@ies/api/schemas/generation'
 
 export const JobHistoryQuery = Type.Object({
   limit: { ...PageQuery.limit, description: 'Jobs per page.' },

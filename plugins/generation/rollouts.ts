@@ -13,9 +13,9 @@
 import { randomUUID } from 'node:crypto'
 import type { Collection, Db } from 'mongodb'
 import type { JobRecord } from '@ies/server/jobs/queue/store'
-import type { DryRunResult } from '@ies/server/jobs/push/push-schemas'
+import type { DryRunResult } from '@ies/api/schemas/push'
 import type { LifecyclePushParams } from '@ies/server/jobs/push/push-job'
-import type { RolloutView } from './schemas.ts'
+import type { RolloutView } from '@ies/api/schemas/upgrades'
 
 export type WaveStatus = RolloutView['waves'][number]['status']
 

@@ -14,7 +14,7 @@ import { currentTemplatesCommit, inputHash, pinnedVersions, templatesBehind } fr
 import type { EnvLine, UpgradeStatusStore } from '@ies/server/jobs/push/upgrade-status-store'
 import type { EnvironmentRecord, EnvironmentRepository } from '../environments/repository.ts'
 import type { Static } from '@sinclair/typebox'
-import type { Upgradable as UpgradableSchema } from './schemas.ts'
+import type { Upgradable as UpgradableSchema } from '@ies/api/schemas/upgrades'
 
 type Upgradable = Static<typeof UpgradableSchema>
 

@@ -19,11 +19,12 @@ import { catalogView, type TypedCatalog } from '@ies/processor-lib/contract/view
 import { checkDestination, DestinationError, urlProblem } from '@ies/server/jobs/push/destination'
 import { currentTemplatesCommit, pinnedVersions, upgradeStatus } from '@ies/server/jobs/push/push-records'
 import type { EnvironmentRecord } from '../environments/repository.ts'
-import type { EnvironmentInput } from '../environments/schemas.ts'
-import { roleAllows, type EnvironmentAction } from '../teams/schemas.ts'
+import type { EnvironmentInput } from '@ies/api/schemas/environments'
+import { roleAllows, type EnvironmentAction } from '@ies/api/schemas/teams'
 import { problemsOf, upgradeStatusOf, type StatusSources } from './upgrade-status.ts'
 import { Rollouts, type RolloutDeps, type RolloutDoc, type RolloutEnvironment } from './rollouts.ts'
-import { PUSH_DEFAULTS, RolloutParams, RolloutView, Upgradable, UpgradeBody, UpgradeJobs } from './schemas.ts'
+import { PUSH_DEFAULTS } from '@ies/api/schemas/push'
+import { RolloutParams, RolloutView, Upgradable, UpgradeBody, UpgradeJobs } from '@ies/api/schemas/upgrades'
 
 /** Why the environment cannot be pushed, as the field and sentence of a 400; null when it can. */
 export async function pushProblem(

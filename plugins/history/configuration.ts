@@ -2,8 +2,8 @@
 // that restores one. The configuration is taken from the environment as responses serve it
 // (`toEnvironment` in plugins/environments/repository.ts): the one masking rule, so a deploy key is
 // only ever `gitRepository.hasDeployKey` here too.
-import type { Environment } from '../environments/schemas.ts'
-import type { Configuration, FieldChange } from './schemas.ts'
+import type { Environment } from '@ies/api/schemas/environments'
+import type { Configuration, FieldChange } from '@ies/api/schemas/history'
 
 /** The members of a served environment that are not configuration: identity, state, timestamps, push status. */
 const NOT_CONFIGURATION = new Set(['id', 'status', 'createdAt', 'updatedAt', 'lastPush', 'behind'])

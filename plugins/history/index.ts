@@ -10,7 +10,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Envelope, ErrorBody, ListEnvelope, ok, page } from '@ies/server/core/envelope'
 import { fieldError, notFound } from '@ies/server/core/errors'
-import { EntryParams, ExportQuery, HistoryEntry, HistoryEntryDetail, HistoryListQuery, HistoryParams } from './schemas.ts'
+import { EntryParams, ExportQuery, HistoryEntry, HistoryEntryDetail, HistoryListQuery, HistoryParams } from '@ies/api/schemas/history'
 import type { StoredEntry } from './store.ts'
 
 export const autoPrefix = '/'

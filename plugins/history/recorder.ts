@@ -3,10 +3,10 @@
 // taken from the environment as responses serve it (configuration.ts). A record that cannot be
 // written is logged and does not fail the request: the change it describes is already stored.
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
-import type { Environment } from '../environments/schemas.ts'
+import type { Environment } from '@ies/api/schemas/environments'
 import { fieldError, notFound } from '@ies/server/core/errors'
 import { configurationOf, diff, onlyCredentials, restorePatch } from './configuration.ts'
-import { CONFIGURATION_KINDS, type ChangeKind, type Configuration } from './schemas.ts'
+import { CONFIGURATION_KINDS, type ChangeKind, type Configuration } from '@ies/api/schemas/history'
 import type { HistoryStore, NewEntry } from './store.ts'
 
 export interface ChangeRecord {

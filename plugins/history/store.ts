@@ -12,7 +12,7 @@ import type { Collection, Db } from 'mongodb'
 import { isDuplicateKey } from '@ies/server/core/db'
 import { KeyedMutex } from '@ies/server/core/keyed-mutex'
 import { replaceAtVersion } from '@ies/server/core/versioned-write'
-import type { ChangeKind, Configuration, FieldChange } from './schemas.ts'
+import type { ChangeKind, Configuration, FieldChange } from '@ies/api/schemas/history'
 
 /** Entries per stored page: a first page of 20 newest-first is at most two reads, a page of 100 at most three. */
 export const PAGE_SIZE = 50

@@ -10,7 +10,7 @@ import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { AppError, conflict, fieldError, notFound } from '@ies/server/core/errors'
 import type { ArchiveId } from '@ies/server/jobs/queue/archives'
 import type { GenerateResult } from '@ies/server/jobs/queue/store'
-import { Job, JobBatchQuery, JobFiles, JobParams, JobQuery, MAX_BATCH_JOBS, toJob } from './schemas.ts'
+import { Job, JobBatchQuery, JobFiles, JobParams, JobQuery, MAX_BATCH_JOBS, toJob } from '@ies/api/schemas/jobs'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 

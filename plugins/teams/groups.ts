@@ -1,7 +1,7 @@
 // Team roles from the identity provider's groups claim (TEAMS_GROUPS_CLAIM): a group whose path is
 // `<TEAMS_GROUPS_PREFIX><team>/<role>` (by default `/ies/platform/editor`) makes the caller `<role>`
 // in team `<team>`. Other groups are ignored, as are roles that are not viewer, operator or editor.
-import { TEAM_ROLES, type TeamRole } from './schemas.ts'
+import { TEAM_ROLES, type TeamRole } from '@ies/api/schemas/teams'
 
 const NAME = /^[a-z][a-z0-9-]{1,49}$/
 

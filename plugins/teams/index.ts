@@ -13,7 +13,7 @@ import { Type } from '@sinclair/typebox'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { notFound } from '@ies/server/core/errors'
 import { toTeam } from './repository.ts'
-import { Member, MemberInput, MemberParams, Team, TeamInput, TeamParams } from './schemas.ts'
+import { Member, MemberInput, MemberParams, Team, TeamInput, TeamParams } from '@ies/api/schemas/teams'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 

@@ -9,15 +9,8 @@ import { conflict, notFound } from '@ies/server/core/errors'
 import { isDuplicateKey } from '@ies/server/core/db'
 import { rolesFromGroups } from './groups.ts'
 import { checkScope, scopesOf, targetScope, type Caller, type Holding, type Scope } from './scopes.ts'
-import {
-  strongerRole,
-  teamOwnerKey,
-  type EnvironmentAction,
-  type Member,
-  type Team,
-  type TeamMembership,
-  type TeamRole,
-} from './schemas.ts'
+import { strongerRole, type EnvironmentAction, type Member, type Team, type TeamRole } from '@ies/api/schemas/teams'
+import { teamOwnerKey, type TeamMembership } from './owner-key.ts'
 
 interface TeamDoc {
   _id: string

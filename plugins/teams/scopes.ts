@@ -1,20 +1,12 @@
 // Who may do what to what an owner holds (environments, cloud credentials): the one rule behind
 // `app.environments.access` and the cloud credential routes. What a user owns is theirs alone
 // (`owner`); what a team owns (stored under its owner key, `team:<id>`) is open to the team's members
-// as far as their role allows (schemas.ts: viewer reads, operator also generates and pushes, editor
+// as far as their role allows (@ies/api/schemas/teams: viewer reads, operator also generates and pushes, editor
 // also changes). Anyone else gets 404, as for an id that does not exist; a member whose role does not
 // allow the action gets 403.
 import { AppError, fieldError, notFound } from '@ies/server/core/errors'
-import {
-  ROLE_NEEDED,
-  roleAllows,
-  teamIdOf,
-  teamOwnerKey,
-  type EnvironmentAction,
-  type EnvironmentRole,
-  type TeamMembership,
-  type TeamRoles,
-} from './schemas.ts'
+import { ROLE_NEEDED, roleAllows, type EnvironmentAction, type EnvironmentRole } from '@ies/api/schemas/teams'
+import { teamIdOf, teamOwnerKey, type TeamMembership, type TeamRoles } from './owner-key.ts'
 
 /** The parts of the request's principal access is decided on. */
 export interface Caller {

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Preferences as CorePreferences } from '@ies/server/core/users'
 import { Envelope, ErrorBody, ListEnvelope, PageQuery, ok, page } from '@ies/server/core/envelope'
 import { notFound, validationError } from '@ies/server/core/errors'
-import { MeUpdate, Preferences, PreferencesUpdate, User } from './schemas.ts'
+import { MeUpdate, Preferences, PreferencesUpdate, User } from '@ies/api/schemas/users'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody }
 

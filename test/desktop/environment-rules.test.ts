@@ -3,7 +3,7 @@
 import t from 'tap'
 import fc from 'fast-check'
 import { Value } from '@sinclair/typebox/value'
-import { Domain, GlobalPrefix, Name, Region } from '../../plugins/environments/schemas.ts'
+import { Domain, GlobalPrefix, Name, Region } from '@ies/api/schemas/environments'
 import { checkDomain, checkGlobalPrefix, checkName, checkRegion } from '../../desktop/src/lib/environment-rules.ts'
 
 const RULES = [

@@ -3,7 +3,7 @@
 // write; the API would refuse the values.
 import type { FastifyInstance } from 'fastify'
 import { inputOf } from '../../plugins/environments/repository.ts'
-import type { EnvironmentInput } from '../../plugins/environments/schemas.ts'
+import type { EnvironmentInput } from '@ies/api/schemas/environments'
 
 type Services = Record<string, Record<string, unknown>>
 

@@ -6,7 +6,7 @@ import t from 'tap'
 import { Value } from '@sinclair/typebox/value'
 import { extractCatalog } from '@ies/processor-lib'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
-import { GLOBAL_PREFIX_MAX, GlobalPrefix, Name } from '../../plugins/environments/schemas.ts'
+import { GLOBAL_PREFIX_MAX, GlobalPrefix, Name } from '@ies/api/schemas/environments'
 
 const catalog = await extractCatalog({ templatesDir: BUNDLED_TEMPLATES_DIR, provider: 'aws' })
 

@@ -5,10 +5,8 @@
 //   charts/<chart>/      chart values files
 //   gitops/              Argo CD Application definitions (chart values inlined)
 import { GENERATE_FORMATS as FORMATS, type GenerateFormat as Format } from '@ies/api/values'
-import { StringEnum } from '../../core/schema.ts'
 
 export { FORMATS, type Format }
-export const FormatSchema = StringEnum(FORMATS)
 
 export interface GenerateOptions {
   /** Write `terraform/backend.tf` (S3 state backend); only with the Terraform tree. */

@@ -3,12 +3,8 @@
 // password): a non-empty string without whitespace, at most ACCESS_TOKEN_MAX_LENGTH characters. A PEM
 // private key (an SSH deploy key) is still accepted and stored, but cannot authenticate an HTTPS
 // push: the push job fails with a clear error instead of an authentication failure.
-export const ACCESS_TOKEN_MAX_LENGTH = 4096
-
-const PEM_PRIVATE_KEY = '-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----'
-
-/** The JSON Schema pattern of a deploy key: a PEM private key or an access token. */
-export const DEPLOY_KEY_PATTERN = `^(?:${PEM_PRIVATE_KEY}[\\s\\S]*|\\S{1,${ACCESS_TOKEN_MAX_LENGTH}})$`
+// The pattern and the length are the API contract's (@ies/api/schemas/environments).
+import { PEM_PRIVATE_KEY } from '@ies/api/schemas/environments'
 
 export function isPemPrivateKey(key: string): boolean {
   return new RegExp(`^${PEM_PRIVATE_KEY}`).test(key)

@@ -10,7 +10,7 @@ import { pushFiles, type PushRequest, type PushStrategy } from './push.ts'
 import { pushCommitMessage } from './push-message.ts'
 import { recordedChanges, recordedConflicts } from './push-details.ts'
 import type { PushRecords } from './push-records.ts'
-import type { DryRunResult, PushJobResult } from './push-schemas.ts'
+import type { DryRunResult, PushJobResult } from '@ies/api/schemas/push'
 import type { JobRecord, PushParams } from '../queue/store.ts'
 import type { ProcessorInput } from '../generation/transform.ts'
 

@@ -19,7 +19,7 @@
 import { isRegularFile, type TreeEntries, type TreeEntry } from '@ies/processor-lib/git-objects'
 import { GENERATION_RECORD_PATH } from '../generation/generation-record.ts'
 import { mergeText, textDecoder, type ConflictHunk, type MarkerLabels } from './line-merge.ts'
-import type { ConflictKind } from './push-schemas.ts'
+import type { ConflictKind } from '@ies/api/schemas/push'
 
 export interface FileConflict {
   file: string

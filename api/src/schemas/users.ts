@@ -1,6 +1,7 @@
+// The user resource: the caller's profile and preferences.
 import { Type } from '@sinclair/typebox'
-import { PROVIDERS, THEMES } from '@ies/server/core/users'
-import { StringEnum } from '@ies/server/core/schema'
+import { PROVIDERS, THEMES } from '../values.ts'
+import { StringEnum } from '../string-enum.ts'
 
 export const Preferences = Type.Object(
   {

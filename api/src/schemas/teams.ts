@@ -1,6 +1,6 @@
 // Teams: the one source for their validation, types and OpenAPI document, and for what each role may do.
 import { Type, type Static } from '@sinclair/typebox'
-import { StringEnum } from '@ies/server/core/schema'
+import { StringEnum } from '../string-enum.ts'
 
 /** A member's role in a team, weakest first: each may do what the one before may, and more. */
 export const TEAM_ROLES = ['viewer', 'operator', 'editor'] as const
@@ -21,26 +21,6 @@ export function roleAllows(role: EnvironmentRole, action: EnvironmentAction): bo
 
 /** The stronger of two roles. */
 export const strongerRole = (a: TeamRole, b: TeamRole): TeamRole => (TEAM_ROLES.indexOf(a) >= TEAM_ROLES.indexOf(b) ? a : b)
-
-/** A caller's team: its id, name and the caller's role in it. */
-export interface TeamMembership {
-  id: string
-  name: string
-  role: TeamRole
-}
-
-/** The caller's teams by id (`app.teams.rolesOf`). */
-export type TeamRoles = (caller: { username: string; groups: readonly string[]; client: string }) => Promise<Map<string, TeamMembership>>
-
-/**
- * The owner key a team's environments and cloud credentials are stored under (their `userId`): what
- * a user's are scoped by, a team's are, so every per-owner rule (names, summaries, locks, credential
- * references) holds for a team as for a user.
- */
-export const TEAM_OWNER_PREFIX = 'team:'
-export const teamOwnerKey = (teamId: string) => `${TEAM_OWNER_PREFIX}${teamId}`
-export const teamIdOf = (ownerKey: string): string | null =>
-  ownerKey.startsWith(TEAM_OWNER_PREFIX) ? ownerKey.slice(TEAM_OWNER_PREFIX.length) : null
 
 /** A team's name: what environments, the CLI and identity-provider groups name it by; like an environment name. */
 export const TeamName = Type.String({

@@ -1,10 +1,11 @@
-// The push job's results as the API serves them (TypeBox: validation, types and the OpenAPI document
-// from one source): a push, a dry run, and the conflict details of PUSH_CONFLICT.
+// POST /api/environments/:id/push: its body, and the push job's results as the API serves them (a
+// push, a dry run, the conflict details of PUSH_CONFLICT); an environment's last push and what it is behind.
 import { Type, type Static } from '@sinclair/typebox'
-import { CONFLICT_KINDS, PUSH_STRATEGIES } from '@ies/api/values'
-import { StringEnum } from '../../core/schema.ts'
+import { CONFLICT_KINDS, PUSH_STRATEGIES } from '../values.ts'
+import { StringEnum } from '../string-enum.ts'
+import { FormatSchema, GenerateOptions } from './generation.ts'
 
-export { CONFLICT_KINDS, PUSH_STRATEGIES, type ConflictKind } from '@ies/api/values'
+export { CONFLICT_KINDS, PUSH_STRATEGIES, type ConflictKind } from '../values.ts'
 
 export const PushStrategySchema = StringEnum(PUSH_STRATEGIES, {
   description:
@@ -107,3 +108,23 @@ export const Behind = Type.Object(
   { description: 'What the environment is behind since its last push (both false before the first push).' },
 )
 export type Behind = Static<typeof Behind>
+
+export const PushBody = Type.Object(
+  {
+    format: Type.Optional(FormatSchema),
+    options: Type.Optional(GenerateOptions),
+    generationJobId: Type.Optional(
+      Type.String({ maxLength: 64, description: 'Push the files of this successful generation job instead of generating afresh.' }),
+    ),
+    dryRun: Type.Boolean({
+      default: false,
+      description: 'Do everything but the push: the job succeeds with the changes against the branch head (result.changes).',
+    }),
+    strategy: { ...PushStrategySchema, default: 'merge' },
+  },
+  { additionalProperties: false },
+)
+export type PushBody = Static<typeof PushBody>
+
+/** What a push generates when the body names neither a generation job nor options: the full repository. */
+export const PUSH_DEFAULTS = { format: 'terraform', options: { includeBackend: true, includeChart: true, includeGitops: true } } as const

@@ -1,14 +1,31 @@
 // The environment resource: the one source for validation, TypeScript types and the OpenAPI document.
 import { Type, type Static } from '@sinclair/typebox'
-import { PageQuery } from '@ies/server/core/envelope'
-import { StringEnum } from '@ies/server/core/schema'
-import { ENVIRONMENT_STATUSES, PROVIDERS } from '@ies/api/values'
-import { DEPLOY_KEY_PATTERN } from '@ies/server/jobs/push/deploy-key'
-import { Behind, LastPush } from '@ies/server/jobs/push/push-schemas'
-import { Role, TeamName } from '../teams/schemas.ts'
-import { MAX_HELM_CHARTS, MAX_SERVICE_FIELDS, MAX_SERVICES } from './limits.ts'
+import { PageQuery } from '../envelope.ts'
+import { StringEnum } from '../string-enum.ts'
+import { ENVIRONMENT_STATUSES, PROVIDERS } from '../values.ts'
+import { Behind, LastPush } from './push.ts'
+import { Role, TeamName } from './teams.ts'
 
 export { ENVIRONMENT_STATUSES }
+
+/**
+ * Caps on the size of one environment, far above what a real configuration needs; the server
+ * refuses a body over them before walking it (plugins/environments/limits.ts).
+ */
+export const MAX_SERVICES = 100
+export const MAX_SERVICE_FIELDS = 100
+export const MAX_HELM_CHARTS = 50
+
+/**
+ * A deploy key is the Basic-auth password of an HTTPS push, so an access token: no whitespace, at
+ * most this many characters. A PEM private key (an SSH deploy key) is stored too, but a push with it
+ * fails with a clear error (server/src/jobs/push/deploy-key.ts).
+ */
+export const ACCESS_TOKEN_MAX_LENGTH = 4096
+/** How a PEM private key begins. */
+export const PEM_PRIVATE_KEY = '-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----'
+/** The JSON Schema pattern of a deploy key: a PEM private key or an access token. */
+export const DEPLOY_KEY_PATTERN = `^(?:${PEM_PRIVATE_KEY}[\\s\\S]*|\\S{1,${ACCESS_TOKEN_MAX_LENGTH}})$`
 
 export const Provider = StringEnum(PROVIDERS)
 

@@ -1,9 +1,9 @@
 // The cloud credential resource: inputs per provider (secret), and the non-secret shapes returned.
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
-import { PageQuery } from '@ies/server/core/envelope'
-import { StringEnum } from '@ies/server/core/schema'
-import { CREDENTIAL_PROVIDERS, type CredentialProvider } from '@ies/api/values'
-import { TeamName } from '../teams/schemas.ts'
+import { PageQuery } from '../envelope.ts'
+import { StringEnum } from '../string-enum.ts'
+import { CREDENTIAL_PROVIDERS, type CredentialProvider } from '../values.ts'
+import { TeamName } from './teams.ts'
 
 export { CREDENTIAL_PROVIDERS, type CredentialProvider }
 

@@ -1,21 +1,9 @@
 // The job resource as the API serves it: the one source for validation, types and the OpenAPI document.
 import { Type, type Static } from '@sinclair/typebox'
-import { StringEnum } from '@ies/server/core/schema'
-import { JOB_STATUSES, JOB_TYPES, type JobRecord } from '@ies/server/jobs/queue/store'
-import { FormatSchema } from '@ies/server/jobs/generation/selection'
-import { DryRunResult, PushResult } from '@ies/server/jobs/push/push-schemas'
-
-export const GenerateOptions = Type.Object(
-  {
-    includeBackend: Type.Boolean({
-      default: false,
-      description: 'Write terraform/backend.tf (S3 state, per-environment key, use_lockfile).',
-    }),
-    includeChart: Type.Boolean({ default: false, description: 'Add the chart values files (charts/**).' }),
-    includeGitops: Type.Boolean({ default: false, description: 'Add the Argo CD Application definitions (gitops/**).' }),
-  },
-  { additionalProperties: false },
-)
+import { StringEnum } from '../string-enum.ts'
+import { JOB_STATUSES, JOB_TYPES, type JobStatus, type JobType } from '../values.ts'
+import { FormatSchema, GenerateOptions } from './generation.ts'
+import { DryRunResult, PushResult } from './push.ts'
 
 const Finding = Type.Object(
   {
@@ -89,7 +77,21 @@ export const JobQuery = Type.Object({
   }),
 })
 
-export function toJob(doc: JobRecord): Job {
+/** The members of the server's job record (server/src/jobs/queue/store.ts) a job in the API shows. */
+export interface StoredJob {
+  _id: string
+  type: JobType
+  status: JobStatus
+  environmentId: string
+  createdAt: Date
+  startedAt: Date | null
+  finishedAt: Date | null
+  error?: object
+  result?: object
+}
+
+/** A stored job record as the API serves it. */
+export function toJob(doc: StoredJob): Job {
   return {
     id: doc._id,
     type: doc.type,

@@ -1,8 +1,8 @@
 // The change history of environments (README.md beside this file): the one statement of an entry's
 // fields, the routes' parameters and the export's query, for validation, OpenAPI and the clients.
 import { Type, type Static } from '@sinclair/typebox'
-import { PageQuery } from '@ies/server/core/envelope'
-import { StringEnum } from '@ies/server/core/schema'
+import { PageQuery } from '../envelope.ts'
+import { StringEnum } from '../string-enum.ts'
 
 /**
  * What happened. `update` changes the configuration; `credential` is an update that changed only the

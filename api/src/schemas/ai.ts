@@ -1,6 +1,6 @@
 // POST /api/ai/chat: request and answer (the one source for validation, types and the OpenAPI document).
 import { Type, type Static } from '@sinclair/typebox'
-import { StringEnum } from '@ies/server/core/schema'
+import { StringEnum } from '../string-enum.ts'
 
 export const MAX_MESSAGES = 40
 export const MAX_MESSAGE_LENGTH = 8000
