@@ -1,15 +1,18 @@
 // The error codes of the API's envelope: the spec's ("Errors") and those it leaves open.
 
-/** Codes of the spec's error table. */
-export const SPEC_ERROR_CODES = [
-  'VALIDATION_ERROR',
-  'CREDENTIAL_IN_USE',
-  'UNAUTHORIZED',
-  'TOKEN_EXPIRED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-] as const
+/** Codes of the spec's error table, by what they mean. */
+export const SPEC_CODES = {
+  validation: 'VALIDATION_ERROR',
+  credentialInUse: 'CREDENTIAL_IN_USE',
+  unauthorized: 'UNAUTHORIZED',
+  tokenExpired: 'TOKEN_EXPIRED',
+  forbidden: 'FORBIDDEN',
+  notFound: 'NOT_FOUND',
+  conflict: 'CONFLICT',
+} as const
+
+/** The spec's codes as a list. */
+export const SPEC_ERROR_CODES = Object.values(SPEC_CODES)
 
 /** Codes the spec leaves open, as the server answers them. */
 export const OPEN_CODES = {
@@ -23,4 +26,4 @@ export const OPEN_CODES = {
 /** What a client reports when no answer came (status 0): the server could not be reached. */
 export const NETWORK_ERROR = 'NETWORK_ERROR'
 
-export type ErrorCode = (typeof SPEC_ERROR_CODES)[number] | (typeof OPEN_CODES)[keyof typeof OPEN_CODES]
+export type ErrorCode = (typeof SPEC_CODES)[keyof typeof SPEC_CODES] | (typeof OPEN_CODES)[keyof typeof OPEN_CODES]

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError, FastifyRequest } from 'fastify'
 import { Envelope, ErrorBody, ListEnvelope, ok, page } from '@ies/server/core/envelope'
-import { AppError, detailsFromValidation, notFound, validationError } from '@ies/server/core/errors'
+import { detailsFromValidation, notFound, validationError } from '@ies/server/core/errors'
 import {
   CREDENTIALS_BY_PROVIDER,
   CredentialCreate,
@@ -19,6 +19,7 @@ import {
   type Credentials,
 } from '@ies/api/schemas/cloud-credentials'
 import type { EnvironmentAction } from '@ies/api/schemas/teams'
+import { credentialInUse } from './repository.ts'
 import { validateCredentials } from './validate.ts'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
@@ -109,9 +110,7 @@ const cloudCredentials: FastifyPluginAsyncTypebox = async (app) => {
       if (!current) throw notFound(NOT_FOUND)
       const names = await environments.namesUsingCredential(userId, current.id)
       if (names.length > 0) {
-        throw new AppError(400, 'CREDENTIAL_IN_USE', `Cloud credential is used by ${names.length} environment(s)`, {
-          environments: names,
-        })
+        throw credentialInUse(names)
       }
       if (!(await repo.remove(userId, current.id))) throw notFound(NOT_FOUND)
       return reply.code(204).send()

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Collection, Db } from 'mongodb'
 import type { EncryptedSecret, KeyRing } from '@ies/server/core/crypto'
-import { AppError, conflict } from '@ies/server/core/errors'
+import { AppError, conflict, SPEC_CODES } from '@ies/server/core/errors'
 import { isDuplicateKey } from '@ies/server/core/db'
 import { reencryptField, type ReencryptResult } from '@ies/server/core/reencrypt'
 import type { DeletionMark } from '../environments/repository.ts'
@@ -59,7 +59,7 @@ const defaultIdOf = (userId: string, provider: string) => `${userId}/${provider}
 
 /** The refusal to delete a credential that environments use (as the route answers it). */
 export const credentialInUse = (names: string[]) =>
-  new AppError(400, 'CREDENTIAL_IN_USE', `Cloud credential is used by ${names.length} environment(s)`, { environments: names })
+  new AppError(400, SPEC_CODES.credentialInUse, `Cloud credential is used by ${names.length} environment(s)`, { environments: names })
 
 export class CloudCredentialRepository {
   readonly collection: Collection<CloudCredentialRecord>

@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Collection, Db } from 'mongodb'
 import pMap from 'p-map'
 import type { EncryptedSecret, KeyRing } from '@ies/server/core/crypto'
-import { AppError, conflict, fieldError, isDatabaseUnavailable, notFound, type FieldError } from '@ies/server/core/errors'
+import { AppError, conflict, fieldError, isDatabaseUnavailable, notFound, SPEC_CODES, type FieldError } from '@ies/server/core/errors'
 import type { TypedCatalog } from '@ies/processor-lib/contract/view'
 import { storedProblems } from './catalog-check.ts'
 import { isDuplicateKey } from '@ies/server/core/db'
@@ -152,7 +152,7 @@ interface CredentialReference {
 /** A write computed from a version of the record that is no longer the stored one. */
 export class VersionConflict extends AppError {
   constructor() {
-    super(409, 'CONFLICT', 'The environment was changed by another request at the same time; try again')
+    super(409, SPEC_CODES.conflict, 'The environment was changed by another request at the same time; try again')
   }
 }
 

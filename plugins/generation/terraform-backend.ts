@@ -9,7 +9,7 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
-import { AppError, conflict, fieldError, unavailable } from '@ies/server/core/errors'
+import { AppError, conflict, fieldError, unavailable, validationError } from '@ies/server/core/errors'
 import { stateKeyOf } from '@ies/server/jobs/generation/transform'
 import { BucketTakenError, ensureStateBucket, type AwsKeys } from './state-bucket.ts'
 
@@ -90,9 +90,7 @@ export const terraformBackendRoutes: FastifyPluginAsyncTypebox = async (app) => 
         if (err instanceof BucketTakenError) throw conflict(err.message)
         const name = (err as { name?: string }).name ?? ''
         if (AWS_REJECTED.has(name))
-          throw new AppError(400, 'VALIDATION_ERROR', 'AWS refused the credential', [
-            { field: 'cloudCredentialId', message: `AWS answered ${name}` },
-          ])
+          throw validationError([{ field: 'cloudCredentialId', message: `AWS answered ${name}` }], 'AWS refused the credential')
         request.log.warn({ err: { name, message: (err as Error).message } }, 'state bucket creation failed')
         throw unavailable('AWS could not be reached to create the state bucket')
       }

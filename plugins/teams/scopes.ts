@@ -4,7 +4,7 @@
 // as far as their role allows (@ies/api/schemas/teams: viewer reads, operator also generates and pushes, editor
 // also changes). Anyone else gets 404, as for an id that does not exist; a member whose role does not
 // allow the action gets 403.
-import { AppError, fieldError, notFound } from '@ies/server/core/errors'
+import { AppError, fieldError, notFound, SPEC_CODES } from '@ies/server/core/errors'
 import { ROLE_NEEDED, roleAllows, type EnvironmentAction, type EnvironmentRole } from '@ies/api/schemas/teams'
 import { teamIdOf, teamOwnerKey, type TeamMembership, type TeamRoles } from './owner-key.ts'
 
@@ -33,7 +33,7 @@ export type Holding = 'environments' | 'cloud credentials'
 export function refused(team: string, role: EnvironmentRole, action: EnvironmentAction, what: Holding = 'environments'): AppError {
   // The spec's code and message; what the role lacks is said in `details`, as the field it concerns.
   const reason = `Your role in team '${team}' is ${role}; to ${VERBS[action]} its ${what} you need ${ROLE_NEEDED[action]} or more`
-  return new AppError(403, 'FORBIDDEN', 'Insufficient permissions', [{ field: 'role', message: reason }])
+  return new AppError(403, SPEC_CODES.forbidden, 'Insufficient permissions', [{ field: 'role', message: reason }])
 }
 
 /** The caller's role on what is stored under `ownerKey`, with the team; null when they have none. */

@@ -12,7 +12,7 @@ import {
   MongoServerSelectionError,
   MongoTopologyClosedError,
 } from 'mongodb'
-import { OPEN_CODES } from '@ies/api/errors'
+import { OPEN_CODES, SPEC_CODES } from '@ies/api/errors'
 import type { ErrorDetail } from '@ies/api/envelope'
 import { meta } from './envelope.ts'
 
@@ -30,17 +30,17 @@ export class AppError extends Error {
 }
 
 export const validationError = (details: FieldError[], message = 'Request validation failed') =>
-  new AppError(400, 'VALIDATION_ERROR', message, details)
+  new AppError(400, SPEC_CODES.validation, message, details)
 export const fieldError = (field: string, message: string) => validationError([{ field, message }])
-export const unauthorized = (message = 'Authentication required') => new AppError(401, 'UNAUTHORIZED', message)
-export const tokenExpired = () => new AppError(401, 'TOKEN_EXPIRED', 'Access token has expired')
-export const forbidden = () => new AppError(403, 'FORBIDDEN', 'Insufficient permissions')
-export const notFound = (message = 'Resource not found') => new AppError(404, 'NOT_FOUND', message)
-export const conflict = (message: string) => new AppError(409, 'CONFLICT', message)
-export const unavailable = (message = 'Service temporarily unavailable') => new AppError(503, 'SERVICE_UNAVAILABLE', message)
+export const unauthorized = (message = 'Authentication required') => new AppError(401, SPEC_CODES.unauthorized, message)
+export const tokenExpired = () => new AppError(401, SPEC_CODES.tokenExpired, 'Access token has expired')
+export const forbidden = () => new AppError(403, SPEC_CODES.forbidden, 'Insufficient permissions')
+export const notFound = (message = 'Resource not found') => new AppError(404, SPEC_CODES.notFound, message)
+export const conflict = (message: string) => new AppError(409, SPEC_CODES.conflict, message)
+export const unavailable = (message = 'Service temporarily unavailable') => new AppError(503, OPEN_CODES.unavailable, message)
 
-/** Codes the spec leaves open (docs/api.md, "Error codes"): the API contract's list. */
-export { OPEN_CODES }
+/** The error codes (docs/api.md, "Error codes"): the API contract's lists. */
+export { OPEN_CODES, SPEC_CODES }
 
 function send(request: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string, details?: unknown) {
   const error: Record<string, unknown> = { code, message }
@@ -130,10 +130,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    return send(request, reply, 404, 'NOT_FOUND', 'Resource not found')
+    return send(request, reply, 404, SPEC_CODES.notFound, 'Resource not found')
   }
   if (error.code === 'FST_ERR_BAD_URL') {
-    return send(request, reply, 400, 'VALIDATION_ERROR', 'The URL is not valid', [{ field: '(url)', message: 'must be a valid URL' }])
+    return send(request, reply, 400, SPEC_CODES.validation, 'The URL is not valid', [{ field: '(url)', message: 'must be a valid URL' }])
   }
   request.log.error({ err: error }, 'routing error')
   return send(request, reply, 500, OPEN_CODES.internal, 'Internal server error')
@@ -148,10 +148,10 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
   if (err.code === 'ECONNRESET' || socket.destroyed) return
   const [status, reason, code, message] =
     err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', 'BAD_REQUEST', 'Request headers are too large']
+      ? [431, 'Request Header Fields Too Large', OPEN_CODES.badRequest, 'Request headers are too large']
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout', 'BAD_REQUEST', 'The request did not arrive in time']
-        : [400, 'Bad Request', 'BAD_REQUEST', 'Malformed HTTP request']
+        ? [408, 'Request Timeout', OPEN_CODES.badRequest, 'The request did not arrive in time']
+        : [400, 'Bad Request', OPEN_CODES.badRequest, 'Malformed HTTP request']
   const body = JSON.stringify({ error: { code, message }, meta: { requestId: randomUUID(), timestamp: new Date().toISOString() } })
   if (socket.writable) {
     socket.write(
@@ -167,21 +167,21 @@ export function registerErrorHandlers(app: FastifyInstance) {
       return send(request, reply, error.statusCode, error.code, error.message, error.details)
     }
     if (error.validation) {
-      return send(request, reply, 400, 'VALIDATION_ERROR', 'Request validation failed', detailsFromValidation(error))
+      return send(request, reply, 400, SPEC_CODES.validation, 'Request validation failed', detailsFromValidation(error))
     }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: { type: error.name } }, 'database unreachable')
-      return send(request, reply, 503, 'SERVICE_UNAVAILABLE', 'The database is unreachable; try again shortly')
+      return send(request, reply, 503, OPEN_CODES.unavailable, 'The database is unreachable; try again shortly')
     }
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return send(request, reply, 400, 'VALIDATION_ERROR', 'Request body is not valid JSON', [
+        return send(request, reply, 400, SPEC_CODES.validation, 'Request body is not valid JSON', [
           { field: '(body)', message: 'must be valid JSON' },
         ])
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-        return send(request, reply, 400, 'VALIDATION_ERROR', 'Unsupported content type; send application/json', [
+        return send(request, reply, 400, SPEC_CODES.validation, 'Unsupported content type; send application/json', [
           { field: '(content-type)', message: 'must be application/json' },
         ])
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -193,13 +193,13 @@ export function registerErrorHandlers(app: FastifyInstance) {
     }
     if (status >= 400 && status < 500) {
       // A client error raised by Fastify or a plugin that has no mapping above.
-      return send(request, reply, status, 'BAD_REQUEST', error.message)
+      return send(request, reply, status, OPEN_CODES.badRequest, error.message)
     }
     request.log.error({ err: error }, 'unhandled error')
     return send(request, reply, 500, OPEN_CODES.internal, 'Internal server error')
   })
 
   app.setNotFoundHandler((request, reply) =>
-    send(request, reply, 404, 'NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`),
+    send(request, reply, 404, SPEC_CODES.notFound, `Route ${request.method} ${request.url.split('?')[0]} not found`),
   )
 }
