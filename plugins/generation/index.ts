@@ -1,16 +1,13 @@
-// Generation and push of an environment, under /api/environments (this folder's routes are
-// registered with that prefix; the environment resource itself lives in plugins/environments).
+// Generation of an environment, under /api/environments (this folder's routes are registered with
+// that prefix; the environment resource lives in plugins/environments, push in plugins/push,
+// upgrades in plugins/upgrades).
 //   POST /environments/:id/generate   202 with the queued job; ?wait=true: 200 with the files
-//   POST /environments/:id/push       202 with the queued push job (body: dryRun, strategy; see README.md)
-//   GET  /environments/upgrades       the caller's pushed environments that are behind (upgrade.ts)
-//   POST /environments/upgrade        one push job per environment that is behind, or per id given
 //   POST /environments/terraform-backend/create   the S3 state bucket (terraform-backend.ts)
 //   GET  /environments/:id/jobs       the environment's jobs, newest first, by cursor (history.ts)
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { unzipToFiles } from '@ies/processor-lib'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { AppError, fieldError } from '@ies/server/core/errors'
-import type { LifecyclePushParams } from '@ies/server/jobs/push/push-job'
 import { isChartFile } from '@ies/server/jobs/generation/selection'
 import { UNZIP_LIMITS, type ArchiveId } from '@ies/server/jobs/queue/archives'
 import type { GenerateResult } from '@ies/server/jobs/queue/store'
@@ -18,8 +15,6 @@ import { Job, toJob } from '@ies/api/schemas/jobs'
 import { jobHistoryRoutes } from './history.ts'
 import { terraformBackendRoutes } from './terraform-backend.ts'
 import { EnvironmentParams, GeneratedFiles, GenerateBody, GenerateQuery } from '@ies/api/schemas/generation'
-import { PUSH_DEFAULTS, PushBody } from '@ies/api/schemas/push'
-import { pushProblem, upgradeRoutes } from './upgrade.ts'
 
 export const autoPrefix = '/environments'
 
@@ -28,10 +23,9 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 const generation: FastifyPluginAsyncTypebox = async (app) => {
   const environments = app.environments
   await app.register(terraformBackendRoutes)
-  await app.register(upgradeRoutes)
   await app.register(jobHistoryRoutes)
 
-  /** An environment the caller may generate and push (operator or more), of a provider that generates. */
+  /** An environment the caller may generate (operator or more), of a provider that generates. */
   const environmentOf = async (principal: Parameters<typeof environments.access>[0], id: string) => {
     const { env } = await environments.access(principal, id, 'operate')
     if (env.provider !== 'aws') throw fieldError('provider', 'only provider aws generates a stack')
@@ -74,43 +68,6 @@ const generation: FastifyPluginAsyncTypebox = async (app) => {
       return reply
         .code(200)
         .send(ok(request, { jobId: done._id, templatesCommit: (done.result as GenerateResult).templatesCommit, files, helm }))
-    },
-  )
-
-  app.post(
-    '/:id/push',
-    { schema: { params: EnvironmentParams, body: PushBody, response: { 202: Envelope(Job), ...errors } } },
-    async (request, reply) => {
-      const { userId } = request.principal
-      const env = await environmentOf(request.principal, request.params.id)
-      const problem = await pushProblem(env, app.config.push.allowedHosts)
-      if (problem) throw fieldError(problem.field, problem.message)
-      const body = request.body
-      let format = body.format ?? PUSH_DEFAULTS.format
-      let options = body.options ?? { ...PUSH_DEFAULTS.options }
-      if (body.generationJobId) {
-        const generationJob = await app.jobs.store.get(userId, body.generationJobId)
-        if (
-          !generationJob ||
-          generationJob.type !== 'generate' ||
-          generationJob.environmentId !== env._id ||
-          generationJob.status !== 'succeeded'
-        ) {
-          throw fieldError('generationJobId', 'must name a successful generation job of this environment')
-        }
-        ;({ format, options } = generationJob.params)
-      }
-      const params: LifecyclePushParams = {
-        format,
-        options,
-        dryRun: body.dryRun,
-        strategy: body.strategy,
-        ...(body.generationJobId && { generationJobId: body.generationJobId }),
-      }
-      const job = await app.jobs.enqueue('push', userId, env._id, params)
-      const kind = body.dryRun ? 'push-dry-run' : 'push'
-      await app.history.record(request, { kind, environment: { id: env._id, name: env.name }, jobId: job._id })
-      return reply.code(202).send(ok(request, toJob(job)))
     },
   )
 }

@@ -3,7 +3,7 @@
 // joins the list, one that has ended leaves it on the next read. Real FerretDB.
 import t from 'tap'
 import { startTestDatabase } from '../harness/database.ts'
-import { Rollouts } from '../../plugins/generation/rollouts.ts'
+import { Rollouts } from '../../plugins/upgrades/rollouts.ts'
 
 t.test('running rollouts are listed by id and leave the list when they end', async (t) => {
   const db = (await startTestDatabase(t)).client.db()

@@ -1,0 +1,68 @@
+// POST /api/environments/:id/push: 202 with the queued push job (body: format?, options?,
+// generationJobId?, dryRun?, strategy?; see README.md beside this file). Registered under
+// /environments like plugins/generation, whose generation jobs a push may take its files from.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
+import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
+import { fieldError } from '@ies/server/core/errors'
+import type { LifecyclePushParams } from '@ies/server/jobs/push/push-job'
+import { EnvironmentParams } from '@ies/api/schemas/generation'
+import { Job, toJob } from '@ies/api/schemas/jobs'
+import { PUSH_DEFAULTS, PushBody } from '@ies/api/schemas/push'
+
+export const autoPrefix = '/environments'
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody }
+
+const push: FastifyPluginAsyncTypebox = async (app) => {
+  /** The format and options to push: the body's (or the full repository), or those of the generation job it names. */
+  async function whatToPush(
+    userId: string,
+    environmentId: string,
+    body: PushBody,
+  ): Promise<Pick<LifecyclePushParams, 'format' | 'options'>> {
+    if (!body.generationJobId) return { format: body.format ?? PUSH_DEFAULTS.format, options: body.options ?? { ...PUSH_DEFAULTS.options } }
+    const generationJob = await app.jobs.store.get(userId, body.generationJobId)
+    if (
+      !generationJob ||
+      generationJob.type !== 'generate' ||
+      generationJob.environmentId !== environmentId ||
+      generationJob.status !== 'succeeded'
+    ) {
+      throw fieldError('generationJobId', 'must name a successful generation job of this environment')
+    }
+    const { format, options } = generationJob.params
+    return { format, options }
+  }
+
+  /** An environment the caller may push (operator or more), of a provider that generates. */
+  async function pushable(principal: FastifyRequest['principal'], id: string) {
+    const { env } = await app.environments.access(principal, id, 'operate')
+    if (env.provider !== 'aws') throw fieldError('provider', 'only provider aws generates a stack')
+    const problem = await app.pushProblem(env)
+    if (problem) throw fieldError(problem.field, problem.message)
+    return env
+  }
+
+  app.post(
+    '/:id/push',
+    { schema: { params: EnvironmentParams, body: PushBody, response: { 202: Envelope(Job), ...errors } } },
+    async (request, reply) => {
+      const { userId } = request.principal
+      const env = await pushable(request.principal, request.params.id)
+      const body = request.body
+      const params: LifecyclePushParams = {
+        ...(await whatToPush(userId, env._id, body)),
+        dryRun: body.dryRun,
+        strategy: body.strategy,
+        ...(body.generationJobId && { generationJobId: body.generationJobId }),
+      }
+      const job = await app.jobs.enqueue('push', userId, env._id, params)
+      const kind = body.dryRun ? 'push-dry-run' : 'push'
+      await app.history.record(request, { kind, environment: { id: env._id, name: env.name }, jobId: job._id })
+      return reply.code(202).send(ok(request, toJob(job)))
+    },
+  )
+}
+
+export default push

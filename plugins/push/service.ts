@@ -1,0 +1,19 @@
+// Decorates `app.pushProblem`: why an environment cannot be pushed (push-problem.ts), with the
+// app's PUSH_ALLOWED_HOSTS. The push route and the bulk upgrade (plugins/upgrades) ask it.
+import fp from 'fastify-plugin'
+import type { EnvironmentRecord } from '../environments/repository.ts'
+import { pushProblem, type PushProblem } from './push-problem.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    pushProblem: (env: EnvironmentRecord) => Promise<PushProblem | null>
+  }
+}
+
+export default fp(
+  async (app) => {
+    const allowedHosts = app.config.push.allowedHosts
+    app.decorate('pushProblem', (env: EnvironmentRecord) => pushProblem(env, allowedHosts))
+  },
+  { name: 'push', decorators: { fastify: ['config'] } },
+)

@@ -1,0 +1,103 @@
+// What a bulk upgrade does to each selected environment: the wave it joins and the push it starts
+// (the last push's format and options; the full repository for one never pushed), or why it is skipped.
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
+import pMap from 'p-map'
+import picomatch from 'picomatch'
+import { catalogView, type TypedCatalog } from '@ies/processor-lib/contract/view'
+import { currentTemplatesCommit, pinnedVersions, upgradeStatus } from '@ies/server/jobs/push/push-records'
+import { PUSH_DEFAULTS } from '@ies/api/schemas/push'
+import type { UpgradeBody } from '@ies/api/schemas/upgrades'
+import type { EnvironmentRecord } from '../environments/repository.ts'
+import type { RolloutDoc, RolloutEnvironment } from './rollouts.ts'
+import type { Selection } from './selection.ts'
+import { problemsOf } from './upgrade-status.ts'
+
+/**
+ * Last-push records read at a time. All of a user's at once (thousands of environments) queued as
+ * many reads in the driver, where those that waited past its queue timeout failed the request, and
+ * held the event loop for seconds while they were created and answered.
+ */
+const STATUS_READS = 8
+
+const isBehind = (b: { templates: boolean; configuration: boolean }) => b.templates || b.configuration
+
+/** The typed view of the current catalog, or null (logged) when there is no usable one. */
+export async function catalogNow(app: FastifyInstance, log: FastifyBaseLogger): Promise<TypedCatalog | null> {
+  try {
+    const doc = (await app.catalog.get()).catalog
+    if (doc?.schemaVersion === 1) return catalogView(doc).catalog
+  } catch (err) {
+    log.warn({ err: { message: (err as Error).message } }, 'upgrades: catalog unavailable; stored values not checked')
+  }
+  return null
+}
+
+/** The status of each environment; the templates commit is read once, and only if one was pushed. */
+async function statusOf(app: FastifyInstance, request: FastifyRequest, envs: EnvironmentRecord[]) {
+  let commit: Promise<string | null> | undefined
+  const templatesCommit = () => (commit ??= currentTemplatesCommit(app.templates, request.log))
+  const versions = pinnedVersions(app.templates)
+  const catalog = await catalogNow(app, request.log)
+  return pMap(
+    envs,
+    async (env) => ({
+      env,
+      problems: problemsOf(app.environments, env, catalog),
+      ...(await upgradeStatus(app.jobs.pushing.records, env, templatesCommit, versions)),
+    }),
+    { concurrency: STATUS_READS },
+  )
+}
+
+/** The templates versions an upgrade goes from and to: the newest, and the one `to` names (default the newest). */
+export interface Versions {
+  newest: string
+  target: string
+}
+
+/** The rollout's waves (the body's, else one of all) with their environments, and those skipped. */
+export async function planWaves(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  body: UpgradeBody,
+  { candidates, explicit, missing }: Selection,
+  versions: Versions,
+): Promise<Pick<RolloutDoc, 'waves' | 'skipped'>> {
+  const skipped: RolloutDoc['skipped'] = [...missing]
+  const waves: RolloutDoc['waves'] = (body.waves ?? ['*']).map((pattern) => ({ pattern, status: 'pending', environments: [] }))
+  const matchers = waves.map((w) => picomatch(w.pattern))
+  for (const { env, pushed, behind, problems } of await statusOf(app, request, candidates)) {
+    const skip = (reason: string) => skipped.push({ environmentId: env._id, name: env.name, reason })
+    if (!explicit && !(pushed && isBehind(behind))) continue
+    if (env.provider !== 'aws') {
+      skip('only provider aws generates a stack')
+      continue
+    }
+    if (problems.length > 0) {
+      skip(`stored values the current catalog refuses: ${problems.map((p) => `${p.field}: ${p.reason}`).join('; ')}`)
+      continue
+    }
+    const problem = await app.pushProblem(env)
+    if (problem) {
+      skip(`${problem.field}: ${problem.message}`)
+      continue
+    }
+    const wave = matchers.findIndex((matches) => matches(env.name))
+    if (wave < 0) {
+      skip('matches no wave')
+      continue
+    }
+    // Pinned environments stay pinned (to the version pushed); a following one is pinned only to a version other than the newest.
+    const pin = env.templatesPin || versions.target !== versions.newest ? (body.to ?? versions.target) : undefined
+    const entry: RolloutEnvironment = {
+      id: env._id,
+      name: env.name,
+      push: pushed
+        ? { format: pushed.format, options: { ...pushed.options } }
+        : { format: PUSH_DEFAULTS.format, options: { ...PUSH_DEFAULTS.options } },
+      ...(pin && pin !== env.templatesPin && { pinTo: pin }),
+    }
+    waves[wave].environments.push(entry)
+  }
+  return { waves, skipped }
+}
