@@ -1,7 +1,7 @@
 // What the assistant may know about a stored environment: an allowlist of non-secret fields. No
 // deploy key (not even encrypted), no credential id or values, no Git URL (it may carry a token in
 // its user part), no chart values text (free YAML that may hold passwords).
-import type { EnvironmentRecord } from '../environments/repository.ts'
+import type { EnvironmentRecord } from '../environments/record.ts'
 import type { Draft } from '@ies/api/schemas/ai'
 
 export interface EnvironmentView {

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Collection, Db } from 'mongodb'
 import pMap from 'p-map'
-import type { EncryptedSecret, KeyRing } from '@ies/server/core/crypto'
+import type { KeyRing } from '@ies/server/core/crypto'
 import { AppError, conflict, fieldError, isDatabaseUnavailable, notFound, SPEC_CODES, type FieldError } from '@ies/server/core/errors'
 import type { TypedCatalog } from '@ies/processor-lib/contract/view'
 import { storedProblems } from './catalog-check.ts'
@@ -24,70 +24,12 @@ import type { TeamsRepository } from '../teams/repository.ts'
 import type { EnvironmentAction } from '@ies/api/schemas/teams'
 import type { Caller, Scope } from '../teams/scopes.ts'
 import type { Environment, EnvironmentInput } from '@ies/api/schemas/environments'
-import { ENVIRONMENT_STATUSES, SORTS } from '@ies/api/schemas/environments'
+import { SORTS } from '@ies/api/schemas/environments'
+import { DEPLOY_KEY_PURPOSE, toEnvironment, type EnvironmentRecord } from './record.ts'
 import { fromStored, toStored, type StoredEnvironment } from './stored-form.ts'
-import { entryMatches, EnvironmentSummaries, mergeSelections, select, type SummaryEntry } from './summaries.ts'
-
-export const DEPLOY_KEY_PURPOSE = 'environment.deployKey'
-
-/** What is stored: the validated input without the deploy key, plus the service's own fields. */
-export interface EnvironmentRecord extends Omit<EnvironmentInput, 'gitRepository' | 'domain' | 'services' | 'helmCharts' | 'team'> {
-  _id: string
-  /** The owner key: the owning user's id, or `team:<team id>` for a team's environment (access.ts). */
-  userId: string
-  /** Who created it (a team's environment; a personal one's creator is its owner). */
-  createdBy?: string
-  domain: string
-  services: NonNullable<EnvironmentInput['services']>
-  helmCharts: NonNullable<EnvironmentInput['helmCharts']>
-  gitRepository?: Omit<NonNullable<EnvironmentInput['gitRepository']>, 'deployKey'>
-  deployKey?: EncryptedSecret
-  status: (typeof ENVIRONMENT_STATUSES)[number]
-  /**
-   * `environment` for every record this service creates: the state key is `env/<id>/aws.tfstate`.
-   * Records without it predate per-environment keys and use the legacy fixed key.
-   */
-  stateKeyScope?: 'environment'
-  /**
-   * 1 on create, +1 on every write; a write is conditional on the version it read. Records written
-   * before the field have none (read as 0; their first write is conditional on its absence).
-   */
-  version?: number
-  /**
-   * The ids of the templates' migrations its configuration has run (server/src/jobs/generation/migrations.ts):
-   * on create, every migration of the templates then; a push adds the ones it applied.
-   */
-  migrations?: string[]
-  createdAt: Date
-  updatedAt: Date
-}
-
-export function toEnvironment(doc: EnvironmentRecord): Environment {
-  return {
-    id: doc._id,
-    name: doc.name,
-    globalPrefix: doc.globalPrefix,
-    provider: doc.provider,
-    region: doc.region,
-    domain: doc.domain ?? '',
-    services: doc.services ?? {},
-    helmCharts: doc.helmCharts ?? {},
-    ...(doc.terraformBackend && { terraformBackend: doc.terraformBackend }),
-    ...(doc.gitRepository && { gitRepository: { ...doc.gitRepository, hasDeployKey: Boolean(doc.deployKey) } }),
-    ...(doc.cloudCredentialId && { cloudCredentialId: doc.cloudCredentialId }),
-    ...(doc.migrations && { migrations: doc.migrations }),
-    ...(doc.templatesPin && { templatesPin: doc.templatesPin }),
-    status: doc.status,
-    createdAt: doc.createdAt.toISOString(),
-    updatedAt: doc.updatedAt.toISOString(),
-  }
-}
-
-/** The stored record as an input document (what a merge patch applies to); the deploy key stays out. */
-export function inputOf(doc: EnvironmentRecord): Record<string, unknown> {
-  const { _id, userId, createdBy, deployKey, status, stateKeyScope, version, migrations, createdAt, updatedAt, ...input } = doc
-  return structuredClone(input)
-}
+import { entryMatches, EnvironmentSummaries, mergeSelections, select } from './summaries.ts'
+import type { SummaryEntry } from './summary-entries.ts'
+import { DELETION_MARK_TTL_MS, type DeletionMark } from './deletion-mark.ts'
 
 /** What happens to the stored deploy key on a write. */
 export type DeployKeyChange = { set: string } | 'remove' | 'keep'
@@ -127,19 +69,6 @@ export type EnvironmentMigratedHook = (
   after: Environment,
   by: { userId: string; jobId?: string },
 ) => Promise<void> | void
-
-/**
- * What a credential deletion writes onto the credential before it looks for environments using it
- * (`cloud_credentials.deleting`); an environment write that assigns the credential checks for it
- * after writing. Of two such requests on different replicas at least one sees the other, so a
- * deletion and an assignment never both succeed. A mark older than this is left over by a server
- * that stopped mid-deletion and is ignored.
- */
-export interface DeletionMark {
-  by: string
-  at: Date
-}
-export const DELETION_MARK_TTL_MS = 60_000
 
 /** The members of a stored cloud credential an environment reference is checked against. */
 interface CredentialReference {

@@ -5,7 +5,6 @@
 // PUSH_ALLOWED_HOSTS, e.g. an on-premise or loopback Git server).
 import type { FieldError } from '@ies/server/core/errors'
 import { destinationProblem } from '@ies/server/jobs/push/destination'
-import type { CloudCredentialRepository } from '../cloud-credentials/repository.ts'
 import { ChartValuesChecker } from './chart-values.ts'
 import type { EnvironmentInput } from '@ies/api/schemas/environments'
 
@@ -22,10 +21,15 @@ export async function helmValuesErrors(input: EnvironmentInput, timeoutMs: numbe
   return charts.flatMap(([chart], i) => (problems[i] ? [{ field: `helmCharts.${chart}.values`, message: problems[i] }] : []))
 }
 
+/** What the reference check asks of the cloud credentials (`app.cloudCredentials`). */
+export interface CredentialOwnership {
+  ownsForProvider(userId: string, id: string, provider: string): Promise<boolean>
+}
+
 export async function credentialReferenceErrors(
   userId: string,
   input: EnvironmentInput,
-  credentials: CloudCredentialRepository,
+  credentials: CredentialOwnership,
 ): Promise<FieldError[]> {
   if (!input.cloudCredentialId) return []
   if (await credentials.ownsForProvider(userId, input.cloudCredentialId, input.provider)) return []

@@ -4,7 +4,7 @@
 // set read in 2.6 ms as nested documents and in 1.0 ms as text (docs/internals/data-and-scale.md). No query
 // filters on a setting, so nothing is lost by storing them whole. Records stored before this (nested
 // documents) are read as they are and take the text form on their next write.
-import type { EnvironmentRecord } from './repository.ts'
+import type { EnvironmentRecord } from './record.ts'
 
 type Settings = Pick<EnvironmentRecord, 'services' | 'helmCharts'>
 

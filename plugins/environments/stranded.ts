@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache'
 import type { FieldError } from '@ies/server/core/errors'
 import type { TypedCatalog } from '@ies/processor-lib/contract/view'
 import { storedProblems } from './catalog-check.ts'
-import type { EnvironmentRecord } from './repository.ts'
+import type { EnvironmentRecord } from './record.ts'
 
 /** Judged record versions kept: a few bytes each when (as usual) there is no problem. */
 const KEPT = 100_000

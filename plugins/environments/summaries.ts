@@ -23,22 +23,11 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { LRUCache } from 'lru-cache'
 import type { Collection, Db } from 'mongodb'
-import type { EnvironmentRecord } from './repository.ts'
+import type { EnvironmentRecord } from './record.ts'
 import type { StoredEnvironment } from './stored-form.ts'
 import { SORTS } from '@ies/api/schemas/environments'
 import { applyChanges, decodeChanges, editEntries, encodeChanges, recordEdit, type Changes, type Edit } from './summary-delta.ts'
-
-export interface SummaryEntry {
-  id: string
-  name: string
-  provider: EnvironmentRecord['provider']
-  region: string
-  status: EnvironmentRecord['status']
-  createdAt: Date
-  updatedAt: Date
-  /** The record's version this entry was taken from (0: a record from before versions). */
-  version: number
-}
+import { decodeEntries, encodeEntries, type SummaryEntry } from './summary-entries.ts'
 
 export interface SummaryDocument {
   _id: string
@@ -66,23 +55,6 @@ interface StoredSummary {
 /** A delta of more changes than this is folded into its summary; a summary of this many entries has a delta. */
 export const FOLD_AT = 256
 const deltaKey = (userId: string) => `${userId}:delta`
-
-export function encodeEntries(entries: SummaryEntry[]): string {
-  return entries
-    .map((e) => [e.id, e.name, e.provider, e.status, e.createdAt.getTime(), e.version, e.region, e.updatedAt.getTime()].join('\t'))
-    .join('\n')
-}
-
-export function decodeEntries(text: string): SummaryEntry[] {
-  if (!text) return []
-  return text.split('\n').map((line) => {
-    const [id, name, provider, status, created, version, region, updated] = line.split('\t')
-    // A line from before `region` and `updatedAt` were kept has no `updated`: see `complete`.
-    const updatedAt = new Date(updated === undefined ? NaN : Number(updated))
-    const stored = { provider: provider as SummaryEntry['provider'], status: status as SummaryEntry['status'] }
-    return { id, name, ...stored, region: region ?? '', createdAt: new Date(Number(created)), updatedAt, version: Number(version) }
-  })
-}
 
 /** False for a summary stored before entries carried everything a list row shows: it is rebuilt. */
 const complete = (entries: SummaryEntry[]): boolean => entries.every((e) => !Number.isNaN(e.updatedAt.getTime()))

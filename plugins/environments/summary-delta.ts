@@ -3,7 +3,7 @@
 // per environment id, last one wins: its entry (the summary's line format) or a tombstone (the id
 // alone on its line: the environment was removed). A list applies the delta to the summary's
 // entries; a write that takes the delta past its limit folds it into the summary.
-import { decodeEntries, encodeEntries, type SummaryEntry } from './summaries.ts'
+import { decodeEntries, encodeEntries, type SummaryEntry } from './summary-entries.ts'
 
 /** By environment id: its newest entry, or null when it was removed. */
 export type Changes = Map<string, SummaryEntry | null>

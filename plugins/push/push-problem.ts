@@ -1,6 +1,6 @@
 // What makes an environment pushable at all: one rule for POST /:id/push and the bulk upgrade.
 import { checkDestination, DestinationError, urlProblem } from '@ies/server/jobs/push/destination'
-import type { EnvironmentRecord } from '../environments/repository.ts'
+import type { EnvironmentRecord } from '../environments/record.ts'
 
 export interface PushProblem {
   field: string

@@ -1,7 +1,7 @@
 // Decorates `app.pushProblem`: why an environment cannot be pushed (push-problem.ts), with the
 // app's PUSH_ALLOWED_HOSTS. The push route and the bulk upgrade (plugins/upgrades) ask it.
 import fp from 'fastify-plugin'
-import type { EnvironmentRecord } from '../environments/repository.ts'
+import type { EnvironmentRecord } from '../environments/record.ts'
 import { pushProblem, type PushProblem } from './push-problem.ts'
 
 declare module 'fastify' {

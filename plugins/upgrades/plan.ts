@@ -7,7 +7,7 @@ import { catalogView, type TypedCatalog } from '@ies/processor-lib/contract/view
 import { currentTemplatesCommit, pinnedVersions, upgradeStatus } from '@ies/server/jobs/push/push-records'
 import { PUSH_DEFAULTS } from '@ies/api/schemas/push'
 import type { UpgradeBody } from '@ies/api/schemas/upgrades'
-import type { EnvironmentRecord } from '../environments/repository.ts'
+import type { EnvironmentRecord } from '../environments/record.ts'
 import type { RolloutDoc, RolloutEnvironment } from './rollouts.ts'
 import type { Selection } from './selection.ts'
 import { problemsOf } from './upgrade-status.ts'

@@ -6,7 +6,8 @@ import picomatch from 'picomatch'
 import { AppError } from '@ies/server/core/errors'
 import { roleAllows, type EnvironmentAction } from '@ies/api/schemas/teams'
 import type { UpgradeBody } from '@ies/api/schemas/upgrades'
-import type { EnvironmentRecord, EnvironmentRepository } from '../environments/repository.ts'
+import type { EnvironmentRecord } from '../environments/record.ts'
+import type { EnvironmentRepository } from '../environments/repository.ts'
 
 type Principal = FastifyRequest['principal']
 

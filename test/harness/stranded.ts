@@ -2,7 +2,7 @@
 // no migrations run), through the repository: a versioned write with its list summary kept, as any
 // write; the API would refuse the values.
 import type { FastifyInstance } from 'fastify'
-import { inputOf } from '../../plugins/environments/repository.ts'
+import { inputOf } from '../../plugins/environments/record.ts'
 import type { EnvironmentInput } from '@ies/api/schemas/environments'
 
 type Services = Record<string, Record<string, unknown>>

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
 import { buildApp } from '@ies/server'
 import { startTestApp } from '../harness/app.ts'
-import { decodeEntries } from '../../plugins/environments/summaries.ts'
+import { decodeEntries } from '../../plugins/environments/summary-entries.ts'
 import { api } from './helpers.ts'
 
 const body = (name: string, provider = 'aws') => ({ name, globalPrefix: 'acme', provider, region: 'eu-west-1' })
