@@ -9,7 +9,6 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Collection, Db } from 'mongodb'
-import pMap from 'p-map'
 import type { KeyRing } from '@ies/server/core/crypto'
 import { AppError, conflict, fieldError, isDatabaseUnavailable, notFound, SPEC_CODES, type FieldError } from '@ies/server/core/errors'
 import type { TypedCatalog } from '@ies/processor-lib/contract/view'
@@ -24,12 +23,11 @@ import type { TeamsRepository } from '../teams/repository.ts'
 import type { EnvironmentAction } from '@ies/api/schemas/teams'
 import type { Caller, Scope } from '../teams/scopes.ts'
 import type { Environment, EnvironmentInput } from '@ies/api/schemas/environments'
-import { SORTS } from '@ies/api/schemas/environments'
 import { DEPLOY_KEY_PURPOSE, toEnvironment, type EnvironmentRecord } from './record.ts'
 import { fromStored, toStored, type StoredEnvironment } from './stored-form.ts'
-import { entryMatches, EnvironmentSummaries, mergeSelections, select } from './summaries.ts'
-import type { SummaryEntry } from './summary-entries.ts'
-import { DELETION_MARK_TTL_MS, type DeletionMark } from './deletion-mark.ts'
+import { EnvironmentSummaries } from './summaries.ts'
+import { CredentialReferences, credentialRefused } from './credential-references.ts'
+import { EnvironmentLists, type ListOptions, type ListRow } from './lists.ts'
 
 /** What happens to the stored deploy key on a write. */
 export type DeployKeyChange = { set: string } | 'remove' | 'keep'
@@ -39,26 +37,9 @@ export interface LockedWrites {
   replace(stored: EnvironmentRecord, input: EnvironmentInput, deployKey: DeployKeyChange): Promise<EnvironmentRecord | null>
 }
 
-export interface ListOptions {
-  page: number
-  limit: number
-  provider?: string
-  status?: string
-  sort?: keyof typeof SORTS
-  order?: 'asc' | 'desc'
-  /** Only this team's environments (by name). */
-  team?: string
-}
-
 /** An environment the caller may act on, with their role and its team (plugins/teams/scopes.ts). */
 export interface Accessed extends Scope {
   env: EnvironmentRecord
-}
-
-/** A list row: the summary entry, and the scope (team, caller's role) it was listed from. */
-export interface ListRow extends SummaryEntry {
-  team?: string
-  role: Scope['role']
 }
 
 export type EnvironmentDeletedHook = (env: EnvironmentRecord) => Promise<void> | void
@@ -70,14 +51,6 @@ export type EnvironmentMigratedHook = (
   by: { userId: string; jobId?: string },
 ) => Promise<void> | void
 
-/** The members of a stored cloud credential an environment reference is checked against. */
-interface CredentialReference {
-  _id: string
-  userId: string
-  provider: string
-  deleting?: DeletionMark
-}
-
 /** A write computed from a version of the record that is no longer the stored one. */
 export class VersionConflict extends AppError {
   constructor() {
@@ -85,23 +58,15 @@ export class VersionConflict extends AppError {
   }
 }
 
-/** How many records of a list page are read at once (each by `_id`). */
-const PAGE_READS = 8
-
 /** How often `updating` runs a read-merge-write that keeps losing version races, and its pause. */
 const UPDATE_ATTEMPTS = 5
 const RETRY_PAUSE_MS = 20
 
-const credentialRefused = (provider: string) =>
-  fieldError('cloudCredentialId', `must name one of your cloud credentials for provider ${provider}`)
-
-/** How often a user's list page is compared with its records, per process (see `listRows`). */
-const VERIFY_EVERY_MS = 60_000
-
 export class EnvironmentRepository {
   readonly collection: Collection<StoredEnvironment>
-  /** The cloud credentials (plugins/cloud-credentials), read only to check references. */
-  private readonly credentials: Collection<CredentialReference>
+  /** The cloud credentials an environment references (plugins/cloud-credentials), read only to check them. */
+  private readonly credentialRefs: CredentialReferences
+  private readonly lists: EnvironmentLists
   private indexesReady?: Promise<void>
   private readonly deletedHooks: EnvironmentDeletedHook[] = []
   private readonly migratedHooks: EnvironmentMigratedHook[] = []
@@ -117,8 +82,9 @@ export class EnvironmentRepository {
     readonly teams?: Pick<TeamsRepository, 'check' | 'scopes' | 'target'>,
   ) {
     this.collection = db.collection<StoredEnvironment>('environments')
-    this.credentials = db.collection<CredentialReference>('cloud_credentials')
+    this.credentialRefs = new CredentialReferences(db)
     this.summaries = new EnvironmentSummaries(db, this.collection, (userId, fn) => ownerLock(db, userId, fn))
+    this.lists = new EnvironmentLists(this.collection, this.summaries, (caller, team) => this.scopes(caller, team))
   }
 
   /** Creates the indexes once; the unique one is what makes a duplicate name a 409 under concurrency. */
@@ -151,42 +117,9 @@ export class EnvironmentRepository {
     return { purpose: DEPLOY_KEY_PURPOSE, recordId: id, ownerId: userId }
   }
 
-  /**
-   * One page of the user's environments as list rows, and their total, from the user's summary alone
-   * (one `_id` read, whatever the page's size): its entries carry every field a row shows. After
-   * answering, at most once a minute per user in this process, the page's records are compared with
-   * their entries in the background; one that disagrees (a summary update lost to a crash between
-   * the two writes) rebuilds the summary for the next list. An update that failed in this process
-   * marks the summary for a rebuild at once (summaries.ts).
-   */
-  async listRows(caller: Caller, opts: ListOptions): Promise<{ items: ListRow[]; total: number }> {
-    // Without a team filter the caller's own summary is one of those read: read it beside their
-    // scopes (their teams, by `_id`), one round trip fewer.
-    const own = opts.team === undefined ? this.summaries.read(caller.userId) : undefined
-    own?.catch(() => {}) // a failed read fails the request below
-    const scopes = await this.scopes(caller, opts.team)
-    const summaries = await Promise.all(
-      scopes.map((scope) => (own && scope.ownerKey === caller.userId ? own : this.summaries.read(scope.ownerKey))),
-    )
-    const { entries: selected, sourceOf } = mergeSelections(
-      summaries.map((summary) => select(summary.entries, opts)),
-      opts,
-    )
-    const page = selected.slice((opts.page - 1) * opts.limit, opts.page * opts.limit)
-    const items = page.map((entry): ListRow => {
-      const scope = scopes[sourceOf(entry)]
-      return { ...entry, ...(scope.team && { team: scope.team.name }), role: scope.role }
-    })
-    for (const scope of scopes) {
-      const key = scope.ownerKey
-      if ((this.verifiedAt.get(key) ?? 0) + VERIFY_EVERY_MS >= Date.now()) continue
-      this.verifiedAt.set(key, Date.now())
-      void this.verify(
-        key,
-        items.filter((_e, i) => scopes[sourceOf(page[i])] === scope),
-      ).catch(() => this.verifiedAt.delete(key))
-    }
-    return { items, total: selected.length }
+  /** One page of the caller's environments as list rows, and their total (lists.ts). */
+  listRows(caller: Caller, opts: ListOptions): Promise<{ items: ListRow[]; total: number }> {
+    return this.lists.rows(caller, opts)
   }
 
   /**
@@ -197,7 +130,7 @@ export class EnvironmentRepository {
   async access(caller: Caller, id: string, action: EnvironmentAction): Promise<Accessed> {
     const stored = await this.collection.findOne({ _id: id })
     const scope = await this.teamsOrFail().check(caller, stored?.userId, action)
-    return { ...scope, env: await this.withUsableCredential(fromStored(stored!)) }
+    return { ...scope, env: await this.credentialRefs.withUsable(fromStored(stored!)) }
   }
 
   /** The caller's own scope and their teams' (one team's when `team` is named). */
@@ -215,34 +148,9 @@ export class EnvironmentRepository {
     return this.teams
   }
 
-  /**
-   * Rebuilds the user's summary when an entry disagrees with its record. One `$in` query: on MongoDB
-   * the `_id` index answers it; on FerretDB it reads the table once, where each `{ _id }` read would
-   * walk it up to its row (twenty walks to the end of a large table cost many times one scan).
-   */
-  private async verify(userId: string, entries: SummaryEntry[]): Promise<void> {
-    if (entries.length === 0) return
-    const docs = await this.collection.find({ _id: { $in: entries.map((e) => e.id) } }).toArray()
-    const byId = new Map(docs.map((d) => [d._id, d]))
-    if (!entries.every((e) => entryMatches(e, byId.get(e.id) ?? null, userId))) await this.summaries.rebuild(userId)
-  }
-
-  /**
-   * One page of the user's environments and their total: the user's summary (one `_id` read) is
-   * filtered, sorted and paged in memory, then the page's records are read by `_id`. An entry that
-   * disagrees with its record (a summary update was lost) rebuilds the summary, once.
-   */
-  async list(userId: string, opts: ListOptions): Promise<{ items: EnvironmentRecord[]; total: number }> {
-    for (let attempt = 0; ; attempt++) {
-      const summary = attempt === 0 ? await this.summaries.read(userId) : await this.summaries.rebuild(userId)
-      const selected = select(summary.entries, opts)
-      const entries = selected.slice((opts.page - 1) * opts.limit, opts.page * opts.limit)
-      // A few reads at a time: a page of 100 at once would open that many connections.
-      const docs = await pMap(entries, (e) => this.collection.findOne({ _id: e.id }), { concurrency: PAGE_READS })
-      if (attempt === 0 && !entries.every((e, i) => entryMatches(e, docs[i], userId))) continue
-      const items = docs.filter((d): d is StoredEnvironment => d?.userId === userId).map(fromStored)
-      return { items, total: selected.length }
-    }
+  /** One page of the user's environments and their total (lists.ts). */
+  list(userId: string, opts: ListOptions): Promise<{ items: EnvironmentRecord[]; total: number }> {
+    return this.lists.page(userId, opts)
   }
 
   /**
@@ -255,25 +163,12 @@ export class EnvironmentRepository {
     // By `_id` alone, the owner checked here (the one filter FerretDB answers from an index).
     const stored = await this.collection.findOne({ _id: id })
     if (!stored || stored.userId !== userId) return null
-    return this.withUsableCredential(fromStored(stored))
+    return this.credentialRefs.withUsable(fromStored(stored))
   }
 
-  /** The record without a `cloudCredentialId` whose credential is gone or not its owner's (see `get`). */
-  private async withUsableCredential(doc: EnvironmentRecord): Promise<EnvironmentRecord> {
-    if (doc.cloudCredentialId) {
-      const credential = await this.credentials.findOne({ _id: doc.cloudCredentialId }, { projection: { userId: 1 } })
-      if (credential?.userId !== doc.userId) delete doc.cloudCredentialId
-    }
-    return doc
-  }
-
-  /**
-   * The records of `ids` as stored (by `_id`, a few at a time; a missing one left out). Only for ids
-   * taken from the caller's own list rows (`listRows`), never from a request.
-   */
-  async records(ids: readonly string[]): Promise<EnvironmentRecord[]> {
-    const docs = await pMap(ids, (id) => this.collection.findOne({ _id: id }), { concurrency: PAGE_READS })
-    return docs.filter((d): d is StoredEnvironment => d !== null).map(fromStored)
+  /** The records of `ids` as stored; only for ids taken from the caller's own list rows (lists.ts). */
+  records(ids: readonly string[]): Promise<EnvironmentRecord[]> {
+    return this.lists.records(ids)
   }
 
   /**
@@ -282,7 +177,7 @@ export class EnvironmentRepository {
    */
   async forJob(id: string): Promise<EnvironmentRecord | null> {
     const stored = await this.collection.findOne({ _id: id })
-    return stored && this.withUsableCredential(fromStored(stored))
+    return stored && this.credentialRefs.withUsable(fromStored(stored))
   }
 
   /** The decrypted private deploy key, or null when the environment has none (or is not the owner's). For jobs only. */
@@ -316,14 +211,14 @@ export class EnvironmentRepository {
         updatedAt: now,
       })
       if (createdBy && createdBy !== userId) doc.createdBy = createdBy
-      if (doc.cloudCredentialId) await this.assertCredentialUsable(doc)
+      if (doc.cloudCredentialId) await this.credentialRefs.assertUsable(doc)
       try {
         await this.collection.insertOne(toStored(doc))
       } catch (err) {
         if (isDuplicateKey(err)) throw conflict(`Environment '${input.name}' already exists`)
         throw err
       }
-      if (doc.cloudCredentialId && !(await this.credentialUsable(doc))) {
+      if (doc.cloudCredentialId && !(await this.credentialRefs.usable(doc))) {
         await this.collection.deleteOne({ _id: id })
         throw credentialRefused(doc.provider)
       }
@@ -385,12 +280,12 @@ export class EnvironmentRepository {
       deployKey: stored.deployKey,
     })
     const assigns = Boolean(doc.cloudCredentialId) && doc.cloudCredentialId !== stored.cloudCredentialId
-    if (assigns) await this.assertCredentialUsable(doc)
+    if (assigns) await this.credentialRefs.assertUsable(doc)
     if (!(await replaceAtVersion(this.db, this.collection, stored.version, toStored(doc)))) {
       if ((await this.collection.findOne({ _id: id }, { projection: { userId: 1 } }))?.userId === userId) throw new VersionConflict()
       return null
     }
-    if (assigns && !(await this.credentialUsable(doc))) {
+    if (assigns && !(await this.credentialRefs.usable(doc))) {
       // A deletion of the credential on another replica came in between: take the write back.
       if (!(await replaceAtVersion(this.db, this.collection, doc.version, toStored({ ...stored, version: doc.version! + 1 })))) {
         // Written over meanwhile: at least the reference must not stay.
@@ -418,18 +313,6 @@ export class EnvironmentRepository {
     } catch (err) {
       if (!isDatabaseUnavailable(err)) throw err
     }
-  }
-
-  /** True when the credential exists, is the user's, has the environment's provider and is not being deleted. */
-  private async credentialUsable(env: Pick<EnvironmentRecord, 'userId' | 'provider' | 'cloudCredentialId'>): Promise<boolean> {
-    const credential = await this.credentials.findOne({ _id: env.cloudCredentialId! })
-    if (!credential || credential.userId !== env.userId || credential.provider !== env.provider) return false
-    const mark = credential.deleting
-    return !mark || Date.now() - new Date(mark.at).getTime() > DELETION_MARK_TTL_MS
-  }
-
-  private async assertCredentialUsable(env: Pick<EnvironmentRecord, 'userId' | 'provider' | 'cloudCredentialId'>): Promise<void> {
-    if (!(await this.credentialUsable(env))) throw credentialRefused(env.provider)
   }
 
   private recordOf(
@@ -517,7 +400,7 @@ export class EnvironmentRepository {
         version: (current.version ?? 0) + 1,
         updatedAt: new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1)),
       }
-      if (doc.cloudCredentialId && !(await this.credentialUsable(doc))) {
+      if (doc.cloudCredentialId && !(await this.credentialRefs.usable(doc))) {
         throw fieldError(
           'cloudCredentialId',
           `the environment's cloud credential is not one ${movedBy === ownerKey ? 'you' : 'the team'} may use; remove it (null) before moving`,
