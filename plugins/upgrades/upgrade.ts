@@ -1,5 +1,5 @@
 // POST /environments/upgrade: one push per selected environment, from one templates version, in
-// waves (README.md beside this file, "POST /upgrade"; docs/updating.md). Without `waves` the pushes
+// waves (README.md beside this file; docs/updating.md). Without `waves` the pushes
 // start at once and each merges on its own (a conflict fails that job alone); with `waves` the
 // rollout (rollouts.ts) previews and pushes wave after wave and stops at the first conflict or failed push.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
