@@ -9,7 +9,8 @@
 // `X-Templates-Authorization: Basic …`. Without TEMPLATES_REPO: the processor's own templates.
 import { buildCatalog, DEFAULT_PARAMS_FILES, languageOf, type Catalog } from '@ies/processor-lib'
 import { credentialSecrets, redact } from '@ies/server/jobs/queue/errors'
-import { splitCredentials, TEMPLATES_BRANCH, type TemplatesSource } from '@ies/server/jobs/generation/templates'
+import { splitCredentials, TEMPLATES_BRANCH } from '@ies/server/templates/templates'
+import type { TemplatesSource } from '@ies/server/templates/source'
 
 export type Fetched = { notModified: true } | { notModified: false; catalog: Catalog; etag: string }
 

@@ -18,7 +18,8 @@ import type { Config } from '../../config.ts'
 import { UNZIP_LIMITS } from '../queue/archives.ts'
 import { credentialSecrets, redact } from '../queue/errors.ts'
 import { GenerationError, inProcessProcessor, refusal, type TemplateProcessor } from './generation.ts'
-import { splitCredentials, TEMPLATES_BRANCH, type TemplatesSource } from './templates.ts'
+import { splitCredentials, TEMPLATES_BRANCH } from '../../templates/templates.ts'
+import type { TemplatesSource } from '../../templates/source.ts'
 
 export interface RemoteProcessorOptions {
   /** PROCESSOR_URL (no trailing slash). */

@@ -32,7 +32,8 @@ import {
   type PushResult,
 } from './store.ts'
 import { processorInput, templatesVersionOf, type ProcessorInput } from '../generation/transform.ts'
-import { migrateEnvironment, type MigratedEnvironment, type MigrationsSource } from '../generation/migrations.ts'
+import { migrateEnvironment, type MigratedEnvironment } from '../generation/migrations.ts'
+import type { MigrationsSource } from '../../templates/migrations.ts'
 import type { Migration } from '@ies/processor-lib/migrations/index'
 
 export interface EnvironmentAccess {
