@@ -4,7 +4,7 @@
  * directory: extract-catalog.ts.
  */
 import { findValueLine, parseAttributes, scanDecorators, type Decorator } from './decorators.ts'
-import { languageOf, type Language } from './languages.ts'
+import type { Language } from './languages.ts'
 import { parseLiteral, splitValue } from './values.ts'
 import type { Catalog, CatalogError, CatalogField, CatalogService } from './contract/document.ts'
 
