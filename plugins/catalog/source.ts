@@ -8,8 +8,9 @@
 // URL goes without its user and password (a query string gets logged); they travel in
 // `X-Templates-Authorization: Basic …`. Without TEMPLATES_REPO: the processor's own templates.
 import { buildCatalog, DEFAULT_PARAMS_FILES, languageOf, type Catalog } from '@ies/processor-lib'
-import { credentialSecrets, redact } from '@ies/server/jobs/queue/errors'
-import { splitCredentials, TEMPLATES_BRANCH, type TemplatesSource } from '@ies/server/jobs/generation/templates'
+import { credentialSecrets, redact } from '@ies/server/core/redaction'
+import { splitCredentials, TEMPLATES_BRANCH } from '@ies/server/templates/templates'
+import type { TemplatesSource } from '@ies/server/templates/source'
 
 export type Fetched = { notModified: true } | { notModified: false; catalog: Catalog; etag: string }
 

@@ -2,8 +2,8 @@
 // schema, and the environment as a response serves it.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { currentTemplatesCommit, pinnedVersions, upgradeStatus, type PushRecords } from '@ies/server/jobs/push/push-records'
-import { templatesPinErrors } from '@ies/server/jobs/generation/templates-versions'
-import { templatesMigrations } from '@ies/server/jobs/generation/migrations'
+import { templatesPinErrors } from '@ies/server/templates/templates-versions'
+import { templatesMigrations } from '@ies/server/templates/migrations'
 import { validationError, type FieldError } from '@ies/server/core/errors'
 import type { Environment, EnvironmentInput } from '@ies/api/schemas/environments'
 import type { Scope } from '../teams/scopes.ts'

@@ -6,7 +6,7 @@
 import fp from 'fastify-plugin'
 import { templateProcessorFor } from '@ies/server/jobs/generation/processor-client'
 import { JobRunner } from '@ies/server/jobs/queue/runner'
-import { templatesMigrations } from '@ies/server/jobs/generation/migrations'
+import { templatesMigrations } from '@ies/server/templates/migrations'
 import type { Migration } from '@ies/processor-lib/migrations/index'
 
 declare module 'fastify' {

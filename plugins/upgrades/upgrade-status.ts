@@ -1,5 +1,5 @@
 // GET /api/environments/upgrades for one user in a few `_id` reads whatever their number of
-// environments: the user's upgrade status document (server/src/jobs/push/upgrade-status-store.ts:
+// environments: the user's upgrade status document (server/src/jobs/upgrades/upgrade-status-store.ts:
 // the last pushes, and what the status takes from each environment) and the user's environment
 // summary (plugins/environments/summaries.ts: each environment's version), read side by side. An
 // environment whose line is missing or older than its summary entry, or all of them when the
@@ -8,10 +8,10 @@ import type { FastifyBaseLogger } from 'fastify'
 import { setImmediate } from 'node:timers/promises'
 import pMap from 'p-map'
 import type { TypedCatalog } from '@ies/processor-lib/contract/view'
-import type { TemplatesSource } from '@ies/server/jobs/generation/templates'
+import type { TemplatesSource } from '@ies/server/templates/source'
 import { processorInput } from '@ies/server/jobs/generation/transform'
 import { currentTemplatesCommit, inputHash, pinnedVersions, templatesBehind } from '@ies/server/jobs/push/push-records'
-import type { EnvLine, UpgradeStatusStore } from '@ies/server/jobs/push/upgrade-status-store'
+import type { EnvLine, UpgradeStatusStore } from '@ies/server/jobs/upgrades/upgrade-status-store'
 import type { EnvironmentRecord } from '../environments/record.ts'
 import type { EnvironmentRepository } from '../environments/repository.ts'
 import type { Static } from '@sinclair/typebox'

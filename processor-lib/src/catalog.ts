@@ -1,14 +1,10 @@
 /**
  * The catalog extractor: scans the provider's one parameter-values file (rule 13) and builds the
- * service catalog document (spec "Service catalog document").
+ * service catalog document (spec "Service catalog document"). Reading it from a templates
+ * directory: extract-catalog.ts.
  */
-import { readFile } from 'node:fs/promises'
-import { join, resolve, relative, isAbsolute } from 'node:path'
 import { findValueLine, parseAttributes, scanDecorators, type Decorator } from './decorators.ts'
-import { ProcessorError } from './findings.ts'
-import { languageOf, type Language } from './languages.ts'
-import { templatesCommit } from './commit.ts'
-import { IGNORE_FILE, isIgnored } from './template-ignore.ts'
+import type { Language } from './languages.ts'
 import { parseLiteral, splitValue } from './values.ts'
 import type { Catalog, CatalogError, CatalogField, CatalogService } from './contract/document.ts'
 
@@ -22,50 +18,6 @@ export const DEFAULT_PARAMS_FILES: Readonly<Record<string, string>> = Object.fre
 
 export { FIELD_TYPES } from './contract/document.ts'
 export type { Catalog, CatalogError, CatalogField, CatalogOption, CatalogService, FieldType } from './contract/document.ts'
-
-export interface ExtractOptions {
-  templatesDir: string
-  provider: string
-  /** Parameter-values file relative to templatesDir; defaults to DEFAULT_PARAMS_FILES[provider]. */
-  paramsFile?: string
-  /** Precomputed commit (skips the lookup). */
-  commit?: string
-}
-
-export async function extractCatalog(opts: ExtractOptions): Promise<Catalog> {
-  const paramsFile = opts.paramsFile ?? DEFAULT_PARAMS_FILES[opts.provider]
-  if (!paramsFile) {
-    throw new ProcessorError(
-      400,
-      'UNKNOWN_PROVIDER',
-      `no catalog for provider "${opts.provider}" (known: ${Object.keys(DEFAULT_PARAMS_FILES).join(', ')})`,
-    )
-  }
-  const root = resolve(opts.templatesDir)
-  const abs = resolve(root, paramsFile)
-  const rel = relative(root, abs)
-  if (rel.startsWith('..') || isAbsolute(rel)) {
-    throw new ProcessorError(400, 'BAD_PARAMS_FILE', `the parameter-values file must lie inside the templates directory: ${paramsFile}`)
-  }
-  const lang = languageOf(abs)
-  if (!lang) throw new ProcessorError(400, 'BAD_PARAMS_FILE', `no decorator syntax for ${paramsFile}`)
-  const ignoreFile = await readFile(join(root, IGNORE_FILE), 'utf8').catch(() => null)
-  if (ignoreFile !== null && isIgnored(ignoreFile, rel.split('\\').join('/'))) {
-    throw new ProcessorError(
-      400,
-      'BAD_PARAMS_FILE',
-      `the parameter-values file ${paramsFile} is listed in ${IGNORE_FILE}, so it is not a template`,
-    )
-  }
-  let text: string
-  try {
-    text = await readFile(abs, 'utf8')
-  } catch {
-    throw new ProcessorError(404, 'MISSING_PARAMS_FILE', `parameter-values file not found: ${join(opts.templatesDir, paramsFile)}`)
-  }
-  const commit = opts.commit ?? (await templatesCommit(root))
-  return buildCatalog(rel.split('\\').join('/'), text, lang, commit)
-}
 
 /** Build the document from the parameter-values file's text (pure; used by extractCatalog and tests). */
 export function buildCatalog(file: string, text: string, lang: Language, commit: string): Catalog {

@@ -19,7 +19,8 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import { relative, resolve, sep } from 'node:path'
 import * as git from 'isomorphic-git'
-import { readTree, type InputFile } from './tree.ts'
+import { readTree } from './tree.ts'
+import type { InputFile } from './files.ts'
 
 /**
  * The commit of the templates in `templatesDir`. `inputs`: the directory's files as just read

@@ -9,7 +9,8 @@ import YAML from 'yaml'
 import { finding, type Finding } from './findings.ts'
 import { languageOf } from './languages.ts'
 import { lintDecorators, uniqueFindings } from './lint.ts'
-import { processFiles, readTree, selectInputs, type InputFile, type ProcessResult, type TreeFile } from './tree.ts'
+import { processFiles, readTree, selectInputs, type ProcessResult } from './tree.ts'
+import type { InputFile, TreeFile } from './files.ts'
 
 export interface GateOptions {
   templatesDir: string

@@ -8,7 +8,7 @@ import fs from 'node:fs'
 import * as git from 'isomorphic-git'
 import type { HttpClient } from 'isomorphic-git'
 import http from 'isomorphic-git/http/node'
-import type { InputFile } from './tree.ts'
+import type { InputFile } from './files.ts'
 import { parseTree, serializeTree, type RawTreeEntry } from './tree-object.ts'
 
 export interface Credentials {

@@ -8,7 +8,8 @@ import nodeHttp from 'isomorphic-git/http/node'
 import type { HttpClient } from 'isomorphic-git'
 import { ProcessorError } from './findings.ts'
 import { branchHead, fetchRefAt, initBare, isRegularFile, readBlob, readTreeEntries, type RemoteRef } from './git-objects.ts'
-import { readTree, type InputFile } from './tree.ts'
+import { readTree } from './tree.ts'
+import type { InputFile } from './files.ts'
 
 export interface CloneOptions {
   url: string

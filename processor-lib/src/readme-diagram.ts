@@ -9,7 +9,7 @@
 import { buildCatalog, DEFAULT_PARAMS_FILES } from './catalog.ts'
 import { catalogDiagramServices, environmentDiagram, type DiagramService } from './contract/diagram.ts'
 import { languageOf } from './languages.ts'
-import type { InputFile, TreeFile } from './tree.ts'
+import type { InputFile, TreeFile } from './files.ts'
 
 export const DIAGRAM_MARKER = '<!-- ies:environment-diagram -->'
 

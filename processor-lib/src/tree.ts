@@ -10,21 +10,7 @@ import { languageOf } from './languages.ts'
 import { withEnvironmentDiagram } from './readme-diagram.ts'
 import { processFile } from './substitute.ts'
 import { outputEntries } from './template-ignore.ts'
-
-export interface TreeFile {
-  /** Relative path with `/` separators. */
-  path: string
-  /** Processed text for decorated languages, the original bytes for files copied verbatim. */
-  content: string | Buffer
-  /** Unix permission bits (0o644 / 0o755). */
-  mode: number
-}
-
-export interface InputFile {
-  path: string
-  content: Buffer
-  mode: number
-}
+import type { InputFile, TreeFile } from './files.ts'
 
 export interface ProcessResult {
   /** True when no file was refused; then `files` is the complete tree. */

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto'
 import { crc32, deflateRawSync } from 'node:zlib'
 import { LRUCache } from 'lru-cache'
-import type { TreeFile } from './tree.ts'
+import type { TreeFile } from './files.ts'
 
 /**
  * Deflate level of the archives: 1 compresses the generated tree several times faster than the

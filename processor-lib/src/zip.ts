@@ -1,7 +1,7 @@
 /** Unpacking an uploaded archive (yauzl) safely, in memory. Writing one: zip-writer.ts. */
 import yauzl from 'yauzl'
 import { ProcessorError } from './findings.ts'
-import type { InputFile } from './tree.ts'
+import type { InputFile } from './files.ts'
 
 export interface UnzipLimits {
   /** Most entries (files) accepted. */

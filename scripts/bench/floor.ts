@@ -5,7 +5,7 @@
 // and the checked zip. Shared by the generation and concurrency benchmarks.
 import { BUNDLED_TEMPLATES_DIR } from '../../server/src/config.ts'
 import { archiveOf, generate, inProcessProcessor } from '../../server/src/jobs/generation/generation.ts'
-import { directorySource } from '../../server/src/jobs/generation/templates.ts'
+import { directorySource } from '../../server/src/templates/templates.ts'
 import { processorInput, type JobEnvironment } from '../../server/src/jobs/generation/transform.ts'
 import { allServicesEnabled, environmentBody } from '../../test/jobs/fixtures.ts'
 

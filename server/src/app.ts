@@ -19,7 +19,8 @@ import { UsersRepository } from './core/users.ts'
 import { loggerOptions } from './core/logger.ts'
 import { API_DIRECTIVES, helmetHeaderSet, securityHeaders } from './core/security-headers.ts'
 import { keyRingOf, type KeyRing } from './core/crypto.ts'
-import { templatesSource, type TemplatesSource } from './jobs/generation/templates.ts'
+import { templatesSource } from './templates/templates.ts'
+import type { TemplatesSource } from './templates/source.ts'
 
 /** How long requests in flight may take to finish once the server is closing. */
 export const SHUTDOWN_GRACE_MS = 5_000

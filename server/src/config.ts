@@ -204,65 +204,19 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
     yamlParseTimeoutMs: Math.max(1, int(env, 'HELM_VALUES_PARSE_TIMEOUT_MS', 3_000)),
     mongodbUri: str(env, 'MONGODB_URI', 'mongodb://127.0.0.1:27017/ies'),
-    auth: {
-      url: authUrl?.replace(/\/+$/, ''),
-      realm: str(env, 'AUTH_REALM', 'ies'),
-      appClientId: str(env, 'AUTH_APP_CLIENT_ID', 'ies-app'),
-      cliClientId: str(env, 'AUTH_CLI_CLIENT_ID', 'ies-cli'),
-      cliClientSecret: str(env, 'AUTH_CLI_CLIENT_SECRET', 'ies-cli-dev-secret'),
-      audience: optional(env, 'AUTH_AUDIENCE'),
-      allowedClients: list(env, 'AUTH_ALLOWED_CLIENTS') ?? [
-        str(env, 'AUTH_APP_CLIENT_ID', 'ies-app'),
-        str(env, 'AUTH_CLI_CLIENT_ID', 'ies-cli'),
-        'ies-device',
-      ],
-      jwksRefetchIntervalMs: int(env, 'AUTH_JWKS_REFETCH_INTERVAL_MS', 30_000),
-      devUserPassword: str(env, 'DEV_USER_PASSWORD', 'dev-password'),
-      devAdminPassword: str(env, 'DEV_ADMIN_PASSWORD', 'admin-password'),
-    },
+    auth: authConfig(env, authUrl),
     teams: {
       groupsClaim: optional(env, 'TEAMS_GROUPS_CLAIM'),
       groupsPrefix: str(env, 'TEAMS_GROUPS_PREFIX', '/ies/'),
     },
-    rateLimit: {
-      ipMax: int(env, 'RATE_LIMIT_IP_MAX', 100),
-      ipWindowMs: int(env, 'RATE_LIMIT_IP_WINDOW_MS', 15 * 60 * 1000),
-      userMax: int(env, 'RATE_LIMIT_USER_MAX', 1000),
-      userWindowMs: int(env, 'RATE_LIMIT_USER_WINDOW_MS', 60 * 60 * 1000),
-      redisUrl: optional(env, 'REDIS_URL'),
-    },
+    rateLimit: rateLimitConfig(env),
     web: {
       uiDir: str(env, 'WEB_UI_DIR', path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../desktop/dist')),
       useRuntimeCatalog: str(env, 'USE_RUNTIME_CATALOG', 'true') !== 'false',
     },
-    encryption: {
-      key: optional(env, 'ENCRYPTION_KEY'),
-      oldKeys: (optional(env, 'ENCRYPTION_KEYS') ?? '')
-        .split(',')
-        .map((k) => k.trim())
-        .filter(Boolean),
-      devKeyFile: str(env, 'ENCRYPTION_KEY_FILE', '.data/encryption.key'),
-    },
-    cloud: {
-      awsEndpointUrl: optional(env, 'AWS_ENDPOINT_URL'),
-      azureAuthorityHost: str(env, 'AZURE_AUTHORITY_HOST', 'https://login.microsoftonline.com').replace(/\/+$/, ''),
-      gcpTokenUrl: str(env, 'GCP_TOKEN_URL', 'https://oauth2.googleapis.com/token'),
-      validateTimeoutMs: int(env, 'CREDENTIAL_VALIDATE_TIMEOUT_MS', 10_000),
-    },
-    jobs: {
-      concurrency: Math.max(1, int(env, 'JOBS_CONCURRENCY', 8)),
-      lockLifetimeMs: int(env, 'JOBS_LOCK_LIFETIME_MS', 60_000),
-      processEveryMs: Math.max(50, int(env, 'JOBS_PROCESS_EVERY_MS', 5_000)),
-      notify: str(env, 'JOBS_NOTIFY', 'true') !== 'false',
-      process: str(env, 'JOBS_PROCESS', 'true') !== 'false',
-      waitTimeoutMs: int(env, 'JOBS_WAIT_TIMEOUT_MS', 30_000),
-      waitRecheckMs: Math.max(250, int(env, 'JOBS_WAIT_RECHECK_MS', 5_000)),
-      retention: {
-        keepPerEnvironment: Math.max(1, int(env, 'RETENTION_KEEP_PER_ENVIRONMENT', 20)),
-        maxAgeMs: int(env, 'RETENTION_MAX_AGE_MS', 30 * 24 * 3600_000),
-        sweepEveryMs: Math.max(1000, int(env, 'RETENTION_SWEEP_EVERY_MS', 3600_000)),
-      },
-    },
+    encryption: encryptionConfig(env),
+    cloud: cloudConfig(env),
+    jobs: jobsConfig(env),
     templates: {
       dir: str(env, 'TEMPLATES_DIR', BUNDLED_TEMPLATES_DIR),
       repo: optional(env, 'TEMPLATES_REPO'),
@@ -272,34 +226,126 @@ export function loadConfig(env: Env = process.env): Config {
       trimDecoratorAttrs: str(env, 'TRIM_DECORATOR_ATTRS', '0') === '1',
       processorTimeoutMs: Math.max(1, int(env, 'PROCESSOR_GENERATE_TIMEOUT_MS', 120_000)),
     },
-    catalog: {
-      processorUrl: optional(env, 'PROCESSOR_URL')?.replace(/\/+$/, ''),
-      processorToken: optional(env, 'PROCESSOR_SERVICE_TOKEN'),
-      ttlMs: int(env, 'CATALOG_CACHE_TTL_MS', 5 * 60 * 1000),
-      staleMs: int(env, 'CATALOG_STALE_MS', 24 * 60 * 60 * 1000),
-      timeoutMs: int(env, 'CATALOG_TIMEOUT_MS', 5_000),
-    },
-    push: {
-      allowedHosts: (optional(env, 'PUSH_ALLOWED_HOSTS') ?? '')
-        .split(',')
-        .map((h) => h.trim().toLowerCase())
-        .filter(Boolean),
-      username: str(env, 'GIT_PUSH_USERNAME', 'x-access-token'),
-      gitTimeoutMs: Math.max(1, int(env, 'GIT_TIMEOUT_MS', 30_000)),
-      authorName: str(env, 'GIT_AUTHOR_NAME', 'IES'),
-      authorEmail: str(env, 'GIT_AUTHOR_EMAIL', 'ies@localhost'),
-      cacheDir: str(env, 'PUSH_CACHE_DIR', path.join(os.tmpdir(), 'ies-push-cache')),
-    },
+    catalog: catalogConfig(env),
+    push: pushConfig(env),
     history: {
       retentionDays: int(env, 'HISTORY_RETENTION_DAYS', 365),
     },
-    ai: {
-      baseUrl: optional(env, 'AI_BASE_URL')?.replace(/\/+$/, ''),
-      apiKey: optional(env, 'AI_API_KEY'),
-      model: optional(env, 'AI_MODEL'),
-      timeoutMs: Math.max(1, int(env, 'AI_TIMEOUT_MS', 30_000)),
+    ai: aiConfig(env),
+  }
+  checkConfig(config, authUrl)
+  return config
+}
+
+/** The identity provider and the clients it accepts (AUTH_*), the development users' passwords. */
+function authConfig(env: Env, authUrl: string | undefined): Config['auth'] {
+  return {
+    url: authUrl?.replace(/\/+$/, ''),
+    realm: str(env, 'AUTH_REALM', 'ies'),
+    appClientId: str(env, 'AUTH_APP_CLIENT_ID', 'ies-app'),
+    cliClientId: str(env, 'AUTH_CLI_CLIENT_ID', 'ies-cli'),
+    cliClientSecret: str(env, 'AUTH_CLI_CLIENT_SECRET', 'ies-cli-dev-secret'),
+    audience: optional(env, 'AUTH_AUDIENCE'),
+    allowedClients: list(env, 'AUTH_ALLOWED_CLIENTS') ?? [
+      str(env, 'AUTH_APP_CLIENT_ID', 'ies-app'),
+      str(env, 'AUTH_CLI_CLIENT_ID', 'ies-cli'),
+      'ies-device',
+    ],
+    jwksRefetchIntervalMs: int(env, 'AUTH_JWKS_REFETCH_INTERVAL_MS', 30_000),
+    devUserPassword: str(env, 'DEV_USER_PASSWORD', 'dev-password'),
+    devAdminPassword: str(env, 'DEV_ADMIN_PASSWORD', 'admin-password'),
+  }
+}
+
+/** The per-address and per-user request limits (RATE_LIMIT_*), shared through REDIS_URL when set. */
+function rateLimitConfig(env: Env): Config['rateLimit'] {
+  return {
+    ipMax: int(env, 'RATE_LIMIT_IP_MAX', 100),
+    ipWindowMs: int(env, 'RATE_LIMIT_IP_WINDOW_MS', 15 * 60 * 1000),
+    userMax: int(env, 'RATE_LIMIT_USER_MAX', 1000),
+    userWindowMs: int(env, 'RATE_LIMIT_USER_WINDOW_MS', 60 * 60 * 1000),
+    redisUrl: optional(env, 'REDIS_URL'),
+  }
+}
+
+/** The key that encrypts cloud credentials and deploy keys, and the old keys still read. */
+function encryptionConfig(env: Env): Config['encryption'] {
+  return {
+    key: optional(env, 'ENCRYPTION_KEY'),
+    oldKeys: (optional(env, 'ENCRYPTION_KEYS') ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
+    devKeyFile: str(env, 'ENCRYPTION_KEY_FILE', '.data/encryption.key'),
+  }
+}
+
+/** Where cloud credentials are validated (the providers' endpoints, overridable for tests). */
+function cloudConfig(env: Env): Config['cloud'] {
+  return {
+    awsEndpointUrl: optional(env, 'AWS_ENDPOINT_URL'),
+    azureAuthorityHost: str(env, 'AZURE_AUTHORITY_HOST', 'https://login.microsoftonline.com').replace(/\/+$/, ''),
+    gcpTokenUrl: str(env, 'GCP_TOKEN_URL', 'https://oauth2.googleapis.com/token'),
+    validateTimeoutMs: int(env, 'CREDENTIAL_VALIDATE_TIMEOUT_MS', 10_000),
+  }
+}
+
+/** The job queue: concurrency, locks, polling, waiting for a job, retention. */
+function jobsConfig(env: Env): Config['jobs'] {
+  return {
+    concurrency: Math.max(1, int(env, 'JOBS_CONCURRENCY', 8)),
+    lockLifetimeMs: int(env, 'JOBS_LOCK_LIFETIME_MS', 60_000),
+    processEveryMs: Math.max(50, int(env, 'JOBS_PROCESS_EVERY_MS', 5_000)),
+    notify: str(env, 'JOBS_NOTIFY', 'true') !== 'false',
+    process: str(env, 'JOBS_PROCESS', 'true') !== 'false',
+    waitTimeoutMs: int(env, 'JOBS_WAIT_TIMEOUT_MS', 30_000),
+    waitRecheckMs: Math.max(250, int(env, 'JOBS_WAIT_RECHECK_MS', 5_000)),
+    retention: {
+      keepPerEnvironment: Math.max(1, int(env, 'RETENTION_KEEP_PER_ENVIRONMENT', 20)),
+      maxAgeMs: int(env, 'RETENTION_MAX_AGE_MS', 30 * 24 * 3600_000),
+      sweepEveryMs: Math.max(1000, int(env, 'RETENTION_SWEEP_EVERY_MS', 3600_000)),
     },
   }
+}
+
+/** The catalog cache and the processor service it reads from. */
+function catalogConfig(env: Env): Config['catalog'] {
+  return {
+    processorUrl: optional(env, 'PROCESSOR_URL')?.replace(/\/+$/, ''),
+    processorToken: optional(env, 'PROCESSOR_SERVICE_TOKEN'),
+    ttlMs: int(env, 'CATALOG_CACHE_TTL_MS', 5 * 60 * 1000),
+    staleMs: int(env, 'CATALOG_STALE_MS', 24 * 60 * 60 * 1000),
+    timeoutMs: int(env, 'CATALOG_TIMEOUT_MS', 5_000),
+  }
+}
+
+/** Pushes: allowed hosts, the Git user and author, timeouts, the repository cache. */
+function pushConfig(env: Env): Config['push'] {
+  return {
+    allowedHosts: (optional(env, 'PUSH_ALLOWED_HOSTS') ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+    username: str(env, 'GIT_PUSH_USERNAME', 'x-access-token'),
+    gitTimeoutMs: Math.max(1, int(env, 'GIT_TIMEOUT_MS', 30_000)),
+    authorName: str(env, 'GIT_AUTHOR_NAME', 'IES'),
+    authorEmail: str(env, 'GIT_AUTHOR_EMAIL', 'ies@localhost'),
+    cacheDir: str(env, 'PUSH_CACHE_DIR', path.join(os.tmpdir(), 'ies-push-cache')),
+  }
+}
+
+/** The assistant's model service (OpenAI-compatible). */
+function aiConfig(env: Env): Config['ai'] {
+  return {
+    baseUrl: optional(env, 'AI_BASE_URL')?.replace(/\/+$/, ''),
+    apiKey: optional(env, 'AI_API_KEY'),
+    model: optional(env, 'AI_MODEL'),
+    timeoutMs: Math.max(1, int(env, 'AI_TIMEOUT_MS', 30_000)),
+  }
+}
+
+/** The settings that cannot stand together or are missing where required: production without AUTH_URL or ENCRYPTION_KEY, malformed keys, the AI settings. */
+function checkConfig(config: Config, authUrl: string | undefined): void {
   if (config.env === 'production' && !authUrl) {
     throw new ConfigError('AUTH_URL is required in production (the embedded identity provider is for development)')
   }
@@ -318,7 +364,6 @@ export function loadConfig(env: Env = process.env): Config {
   if (config.ai.baseUrl && !config.ai.model) {
     throw new ConfigError('AI_MODEL is required when AI_BASE_URL is set')
   }
-  return config
 }
 
 /** The identity provider's base URL: the configured one, or this server itself (embedded provider). */

@@ -7,7 +7,7 @@ import path from 'node:path'
 import t from 'tap'
 import { zipTree } from '@ies/processor-lib'
 import { archiveOf, checkedArchive, generate, GenerationError, inProcessProcessor } from '@ies/server/jobs/generation/generation'
-import { directorySource } from '@ies/server/jobs/generation/templates'
+import { directorySource } from '@ies/server/templates/templates'
 import type { ProcessorInput } from '@ies/server/jobs/generation/transform'
 import { unzip } from './fixtures.ts'
 

@@ -2,8 +2,9 @@
 // once per templates commit; a malformed file fails the job as MIGRATION_INVALID naming its file and
 // line; the pending ones are applied in memory, and a value none can move is MIGRATION_FAILED.
 import t from 'tap'
-import { migrateEnvironment, templatesMigrations } from '@ies/server/jobs/generation/migrations'
-import type { TemplatesSource } from '@ies/server/jobs/generation/templates'
+import { migrateEnvironment } from '@ies/server/jobs/generation/migrations'
+import { templatesMigrations } from '@ies/server/templates/migrations'
+import type { TemplatesSource } from '@ies/server/templates/source'
 import { JobFailure } from '@ies/server/jobs/queue/errors'
 
 const file = (path: string, text: string) => ({ path, content: Buffer.from(text), mode: 0o644 })

@@ -9,7 +9,7 @@ import { buildProcessorService, unzipToFiles } from '@ies/processor-lib'
 import { handoverFindings } from '@ies/processor-lib/template-ignore'
 import { archiveOf, generate, inProcessProcessor } from '@ies/server/jobs/generation/generation'
 import { FORMATS } from '@ies/server/jobs/generation/selection'
-import { directorySource } from '@ies/server/jobs/generation/templates'
+import { directorySource } from '@ies/server/templates/templates'
 import type { ProcessorInput } from '@ies/server/jobs/generation/transform'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')

@@ -2,7 +2,7 @@
 // slow or failing (an unreachable TEMPLATES_REPO) must not hold the view; the last commit seen is used.
 import t from 'tap'
 import { currentTemplatesCommit } from '../../server/src/jobs/push/push-records.ts'
-import type { TemplatesSource } from '../../server/src/jobs/generation/templates.ts'
+import type { TemplatesSource } from '../../server/src/templates/source.ts'
 
 const log = { warn: () => {} } as never
 const unversioned = { version: async () => null, distance: async () => null }

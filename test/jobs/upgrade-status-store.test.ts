@@ -1,4 +1,4 @@
-// The upgrade status from one document per user (server/src/jobs/push/upgrade-status-store.ts):
+// The upgrade status from one document per user (server/src/jobs/upgrades/upgrade-status-store.ts):
 // pushes recorded at once for several environments all land, a configuration change and a deletion
 // show at the next read, pending pushes are folded into one string, and a missing document is built
 // again from the last-push records. On the real embedded store (FerretDB).

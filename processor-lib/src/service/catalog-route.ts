@@ -12,11 +12,11 @@
  */
 import { Type, type Static } from '@sinclair/typebox'
 import type { FastifyPluginAsync } from 'fastify'
-import { extractCatalog } from '../catalog.ts'
+import { extractCatalog } from '../extract-catalog.ts'
 import { templatesCommit } from '../commit.ts'
 import { ProcessorError } from '../findings.ts'
 import { checkSubdir, repositoryUrl } from '../git.ts'
-import type { ResolvedServiceOptions } from './app.ts'
+import type { ResolvedServiceOptions } from './options.ts'
 import { RepositoryCatalogs } from './repo-catalog.ts'
 import { gitDestination } from './git-destination.ts'
 

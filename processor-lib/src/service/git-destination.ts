@@ -2,12 +2,12 @@
  * The network rule of the git routes (POST /process-git-download, GET /catalog?url=): the URL's host
  * must resolve to public addresses unless PROCESSOR_ALLOWED_HOSTS names it (a clear 400 before any
  * clone), and the clone itself connects only to checked addresses, with the idle timeout
- * PROCESSOR_GIT_TIMEOUT_MS (destination.ts, the rule the IES server applies to pushes too).
+ * PROCESSOR_GIT_TIMEOUT_MS (network/destination.ts, the rule the IES server applies to pushes too).
  */
 import type { HttpClient } from 'isomorphic-git'
 import { ProcessorError } from '../findings.ts'
-import type { ResolvedServiceOptions } from './app.ts'
-import { checkUrlDestination, destinationHttp, DestinationRefused } from './destination.ts'
+import type { ResolvedServiceOptions } from './options.ts'
+import { checkUrlDestination, destinationHttp, DestinationRefused } from '../network/destination.ts'
 
 export interface GitDestination {
   /** Throws a 400 DESTINATION_REFUSED when the URL's host may not be reached. */

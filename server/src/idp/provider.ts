@@ -2,7 +2,7 @@
 // scripts/keycloak/realm.json (app: code + PKCE S256; cli: client credentials; device: device flow),
 // JWT (RS256) access tokens with Keycloak's claims, first-party consent granted automatically, and
 // Keycloak's token response fields.
-import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider'
+import Provider, { errors, type ClientMetadata, type Configuration, type KoaContextWithOIDC } from 'oidc-provider'
 import {
   DEFAULT_CLIENT_SCOPE,
   SERVICE_ACCOUNT_SCOPE,
@@ -11,7 +11,7 @@ import {
   userAccessTokenClaims,
   userProfileClaims,
 } from './claims.ts'
-import type { ResolvedOptions } from './options.ts'
+import type { IdpUser, ResolvedOptions } from './options.ts'
 import { deviceCodeInputPage, deviceConfirmPage, messagePage } from './pages.ts'
 import { decodeJwtPayload, type SigningKey } from './signing-keys.ts'
 import type { MemoryStore } from './store.ts'
@@ -29,6 +29,9 @@ export const OIDC_PATHS = {
   revocation: '/protocol/openid-connect/revoke',
   loginActions: '/login-actions',
 } as const
+
+/** The access token customizer of `formats.customizers.jwt`. */
+type JwtCustomizer = NonNullable<NonNullable<NonNullable<Configuration['formats']>['customizers']>['jwt']>
 
 const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code'
 /** Seconds between device-code polls, announced as `interval` (the realm's oauth2DevicePollingInterval). */
@@ -59,36 +62,7 @@ export function createProvider({ options: o, keys, store, cookieKeys }: Provider
 
   const configuration: Configuration = {
     adapter: store.adapterFactory(),
-    clients: [
-      {
-        client_id: o.appClientId,
-        token_endpoint_auth_method: 'none',
-        application_type: 'web',
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        // Any loopback redirect is accepted as well (see redirectUriAllowed below).
-        redirect_uris: o.appRedirectUris.length > 0 ? o.appRedirectUris : ['http://127.0.0.1/callback'],
-      },
-      {
-        // The spec's device flow: the request has only client_id, so it gets a public client of its
-        // own without PKCE (Keycloak 26.7 applies a client's PKCE rule to the device request too)
-        // and without redirect URIs; the app client keeps PKCE and has no device grant.
-        client_id: o.deviceClientId,
-        token_endpoint_auth_method: 'none',
-        grant_types: [DEVICE_CODE_GRANT, 'refresh_token'],
-        response_types: [],
-        redirect_uris: [],
-      },
-      {
-        client_id: o.cliClientId,
-        client_secret: o.cliClientSecret,
-        token_endpoint_auth_method: 'client_secret_post',
-        grant_types: ['client_credentials'],
-        response_types: [],
-        redirect_uris: [],
-        scope: SERVICE_ACCOUNT_SCOPE,
-      },
-    ],
+    clients: clientsOf(o),
     clientDefaults: { id_token_signed_response_alg: 'RS256' },
     jwks: { keys },
     cookies: { keys: cookieKeys },
@@ -124,23 +98,7 @@ export function createProvider({ options: o, keys, store, cookieKeys }: Provider
       end_session: OIDC_PATHS.logout,
     },
     interactions: { url: (_ctx, interaction) => `${o.mountPath}${OIDC_PATHS.loginActions}/${interaction.uid}` },
-    // Every client is first-party: consent is granted without asking.
-    async loadExistingGrant(ctx) {
-      const { client, session, provider } = ctx.oidc
-      if (!client || !session?.accountId) return undefined
-      const grantId = ctx.oidc.result?.consent?.grantId || session.grantIdFor(client.clientId)
-      if (grantId) {
-        const existing = await provider.Grant.find(grantId)
-        if (existing) return existing
-      }
-      if (!firstParty.has(client.clientId)) return undefined
-      const grant = new provider.Grant({ clientId: client.clientId, accountId: session.accountId })
-      grant.addOIDCScope(USER_SCOPE)
-      grant.addOIDCClaims(['sub'])
-      grant.addResourceScope(resource, USER_SCOPE)
-      await grant.save()
-      return grant
-    },
+    loadExistingGrant: firstPartyGrant(firstParty, resource),
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     ttl: {
@@ -154,63 +112,8 @@ export function createProvider({ options: o, keys, store, cookieKeys }: Provider
       Session: 36000,
       Grant: 36000,
     },
-    features: {
-      devInteractions: { enabled: false },
-      clientCredentials: { enabled: true },
-      // Introspection, userinfo and logout are answered by our own routes (they must accept the JWT
-      // access tokens and Keycloak's logout form), so the library's versions stay off.
-      introspection: { enabled: false },
-      revocation: { enabled: false },
-      userinfo: { enabled: false },
-      rpInitiatedLogout: { enabled: false },
-      deviceFlow: {
-        enabled: true,
-        charset: 'base-20',
-        mask: '****-****',
-        async userCodeInputSource(ctx, form, _out, err) {
-          ctx.body = deviceCodeInputPage(form, err ? 'The code is not valid. Try again.' : undefined)
-        },
-        async userCodeConfirmSource(ctx, form, client, _deviceInfo, userCode) {
-          ctx.body = deviceConfirmPage(form, client.clientId, userCode)
-        },
-        async successSource(ctx) {
-          ctx.body = messagePage('Device signed in', 'The device is signed in. You can close this page.')
-        },
-      },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: async () => resource,
-        useGrantedResource: async () => true,
-        async getResourceServerInfo(_ctx, indicator) {
-          if (indicator !== resource) throw new errors.InvalidTarget()
-          return {
-            scope: USER_SCOPE,
-            audience: o.appClientId,
-            accessTokenTTL: o.accessTokenTtlSeconds,
-            accessTokenFormat: 'jwt',
-            jwt: { sign: { alg: 'RS256' } },
-          }
-        },
-      },
-    },
-    formats: {
-      customizers: {
-        async jwt(_ctx, token, jwt) {
-          jwt.header = { typ: 'JWT' }
-          delete jwt.payload.client_id
-          if (token.kind === 'ClientCredentials') {
-            Object.assign(jwt.payload, serviceAccountAccessTokenClaims(o, String(token.clientId)))
-            return
-          }
-          const user = findUser(token.accountId)
-          if (!user) throw new Error('access token for an unknown account')
-          Object.assign(
-            jwt.payload,
-            userAccessTokenClaims(o, user, { azp: String(token.clientId), sid: token.sessionUid, scope: token.scope }),
-          )
-        },
-      },
-    },
+    features: providerFeatures(o, resource),
+    formats: { customizers: { jwt: accessTokenClaims(o, findUser) } },
     async renderError(ctx, out) {
       ctx.type = 'html'
       ctx.body = messagePage('Sign-in error', out.error_description ?? out.error)
@@ -221,6 +124,118 @@ export function createProvider({ options: o, keys, store, cookieKeys }: Provider
   allowLoopbackRedirects(provider, o.appClientId)
   provider.use(keycloakResponses(o))
   return provider
+}
+
+/** The realm's three clients (scripts/keycloak/realm.json): the app (code + PKCE), the device flow, the CLI (client credentials). */
+function clientsOf(o: ResolvedOptions): ClientMetadata[] {
+  return [
+    {
+      client_id: o.appClientId,
+      token_endpoint_auth_method: 'none',
+      application_type: 'web',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      // Any loopback redirect is accepted as well (allowLoopbackRedirects).
+      redirect_uris: o.appRedirectUris.length > 0 ? o.appRedirectUris : ['http://127.0.0.1/callback'],
+    },
+    {
+      // The spec's device flow: the request has only client_id, so it gets a public client of its
+      // own without PKCE (Keycloak 26.7 applies a client's PKCE rule to the device request too)
+      // and without redirect URIs; the app client keeps PKCE and has no device grant.
+      client_id: o.deviceClientId,
+      token_endpoint_auth_method: 'none',
+      grant_types: [DEVICE_CODE_GRANT, 'refresh_token'],
+      response_types: [],
+      redirect_uris: [],
+    },
+    {
+      client_id: o.cliClientId,
+      client_secret: o.cliClientSecret,
+      token_endpoint_auth_method: 'client_secret_post',
+      grant_types: ['client_credentials'],
+      response_types: [],
+      redirect_uris: [],
+      scope: SERVICE_ACCOUNT_SCOPE,
+    },
+  ]
+}
+
+/** Every client is first-party: consent is granted without asking (the grant is made on first use). */
+function firstPartyGrant(firstParty: ReadonlySet<string>, resource: string): NonNullable<Configuration['loadExistingGrant']> {
+  return async (ctx) => {
+    const { client, session, provider } = ctx.oidc
+    if (!client || !session?.accountId) return undefined
+    const grantId = ctx.oidc.result?.consent?.grantId || session.grantIdFor(client.clientId)
+    if (grantId) {
+      const existing = await provider.Grant.find(grantId)
+      if (existing) return existing
+    }
+    if (!firstParty.has(client.clientId)) return undefined
+    const grant = new provider.Grant({ clientId: client.clientId, accountId: session.accountId })
+    grant.addOIDCScope(USER_SCOPE)
+    grant.addOIDCClaims(['sub'])
+    grant.addResourceScope(resource, USER_SCOPE)
+    await grant.save()
+    return grant
+  }
+}
+
+/** The library's features: client credentials, the device flow with its pages, JWT access tokens for the API resource. */
+function providerFeatures(o: ResolvedOptions, resource: string): Configuration['features'] {
+  return {
+    devInteractions: { enabled: false },
+    clientCredentials: { enabled: true },
+    // Introspection, userinfo and logout are answered by our own routes (they must accept the JWT
+    // access tokens and Keycloak's logout form), so the library's versions stay off.
+    introspection: { enabled: false },
+    revocation: { enabled: false },
+    userinfo: { enabled: false },
+    rpInitiatedLogout: { enabled: false },
+    deviceFlow: {
+      enabled: true,
+      charset: 'base-20',
+      mask: '****-****',
+      async userCodeInputSource(ctx, form, _out, err) {
+        ctx.body = deviceCodeInputPage(form, err ? 'The code is not valid. Try again.' : undefined)
+      },
+      async userCodeConfirmSource(ctx, form, client, _deviceInfo, userCode) {
+        ctx.body = deviceConfirmPage(form, client.clientId, userCode)
+      },
+      async successSource(ctx) {
+        ctx.body = messagePage('Device signed in', 'The device is signed in. You can close this page.')
+      },
+    },
+    resourceIndicators: {
+      enabled: true,
+      defaultResource: async () => resource,
+      useGrantedResource: async () => true,
+      async getResourceServerInfo(_ctx, indicator) {
+        if (indicator !== resource) throw new errors.InvalidTarget()
+        return {
+          scope: USER_SCOPE,
+          audience: o.appClientId,
+          accessTokenTTL: o.accessTokenTtlSeconds,
+          accessTokenFormat: 'jwt',
+          jwt: { sign: { alg: 'RS256' } },
+        }
+      },
+    },
+  }
+}
+
+/** Keycloak's access token claims: a service account's for client credentials, else the user's. */
+function accessTokenClaims(o: ResolvedOptions, findUser: (id: string | undefined) => IdpUser | undefined): JwtCustomizer {
+  return async (_ctx, token, jwt) => {
+    jwt.header = { typ: 'JWT' }
+    delete jwt.payload.client_id
+    if (token.kind === 'ClientCredentials') {
+      Object.assign(jwt.payload, serviceAccountAccessTokenClaims(o, String(token.clientId)))
+      return
+    }
+    const user = findUser(token.accountId)
+    if (!user) throw new Error('access token for an unknown account')
+    Object.assign(jwt.payload, userAccessTokenClaims(o, user, { azp: String(token.clientId), sid: token.sessionUid, scope: token.scope }))
+  }
 }
 
 /** RFC 8252: the app client may redirect to any loopback port and path, over http. */

@@ -8,7 +8,7 @@ import { archiveFindings } from '@ies/processor-lib/tree'
 import { backendFile, BACKEND_FILE } from './backend-file.ts'
 import { generationRecord, generationRecordFile } from './generation-record.ts'
 import { selectedPrefixes, writesBackend, type Format, type GenerateOptions } from './selection.ts'
-import type { TemplatesSource } from './templates.ts'
+import type { TemplatesSource } from '../../templates/source.ts'
 import type { ProcessorInput } from './transform.ts'
 
 export interface Generated {

@@ -1,46 +1,11 @@
-// The templates' migrations (processor-lib/src/migrations, files `migrations/*.yaml` of the
-// templates tree) as generations and pushes apply them: read from the templates source once per
-// templates commit; applied to the environment's stored configuration before the transform, the
-// pending ones only (the ids the environment has not run). A value a migration cannot move fails the
-// job (MIGRATION_FAILED, each field and reason as details): nothing is generated or pushed from a
-// half-migrated configuration.
-import {
-  applyMigrations,
-  parseMigrations,
-  pendingMigrations,
-  type ConfigurationChange,
-  type Migration,
-} from '@ies/processor-lib/migrations/index'
+// The templates' migrations (processor-lib/src/migrations; read by the templates source,
+// templates/migrations.ts) as generations and pushes apply them: to the environment's stored
+// configuration before the transform, the pending ones only (the ids the environment has not run).
+// A value a migration cannot move fails the job (MIGRATION_FAILED, each field and reason as
+// details): nothing is generated or pushed from a half-migrated configuration.
+import { applyMigrations, pendingMigrations, type ConfigurationChange, type Migration } from '@ies/processor-lib/migrations/index'
 import { JobFailure } from '../queue/errors.ts'
-import type { TemplatesSource } from './templates.ts'
 import type { JobEnvironment } from './transform.ts'
-
-/**
- * The migrations of a templates version (a pinned environment's commit or tag), default the newest,
- * in order: a pinned environment runs only those of the version it generates with.
- */
-export type MigrationsSource = (version?: string) => Promise<Migration[]>
-
-/** Reads the migrations of `source`, parsed once per templates commit. A malformed file is MIGRATION_INVALID. */
-export function templatesMigrations(source: TemplatesSource): MigrationsSource {
-  let cached: { commit: string; migrations: Migration[] } | undefined
-  return async (version) => {
-    const templates = version === undefined ? await source.load() : await source.version(version)
-    // A version that cannot be found fails the generation itself (TEMPLATES_VERSION_UNAVAILABLE): none here.
-    if (!templates) return []
-    const { commit, inputs } = templates
-    if (cached?.commit === commit) return cached.migrations
-    const { migrations, problems } = parseMigrations(inputs)
-    if (problems.length > 0) {
-      const [p] = problems
-      throw new JobFailure('MIGRATION_INVALID', `The templates' migration ${p.file} is not valid at line ${p.line}: ${p.message}`, {
-        problems,
-      })
-    }
-    cached = { commit, migrations }
-    return migrations
-  }
-}
 
 /** What the pending migrations make of an environment's configuration. */
 export interface MigratedEnvironment<E extends JobEnvironment = JobEnvironment> {

@@ -16,9 +16,10 @@ import { finding } from '@ies/processor-lib/findings'
 import { unzipToFiles, type Finding, type TreeFile } from '@ies/processor-lib'
 import type { Config } from '../../config.ts'
 import { UNZIP_LIMITS } from '../queue/archives.ts'
-import { credentialSecrets, redact } from '../queue/errors.ts'
+import { credentialSecrets, redact, redactDeep } from '../../core/redaction.ts'
 import { GenerationError, inProcessProcessor, refusal, type TemplateProcessor } from './generation.ts'
-import { splitCredentials, TEMPLATES_BRANCH, type TemplatesSource } from './templates.ts'
+import { splitCredentials, TEMPLATES_BRANCH } from '../../templates/templates.ts'
+import type { TemplatesSource } from '../../templates/source.ts'
 
 export interface RemoteProcessorOptions {
   /** PROCESSOR_URL (no trailing slash). */
@@ -37,14 +38,6 @@ function originOf(url: string): string {
   } catch {
     return 'the configured PROCESSOR_URL'
   }
-}
-
-/** Every string inside a JSON value with the secrets cut out. */
-function redactDeep(value: unknown, secrets: readonly (string | undefined)[]): unknown {
-  if (typeof value === 'string') return redact(value, secrets)
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets))
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets)]))
-  return value
 }
 
 function isFinding(value: unknown): value is Finding {

@@ -2,16 +2,14 @@
 // refused with a clear message; plain http:// only to an allow-listed host. A host with an address
 // that is not global unicast (loopback, private, link-local, CGNAT, multicast, reserved,
 // benchmarking, site-local, unique-local, an internal IPv4 address inside an IPv6 transition form,
-// …: classified by ipaddr.js in processor-lib's destination.ts, the one rule shared with the
+// …: classified by ipaddr.js in processor-lib's network/destination.ts, the one rule shared with the
 // processor service) is refused unless PUSH_ALLOWED_HOSTS names it (the host name or the address).
 // Checked when the push is asked for (a 400) and again by the job, which then connects only to
 // checked addresses (`pushHttp`: the check runs in the socket's own DNS lookup, so a name that
 // resolves differently the second time cannot slip through) and gives up on a server that stalls
 // (GIT_TIMEOUT_MS).
 import type { HttpClient } from 'isomorphic-git'
-import { checkUrlDestination, destinationHttp, DestinationRefused, hostOf } from '@ies/processor-lib/service/destination'
-
-export { isInternalAddress } from '@ies/processor-lib/service/destination'
+import { checkUrlDestination, destinationHttp, DestinationRefused, hostOf } from '@ies/processor-lib/network/destination'
 
 export class DestinationError extends Error {}
 

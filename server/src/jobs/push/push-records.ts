@@ -10,10 +10,10 @@ import type { JobEnvironment } from '../generation/transform.ts'
 import { canonical } from '../generation/generation-record.ts'
 import type { Behind, LastPush } from '@ies/api/schemas/push'
 import type { Format, GenerateOptions } from '../generation/selection.ts'
-import type { TemplatesSource } from '../generation/templates.ts'
+import type { TemplatesSource } from '../../templates/source.ts'
 import { processorInput, type ProcessorInput } from '../generation/transform.ts'
 import { PushBases } from './push-bases.ts'
-import { UpgradeStatusStore, type PushLine } from './upgrade-status-store.ts'
+import { UpgradeStatusStore, type PushLine } from '../upgrades/upgrade-status-store.ts'
 
 /** What is recorded of a push. */
 interface PushFields {
@@ -88,7 +88,7 @@ export class PushRecords {
 
   /**
    * The indexes of `removeForEnvironment`'s query and of the upgrade status's build (by user: its
-   * first read, upgrade-status-store.ts) (test/server/query-indexes.test.ts).
+   * first read, upgrades/upgrade-status-store.ts) (test/server/query-indexes.test.ts).
    */
   async init(): Promise<void> {
     await this.collection.createIndex({ environmentId: 1 }, { name: 'environment' })

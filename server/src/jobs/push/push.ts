@@ -146,130 +146,186 @@ async function pushInto(gitdir: string, req: PushRequest): Promise<PushOutcome> 
   const cache = {}
   try {
     await initBare(basedir)
-    const { remote, fetchInto, fetch, pushRef, read, commitOf, treeOf } = gitSession(gitdir, basedir, req, cache)
+    const session = gitSession(gitdir, basedir, req, cache)
     let defaultBranch: Promise<string | null> | undefined
-    const defaultOf = () => (defaultBranch ??= remote(defaultBranchOf(req)))
+    const defaultOf = () => (defaultBranch ??= session.remote(defaultBranchOf(req)))
     const branch = req.branch || (await defaultOf()) || 'main'
     const theirs = await writeFileBlobs(gitdir, req.files)
     const ownRecord = parseGenerationRecord(req.files.find((f) => f.path === GENERATION_RECORD_PATH)?.content)
-
+    const ctx: PushContext = { gitdir, basedir, cache, req, session, branch, defaultOf, ownRecord }
     for (let attempt = 1; ; attempt++) {
-      let keptAt = generatedRef(branch)
-      const fetched = await Promise.all([fetch(`refs/heads/${branch}`), fetchInto(basedir, keptAt)])
-      const head = fetched[0]
-      let generated = fetched[1]
-      if (!generated) {
-        const fallback = await fetchInto(basedir, generatedBranchRef(branch))
-        if (fallback) [keptAt, generated] = [generatedBranchRef(branch), fallback]
-      }
-      // A branch that does not exist (deleted once its pull request was merged, or new) starts from
-      // the default branch, so that a pull request from it shows only what this push changes; not
-      // when that holds another environment's generation (one repository, a branch per environment).
-      const startBranch = head ? branch : await defaultOf()
-      const fromRef = `refs/heads/${startBranch}`
-      let from = head ?? (startBranch && startBranch !== branch ? await fetch(fromRef) : null)
-      let ours = await readTreeEntries(gitdir, from, cache)
-      if (!head && from && !(await ofEnvironment(ours, ownRecord, read))) [from, ours] = [null, new Map()]
-      const found = await findBase({
-        gitdir,
-        basedir,
-        cache,
-        from,
-        generated,
-        ours,
-        read,
-        keptBase: req.keptBase,
-        deepen: (depth) => fetch(fromRef, depth),
-        fetchBase: (ref) => fetchInto(basedir, ref),
-      })
-      const { base, lastGenerated } = found
-      const previous = parseGenerationRecordOf(base.get(GENERATION_RECORD_PATH) && (await read(base.get(GENERATION_RECORD_PATH)!.oid)))
-      const next = await withPreviousRecord(theirs, base, previous, read, (content) => writeBlob(gitdir, content))
-      const merge = await mergeTrees({
-        base,
-        ours,
-        theirs: next,
-        read,
-        write: (content) => writeBlob(gitdir, content),
-        labels: { ours: branch, base: 'last generation', theirs: 'new generation' },
-      })
-      const outcome = { conflicts: merge.conflicts, base: found.kind, attempts: attempt } as const
-      const target = req.strategy === 'branch' ? req.reviewBranch : branch
-      if (req.dryRun) {
-        const changes = await changesOf(ours, merge, read)
-        return { ...outcome, commit: head, branch: target, changed: changes.length > 0 || !head, changes }
-      }
-      if (req.strategy === 'merge' && merge.conflicts.length > 0) throw pushConflict(branch, merge.conflicts)
-
-      const message = req.message(previous)
-      const tree = await writeEntriesTree(gitdir, req.strategy === 'branch' ? merge.marked : merge.entries)
-      const headTree = await treeOf(from)
-      const warnings: string[] = []
-      /** Pushes a generated commit to the first of the refs the host accepts; that ref, or null (with a warning). */
-      const keepGenerated = async (targets: string[], oid: string, force: boolean) => {
-        for (const [i, target] of targets.entries()) {
-          try {
-            await pushRef(target, oid, force)
-            return target
-          } catch (err) {
-            if (i === targets.length - 1) warnings.push(`the generated tree could not be kept in the repository: ${(err as Error).message}`)
-          }
-        }
-        return null
-      }
-      const generatedTree = await writeEntriesTree(gitdir, next)
-      // Kept on the IES side before any ref moves: the base of the next push, whatever the host does with the refs.
-      await req.keepBase?.(await filesOf(req.files, next, read))
-      if (req.strategy === 'branch') {
-        // The review's generated tree is kept too, and named in the review commit: once the review is
-        // merged into the branch, it is the base of the next push (reviewedBase), so a conflict
-        // resolved in the review stays resolved.
-        const reviewGenerated = await commitOf(generatedTree, lastGenerated, `IES generated tree of ${req.reviewBranch}\n\n${message}`)
-        const keptRef = await keepGenerated([generatedRef(req.reviewBranch), generatedBranchRef(req.reviewBranch)], reviewGenerated, false)
-        const commit = await commitOf(tree, from, keptRef ? `${message}${REVIEW_TRAILER_NAME}: ${keptRef}\n` : message)
-        await req.beforeUpdate?.(attempt)
-        await pushRef(`refs/heads/${req.reviewBranch}`, commit, false)
-        return { ...outcome, commit, branch: req.reviewBranch, changed: tree !== headTree, ...(warnings.length > 0 && { warnings }) }
-      }
-      const sameGenerated = generatedTree === (await treeOf(lastGenerated, basedir))
-      // After a merged review the branch's ref moves to it at least.
-      const generatedMoves = !sameGenerated || found.kind === 'review'
-      if (tree === headTree && head && !generatedMoves) return { ...outcome, commit: head, branch, changed: false }
-      // A new commit, or a branch opened again at the default branch's head when that holds the merge already.
-      const commit = tree !== headTree ? await commitOf(tree, from, message) : from!
-      if (commit !== head) {
-        await req.beforeUpdate?.(attempt)
-        try {
-          await pushRef(`refs/heads/${branch}`, commit, false)
-        } catch (err) {
-          // The branch moved on meanwhile (refused as not a fast-forward, or no longer where we read it): merge again.
-          if (attempt < MAX_ATTEMPTS && (await remoteHead(req, `refs/heads/${branch}`)) !== head) continue
-          throw err
-        }
-      }
-      if (generatedMoves) {
-        const generatedCommit =
-          sameGenerated && lastGenerated
-            ? lastGenerated
-            : await commitOf(generatedTree, lastGenerated, `IES generated tree of ${branch}\n\n${message}`)
-        // The branch is pushed already. Creating the ref on a host that refuses `refs/ies/...` (branches
-        // and tags only) falls back to the branch `ies/generated/<branch>`. Should the ref not move (a
-        // concurrent push moved it first, or the host refuses), the push still succeeds, with a warning:
-        // the next push finds its base among the generations IES kept (keptBase). A fast-forward of the
-        // ref we read (a concurrent push that moved it meanwhile wins), forced only after a merged
-        // review, whose generated commit follows the ref's but is not in the repository the commits are made in.
-        await keepGenerated(
-          generated ? [keptAt] : [generatedRef(branch), generatedBranchRef(branch)],
-          generatedCommit,
-          found.kind === 'review',
-        )
-      }
-      return { ...outcome, commit, branch, changed: tree !== headTree, ...(warnings.length > 0 && { warnings }) }
+      const outcome = await pushAttempt(ctx, theirs, attempt)
+      if (outcome) return outcome
     }
   } finally {
     await rm(basedir, { recursive: true, force: true })
   }
 }
+
+/** What every attempt of one push shares. */
+interface PushContext {
+  gitdir: string
+  basedir: string
+  cache: object
+  req: PushRequest
+  session: GitSession
+  /** The branch pushed to (the request's or the remote's default). */
+  branch: string
+  /** The remote's default branch, asked once. */
+  defaultOf: () => Promise<string | null>
+  /** The generation record among the files pushed. */
+  ownRecord: GenerationRecord | null
+}
+
+/** The branch as the remote holds it now, and the merge's base. */
+interface BranchState {
+  /** The branch head; null when the branch does not exist. */
+  head: string | null
+  /** The generated ref's commit (in `basedir`), and the ref it was read from. */
+  generated: string | null
+  keptAt: string
+  /** The commit the push builds on (the head, the default branch's for a new branch, or none) and its files. */
+  from: string | null
+  ours: TreeEntries
+  found: BaseFound
+}
+
+async function readBranch(ctx: PushContext): Promise<BranchState> {
+  const { gitdir, basedir, cache, req, branch } = ctx
+  const { fetch, fetchInto, read } = ctx.session
+  let keptAt = generatedRef(branch)
+  const fetched = await Promise.all([fetch(`refs/heads/${branch}`), fetchInto(basedir, keptAt)])
+  const head = fetched[0]
+  let generated = fetched[1]
+  if (!generated) {
+    const fallback = await fetchInto(basedir, generatedBranchRef(branch))
+    if (fallback) [keptAt, generated] = [generatedBranchRef(branch), fallback]
+  }
+  // A branch that does not exist (deleted once its pull request was merged, or new) starts from
+  // the default branch, so that a pull request from it shows only what this push changes; not
+  // when that holds another environment's generation (one repository, a branch per environment).
+  const startBranch = head ? branch : await ctx.defaultOf()
+  const fromRef = `refs/heads/${startBranch}`
+  let from = head ?? (startBranch && startBranch !== branch ? await fetch(fromRef) : null)
+  let ours = await readTreeEntries(gitdir, from, cache)
+  if (!head && from && !(await ofEnvironment(ours, ctx.ownRecord, read))) [from, ours] = [null, new Map()]
+  const found = await findBase({
+    gitdir,
+    basedir,
+    cache,
+    from,
+    generated,
+    ours,
+    read,
+    keptBase: req.keptBase,
+    deepen: (depth) => fetch(fromRef, depth),
+    fetchBase: (ref) => fetchInto(basedir, ref),
+  })
+  return { head, generated, keptAt, from, ours, found }
+}
+
+/** One fetch, merge and push; null when the branch moved between the fetch and the push (merge again). */
+async function pushAttempt(ctx: PushContext, theirs: TreeEntries, attempt: number): Promise<PushOutcome | null> {
+  const { gitdir, basedir, req, branch } = ctx
+  const { pushRef, read, commitOf, treeOf } = ctx.session
+  const { head, generated, keptAt, from, ours, found } = await readBranch(ctx)
+  const { base, lastGenerated } = found
+  const previous = parseGenerationRecordOf(base.get(GENERATION_RECORD_PATH) && (await read(base.get(GENERATION_RECORD_PATH)!.oid)))
+  const next = await withPreviousRecord(theirs, base, previous, read, (content) => writeBlob(gitdir, content))
+  const merge = await mergeTrees({
+    base,
+    ours,
+    theirs: next,
+    read,
+    write: (content) => writeBlob(gitdir, content),
+    labels: { ours: branch, base: 'last generation', theirs: 'new generation' },
+  })
+  const outcome = { conflicts: merge.conflicts, base: found.kind, attempts: attempt } as const
+  if (req.dryRun) {
+    const changes = await changesOf(ours, merge, read)
+    const target = req.strategy === 'branch' ? req.reviewBranch : branch
+    return { ...outcome, commit: head, branch: target, changed: changes.length > 0 || !head, changes }
+  }
+  if (req.strategy === 'merge' && merge.conflicts.length > 0) throw pushConflict(branch, merge.conflicts)
+
+  const message = req.message(previous)
+  const tree = await writeEntriesTree(gitdir, req.strategy === 'branch' ? merge.marked : merge.entries)
+  const headTree = await treeOf(from)
+  const warnings: string[] = []
+  const generatedTree = await writeEntriesTree(gitdir, next)
+  // Kept on the IES side before any ref moves: the base of the next push, whatever the host does with the refs.
+  await req.keepBase?.(await filesOf(req.files, next, read))
+  const withWarnings = <T extends object>(o: T) => ({ ...o, ...(warnings.length > 0 && { warnings }) })
+  if (req.strategy === 'branch') {
+    // The review's generated tree is kept too, and named in the review commit: once the review is
+    // merged into the branch, it is the base of the next push (reviewedBase), so a conflict
+    // resolved in the review stays resolved.
+    const reviewGenerated = await commitOf(generatedTree, lastGenerated, `IES generated tree of ${req.reviewBranch}\n\n${message}`)
+    const keptRef = await keepGenerated(
+      ctx.session,
+      warnings,
+      [generatedRef(req.reviewBranch), generatedBranchRef(req.reviewBranch)],
+      reviewGenerated,
+      false,
+    )
+    const commit = await commitOf(tree, from, keptRef ? `${message}${REVIEW_TRAILER_NAME}: ${keptRef}\n` : message)
+    await req.beforeUpdate?.(attempt)
+    await pushRef(`refs/heads/${req.reviewBranch}`, commit, false)
+    return withWarnings({ ...outcome, commit, branch: req.reviewBranch, changed: tree !== headTree })
+  }
+  const sameGenerated = generatedTree === (await treeOf(lastGenerated, basedir))
+  // After a merged review the branch's ref moves to it at least.
+  const generatedMoves = !sameGenerated || found.kind === 'review'
+  if (tree === headTree && head && !generatedMoves) return { ...outcome, commit: head, branch, changed: false }
+  // A new commit, or a branch opened again at the default branch's head when that holds the merge already.
+  const commit = tree !== headTree ? await commitOf(tree, from, message) : from!
+  if (commit !== head) {
+    await req.beforeUpdate?.(attempt)
+    try {
+      await pushRef(`refs/heads/${branch}`, commit, false)
+    } catch (err) {
+      // The branch moved on meanwhile (refused as not a fast-forward, or no longer where we read it): merge again.
+      if (attempt < MAX_ATTEMPTS && (await remoteHead(req, `refs/heads/${branch}`)) !== head) return null
+      throw err
+    }
+  }
+  if (generatedMoves) {
+    const generatedCommit =
+      sameGenerated && lastGenerated
+        ? lastGenerated
+        : await commitOf(generatedTree, lastGenerated, `IES generated tree of ${branch}\n\n${message}`)
+    // The branch is pushed already. Creating the ref on a host that refuses `refs/ies/...` (branches
+    // and tags only) falls back to the branch `ies/generated/<branch>`. Should the ref not move (a
+    // concurrent push moved it first, or the host refuses), the push still succeeds, with a warning:
+    // the next push finds its base among the generations IES kept (keptBase). A fast-forward of the
+    // ref we read (a concurrent push that moved it meanwhile wins), forced only after a merged
+    // review, whose generated commit follows the ref's but is not in the repository the commits are made in.
+    const targets = generated ? [keptAt] : [generatedRef(branch), generatedBranchRef(branch)]
+    await keepGenerated(ctx.session, warnings, targets, generatedCommit, found.kind === 'review')
+  }
+  return withWarnings({ ...outcome, commit, branch, changed: tree !== headTree })
+}
+
+/** Pushes a generated commit to the first of the refs the host accepts; that ref, or null (with a warning). */
+async function keepGenerated(
+  session: GitSession,
+  warnings: string[],
+  targets: string[],
+  oid: string,
+  force: boolean,
+): Promise<string | null> {
+  for (const [i, target] of targets.entries()) {
+    try {
+      await session.pushRef(target, oid, force)
+      return target
+    } catch (err) {
+      if (i === targets.length - 1) warnings.push(`the generated tree could not be kept in the repository: ${(err as Error).message}`)
+    }
+  }
+  return null
+}
+
+type GitSession = ReturnType<typeof gitSession>
 
 /**
  * The Git operations of one push: fetches and pushes with the request's credentials and HTTP client

@@ -7,6 +7,7 @@ import { ProcessorError } from '@ies/processor-lib'
 import { DestinationError } from '../push/destination.ts'
 import { GenerationError } from '../generation/generation.ts'
 import type { JobError } from './store.ts'
+import { redact } from '../../core/redaction.ts'
 
 /** A failure the job reports as it is (its code and message are meant for the user); `cause` is for the log. */
 export class JobFailure extends Error {
@@ -18,22 +19,6 @@ export class JobFailure extends Error {
   ) {
     super(message, options)
   }
-}
-
-export function redact(text: string, secrets: readonly (string | null | undefined)[]): string {
-  let out = text
-  for (const secret of secrets) if (secret) out = out.split(secret).join('[redacted]')
-  return out
-}
-
-/**
- * Every form an HTTP credential can leak in: the password as is, URL-encoded, and the Basic
- * `Authorization` value made of it (base64 of `username:password`, which does not contain the
- * base64 of the password alone).
- */
-export function credentialSecrets(username: string, password: string | null | undefined): string[] {
-  if (!password) return []
-  return [password, encodeURIComponent(password), Buffer.from(`${username}:${password}`).toString('base64')]
 }
 
 /** The fields of an error an operator reads (Node's system errors, isomorphic-git's `data`), as a plain object. */

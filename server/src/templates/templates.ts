@@ -7,33 +7,13 @@ import { mkdir } from 'node:fs/promises'
 import { createHash } from 'node:crypto'
 import path from 'node:path'
 import { readTree, templatesCommit, type InputFile } from '@ies/processor-lib'
+import type { Templates, TemplatesSource } from './source.ts'
 import { treeFingerprint } from './tree-fingerprint.ts'
 import { eventsDelivered, TreeWatch } from './tree-watch.ts'
 import { fetchBranch, fetchRefAt, git, initBare, readCommitFiles } from '@ies/processor-lib/git-objects'
 import fs from 'node:fs'
 import type { Db } from 'mongodb'
 import { TemplatesVersionStore } from './templates-versions.ts'
-
-export interface Templates {
-  commit: string
-  inputs: InputFile[]
-}
-
-export interface TemplatesSource {
-  /** Where the templates come from, for logs and the job result (a path or a URL without credentials). */
-  readonly origin: string
-  load(): Promise<Templates>
-  /**
-   * The templates of a given version: a templates commit (either source: a directory's only when
-   * IES has generated from it, templates-versions.ts) or a tag of a templates repository; null
-   * when there is no such version.
-   */
-  version(ref: string): Promise<Templates | null>
-  /** How many commits `from` is behind `to` (a templates repository); null when unknown. */
-  distance(from: string, to: string): Promise<number | null>
-  /** Ends what the source keeps running (a directory source's watchers); the server calls it when it closes. */
-  close?(): void
-}
 
 export const TEMPLATES_BRANCH = 'main'
 

@@ -1,0 +1,15 @@
+// How the jobs read and update environments: an interface the job engine declares and the
+// environments plugin satisfies (the engine knows no plugin).
+import type { Migration } from '@ies/processor-lib/migrations/index'
+import type { JobEnvironment } from '../generation/transform.ts'
+
+export interface EnvironmentAccess {
+  get(userId: string, id: string): Promise<JobEnvironment | null>
+  /** The decrypted deploy key; only the push job asks for it. */
+  getDeployKey(userId: string, id: string): Promise<string | null>
+  /**
+   * Stores the configuration the migrations the environment has not run make of it (a versioned
+   * write of the stored record, like any change) and their ids; only a push that pushed asks.
+   */
+  storeMigrated?(userId: string, id: string, migrations: readonly Migration[], jobId?: string): Promise<void>
+}

@@ -1,0 +1,118 @@
+// The `push` job: alone among its environment's pushes (a dry run excepted), it reads the
+// environment once its turn has come, migrates it in memory, generates (or reads an earlier
+// generation back), checks the destination and pushes (push-job.ts); the migrated configuration is
+// stored after a push that pushed.
+import { unzipToFiles, type TreeFile } from '@ies/processor-lib'
+import { credentialSecrets } from '../../core/redaction.ts'
+import { generate } from '../generation/generation.ts'
+import { processorInput, templatesVersionOf, type JobEnvironment, type ProcessorInput } from '../generation/transform.ts'
+import { isPemPrivateKey, PEM_OVER_HTTPS_MESSAGE } from '../push/deploy-key.ts'
+import { checkDestination } from '../push/destination.ts'
+import { pushEnvironment, type LifecyclePushParams } from '../push/push-job.ts'
+import { UNZIP_LIMITS, type ArchiveId } from './archives.ts'
+import { JobFailure } from './errors.ts'
+import { keptAlive, recorded, type JobContext, type Touch } from './job-context.ts'
+import type { GenerateResult, JobRecord, PushResult } from './store.ts'
+
+/**
+ * A push (not a dry run) runs alone among its environment's pushes (pushTurn), and reads the
+ * environment once its turn has come; its locks (the job's and the environment's push lock) are
+ * kept fresh for as long as it runs, the Git part included.
+ */
+export async function runPush(ctx: JobContext, record: JobRecord, touch: Touch, environment: Promise<JobEnvironment>): Promise<void> {
+  const params = record.params as LifecyclePushParams
+  const exclusive = params.dryRun !== true
+  const { environmentId, _id: jobId } = record
+  const keep = () => Promise.all([touch(), exclusive && ctx.pushLocks.refresh(environmentId, jobId)])
+  let deployKey: string | null = null
+  let input: ProcessorInput | undefined
+  try {
+    await keptAlive(ctx.config.jobs.lockLifetimeMs, keep, async () => {
+      if (exclusive && (await pushTurn(ctx, record, keep))) {
+        environment.catch(() => {})
+        environment = ctx.environmentOf(record)
+      }
+      const stored = await environment
+      const migrated = await ctx.migrations.migrated(stored, templatesVersionOf(stored, params.templatesVersion))
+      const { env } = migrated
+      const repository = env.gitRepository
+      if (!repository?.url) throw new JobFailure('NO_GIT_REPOSITORY', 'The environment has no Git repository')
+      input = processorInput(env)
+      deployKey = await ctx.environments.getDeployKey(record.userId, environmentId)
+      if (!deployKey) throw new JobFailure('NO_DEPLOY_KEY', 'The environment has no deploy key to push with')
+      if (isPemPrivateKey(deployKey)) throw new JobFailure('DEPLOY_KEY_NOT_USABLE', PEM_OVER_HTTPS_MESSAGE)
+      const { files, templatesCommit } = params.generationJobId
+        ? await filesOfGeneration(ctx, record, params.generationJobId)
+        : await generate({
+            input,
+            format: params.format,
+            options: params.options,
+            processor: ctx.processor,
+            environmentId,
+            ...recorded(migrated.migrations),
+            templatesVersion: templatesVersionOf(env, params.templatesVersion),
+          })
+      await checkDestination(repository.url, ctx.config.push.allowedHosts)
+      const result = await pushEnvironment({
+        ...ctx.pushing,
+        job: record,
+        env,
+        url: repository.url,
+        branch: repository.branch || undefined,
+        deployKey,
+        files,
+        templatesCommit,
+        input,
+      })
+      if (migrated.applied.length > 0) {
+        Object.assign(result, { configurationChange: { migrations: migrated.applied, changes: migrated.changes } })
+        if (!params.dryRun) await ctx.migrations.storeMigrated(record, templatesVersionOf(stored, params.templatesVersion))
+      }
+      await ctx.store.succeed(record, result as PushResult, { processorInput: input })
+    })
+  } catch (err) {
+    await ctx.fail(record, err, input, credentialSecrets(ctx.config.push.username, deployKey))
+  } finally {
+    if (exclusive) await ctx.pushLocks.release(environmentId, jobId).catch(() => {})
+  }
+}
+
+/**
+ * Waits until the push job holds its environment's push lock (push-lock.ts), keeping its own lock
+ * fresh meanwhile; woken when the holder finishes, else it looks again after 0.1, 0.2 ... 2 s.
+ * Whether it had to wait.
+ */
+async function pushTurn(ctx: JobContext, record: JobRecord, keep: () => Promise<unknown>): Promise<boolean> {
+  const { lockLifetimeMs } = ctx.config.jobs
+  let pause = 100
+  for (let waited = false; ; waited = true) {
+    const holder = await ctx.pushLocks.take(record.environmentId, record._id, lockLifetimeMs)
+    if (holder === null) return waited
+    if (!waited) ctx.log.info({ jobId: record._id, waitingFor: holder }, "push waits for the environment's running push")
+    const waiter = ctx.completions.waiter(holder, Math.min(pause, lockLifetimeMs / 3))
+    await waiter.woken
+    waiter.cancel()
+    pause = Math.min(pause * 2, 2000)
+    await keep()
+  }
+}
+
+/** The files of an earlier successful generation of the same environment, read back from its archive. */
+async function filesOfGeneration(
+  ctx: JobContext,
+  record: JobRecord,
+  generationJobId: string,
+): Promise<{ files: TreeFile[]; templatesCommit: string }> {
+  const generation = await ctx.store.get(record.userId, generationJobId)
+  if (
+    !generation ||
+    generation.type !== 'generate' ||
+    generation.environmentId !== record.environmentId ||
+    generation.status !== 'succeeded' ||
+    !generation.archiveId
+  ) {
+    throw new JobFailure('GENERATION_NOT_USABLE', 'The given generation job is not a successful generation of this environment')
+  }
+  const inputs = await unzipToFiles(await ctx.archives.read(generation.archiveId as ArchiveId), UNZIP_LIMITS)
+  return { files: inputs, templatesCommit: (generation.result as GenerateResult).templatesCommit }
+}
