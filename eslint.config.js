@@ -132,7 +132,7 @@ function importRules() {
       [
         processorLibRules,
         [node, 'The catalog contract runs in the browser: no Node modules.'],
-        [['../*', '!../contract/*'], 'The catalog contract takes only types from the rest of processor-lib (import type).', true],
+        ['^\\.\\./(?!\\.\\./|contract/)', 'The catalog contract takes only types from the rest of processor-lib (import type).', true],
       ],
       browser,
     ),
@@ -174,7 +174,7 @@ function importRules() {
         desktop,
         cli,
         [
-          ['../*/*', '../../plugins/**'],
+          '^(\\.\\./(?!\\.\\.?/)[^/]+/|(\\.\\./)+plugins/)',
           'Plugins meet through decorators (app.environments, app.catalog, ...): take only types from another plugin (import type); shared schemas live in @ies/api.',
           true,
         ],
@@ -195,7 +195,7 @@ function importRules() {
       [
         ...clientRules,
         [node, 'The bridge types are shared with the renderer: no Node modules.'],
-        [['../*'], 'The bridge types import only @ies/api and the catalog contract.'],
+        ['^\\.\\./(?!\\.\\./)', 'The bridge types import only @ies/api and the catalog contract.'],
       ],
     ),
     entry(
