@@ -52,7 +52,10 @@ export default tseslint.config(
 // (a type vanishes at run time and carries the one definition of a shape).
 function importRules() {
   const node = `^(node:|(${builtinModules.filter((m) => !m.startsWith('_')).join('|')})(/|$))`
-  const desktop = [['**/desktop/**', '@ies/desktop', '@ies/desktop/*'], 'The desktop is a client: nothing imports it.']
+  const desktop = [
+    ['**/desktop/**', '@ies/desktop', '@ies/desktop/*'],
+    'The desktop is a client: nothing imports it; move what others need into @ies/api or the catalog contract.',
+  ]
   const cli = [
     ['**/cli/**', '@ies/cli', '@ies/cli/*'],
     'The CLI is a client: nothing imports it; what it shares with the desktop lives in @ies/api.',
@@ -116,10 +119,10 @@ function importRules() {
     entry(
       ['api/**/*.ts'],
       [
-        [node, 'The API contract runs in the browser: no Node modules.'],
+        [node, 'The API contract runs in the browser: no Node modules; take settings and I/O as arguments.'],
         [
           [...serverGlobs, '**/cli/**', '@ies/cli/*', '**/desktop/**', '@ies/desktop/*'],
-          'The API contract is the bottom of the client side: it imports no server, plugin, CLI or desktop code (types neither); schemas live in api/src/schemas/.',
+          'The API contract is the bottom of the client side: it imports no server, plugin, CLI or desktop code (types neither); move the schema or type into api/src/.',
         ],
         [processorLib[0], 'The API contract imports only the catalog contract of processor-lib (@ies/processor-lib/contract/*).'],
         ['^(?![./]|node:|@ies/|@sinclair/typebox(/|$))', 'The API contract depends on @sinclair/typebox and the catalog contract only.'],
@@ -131,7 +134,7 @@ function importRules() {
       ['processor-lib/src/contract/**/*.ts'],
       [
         processorLibRules,
-        [node, 'The catalog contract runs in the browser: no Node modules.'],
+        [node, 'The catalog contract runs in the browser: no Node modules; take contents as arguments.'],
         ['^\\.\\./(?!\\.\\./|contract/)', 'The catalog contract takes only types from the rest of processor-lib (import type).', true],
       ],
       browser,
@@ -153,7 +156,7 @@ function importRules() {
         ...serverRules,
         serverPart(
           ['jobs', 'templates', 'web'],
-          'The identity provider stands on server core alone: it imports neither jobs, templates nor web.',
+          'The identity provider stands on server core alone: it imports neither jobs, templates nor web; take what it needs as options from app.ts.',
         ),
       ],
     ),
@@ -161,12 +164,18 @@ function importRules() {
       ['server/src/templates/**/*.ts'],
       [
         ...serverRules,
-        serverPart(['jobs', 'idp', 'web'], 'The templates source stands on server core alone: it imports neither jobs, idp nor web.'),
+        serverPart(
+          ['jobs', 'idp', 'web'],
+          'The templates source stands on server core alone: it imports neither jobs, idp nor web; take what it needs as arguments.',
+        ),
       ],
     ),
     entry(
       ['server/src/jobs/**/*.ts'],
-      [...serverRules, serverPart(['idp', 'web'], 'The job engine imports neither the identity provider nor web.')],
+      [
+        ...serverRules,
+        serverPart(['idp', 'web'], 'The job engine imports neither the identity provider nor web; take what it needs as arguments.'),
+      ],
     ),
     entry(
       ['plugins/**/*.ts'],
@@ -195,7 +204,7 @@ function importRules() {
       [
         ...clientRules,
         [node, 'The bridge types are shared with the renderer: no Node modules.'],
-        ['^\\.\\./(?!\\.\\./)', 'The bridge types import only @ies/api and the catalog contract.'],
+        ['^\\.\\./(?!\\.\\./)', 'The bridge types import only @ies/api and the catalog contract: declare the type here or in @ies/api.'],
       ],
     ),
     entry(
