@@ -25,6 +25,30 @@ export interface NewServiceOptions {
 
 /** The files written and appended to, relative to the templates root. */
 export async function scaffoldService(opts: NewServiceOptions): Promise<string[]> {
+  const service = await planService(opts)
+  await writeModule(service)
+  await appendToRoot(service)
+  const { key } = service
+  return [
+    ...['versions.tf', 'variables.tf', 'main.tf', 'outputs.tf'].map((f) => `terraform/modules/${key}/${f}`),
+    ...['terraform.tfvars', 'variables.tf', 'main.tf', 'outputs.tf'].map((f) => `terraform/${f}`),
+  ]
+}
+
+/** What a new service is called and which Terraform versions its module pins. */
+interface PlannedService {
+  templatesDir: string
+  key: string
+  moduleDir: string
+  displayName: string
+  category: string
+  description: string
+  requiredVersion: string
+  awsVersion: string
+}
+
+/** Checks the key is new (in the catalog and as a module folder) and settles names and versions. */
+async function planService(opts: NewServiceOptions): Promise<PlannedService> {
   const { templatesDir, key } = opts
   if (!SERVICE_KEY_RE.test(key)) throw new Error(`a service key is lower-case letters and digits, starting with a letter: ${key}`)
   const catalog = await extractCatalog({ templatesDir, provider: 'aws', commit: 'scaffold' })
@@ -43,7 +67,11 @@ export async function scaffoldService(opts: NewServiceOptions): Promise<string[]
   const versions = await readFile(path.join(templatesDir, 'terraform', 'versions.tf'), 'utf8')
   const requiredVersion = /required_version\s*=\s*"([^"]+)"/.exec(versions)?.[1] ?? '>= 1.11.0, < 2.0.0'
   const awsVersion = /aws\s*=\s*\{[^}]*version\s*=\s*"([^"]+)"/.exec(versions)?.[1] ?? '~> 5.100.0'
+  return { templatesDir, key, moduleDir, displayName, category, description, requiredVersion, awsVersion }
+}
 
+/** The module folder: versions, variables, a placeholder resource and an output. */
+async function writeModule({ key, moduleDir, displayName, requiredVersion, awsVersion }: PlannedService): Promise<void> {
   await mkdir(moduleDir, { recursive: true })
   const module = (f: string) => path.join(moduleDir, f)
   await writeFile(
@@ -100,7 +128,10 @@ resource "terraform_data" "this" {
 }
 `,
   )
+}
 
+/** The gated parameter, root variable, module call and output in the root files. */
+async function appendToRoot({ templatesDir, key, displayName, category, description }: PlannedService): Promise<void> {
   const root = (f: string) => path.join(templatesDir, 'terraform', f)
   const rule = `# --- ${displayName}: ${description} `
   await appendFile(
@@ -154,10 +185,6 @@ output "${key}_name" {
 # @section services.${key}.enabled end
 `,
   )
-  return [
-    ...['versions.tf', 'variables.tf', 'main.tf', 'outputs.tf'].map((f) => `terraform/modules/${key}/${f}`),
-    ...['terraform.tfvars', 'variables.tf', 'main.tf', 'outputs.tf'].map((f) => `terraform/${f}`),
-  ]
 }
 
 /** An attribute value cannot hold `|` (it splits the decorator, rule 9) nor a line break. */

@@ -87,7 +87,8 @@ function ies(server: string, args: string[], env: Record<string, string>): Promi
   })
 }
 
-async function main() {
+/** Keycloak, the store, Redis, the processor service and two IES replicas; each stopped by stopAll. */
+async function startStack(): Promise<{ keycloak: Awaited<ReturnType<typeof startKeycloak>>; replicaA: string; replicaB: string }> {
   step('Keycloak, realm imported from scripts/keycloak/realm.json')
   const keycloak = await startKeycloak()
   recordProcessGroup(keycloak.pid)
@@ -140,6 +141,11 @@ async function main() {
   const replicaA = await startReplica('A', { ...shared, JOBS_PROCESS: 'false' })
   const replicaB = await startReplica('B', { ...shared, JOBS_PROCESS: 'true' })
   console.log(`   A ${replicaA}, B ${replicaB}`)
+  return { keycloak, replicaA, replicaB }
+}
+
+async function main() {
+  const { keycloak, replicaA, replicaB } = await startStack()
 
   step('a Git server with an empty repository, a token as its password')
   const deployKey = randomBytes(20).toString('hex')

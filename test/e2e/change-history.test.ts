@@ -45,6 +45,7 @@ t.test('the History tab: changes, their diff, and a restore', async (t) => {
   t.match(await diff.textContent(), /domain\s*shop\.example\.com\s*shop\.example\.org/)
   t.match(await diff.textContent(), /services\.rds\.enabled\s*not set\s*true/)
   await items.nth(0).getByRole('button', { name: 'Show changes' }).click()
+  await items.nth(0).getByRole('table').waitFor()
   t.match(await items.nth(0).textContent(), /gitRepository\.deployKey\s*replaced \(secret, not shown\)/)
   await screenshot(page, '40-change-history')
 

@@ -126,6 +126,8 @@ t.test('preview, push, behind, update all, conflict in the UI', async (t) => {
   await screenshot(page, '25-upgrade-preview')
   await banner.getByRole('button', { name: 'Update all 1' }).click()
   await row.getByText(/^Updated: commit/).waitFor({ timeout: 180_000 })
+  // The banner's title follows once every row has its outcome (a later render than the row's).
+  await banner.getByText(/^Update finished:/).waitFor()
   t.match(await banner.textContent(), /Update finished: 1 updated, 0 in conflict, 0 failed/)
   t.ok(jobRequests.length > 0, `jobs followed: ${jobRequests.join(' ')}`)
   t.ok(

@@ -67,6 +67,7 @@ t.test('state backend: "Create one for me" without creating it warns at the step
   const { page, problems } = await newEnvironmentWizard(t, ies.url, ies.tokenFor('dev'), 'shop-dev')
   await page.getByRole('button', { name: 'Next: Services' }).click()
   await page.getByRole('button', { name: 'Next: State backend' }).click()
+  await page.getByLabel('Create one for me').waitFor() // the step is shown: an absent warning means something
   t.equal(await page.getByTestId('backend-not-created').count(), 0, 'no warning without "Create one for me"')
   await page.getByLabel('Create one for me').check()
   const atStep = page.getByTestId('backend-not-created')

@@ -14,6 +14,7 @@ import t, { type Test } from 'tap'
 import { LEFT_OUT } from '../../server/src/jobs/push/push-details.ts'
 import { startTestApp } from '../harness/app.ts'
 import { startGitServer } from '../harness/git-server.ts'
+import { eventually } from '../harness/eventually.ts'
 import { environmentBody, waitForJob } from './fixtures.ts'
 
 const run = promisify(execFile)
@@ -24,11 +25,6 @@ const TFVARS = 'terraform/terraform.tfvars'
 const OUTPUTS = 'terraform/outputs.tf'
 const REFUSE_IES_REFS =
   '#!/bin/sh\nwhile read old new ref; do case "$ref" in refs/ies/*|refs/heads/ies/generated/*) echo "$ref is not allowed here" >&2; exit 1;; esac; done\nexit 0\n'
-
-/** Resolves once `check` holds, looking again every 50 ms. */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 50))
-}
 
 t.test('the base of a push cannot be lost', async (t) => {
   const git = await startGitServer({ username: 'x-access-token', password: DEPLOY_KEY })
@@ -115,8 +111,7 @@ t.test('the base of a push cannot be lost', async (t) => {
     const kept = () => app.mongo.db.collection('pushBases').countDocuments({ environmentId: env.id })
     t.equal(await kept(), 2, 'IES keeps the generated files of both pushes')
     t.equal((await fetch(`${url}/api/environments/${env.id}`, { method: 'DELETE', headers: auth('dev') })).status, 204)
-    await until(async () => (await kept()) === 0)
-    t.pass('and removes them with the environment')
+    t.equal(await eventually(kept, (n) => n === 0), 0, 'and removes them with the environment')
   })
 
   await t.test('a host that refuses refs/ies/* and ies/generated/*: a warning, and later pushes still merge', async (t) => {

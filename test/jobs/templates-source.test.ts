@@ -13,6 +13,7 @@ import { directorySource } from '@ies/server/templates/templates'
 import type { TemplatesSource } from '@ies/server/templates/source'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
 import { GIT_ENV } from '../harness/git-env.ts'
+import { eventually } from '../harness/eventually.ts'
 
 const run = promisify(execFile)
 
@@ -278,8 +279,14 @@ t.test('close() ends every watcher of a source', async (t) => {
   t.ok(opened.size > 10, `a watcher per directory (${opened.size})`)
   source.close?.()
   // A closed handle's destroy hook runs on a later turn.
-  for (let i = 0; i < 100 && ended < opened.size; i++) await new Promise((resolve) => setTimeout(resolve, 10))
-  t.equal(ended, opened.size, 'every watcher closed')
+  t.equal(
+    await eventually(
+      async () => ended,
+      (n) => n === opened.size,
+    ),
+    opened.size,
+    'every watcher closed',
+  )
 })
 
 t.test('a folder that cannot be watched is reported once, and every load checks it', async (t) => {

@@ -3,6 +3,7 @@
 import { createHook } from 'node:async_hooks'
 import t from 'tap'
 import { startTestApp } from '../harness/app.ts'
+import { eventually } from '../harness/eventually.ts'
 
 t.test('closing the server closes the watchers of its templates folder', async (t) => {
   const opened = new Set<number>()
@@ -23,6 +24,12 @@ t.test('closing the server closes the watchers of its templates folder', async (
   t.equal(ended.size, 0, 'and kept while the server runs')
   await app.close()
   // A closed handle's destroy hook runs on a later turn.
-  for (let i = 0; i < 100 && ended.size < opened.size; i++) await new Promise((resolve) => setTimeout(resolve, 10))
-  t.equal(ended.size, opened.size, 'every watcher closed with the server')
+  t.equal(
+    await eventually(
+      async () => ended.size,
+      (n) => n === opened.size,
+    ),
+    opened.size,
+    'every watcher closed with the server',
+  )
 })

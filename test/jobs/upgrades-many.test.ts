@@ -1,6 +1,6 @@
 // The bulk upgrade of a user with many environments reads their last pushes a few at a time: all at
-// once (10,000 environments) queued as many reads in the driver, failed the request for those that
-// waited past its queue timeout, and held the event loop for seconds (GET /health then took 2 s).
+// once (10,000 environments) would queue as many reads in the driver, fail the request for those
+// that wait past its queue timeout, and hold the event loop for seconds (GET /health answers late).
 // The upgrade status reads none of them: the user's status document holds the last pushes.
 import t from 'tap'
 import { startTestApp } from '../harness/app.ts'

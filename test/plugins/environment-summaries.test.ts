@@ -2,10 +2,10 @@
 // the list follows creates, renames, status and deletions; concurrent creates on two servers of one
 // database all appear; a summary that lost an update (or is gone) is rebuilt from the records when
 // a list finds it out of step; and a list reads no other user's records.
-import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
 import { buildApp } from '@ies/server'
 import { startTestApp } from '../harness/app.ts'
+import { eventually } from '../harness/eventually.ts'
 import { decodeEntries } from '../../plugins/environments/summary-entries.ts'
 import { api } from './helpers.ts'
 
@@ -50,14 +50,17 @@ t.test('a summary out of step with the records is rebuilt by the next list', asy
   t.equal((await a.putEnv('dev', first, { provider: 'gcp', region: 'europe-west1' })).status, 200)
   await summaries.replaceOne({ _id: userId }, { entries: before!.entries, revision: 1000 } as never)
   // The list answers from the summary, then compares the page with its records and rebuilds it.
-  let listed: string[] = []
-  for (let i = 0; i < 100 && listed.join() !== 'two'; i++) {
-    listed = names(await a.listEnvs('dev', '?sort=name&provider=aws'))
-    await sleep(50)
-  }
+  const listed = await eventually(
+    async () => names(await a.listEnvs('dev', '?sort=name&provider=aws')),
+    (l) => l.join() === 'two',
+  )
   t.same(listed, ['two'], 'the stale entry is noticed and the summary rebuilt')
-  const stored = decodeEntries((await summaries.findOne({ _id: userId }))!.entries)
-  t.same(stored.map((e) => `${e.name}:${e.provider}`).sort(), ['one:gcp', 'two:aws'], 'and stored again')
+  // The rebuilt summary is stored after the list has answered: wait for it.
+  const storedEntries = async () =>
+    decodeEntries((await summaries.findOne({ _id: userId }))!.entries)
+      .map((e) => `${e.name}:${e.provider}`)
+      .sort()
+  t.same(await eventually(storedEntries, (e) => e.join() === 'one:gcp,two:aws'), ['one:gcp', 'two:aws'], 'and stored again')
 
   // A database from before summaries (no summary, no `#all` marker): one scan builds them all.
   await summaries.deleteMany({})

@@ -14,6 +14,7 @@ import { refusingEndpoint } from './loopback.ts'
 import { operationsOf } from './openapi.ts'
 import { allDocuments } from './snapshot.ts'
 import { logLines } from '../harness/log-lines.ts'
+import { eventually } from '../harness/eventually.ts'
 
 const pem = (label: string, body: string) => `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----\n`
 
@@ -316,7 +317,7 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
 
   // Every log line; a probe proves they are captured.
   app.log.info({ probe: visible.make('logprobe') }, 'canary probe')
-  await new Promise((resolve) => setTimeout(resolve, 100))
+  await eventually(async () => lines.some((line) => line.includes('canary probe')), Boolean)
   lines.forEach((line, i) => {
     bodies.add(`log line ${i}`, line)
     shown.add(`log line ${i}`, line)

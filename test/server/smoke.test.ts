@@ -30,11 +30,17 @@ t.test('closing does not wait for a request in flight longer than the shutdown g
   })
   t.equal(queued.status, 202)
   const jobId = ((await queued.json()) as { data: { id: string } }).data.id
+  // The long poll is in flight once the server has read its request.
+  const reached = new Promise<void>((resolve) =>
+    app.server.on('request', (req: { url?: string }) => {
+      if (req.url?.includes('wait=true')) resolve()
+    }),
+  )
   const poll = fetch(`${url}/api/jobs/${jobId}?wait=true`, { headers: auth('dev') }).then(
     (res) => res.status,
     () => 'connection closed',
   )
-  await new Promise((resolve) => setTimeout(resolve, 200)) // the long poll has reached the server
+  await reached
   const started = Date.now()
   await app.close()
   const took = Date.now() - started

@@ -4,7 +4,7 @@ import t from 'tap'
 import { GetBucketEncryptionCommand, GetBucketVersioningCommand, GetPublicAccessBlockCommand, S3Client } from '@aws-sdk/client-s3'
 import { startTestApp } from '../harness/app.ts'
 import { startTestMoto } from '../harness/moto.ts'
-import { environmentBody } from './fixtures.ts'
+import { environmentBody } from '../jobs/fixtures.ts'
 
 t.test('terraform state backend', async (t) => {
   const moto = await startTestMoto(t)

@@ -4,7 +4,7 @@
 import t from 'tap'
 import { unzipToFiles } from '@ies/processor-lib'
 import { startTestApp } from '../harness/app.ts'
-import { environmentBody, generateAndWait } from './fixtures.ts'
+import { environmentBody, generateAndWait } from '../jobs/fixtures.ts'
 
 t.test('job history and generated files', async (t) => {
   const app = await startTestApp(t)

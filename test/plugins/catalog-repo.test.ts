@@ -16,7 +16,7 @@ import { startTestApp } from '../harness/app.ts'
 import { startGitServer } from '../harness/git-server.ts'
 import { startGitProxy } from '../harness/git-proxy.ts'
 import { startProcessorService } from '../harness/processor-service.ts'
-import { environmentBody, generateAndWait, recorder } from './fixtures.ts'
+import { environmentBody, generateAndWait, recorder } from '../jobs/fixtures.ts'
 import { GIT_ENV } from '../harness/git-env.ts'
 
 const run = promisify(execFile)

@@ -11,7 +11,7 @@ import { promisify } from 'node:util'
 import t from 'tap'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
 import { startTestApp } from '../harness/app.ts'
-import { environmentBody, generateAndWait } from './fixtures.ts'
+import { environmentBody, generateAndWait } from '../jobs/fixtures.ts'
 import { GIT_ENV } from '../harness/git-env.ts'
 
 const run = promisify(execFile)
