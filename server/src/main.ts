@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.ts'
 import { loadConfig, type Config } from './config.ts'
-import { mountEmbeddedIdentityProvider } from './core/embedded-idp.ts'
+import { mountEmbeddedIdentityProvider } from './idp/mount.ts'
 
 export interface StartOptions {
   /** Where the embedded identity provider keeps its signing keys (development). */

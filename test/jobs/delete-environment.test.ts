@@ -3,7 +3,7 @@
 // them is left in the database; another environment's jobs and archives stay.
 import { randomBytes } from 'node:crypto'
 import t from 'tap'
-import { INLINE_LIMIT_BYTES } from '@ies/server/jobs/queue/archives'
+import { INLINE_LIMIT_BYTES } from '@ies/server/core/archive-limits'
 import { zipTree } from '@ies/processor-lib'
 import { startTestApp } from '../harness/app.ts'
 import { environmentBody, generateAndWait, unzip } from './fixtures.ts'

@@ -5,7 +5,7 @@ import t from 'tap'
 import { migrateEnvironment } from '@ies/server/jobs/generation/migrations'
 import { templatesMigrations } from '@ies/server/templates/migrations'
 import type { TemplatesSource } from '@ies/server/templates/source'
-import { JobFailure } from '@ies/server/jobs/queue/errors'
+import { JobFailure } from '@ies/server/core/job-failure'
 
 const file = (path: string, text: string) => ({ path, content: Buffer.from(text), mode: 0o644 })
 const RENAME = file(

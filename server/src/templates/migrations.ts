@@ -2,7 +2,7 @@
 // templates tree) as the templates source holds them: read once per templates commit, in order.
 // Jobs apply them (jobs/generation/migrations.ts); environment updates read them too.
 import { parseMigrations, type Migration } from '@ies/processor-lib/migrations/index'
-import { JobFailure } from '../jobs/queue/errors.ts'
+import { JobFailure } from '../core/job-failure.ts'
 import type { TemplatesSource } from './source.ts'
 
 /**

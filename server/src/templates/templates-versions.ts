@@ -7,7 +7,7 @@
 // history: a pin there names a commit or a tag, read from the cached clone (fetched on demand).
 import { Binary, type Collection, type Db } from 'mongodb'
 import { unzipToFiles, zipTree, type InputFile } from '@ies/processor-lib'
-import { INLINE_LIMIT_BYTES, UNZIP_LIMITS } from '../jobs/queue/archives.ts'
+import { INLINE_LIMIT_BYTES, UNZIP_LIMITS } from '../core/archive-limits.ts'
 import type { Templates, TemplatesSource } from './source.ts'
 
 interface VersionDoc {

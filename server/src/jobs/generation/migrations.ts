@@ -4,7 +4,7 @@
 // A value a migration cannot move fails the job (MIGRATION_FAILED, each field and reason as
 // details): nothing is generated or pushed from a half-migrated configuration.
 import { applyMigrations, pendingMigrations, type ConfigurationChange, type Migration } from '@ies/processor-lib/migrations/index'
-import { JobFailure } from '../queue/errors.ts'
+import { JobFailure } from '../../core/job-failure.ts'
 import type { JobEnvironment } from './transform.ts'
 
 /** What the pending migrations make of an environment's configuration. */

@@ -15,7 +15,7 @@
 import { finding } from '@ies/processor-lib/findings'
 import { unzipToFiles, type Finding, type TreeFile } from '@ies/processor-lib'
 import type { Config } from '../../config.ts'
-import { UNZIP_LIMITS } from '../queue/archives.ts'
+import { UNZIP_LIMITS } from '../../core/archive-limits.ts'
 import { credentialSecrets, redact, redactDeep } from '../../core/redaction.ts'
 import { GenerationError, inProcessProcessor, refusal, type TemplateProcessor } from './generation.ts'
 import { splitCredentials, TEMPLATES_BRANCH } from '../../templates/templates.ts'

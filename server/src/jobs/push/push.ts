@@ -34,7 +34,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { TreeFile } from '@ies/processor-lib'
 import type { HttpClient } from 'isomorphic-git'
-import { JobFailure } from '../queue/errors.ts'
+import { JobFailure } from '../../core/job-failure.ts'
 import {
   fetchRefAt,
   git,

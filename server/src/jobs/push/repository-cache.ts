@@ -17,7 +17,7 @@ import { chmod, lstat, mkdir, mkdtemp, readdir, rm, stat, utimes } from 'node:fs
 import os from 'node:os'
 import path from 'node:path'
 import { initBare } from '@ies/processor-lib/git-objects'
-import { JobFailure } from '../queue/errors.ts'
+import { JobFailure } from '../../core/job-failure.ts'
 
 export const MAX_PACKS = 50
 export const STALE_LOCK_MS = 60 * 60_000

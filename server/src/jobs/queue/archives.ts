@@ -11,12 +11,7 @@
 import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { Binary, GridFSBucket, ObjectId, type Collection, type Db } from 'mongodb'
-
-/** Well below MongoDB's 16 MiB document limit. */
-/** What a generated archive may hold when it is unpacked (the processor service's answer, a stored archive read back for a push). */
-export const UNZIP_LIMITS = { maxFiles: 5000, maxBytes: 200 * 1024 * 1024 }
-
-export const INLINE_LIMIT_BYTES = 8 * 1024 * 1024
+import { INLINE_LIMIT_BYTES } from '../../core/archive-limits.ts'
 
 interface ArchiveDocument {
   _id: string

@@ -8,18 +8,7 @@ import { DestinationError } from '../push/destination.ts'
 import { GenerationError } from '../generation/generation.ts'
 import type { JobError } from './store.ts'
 import { redact } from '../../core/redaction.ts'
-
-/** A failure the job reports as it is (its code and message are meant for the user); `cause` is for the log. */
-export class JobFailure extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly details?: unknown,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options)
-  }
-}
+import { JobFailure } from '../../core/job-failure.ts'
 
 /** The fields of an error an operator reads (Node's system errors, isomorphic-git's `data`), as a plain object. */
 export interface ErrorDescription {

@@ -7,7 +7,7 @@ import type { MigrationsSource } from '../../templates/migrations.ts'
 import { migrateEnvironment, type MigratedEnvironment } from '../generation/migrations.ts'
 import type { JobEnvironment } from '../generation/transform.ts'
 import type { EnvironmentAccess } from './environment-access.ts'
-import { JobFailure } from './errors.ts'
+import { JobFailure } from '../../core/job-failure.ts'
 import type { JobRecord } from './store.ts'
 
 export class JobMigrations {

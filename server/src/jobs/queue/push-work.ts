@@ -9,8 +9,9 @@ import { processorInput, templatesVersionOf, type JobEnvironment, type Processor
 import { isPemPrivateKey, PEM_OVER_HTTPS_MESSAGE } from '../push/deploy-key.ts'
 import { checkDestination } from '../push/destination.ts'
 import { pushEnvironment, type LifecyclePushParams } from '../push/push-job.ts'
-import { UNZIP_LIMITS, type ArchiveId } from './archives.ts'
-import { JobFailure } from './errors.ts'
+import { UNZIP_LIMITS } from '../../core/archive-limits.ts'
+import type { ArchiveId } from './archives.ts'
+import { JobFailure } from '../../core/job-failure.ts'
 import { keptAlive, recorded, type JobContext, type Touch } from './job-context.ts'
 import type { GenerateResult, JobRecord, PushResult } from './store.ts'
 

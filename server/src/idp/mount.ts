@@ -2,7 +2,7 @@
 // issuer {PUBLIC_URL}/realms/{realm}, the configured clients and the two development users.
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../config.ts'
-import { defaultDevUsers, identityProviderPlugin, loadOrCreateSigningKeys } from '../idp/index.ts'
+import { defaultDevUsers, identityProviderPlugin, loadOrCreateSigningKeys } from './index.ts'
 
 export async function mountEmbeddedIdentityProvider(app: FastifyInstance, config: Config, keysFile?: string) {
   const { auth, publicUrl } = config
