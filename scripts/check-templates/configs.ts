@@ -4,7 +4,7 @@
 // template tests (test/templates/helpers.ts), `check:templates` (its gate matrix) and
 // `check:templates --emit-config` (a configuration file for a local gate run).
 import type { Catalog } from '@ies/processor-lib'
-import { fillServices, prepareCatalog } from '../../desktop/src/lib/catalog.ts'
+import { fillServices, prepareCatalog } from '../../desktop/src/renderer/lib/catalog/prepared-catalog.ts'
 
 export type Config = {
   name: unknown

@@ -5,8 +5,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { extractCatalog } from '@ies/processor-lib'
-import { loadCatalog } from '../../desktop/src/lib/catalog-source.ts'
-import { fillServices, prepareCatalog, readDefault, validateField, validateServices } from '../../desktop/src/lib/catalog.ts'
+import { loadCatalog } from '../../desktop/src/renderer/lib/catalog/source.ts'
+import {
+  fillServices,
+  prepareCatalog,
+  readDefault,
+  validateField,
+  validateServices,
+} from '../../desktop/src/renderer/lib/catalog/prepared-catalog.ts'
 import staticCatalog from '../../desktop/src/catalog/static-catalog.json' with { type: 'json' }
 
 const doc = (services: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({

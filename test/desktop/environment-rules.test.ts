@@ -4,7 +4,7 @@ import t from 'tap'
 import fc from 'fast-check'
 import { Value } from '@sinclair/typebox/value'
 import { Domain, GlobalPrefix, Name, Region } from '../../plugins/environments/schemas.ts'
-import { checkDomain, checkGlobalPrefix, checkName, checkRegion } from '../../desktop/src/lib/environment-rules.ts'
+import { checkDomain, checkGlobalPrefix, checkName, checkRegion } from '../../desktop/src/renderer/lib/environments/rules.ts'
 
 const RULES = [
   {

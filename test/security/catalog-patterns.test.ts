@@ -48,7 +48,7 @@ t.test('server: the assistant judges it unsafe (static check first, its time box
 
 t.test('client: the wizard validates a field with the pattern without stalling', async (t) => {
   const { out, ms } = runWithDeadline(
-    `import { prepareCatalog, validateField } from './desktop/src/lib/catalog.ts'
+    `import { prepareCatalog, validateField } from './desktop/src/renderer/lib/catalog/prepared-catalog.ts'
      const catalog = prepareCatalog({ schemaVersion: 1, commit: 'c', global: { fields: {} }, errors: [],
        services: { evil: { displayName: 'Evil', fields: { name: { type: 'text', pattern: ${JSON.stringify(EVIL)} } } } } })
      const field = catalog.services.find((s) => s.key === 'evil').fields.find((f) => f.key === 'name')

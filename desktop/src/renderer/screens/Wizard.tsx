@@ -4,12 +4,12 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import { useApp } from '../app-context.tsx'
 import { href, navigate } from '../router.ts'
 import { ApiError } from '@ies/api'
-import { compilePattern, fillServices, validateField, validateServices } from '../../lib/catalog.ts'
-import type { LoadedCatalog } from '../../lib/catalog-source.ts'
-import { describeChange, diffDraft, draftKey, loadDraft, saveDraft, type CatalogChange } from '../../lib/draft.ts'
-import { checkBasics } from '../../lib/environment-rules.ts'
-import { applySuggestion as applyToValues } from '../../lib/apply-suggestion.ts'
-import { PROVIDERS, type CloudCredential, type Environment, type Team } from '../../lib/types.ts'
+import { compilePattern, fillServices, validateField, validateServices } from '../lib/catalog/prepared-catalog.ts'
+import type { LoadedCatalog } from '../lib/catalog/source.ts'
+import { describeChange, diffDraft, draftKey, loadDraft, saveDraft, type CatalogChange } from '../lib/wizard/draft.ts'
+import { checkBasics } from '../lib/environments/rules.ts'
+import { applySuggestion as applyToValues } from '../lib/wizard/apply-suggestion.ts'
+import { PROVIDERS, type CloudCredential, type Environment, type Team } from '../lib/api/types.ts'
 import {
   emptyValues,
   draftValuesOf,
@@ -21,7 +21,7 @@ import {
   valuesFromEnvironment,
   WIZARD_STEPS,
   type WizardValues,
-} from '../../lib/wizard-values.ts'
+} from '../lib/wizard/values.ts'
 import {
   ErrorNotice,
   Notice,
@@ -36,7 +36,7 @@ import {
 } from '../components/ui.tsx'
 import { ServicesStep } from './ServiceFields.tsx'
 import { StrandedNotice } from '../components/StrandedNotice.tsx'
-import { strandedErrors } from '../../lib/stranded.ts'
+import { strandedErrors } from '../lib/environments/stranded.ts'
 import { CatalogNotices, CatalogSourceLine } from '../components/CatalogNotices.tsx'
 import { ReviewSummary } from '../components/ReviewSummary.tsx'
 import { EnvironmentDiagram } from '../components/EnvironmentDiagram.tsx'

@@ -1,7 +1,7 @@
 // An assistant suggestion applied to the wizard's values. Paths are the catalog's: a global field
 // (`name`, `globalPrefix`, `region`, `domain`) or `services.<key>.<field>`. The immutable name and
 // global prefix are refused when editing a stored environment, and so is any other path.
-import type { WizardValues } from './wizard-values.ts'
+import type { WizardValues } from './values.ts'
 
 const GLOBAL_FIELDS = ['name', 'globalPrefix', 'region', 'domain'] as const
 const IMMUTABLE = new Set(['name', 'globalPrefix'])

@@ -2,7 +2,7 @@
 // environment is behind and why, the outcome of a preview (dry run) or a push, and a conflict in
 // words a platform engineer understands. Shapes follow the API contract of the lifecycle routes.
 import type { FileChange } from './change-tree.ts'
-import type { Job } from './types.ts'
+import type { Job } from '../api/types.ts'
 
 import type { Behind, LastPush, PushStrategy } from '@ies/api'
 export type { Behind, LastPush, PushStrategy }

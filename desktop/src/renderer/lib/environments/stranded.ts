@@ -1,7 +1,7 @@
 // A stranded environment in the desktop: the problems the server reports for its stored values
 // (`problems` of GET /api/environments and /:id: the values the current catalog refuses), as field
 // errors of the wizard while each value is still the stored one.
-import type { Environment } from './types.ts'
+import type { Environment } from '../api/types.ts'
 
 export type Problem = NonNullable<Environment['problems']>[number]
 
