@@ -65,6 +65,32 @@ async function openWizard(app: AppContextValue, id: string | null, key: string):
   return { loaded, original: env, values, draftInfo, step }
 }
 
+/** The wizard opening (`openWizard`): its catalog, the stored environment, the values being edited, a restored draft, or why it could not open. */
+function useOpened(app: AppContextValue, id: string | null, key: string, setStep: (step: number) => void) {
+  const [loaded, setLoaded] = useState<LoadedCatalog | null>(null)
+  const [original, setOriginal] = useState<Environment | null>(null)
+  const [values, setValues] = useState<WizardValues | null>(null)
+  const [loadError, setLoadError] = useState<unknown>(null)
+  const [draftInfo, setDraftInfo] = useState<DraftInfo | null>(null)
+  useEffect(() => {
+    let live = true
+    openWizard(app, id, key)
+      .then((opened) => {
+        if (!live) return
+        if (opened.draftInfo) setDraftInfo(opened.draftInfo)
+        if (opened.step !== null) setStep(opened.step)
+        setLoaded(opened.loaded)
+        setOriginal(opened.original)
+        setValues(opened.values)
+      })
+      .catch((e) => live && setLoadError(e))
+    return () => {
+      live = false
+    }
+  }, [app.api, id])
+  return { loaded, original, values, setValues, loadError, draftInfo }
+}
+
 /** The teams the user may create environments in (editor); none: the team field is not shown. */
 function useEditorTeams(api: ApiClient): Team[] {
   const [editorOf, setEditorOf] = useState<Team[]>([])
@@ -100,6 +126,28 @@ function useStepErrors(values: WizardValues | null, loaded: LoadedCatalog | null
   return { basicsErrors, catalogGlobalErrors, serviceErrors, knownErrors }
 }
 
+type StepErrors = ReturnType<typeof useStepErrors>
+
+/**
+ * The error a field shows: the client's once the field was touched or the user left the first step,
+ * else a refused stored value or the server's answer; whether a step has any; and the catalog's
+ * pattern behind a basics error in words, as a detail.
+ */
+function errorsShown(errors: StepErrors, touched: Record<string, boolean>, step: number, loaded: LoadedCatalog | null) {
+  const { basicsErrors, catalogGlobalErrors, serviceErrors, knownErrors } = errors
+  const fieldError = (field: string) => {
+    const client = field in basicsErrors ? basicsErrors[field] : catalogGlobalErrors[field]
+    return (touched[field] || step > 0 ? client : null) ?? knownErrors[field] ?? null
+  }
+  const stepHasErrors = (i: number) =>
+    (i === 0 && Object.keys({ ...basicsErrors, ...catalogGlobalErrors }).length > 0) ||
+    (i === 1 && Object.keys(serviceErrors).length > 0) ||
+    Object.keys(knownErrors).some((f) => stepOfField(f) === i)
+  const ruleDetail = (k: string) =>
+    fieldError(k) && fieldError(k) === catalogGlobalErrors[k] ? loaded?.catalog.global[k]?.rule : undefined
+  return { fieldError, stepHasErrors, ruleDetail }
+}
+
 /** The server's field errors of a failed save; a duplicate name (409) belongs at the name field, in words. */
 function saveFieldErrors(e: ApiError, editing: boolean, name: string): FieldErrors {
   const fe = e.fieldErrors
@@ -121,34 +169,13 @@ export function useWizard(id: string | null) {
   const app = useApp()
   const editing = id !== null
   const key = draftKey(app.subject, id)
-  const [loaded, setLoaded] = useState<LoadedCatalog | null>(null)
-  const [original, setOriginal] = useState<Environment | null>(null)
-  const [values, setValues] = useState<WizardValues | null>(null)
   const [step, setStep] = useState(0)
-  const [loadError, setLoadError] = useState<unknown>(null)
+  const { loaded, original, values, setValues, loadError, draftInfo } = useOpened(app, id, key, setStep)
   const [submitError, setSubmitError] = useState<unknown>(null)
   const [serverErrors, setServerErrors] = useState<FieldErrors>({})
   const [busy, setBusy] = useState(false)
-  const [draftInfo, setDraftInfo] = useState<DraftInfo | null>(null)
   const [touched, setTouched] = useState<Record<string, boolean>>({})
   const editorOf = useEditorTeams(app.api)
-
-  useEffect(() => {
-    let live = true
-    openWizard(app, id, key)
-      .then((opened) => {
-        if (!live) return
-        if (opened.draftInfo) setDraftInfo(opened.draftInfo)
-        if (opened.step !== null) setStep(opened.step)
-        setLoaded(opened.loaded)
-        setOriginal(opened.original)
-        setValues(opened.values)
-      })
-      .catch((e) => live && setLoadError(e))
-    return () => {
-      live = false
-    }
-  }, [app.api, id])
 
   useEffect(() => {
     if (!values || !loaded) return
@@ -158,7 +185,7 @@ export function useWizard(id: string | null) {
   }, [values, step, loaded, key])
 
   const errors = useStepErrors(values, loaded, original, serverErrors)
-  const { basicsErrors, catalogGlobalErrors, serviceErrors, knownErrors } = errors
+  const { basicsErrors, catalogGlobalErrors, serviceErrors } = errors
 
   const set: SetValues = (patch) => setValues((v) => ({ ...v!, ...patch }))
   const touch = (field: string) => setTouched((t) => ({ ...t, [field]: true }))
@@ -168,17 +195,7 @@ export function useWizard(id: string | null) {
       const { [field]: _gone, ...rest } = e
       return rest
     })
-  const fieldError = (field: string) => {
-    const client = field in basicsErrors ? basicsErrors[field] : catalogGlobalErrors[field]
-    return (touched[field] || step > 0 ? client : null) ?? knownErrors[field] ?? null
-  }
-  const stepHasErrors = (i: number) =>
-    (i === 0 && Object.keys({ ...basicsErrors, ...catalogGlobalErrors }).length > 0) ||
-    (i === 1 && Object.keys(serviceErrors).length > 0) ||
-    Object.keys(knownErrors).some((f) => stepOfField(f) === i)
-  /** The catalog's pattern behind a basics error in words, as a detail. */
-  const ruleDetail = (k: string) =>
-    fieldError(k) && fieldError(k) === catalogGlobalErrors[k] ? loaded!.catalog.global[k]?.rule : undefined
+  const { fieldError, stepHasErrors, ruleDetail } = errorsShown(errors, touched, step, loaded)
 
   async function submit() {
     const v = values!
