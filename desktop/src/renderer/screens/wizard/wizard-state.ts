@@ -4,6 +4,7 @@
 // and the assistant's suggestions applied to the values.
 import { useEffect, useMemo, useState } from 'react'
 import { ApiError, type ApiClient } from '@ies/api'
+import { catalogPathParts } from '@ies/processor-lib/contract/paths'
 import { useApp, type AppContextValue } from '../../app-context.tsx'
 import { href, navigate } from '../../router.ts'
 import { fillServices, validateField, validateServices } from '../../lib/catalog/prepared-catalog.ts'
@@ -157,14 +158,15 @@ function saveFieldErrors(e: ApiError, editing: boolean, name: string): FieldErro
 
 /** The catalog's label of a suggestion's path: "EKS · Public API endpoint", a global field's label, or undefined. */
 function suggestionLabel(catalog: LoadedCatalog['catalog'], path: string): string | undefined {
-  const [head, key, field, ...rest] = path.split('.')
-  if (key === undefined) return catalog.global[head]?.label
-  if (head !== 'services' || field === undefined || rest.length) return undefined
-  const service = catalog.services.find((s) => s.key === key)
-  const fieldLabel = field === 'enabled' ? 'Enabled' : service?.fields.find((f) => f.key === field)?.label
+  const parts = catalogPathParts(path)
+  if (!parts) return undefined
+  if (parts.service === undefined) return catalog.global[parts.key]?.label
+  const service = catalog.services.find((s) => s.key === parts.service)
+  const fieldLabel = parts.key === 'enabled' ? 'Enabled' : service?.fields.find((f) => f.key === parts.key)?.label
   return service && fieldLabel ? `${service.label} · ${fieldLabel}` : undefined
 }
 
+/** The wizard of a new environment (`id` null) or of a stored one: everything its steps read and do. */
 export function useWizard(id: string | null) {
   const app = useApp()
   const editing = id !== null
