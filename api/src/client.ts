@@ -148,10 +148,12 @@ function transport(opts: ApiClientOptions) {
   }
 }
 
-export function createApiClient(opts: ApiClientOptions) {
-  const send = transport(opts)
-  const enc = encodeURIComponent
+const enc = encodeURIComponent
 
+type Send = ReturnType<typeof transport>
+
+/** The envelope's readers: one resource (`data`), a page of a list (`data`, `pagination`), every page of a list. */
+function readers(send: Send) {
   async function json<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
     const res = await send(method, path, body, { signal })
     if (res.status === 204) return undefined as T
@@ -173,14 +175,25 @@ export function createApiClient(opts: ApiClientOptions) {
       if (page >= pagination.totalPages || data.length === 0) return out
     }
   }
+  return { json, list, all }
+}
 
+type Readers = ReturnType<typeof readers>
+
+/** The signed-in user, their preferences, and (admins) every user. */
+function userRoutes({ json, list }: Readers) {
   return {
     me: () => json<User>('GET', '/users/me'),
     preferences: () => json<Preferences>('GET', '/users/me/preferences'),
     savePreferences: (p: Partial<Preferences>) => json<Preferences>('PUT', '/users/me/preferences', p),
     /** Admins only: every user, oldest first. */
     listUsers: (q: { page?: number; limit?: number } = {}) => list<User & { createdAt: string }>(`/users${queryString(q)}`),
+  }
+}
 
+/** Environments: CRUD, generation, push, history, the state bucket. */
+function environmentRoutes({ json, list, all }: Readers) {
+  return {
     listEnvironments: (q: Partial<EnvironmentListQuery> = {}) => list<EnvironmentSummary>(`/environments${queryString(q)}`),
     allEnvironments: (q: Partial<Omit<EnvironmentListQuery, 'page' | 'limit'>> = {}) => all<EnvironmentSummary>('/environments', q),
     getEnvironment: (id: string) => json<Environment>('GET', `/environments/${enc(id)}`),
@@ -203,6 +216,12 @@ export function createApiClient(opts: ApiClientOptions) {
     historyEntry: (id: string, entryId: number) => json<HistoryEntryDetail>('GET', `/environments/${enc(id)}/history/${entryId}`),
     /** Sets the configuration of an earlier entry (a new change; the current secrets are kept). */
     restoreEnvironment: (id: string, entryId: number) => json<Environment>('POST', `/environments/${enc(id)}/history/${entryId}/restore`),
+  }
+}
+
+/** Teams and their members; bulk upgrades and their rollouts; the assistant. */
+function teamAndUpgradeRoutes({ json }: Readers) {
+  return {
     /** The caller's teams with their role (an admin: every team). */
     teams: () => json<Team[]>('GET', '/teams'),
     createTeam: (name: string) => json<Team>('POST', '/teams', { name }),
@@ -222,7 +241,12 @@ export function createApiClient(opts: ApiClientOptions) {
     rollout: (id: string) => json<RolloutView>('GET', `/environments/upgrade/${enc(id)}`),
     /** POST /ai/chat: the configuration assistant (the body and reply are the assistant panel's). */
     aiChat: <T>(request: object) => json<T>('POST', '/ai/chat', request),
+  }
+}
 
+/** Jobs: one, several (long polling), an environment's history of jobs, a generation's files and archive. */
+function jobRoutes({ json }: Readers, send: Send) {
+  return {
     /** A job; `wait`: once it has ended, or when the server's long poll ends (`signal` stops waiting sooner). */
     job: (id: string, o: { wait?: boolean; signal?: AbortSignal } = {}) =>
       json<Job>('GET', `/jobs/${enc(id)}${queryString({ wait: o.wait || undefined })}`, undefined, o.signal),
@@ -246,7 +270,12 @@ export function createApiClient(opts: ApiClientOptions) {
       const filename = /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? null
       return Object.assign(await res.blob(), { filename })
     },
+  }
+}
 
+/** Cloud credentials: list, create, rename or rotate, delete, the default, a check. */
+function credentialRoutes({ json, list, all }: Readers) {
+  return {
     listCredentials: (q: Partial<CredentialListQuery> = {}) => list<CredentialSummary>(`/cloud-credentials${queryString(q)}`),
     allCredentials: (q: Partial<Omit<CredentialListQuery, 'page' | 'limit'>> = {}) => all<CredentialSummary>('/cloud-credentials', q),
     getCredential: (id: string) => json<CredentialDetail>('GET', `/cloud-credentials/${enc(id)}`),
@@ -256,7 +285,12 @@ export function createApiClient(opts: ApiClientOptions) {
     deleteCredential: (id: string) => json<void>('DELETE', `/cloud-credentials/${enc(id)}`),
     setDefaultCredential: (id: string) => json<CredentialSummary>('PUT', `/cloud-credentials/${enc(id)}/default`),
     validateCredential: (id: string) => json<CredentialValidation>('POST', `/cloud-credentials/${enc(id)}/validate`),
+  }
+}
 
+/** The catalog (revalidated with its ETag) and the live OpenAPI document. */
+function documentRoutes(send: Send) {
+  return {
     /**
      * The catalog, revalidated with the ETag the caller holds. A browser's own HTTP cache stays out of
      * it, so a 304 always reaches the caller and means "your copy is current".
@@ -271,6 +305,19 @@ export function createApiClient(opts: ApiClientOptions) {
 
     /** The live OpenAPI document (what this server's routes accept). */
     openapi: async (): Promise<Record<string, unknown>> => (await (await send('GET', '/openapi.json')).json()) as Record<string, unknown>,
+  }
+}
+
+export function createApiClient(opts: ApiClientOptions) {
+  const send = transport(opts)
+  const r = readers(send)
+  return {
+    ...userRoutes(r),
+    ...environmentRoutes(r),
+    ...teamAndUpgradeRoutes(r),
+    ...jobRoutes(r, send),
+    ...credentialRoutes(r),
+    ...documentRoutes(send),
   }
 }
 

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { extractCatalog } from '@ies/processor-lib'
-import { checkConsistency, unexpectedDifferences, type GuardDifference } from '../src/lib/catalog-guard.ts'
+import { checkConsistency, unexpectedDifferences, type GuardDifference } from '../src/catalog/guard.ts'
 import { REPO_ROOT, STATIC_CATALOG } from './static-catalog.ts'
 
 export const ALLOWLIST = path.join(REPO_ROOT, 'desktop/src/catalog/catalog-allowlist.json')

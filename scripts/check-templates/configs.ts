@@ -1,10 +1,10 @@
 // Processor inputs made from a catalog: what the backend's transform sends (global fields, every
 // service with `enabled` and its fields, the state backend, the Git repository), with the catalog's
-// string attributes read as the wizard reads them (desktop/src/lib/catalog.ts). One source for the
+// string attributes read as the wizard reads them (desktop/src/renderer/lib/catalog/prepared-catalog.ts). One source for the
 // template tests (test/templates/helpers.ts), `check:templates` (its gate matrix) and
 // `check:templates --emit-config` (a configuration file for a local gate run).
 import type { Catalog } from '@ies/processor-lib'
-import { fillServices, prepareCatalog } from '../../desktop/src/lib/catalog.ts'
+import { fillServices, prepareCatalog } from '../../desktop/src/renderer/lib/catalog/prepared-catalog.ts'
 
 export type Config = {
   name: unknown

@@ -3,9 +3,9 @@
 // the built-in catalog. The client's hold after a 429 is test/api/rate-limit.test.ts's.
 import t from 'tap'
 import { ApiError, createApiClient } from '@ies/api'
-import { followJob } from '../../desktop/src/lib/job-follow.ts'
-import { CATALOG_CACHE_KEY, revalidatingCatalogFetch } from '../../desktop/src/lib/catalog-cache.ts'
-import type { Job } from '../../desktop/src/lib/types.ts'
+import { followJob } from '../../desktop/src/renderer/lib/jobs/job-follow.ts'
+import { CATALOG_CACHE_KEY, revalidatingCatalogFetch } from '../../desktop/src/renderer/lib/catalog/cache.ts'
+import type { Job } from '../../desktop/src/renderer/lib/api/types.ts'
 
 const job = (status: Job['status']): Job => ({ id: 'j1', type: 'generate', status })
 

@@ -1,7 +1,7 @@
 // An assistant suggestion applied to the wizard's values by catalog path.
 import t from 'tap'
-import { applySuggestion } from '../../desktop/src/lib/apply-suggestion.ts'
-import { emptyValues } from '../../desktop/src/lib/wizard-values.ts'
+import { applySuggestion } from '../../desktop/src/renderer/lib/wizard/apply-suggestion.ts'
+import { emptyValues } from '../../desktop/src/renderer/lib/wizard/values.ts'
 
 const base = () => ({ ...emptyValues({ provider: 'aws' }), name: 'shop', services: { eks: { enabled: false, nodeMinSize: 2 } } })
 

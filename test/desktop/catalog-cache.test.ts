@@ -1,7 +1,7 @@
 // The client's copy of the live catalog: a conditional request with its ETag, 304 reuses the copy,
 // 200 replaces it, Warning: 110 is passed on; and the API client's reading of the response.
 import t from 'tap'
-import { CATALOG_CACHE_KEY, readCachedCatalog, revalidatingCatalogFetch } from '../../desktop/src/lib/catalog-cache.ts'
+import { CATALOG_CACHE_KEY, readCachedCatalog, revalidatingCatalogFetch } from '../../desktop/src/renderer/lib/catalog/cache.ts'
 import { createApiClient, isStaleWarning, type CatalogDocument, type CatalogResult as CatalogResponse } from '@ies/api'
 
 function memoryStorage() {

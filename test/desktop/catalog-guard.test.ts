@@ -1,7 +1,7 @@
 // Client consumption rule 6: the CI guard between the live catalog and the static configuration.
 import t from 'tap'
 import { existsSync } from 'node:fs'
-import { checkConsistency, compareCatalogs, isAllowed, strictEqual, unexpectedDifferences } from '../../desktop/src/lib/catalog-guard.ts'
+import { checkConsistency, compareCatalogs, isAllowed, strictEqual, unexpectedDifferences } from '../../desktop/src/catalog/guard.ts'
 import { runGuard } from '../../desktop/scripts/catalog-guard.ts'
 import staticCatalog from '../../desktop/src/catalog/static-catalog.json' with { type: 'json' }
 

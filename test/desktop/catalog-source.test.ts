@@ -1,6 +1,6 @@
 // Client consumption rule 5: USE_RUNTIME_CATALOG, and the fallback to the static configuration.
 import t from 'tap'
-import { loadCatalog } from '../../desktop/src/lib/catalog-source.ts'
+import { loadCatalog } from '../../desktop/src/renderer/lib/catalog/source.ts'
 import staticCatalog from '../../desktop/src/catalog/static-catalog.json' with { type: 'json' }
 
 const live = { ...structuredClone(staticCatalog), commit: 'live-commit' }

@@ -5,8 +5,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { extractCatalog } from '@ies/processor-lib'
-import { loadCatalog } from '../../desktop/src/lib/catalog-source.ts'
-import { fillServices, prepareCatalog, readDefault, validateField, validateServices } from '../../desktop/src/lib/catalog.ts'
+import { loadCatalog } from '../../desktop/src/renderer/lib/catalog/source.ts'
+import {
+  fillServices,
+  prepareCatalog,
+  readDefault,
+  validateField,
+  validateServices,
+} from '../../desktop/src/renderer/lib/catalog/prepared-catalog.ts'
+import { fieldAt, valueProblem } from '../../processor-lib/src/contract/fields.ts'
+import { catalogView } from '../../processor-lib/src/contract/view.ts'
+import { testPattern } from '../../server/src/core/safe-pattern.ts'
 import staticCatalog from '../../desktop/src/catalog/static-catalog.json' with { type: 'json' }
 
 const doc = (services: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
@@ -264,8 +273,31 @@ t.test('widgets: number, dropdown and toggle values are checked by type', async 
   const catalog = prepareCatalog(doc({ db }))
   const f = Object.fromEntries(catalog.services[0].fields.map((x) => [x.key, x]))
   t.equal(validateField(f.size, 3), null)
-  t.equal(validateField(f.size, '3'), 'Enter a number')
+  t.equal(validateField(f.size, '3'), 'Must be a number')
   t.equal(validateField(f.engine, 'pg'), null)
-  t.equal(validateField(f.engine, 'mysql'), 'Choose one of the options')
+  t.equal(validateField(f.engine, 'mysql'), 'Must be one of: "pg"')
   t.equal(catalog.services[0].enabledDefault, false)
+})
+
+t.test("the wizard's check is the API's: the same values pass, a refusal is the API's clause as a sentence", async (t) => {
+  const catalog = prepareCatalog(doc({ db }))
+  const { catalog: typed } = catalogView(doc({ db }) as never)
+  const samples: unknown[] = [3, 3.5, '3', 'pg', 'mysql', 'db.t4g.small', 'xx db', true, 'true', 'x'.repeat(2000)]
+  for (const field of catalog.services[0].fields) {
+    const ref = fieldAt(typed, `services.db.${field.key}`)!
+    for (const value of samples) {
+      const api = valueProblem(ref, value, testPattern)
+      const wizard = validateField(field, value)
+      t.equal(wizard === null, api === null, `${field.key} = ${JSON.stringify(value).slice(0, 20)}: ${api}`)
+      if (api && !api.includes('(pattern ')) t.equal(wizard, api.charAt(0).toUpperCase() + api.slice(1))
+    }
+  }
+  t.equal(
+    validateField(
+      catalog.services[0].fields.find((x) => x.key === 'class')!,
+      'xx db',
+    ),
+    'This is not a valid class.',
+    'a pattern in words, not the regex',
+  )
 })

@@ -1,7 +1,7 @@
-// How the History tab words entries (desktop/src/lib/change-history.ts).
+// How the History tab words entries (desktop/src/renderer/lib/environments/change-history.ts).
 import t from 'tap'
-import { diffValue, entryLine, restorable } from '../../desktop/src/lib/change-history.ts'
-import type { HistoryEntry } from '../../desktop/src/lib/types.ts'
+import { diffValue, entryLine, restorable } from '../../desktop/src/renderer/lib/environments/change-history.ts'
+import type { HistoryEntry } from '../../desktop/src/renderer/lib/api/types.ts'
 
 const base: HistoryEntry = {
   id: 3,

@@ -1,8 +1,8 @@
 // A credential's region is checked like an environment's; an edit renames alone
 // or replaces the whole secret; a check that could not reach the provider is not "invalid".
 import t from 'tap'
-import { checkOutcome, credentialUpdateFromForm, credentialsFromForm } from '../../desktop/src/lib/credential-fields.ts'
-import { checkRegion } from '../../desktop/src/lib/environment-rules.ts'
+import { checkOutcome, credentialUpdateFromForm, credentialsFromForm } from '../../desktop/src/renderer/lib/credentials/fields.ts'
+import { checkRegion } from '../../desktop/src/renderer/lib/environments/rules.ts'
 
 t.test('the region is checked like an environment region', async (t) => {
   const { errors } = credentialsFromForm('aws', { accessKeyId: 'AKIA', secretAccessKey: 's', region: 'EU WEST' })

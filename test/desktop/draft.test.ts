@@ -1,7 +1,7 @@
 // A wizard draft is saved with the catalog's commit; reopened under another commit the user is
 // told which services and fields changed or vanished.
 import t from 'tap'
-import { prepareCatalog } from '../../desktop/src/lib/catalog.ts'
+import { prepareCatalog } from '../../desktop/src/renderer/lib/catalog/prepared-catalog.ts'
 import {
   clearDrafts,
   describeChange,
@@ -11,8 +11,8 @@ import {
   removeUnownedDrafts,
   saveDraft,
   type ListableStorage,
-} from '../../desktop/src/lib/draft.ts'
-import { draftValuesOf, emptyValues } from '../../desktop/src/lib/wizard-values.ts'
+} from '../../desktop/src/renderer/lib/wizard/draft.ts'
+import { draftValuesOf, emptyValues } from '../../desktop/src/renderer/lib/wizard/values.ts'
 import staticCatalog from '../../desktop/src/catalog/static-catalog.json' with { type: 'json' }
 
 function memoryStorage(): ListableStorage & { map: Map<string, string> } {

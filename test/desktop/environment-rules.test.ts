@@ -1,10 +1,10 @@
 // The basics the wizard checks as the user types must say exactly what the server's schema says
-// (plugins/environments/schemas.ts is the authority): spec examples plus random strings.
+// (api/src/schemas/environments.ts is the authority): spec examples plus random strings.
 import t from 'tap'
 import fc from 'fast-check'
 import { Value } from '@sinclair/typebox/value'
 import { Domain, GlobalPrefix, Name, Region } from '@ies/api/schemas/environments'
-import { checkDomain, checkGlobalPrefix, checkName, checkRegion } from '../../desktop/src/lib/environment-rules.ts'
+import { checkDomain, checkGlobalPrefix, checkName, checkRegion } from '../../desktop/src/renderer/lib/environments/rules.ts'
 
 const RULES = [
   {

@@ -2,8 +2,8 @@
 import t from 'tap'
 import vm from 'node:vm'
 import { parse } from 'yaml'
-import { exportConfiguration, exportableConfiguration } from '../../desktop/src/lib/export-config.ts'
-import { ENV_GLOBAL, readClientEnv, renderEnvScript } from '../../desktop/src/lib/env.ts'
+import { exportConfiguration, exportableConfiguration } from '../../desktop/src/renderer/lib/environments/export-config.ts'
+import { ENV_GLOBAL, readClientEnv, renderEnvScript } from '../../desktop/src/shared/env.ts'
 import { loadConfig } from '../../server/src/config.ts'
 import { envScript, ENV_GLOBAL as SERVER_ENV_GLOBAL } from '../../server/src/web/env-script.ts'
 

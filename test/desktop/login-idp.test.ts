@@ -3,7 +3,7 @@
 import t from 'tap'
 import { browse } from '../harness/scripted-login.ts'
 import { startTestIdentityProvider, TEST_PASSWORDS, jwtClaims } from '../harness/identity.ts'
-import { loginWithLoopback } from '../../desktop/src/lib/loopback-login.ts'
+import { loginWithLoopback } from '../../desktop/src/main/loopback-login.ts'
 import { refreshToken, TokenSession } from '@ies/api'
 
 t.test('loopback PKCE login, refresh and logout against the embedded provider', async (t) => {

@@ -1,7 +1,7 @@
 // The desktop's native-app login (RFC 8252) against a fake token endpoint: a 127.0.0.1 listener,
 // the state checked, the code exchanged.
 import t from 'tap'
-import { loginWithLoopback } from '../../desktop/src/lib/loopback-login.ts'
+import { loginWithLoopback } from '../../desktop/src/main/loopback-login.ts'
 import { fakeTokenEndpoint } from '../harness/fake-token-endpoint.ts'
 
 t.test('loopback login (RFC 8252): 127.0.0.1 listener, state checked, code exchanged', async (t) => {

@@ -3,7 +3,7 @@
 // of the static catalog gets a message without a regular expression in it.
 import t from 'tap'
 import { explainPattern, patternMessage } from '../../processor-lib/src/contract/pattern-message.ts'
-import { prepareCatalog, validateField } from '../../desktop/src/lib/catalog.ts'
+import { prepareCatalog, validateField } from '../../desktop/src/renderer/lib/catalog/prepared-catalog.ts'
 import staticCatalog from '../../desktop/src/catalog/static-catalog.json' with { type: 'json' }
 
 t.test('patterns explained', async (t) => {

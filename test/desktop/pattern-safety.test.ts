@@ -6,8 +6,14 @@ import { execFileSync } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import { checkPattern, compilePattern, prepareCatalog, validateField, type WizardField } from '../../desktop/src/lib/catalog.ts'
-import { loadCatalog } from '../../desktop/src/lib/catalog-source.ts'
+import {
+  checkPattern,
+  compilePattern,
+  prepareCatalog,
+  validateField,
+  type WizardField,
+} from '../../desktop/src/renderer/lib/catalog/prepared-catalog.ts'
+import { loadCatalog } from '../../desktop/src/renderer/lib/catalog/source.ts'
 import { PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, checkPatternSafety } from '../../processor-lib/src/contract/pattern-safety.ts'
 import staticCatalog from '../../desktop/src/catalog/static-catalog.json' with { type: 'json' }
 

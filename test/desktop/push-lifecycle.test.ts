@@ -2,10 +2,10 @@
 // hosts (text elsewhere), the change tree and diff lines of a preview, what a finished dry-run,
 // push or conflicting job means, and "behind" and conflicts in plain words.
 import t from 'tap'
-import { gitHostLinks, repositoryWebUrl } from '../../desktop/src/lib/git-host-links.ts'
-import { changeCounts, changeTree, describeCounts, diffLines, type FileChange } from '../../desktop/src/lib/change-tree.ts'
-import { behindReasons, describeConflict, describeHunk, isBehind, pushOutcome } from '../../desktop/src/lib/push-lifecycle.ts'
-import type { Job } from '../../desktop/src/lib/types.ts'
+import { gitHostLinks, repositoryWebUrl } from '../../desktop/src/renderer/lib/push/git-host-links.ts'
+import { changeCounts, changeTree, describeCounts, diffLines, type FileChange } from '../../desktop/src/renderer/lib/push/change-tree.ts'
+import { behindReasons, describeConflict, describeHunk, isBehind, pushOutcome } from '../../desktop/src/renderer/lib/push/lifecycle.ts'
+import type { Job } from '../../desktop/src/renderer/lib/api/types.ts'
 
 const SHA = '0123456789abcdef0123456789abcdef01234567'
 

@@ -1,10 +1,15 @@
 // The configuration with the catalog's labels (review and detail), what
 // an edit changes, what each generation format does with its options, and a generation's result.
 import t from 'tap'
-import { prepareCatalog } from '../../desktop/src/lib/catalog.ts'
-import { displayValue, enabledServices, serviceChanges, settingChanges } from '../../desktop/src/lib/config-summary.ts'
-import { differsFromForm, formatBytes, generationSummary, optionEffects } from '../../desktop/src/lib/generate-options.ts'
-import type { Job } from '../../desktop/src/lib/types.ts'
+import { prepareCatalog } from '../../desktop/src/renderer/lib/catalog/prepared-catalog.ts'
+import {
+  displayValue,
+  enabledServices,
+  serviceChanges,
+  settingChanges,
+} from '../../desktop/src/renderer/lib/environments/config-summary.ts'
+import { differsFromForm, formatBytes, generationSummary, optionEffects } from '../../desktop/src/renderer/lib/jobs/generate-options.ts'
+import type { Job } from '../../desktop/src/renderer/lib/api/types.ts'
 import staticCatalog from '../../desktop/src/catalog/static-catalog.json' with { type: 'json' }
 
 const catalog = prepareCatalog(staticCatalog)

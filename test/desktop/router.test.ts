@@ -15,7 +15,7 @@ t.test('routes', async (t) => {
 })
 
 t.test('the admin rule: the realm role admin or the app role environment-admin', async (t) => {
-  const { isAdmin } = await import('../../desktop/src/lib/roles.ts')
+  const { isAdmin } = await import('../../desktop/src/renderer/lib/session/roles.ts')
   t.ok(isAdmin({ realm_access: { roles: ['user', 'admin'] } }, 'ies-app'))
   t.ok(isAdmin({ resource_access: { 'ies-app': { roles: ['environment-admin'] } } }, 'ies-app'))
   t.notOk(isAdmin({ resource_access: { other: { roles: ['environment-admin'] } } }, 'ies-app'), "another client's role")

@@ -9,7 +9,7 @@ import {
   toCreateRequest,
   toUpdatePatch,
   valuesFromEnvironment,
-} from '../../desktop/src/lib/wizard-values.ts'
+} from '../../desktop/src/renderer/lib/wizard/values.ts'
 
 t.test('create body: only what the user set, nulls dropped, domain always sent', async (t) => {
   const v = emptyValues({ provider: 'aws', globalPrefix: 'acme', region: 'eu-west-1' })

@@ -3,7 +3,7 @@
 // what a test saw (for secret scans), and reading a zip back.
 import { extractCatalog, unzipToFiles } from '@ies/processor-lib'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
-import { fillServices, prepareCatalog } from '../../desktop/src/lib/catalog.ts'
+import { fillServices, prepareCatalog } from '../../desktop/src/renderer/lib/catalog/prepared-catalog.ts'
 import type { TestApp } from '../harness/app.ts'
 import { logLines } from '../harness/log-lines.ts'
 

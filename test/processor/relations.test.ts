@@ -6,7 +6,7 @@ import { buildCatalog, extractCatalog } from '@ies/processor-lib'
 import { converseProblem, relationDeclarationProblems, relationProblems } from '../../processor-lib/src/contract/relations.ts'
 import { lintCatalog } from '../../processor-lib/src/lint.ts'
 import { languageOf } from '../../processor-lib/src/languages.ts'
-import { prepareCatalog, validateServices } from '../../desktop/src/lib/catalog.ts'
+import { prepareCatalog, validateServices } from '../../desktop/src/renderer/lib/catalog/prepared-catalog.ts'
 
 const TFVARS = `# @module services.eks | displayName=EKS
 # @param services.eks.enabled

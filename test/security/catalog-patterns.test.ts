@@ -1,6 +1,6 @@
 // A pathological regex in a template's `pattern` (catastrophic backtracking) reaches two places:
 // the server's assistant (server/src/core/safe-pattern.ts, time-boxed) and the wizard in the client
-// (desktop/src/lib/catalog.ts, validateField; the browser cannot time-box a RegExp, so the shared
+// (desktop/src/renderer/lib/catalog/prepared-catalog.ts, validateField; the browser cannot time-box a RegExp, so the shared
 // static check of the catalog contract's pattern-safety.ts drops such a pattern like one that does not
 // compile). Each is run in a child process with a deadline, so a stall fails the test instead of
 // hanging it.
@@ -48,7 +48,7 @@ t.test('server: the assistant judges it unsafe (static check first, its time box
 
 t.test('client: the wizard validates a field with the pattern without stalling', async (t) => {
   const { out, ms } = runWithDeadline(
-    `import { prepareCatalog, validateField } from './desktop/src/lib/catalog.ts'
+    `import { prepareCatalog, validateField } from './desktop/src/renderer/lib/catalog/prepared-catalog.ts'
      const catalog = prepareCatalog({ schemaVersion: 1, commit: 'c', global: { fields: {} }, errors: [],
        services: { evil: { displayName: 'Evil', fields: { name: { type: 'text', pattern: ${JSON.stringify(EVIL)} } } } } })
      const field = catalog.services.find((s) => s.key === 'evil').fields.find((f) => f.key === 'name')

@@ -10,7 +10,7 @@ import t, { type Test } from 'tap';
 import YAML from 'yaml';
 import { extractCatalog, processTree, runGate, type Catalog, type Finding } from '@ies/processor-lib';
 import { catalogDefaults, configFrom, runCli, SERVICE_KEYS, templatesDir, type Config } from './helpers.ts';
-import { readDefault } from '../../desktop/src/lib/catalog.ts';
+import { readDefault } from '../../desktop/src/renderer/lib/catalog/prepared-catalog.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'ies-templates-gate-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));

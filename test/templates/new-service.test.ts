@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { extractCatalog, processTree, type TreeFile } from '@ies/processor-lib';
 import { staticCatalog } from '../../desktop/scripts/static-catalog.ts';
-import { prepareCatalog } from '../../desktop/src/lib/catalog.ts';
+import { prepareCatalog } from '../../desktop/src/renderer/lib/catalog/prepared-catalog.ts';
 import { addService } from '../fixtures/services/add-service.ts';
 import { configFrom, repoRoot, templatesDir } from './helpers.ts';
 import { missingTools } from './security-scan.ts';

@@ -46,6 +46,17 @@ export function registerEnv(program: Command, ctx: () => Context): void {
     ['ies env list', 'ies env status shop-dev'],
   )
 
+  registerList(env, ctx)
+  registerGet(env, ctx)
+  registerChanges(env, ctx)
+  registerHistory(env, ctx)
+  registerDelete(env, ctx)
+  registerStatus(env, ctx)
+  registerExport(env, ctx)
+}
+
+/** env list: the caller's environments and their teams', filtered by provider, status or team. */
+function registerList(env: Command, ctx: () => Context): void {
   withExamples(
     env
       .command('list')
@@ -77,7 +88,10 @@ export function registerEnv(program: Command, ctx: () => Context): void {
       )
     })
   })
+}
 
+/** env get: one environment as YAML (or JSON), with the values the templates refuse. */
+function registerGet(env: Command, ctx: () => Context): void {
   withExamples(
     env
       .command('get <name-or-id>')
@@ -91,10 +105,10 @@ export function registerEnv(program: Command, ctx: () => Context): void {
       printProblems(c.out, found.problems, found.name)
     })
   })
+}
 
-  registerChanges(env, ctx)
-  registerHistory(env, ctx)
-
+/** env delete: after a yes (or --yes), with its jobs and archives. */
+function registerDelete(env: Command, ctx: () => Context): void {
   withExamples(
     env
       .command('delete <name-or-id>')
@@ -112,7 +126,10 @@ export function registerEnv(program: Command, ctx: () => Context): void {
     await client.deleteEnvironment(found.id)
     c.out.result({ id: found.id, name: found.name, deleted: true }, () => c.out.line(`Deleted environment ${found.name}.`))
   })
+}
 
+/** env status: the last push, whether it is behind, the stranded values and the templates pin. */
+function registerStatus(env: Command, ctx: () => Context): void {
   withExamples(
     env
       .command('status <name-or-id>')
@@ -144,7 +161,10 @@ export function registerEnv(program: Command, ctx: () => Context): void {
         )
     })
   })
+}
 
+/** env export: the configuration without credential fields, as `ies apply` takes it. */
+function registerExport(env: Command, ctx: () => Context): void {
   withExamples(
     env
       .command('export <name-or-id>')

@@ -2,11 +2,11 @@
 // between sessions and revalidated with its ETag on each wizard opening), the signed-in user's preferences, and a toast.
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react'
 import type { ApiClient } from '@ies/api'
-import type { ClientEnv } from '../lib/env.ts'
-import { loadCatalog, type LoadedCatalog } from '../lib/catalog-source.ts'
-import { readCachedCatalog, revalidatingCatalogFetch } from '../lib/catalog-cache.ts'
-import { prepareCatalog, type PreparedCatalog } from '../lib/catalog.ts'
-import type { CloudCredential, Environment, Preferences, Theme } from '../lib/types.ts'
+import type { ClientEnv } from '../shared/env.ts'
+import { loadCatalog, type LoadedCatalog } from './lib/catalog/source.ts'
+import { readCachedCatalog, revalidatingCatalogFetch } from './lib/catalog/cache.ts'
+import { prepareCatalog, type PreparedCatalog } from './lib/catalog/prepared-catalog.ts'
+import type { CloudCredential, Environment, Preferences, Theme } from './lib/api/types.ts'
 import staticCatalog from '../catalog/static-catalog.json' with { type: 'json' }
 
 export interface AppContextValue {

@@ -5,7 +5,7 @@
 // nothing else more (no network, no eval: server/src/core/security-headers.ts, desktop/src/main/main.ts),
 // so the app's own policy stays as strict as it is. The app shows the SVG as an image.
 import mermaid from 'mermaid'
-import { DIAGRAM_MESSAGE, type DiagramReply, type DiagramRequest } from '../lib/diagram-messages.ts'
+import { DIAGRAM_MESSAGE, type DiagramReply, type DiagramRequest } from './lib/diagram/messages.ts'
 
 mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'neutral', fontFamily: 'system-ui, sans-serif' })
 

@@ -2,8 +2,8 @@
 // states it went through.
 import { useEffect, useRef, useState } from 'react'
 import type { ApiClient } from '@ies/api'
-import type { Job } from '../lib/types.ts'
-import { followJob } from '../lib/job-follow.ts'
+import type { Job } from './lib/api/types.ts'
+import { followJob } from './lib/jobs/job-follow.ts'
 
 export interface JobLogEntry {
   at: string

@@ -2,7 +2,7 @@
 import { StrictMode, useEffect, useMemo, useRef, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import './styles.css'
-import { ENV_GLOBAL, readClientEnv } from '../lib/env.ts'
+import { ENV_GLOBAL, readClientEnv } from '../shared/env.ts'
 import { createApiClient } from '@ies/api'
 import { browserAuth, desktopAuth, type Auth } from './auth.ts'
 import { bridgeFetch } from '../shared/bridge.ts'
@@ -10,8 +10,8 @@ import { App } from './App.tsx'
 import { AppProvider, applyTheme } from './app-context.tsx'
 import { Login } from './screens/Login.tsx'
 import { RateLimitBanner, Spinner } from './components/ui.tsx'
-import { clearDrafts, removeUnownedDrafts } from '../lib/draft.ts'
-import { isAdmin } from '../lib/roles.ts'
+import { clearDrafts, removeUnownedDrafts } from './lib/wizard/draft.ts'
+import { isAdmin } from './lib/session/roles.ts'
 
 const env = readClientEnv(
   (window as unknown as Record<string, unknown>)[ENV_GLOBAL],

@@ -2,7 +2,7 @@
 // decorators wrote them (template decorators, rule 8): `options` as strict JSON, every other
 // attribute a string (`type: "slider"`, `default: "3"`, `available: "false"`), and the extractor
 // judges none of them. So the clients interpret, and this is the one reading both use: the wizard
-// (desktop/src/lib/catalog.ts), the CI guard's consistency check (catalog-guard.ts) and the server's
+// (desktop/src/renderer/lib/catalog/), the CI guard's consistency check (desktop/src/catalog/guard.ts) and the server's
 // typed view (view.ts: the environment checks and the assistant). Pure: no DOM, no Node.
 //   - an unknown `type` is coerced to `text`, with a warning (client consumption rule 3);
 //   - a `default` is read for its widget: "3" -> 3 for a number, "true"/"false" -> a boolean for a

@@ -2,7 +2,8 @@
 // there (the environment checks of the API and the assistant use it):
 // the catalog's own paths (`name`, `globalPrefix`, `region`, `domain`, `services.<key>.<field>`),
 // the catalog's types, options and patterns, and the spec's rules for the global fields.
-import { explainPattern } from './pattern-message.ts'
+import { explainPattern, patternMessage } from './pattern-message.ts'
+import { VALUE_MAX_LENGTH } from './pattern-safety.ts'
 import type { TypedCatalog as Catalog, TypedField as CatalogField } from './view.ts'
 
 /**
@@ -67,52 +68,120 @@ export function catalogPaths(catalog: Catalog): FieldRef[] {
   return refs
 }
 
-/** Why a value does not fit a catalog field, or null when it does. */
-export function valueProblem(ref: FieldRef, value: unknown, testPattern: PatternTest): string | null {
-  const { field } = ref
+/** The members of a field its value check reads (the typed view's fields and the wizard's have them). */
+export interface CheckedField {
+  type: CatalogField['type']
+  options?: readonly { value: unknown }[]
+  /** The pattern as the catalog wrote it. */
+  pattern?: string
+  default?: unknown
+}
+
+/** Which rule of its field a value breaks. */
+export type FieldValueProblem =
+  | { rule: 'boolean' | 'number' | 'text' | 'unsafe' }
+  | { rule: 'option'; options: readonly { value: unknown }[] }
+  /** One of the spec's rules for a global field, in words. */
+  | { rule: 'spec'; clause: string }
+  | { rule: 'pattern'; pattern: string }
+  /** Too long to test against the pattern (a pattern is only ever run on VALUE_MAX_LENGTH characters). */
+  | { rule: 'too-long'; max: number }
+
+/**
+ * The one check of a value against a catalog field: a toggle holds a boolean, a dropdown one of its
+ * options, a number a finite number whose decimal text matches the pattern, anything else text that
+ * matches it (and, for a global field, the spec's rule). Null when the value fits.
+ */
+export function fieldValueProblem(
+  field: CheckedField,
+  value: unknown,
+  testPattern: PatternTest,
+  specRule?: (value: string) => string | null,
+): FieldValueProblem | null {
   switch (field.type) {
     case 'toggle':
-      if (typeof value !== 'boolean') return 'must be true or false'
-      return null
+      return typeof value === 'boolean' ? null : { rule: 'boolean' }
     case 'dropdown': {
       const options = field.options ?? []
-      if (!options.some((o) => o.value === value)) {
-        return `must be one of: ${options.map((o) => JSON.stringify(o.value)).join(', ')}`
-      }
-      return null
+      return options.some((o) => o.value === value) ? null : { rule: 'option', options }
     }
     case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number'
+      if (typeof value !== 'number' || !Number.isFinite(value)) return { rule: 'number' }
       return patternProblem(field, String(value), testPattern)
     default: {
-      if (typeof value !== 'string') return 'must be text'
-      const spec = ref.service === undefined ? SPEC_RULES[ref.key]?.(value) : null
-      return spec ?? patternProblem(field, value, testPattern)
+      if (typeof value !== 'string') return { rule: 'text' }
+      const clause = specRule?.(value)
+      return clause ? { rule: 'spec', clause } : patternProblem(field, value, testPattern)
     }
   }
+}
+
+/** A value's problem as the API words it: "must be a number", "must be 3 to 20 characters: … (pattern …)". */
+export function problemClause(problem: FieldValueProblem, field: CheckedField): string {
+  switch (problem.rule) {
+    case 'boolean':
+      return 'must be true or false'
+    case 'number':
+      return 'must be a number'
+    case 'text':
+      return 'must be text'
+    case 'unsafe':
+      return 'cannot be checked: the catalog pattern took too long to evaluate'
+    case 'option':
+      return `must be one of: ${problem.options.map((o) => JSON.stringify(o.value)).join(', ')}`
+    case 'spec':
+      return problem.clause
+    case 'too-long':
+      return `must be at most ${problem.max} characters`
+    case 'pattern':
+      return patternSentence(field, problem.pattern)
+  }
+}
+
+/**
+ * A value's problem as a form says it under the field: a pattern the user missed in words (the
+ * field's own message, else the pattern explained, else its description: `patternMessage`), any
+ * other rule the API's clause as a sentence ("Must be a number").
+ */
+export function problemSentence(
+  problem: FieldValueProblem,
+  field: CheckedField & { label: string; description?: string; message?: string },
+): string {
+  if (problem.rule === 'pattern') return patternMessage(field, problem.pattern)
+  return asSentence(problemClause(problem, field))
+}
+
+/** An API clause as a sentence under a field: "must be a number" -> "Must be a number". */
+export const asSentence = (clause: string) => clause.charAt(0).toUpperCase() + clause.slice(1)
+
+/** Why a value does not fit a catalog field, or null when it does (the API's words). */
+export function valueProblem(ref: FieldRef, value: unknown, testPattern: PatternTest): string | null {
+  const specRule = ref.service === undefined ? SPEC_RULES[ref.key] : undefined
+  const problem = fieldValueProblem(ref.field, value, testPattern, specRule)
+  return problem && problemClause(problem, ref.field)
 }
 
 /**
  * A value that does not match its pattern, in words (the regex only as a detail): the
  * pattern explained ("must be a whole number of 1 or more"), else the default as an example.
  */
-function patternSentence(field: CatalogField): string {
-  const pattern = field.pattern ?? ''
+function patternSentence(field: CheckedField, pattern: string): string {
   const rule = explainPattern(pattern)
   if (rule) return `must be ${rule} (pattern ${pattern})`
   const example = (typeof field.default === 'string' && field.default !== '') || typeof field.default === 'number'
   return `is not in the expected form${example ? `, like ${JSON.stringify(field.default)}` : ''} (pattern ${pattern})`
 }
 
-function patternProblem(field: CatalogField, text: string, testPattern: PatternTest): string | null {
+function patternProblem(field: CheckedField, text: string, testPattern: PatternTest): FieldValueProblem | null {
   if (!field.pattern) return null
+  if (text.length > VALUE_MAX_LENGTH) return { rule: 'too-long', max: VALUE_MAX_LENGTH }
   switch (testPattern(field.pattern, text)) {
     case 'match':
     case 'uncompilable': // like the wizard: a pattern that does not compile drops only this check
       return null
     case 'unsafe':
-      return 'cannot be checked: the catalog pattern took too long to evaluate'
+      return { rule: 'unsafe' }
     default:
-      return patternSentence(field)
+      return { rule: 'pattern', pattern: field.pattern }
   }
 }

@@ -1,5 +1,5 @@
 // The web UI's runtime environment script (`/env.js`), written by the server from its own
-// configuration. The app (desktop/src/lib/env.ts) reads `window.__IES_ENV__` with these field
+// configuration. The app (desktop/src/shared/env.ts) reads `window.__IES_ENV__` with these field
 // names; test/desktop/export-and-env.test.ts runs this writer's script and that reader together, so
 // the two sides cannot drift apart. The server imports nothing of the client.
 import { authBaseUrl, type Config } from '../config.ts'

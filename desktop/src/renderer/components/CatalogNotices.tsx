@@ -1,8 +1,8 @@
 // What the wizard tells the user about the catalog it was built from: which one (live or built-in,
 // and its templates commit), a fallback to the built-in catalog, a live catalog that may be out of
 // date (`Warning: 110`), and the fields the client had to adjust.
-import { shortCommit } from '../../lib/catalog.ts'
-import type { LoadedCatalog } from '../../lib/catalog-source.ts'
+import { shortCommit } from '../lib/catalog/prepared-catalog.ts'
+import type { LoadedCatalog } from '../lib/catalog/source.ts'
 import { Notice } from './ui.tsx'
 
 /** One line for the page header: where the wizard's choices come from. */

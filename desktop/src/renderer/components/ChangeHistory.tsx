@@ -4,8 +4,8 @@
 // confirmation: the server applies it as a new change and keeps the current deploy key.
 import { useEffect, useState } from 'react'
 import { useApp } from '../app-context.tsx'
-import { diffValue, entryLine, KIND_LABELS, restorable } from '../../lib/change-history.ts'
-import type { Environment, HistoryEntry } from '../../lib/types.ts'
+import { diffValue, entryLine, KIND_LABELS, restorable } from '../lib/environments/change-history.ts'
+import type { Environment, HistoryEntry } from '../lib/api/types.ts'
 import { Badge, ConfirmDialog, ErrorNotice, Spinner, formatDate } from './ui.tsx'
 
 const PAGE = 20

@@ -1,7 +1,7 @@
 // The preview of a push: the file tree of the change (added, modified, deleted, in conflict) and the
 // unified diff of the file chosen in it.
 import { useState, type ReactNode } from 'react'
-import { changeTree, describeCounts, diffLines, type ChangeNode, type FileChange } from '../../lib/change-tree.ts'
+import { changeTree, describeCounts, diffLines, type ChangeNode, type FileChange } from '../lib/push/change-tree.ts'
 import { Badge } from './ui.tsx'
 
 const KIND_LABEL: Record<FileChange['change'], string> = { added: 'added', modified: 'modified', deleted: 'deleted', conflict: 'conflict' }

@@ -1,6 +1,6 @@
 // A push that stopped on a conflict: which files, and for each hunk what the customer's branch holds,
 // what IES generated last time and what it generates now, in plain words.
-import { describeConflict, describeHunk, type FileConflict } from '../../lib/push-lifecycle.ts'
+import { describeConflict, describeHunk, type FileConflict } from '../lib/push/lifecycle.ts'
 import { Notice } from './ui.tsx'
 
 export function ConflictView({ conflicts }: { conflicts: FileConflict[] }) {

@@ -3,7 +3,7 @@
 // hidden renderer frame (diagram-frame.ts, which says why) and shown here as an image.
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { drawnServices, environmentDiagram, type DiagramService } from '@ies/processor-lib/contract/diagram'
-import { DIAGRAM_MESSAGE, type DiagramReply, type DiagramRequest } from '../../lib/diagram-messages.ts'
+import { DIAGRAM_MESSAGE, type DiagramReply, type DiagramRequest } from '../lib/diagram/messages.ts'
 
 type Drawn = { svg: string } | { error: string } | null
 

@@ -1,7 +1,7 @@
 // The tabs of an environment's page: its overview and its history of changes (each its own route,
 // so a tab can be linked to and survives a reload).
 import { href } from '../router.ts'
-import type { Environment } from '../../lib/types.ts'
+import type { Environment } from '../lib/api/types.ts'
 import { Badge, PROVIDER_LABELS, formatDate } from './ui.tsx'
 
 const TABS = [

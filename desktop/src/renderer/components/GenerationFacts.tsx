@@ -1,7 +1,7 @@
 // What a successful generation produced, in one line: format, file count, size, templates commit and
 // processor warnings (the generate panel's result and every generation of the job history).
-import type { GenerationSummary } from '../../lib/generate-options.ts'
-import { shortCommit } from '../../lib/catalog.ts'
+import type { GenerationSummary } from '../lib/jobs/generate-options.ts'
+import { shortCommit } from '../lib/catalog/prepared-catalog.ts'
 
 export function GenerationFacts({ summary }: { summary: GenerationSummary }) {
   return (

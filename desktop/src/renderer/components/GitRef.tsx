@@ -1,5 +1,5 @@
 // A commit or a branch: a link on a Git host whose URL shapes are known, text otherwise.
-import { gitHostLinks } from '../../lib/git-host-links.ts'
+import { gitHostLinks } from '../lib/push/git-host-links.ts'
 
 export function GitRef({ repoUrl, commit, branch, testId }: { repoUrl?: string; commit?: string; branch?: string; testId?: string }) {
   const links = gitHostLinks(repoUrl, { commit, branch })

@@ -1,6 +1,6 @@
 // A generation or push job as it runs: its state, an indeterminate progress bar while it is queued
 // or running, the states it went through, and a failure with the processor's findings.
-import type { Job } from '../../lib/types.ts'
+import type { Job } from '../lib/api/types.ts'
 import type { JobLogEntry } from '../job-watch.ts'
 import { Badge, Notice } from './ui.tsx'
 

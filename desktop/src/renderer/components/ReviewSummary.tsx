@@ -3,9 +3,9 @@
 import { useEffect, useState } from 'react'
 import { stringify } from 'yaml'
 import { useApp } from '../app-context.tsx'
-import type { PreparedCatalog } from '../../lib/catalog.ts'
-import { enabledServices, serviceChanges, settingChanges } from '../../lib/config-summary.ts'
-import { reviewOf, type WizardValues } from '../../lib/wizard-values.ts'
+import type { PreparedCatalog } from '../lib/catalog/prepared-catalog.ts'
+import { enabledServices, serviceChanges, settingChanges } from '../lib/environments/config-summary.ts'
+import { reviewOf, type WizardValues } from '../lib/wizard/values.ts'
 import { PROVIDER_LABELS } from './ui.tsx'
 
 const SETTING_LABELS = {

@@ -1,8 +1,8 @@
 // The values of a stored environment the current templates refuse (a stranded environment): each
 // field with the reason, and where to change them.
 import { href } from '../router.ts'
-import { asSentence, valueAt } from '../../lib/stranded.ts'
-import type { Environment } from '../../lib/types.ts'
+import { asSentence, valueAt } from '../lib/environments/stranded.ts'
+import type { Environment } from '../lib/api/types.ts'
 import { Notice } from './ui.tsx'
 
 export function StrandedNotice(p: { env: Pick<Environment, 'id' | 'problems' | 'services'>; inWizard?: boolean }) {

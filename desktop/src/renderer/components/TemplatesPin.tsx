@@ -2,8 +2,8 @@
 // "Pinned or following"), and the switch between the two: pin to the version last pushed, or follow.
 import { useState } from 'react'
 import { useApp } from '../app-context.tsx'
-import type { Environment, EnvironmentInput } from '../../lib/types.ts'
-import { shortCommit } from '../../lib/catalog.ts'
+import type { Environment, EnvironmentInput } from '../lib/api/types.ts'
+import { shortCommit } from '../lib/catalog/prepared-catalog.ts'
 import { ErrorNotice } from './ui.tsx'
 
 export function TemplatesPin({ env, onChanged }: { env: Environment; onChanged?: () => void }) {

@@ -5,8 +5,8 @@
 import { useEffect, useState } from 'react'
 import { useApp } from '../app-context.tsx'
 import { href } from '../router.ts'
-import type { Rollout } from '../../lib/types.ts'
-import type { EnvironmentUpgrade } from '../../lib/push-lifecycle.ts'
+import type { Rollout } from '../lib/api/types.ts'
+import type { EnvironmentUpgrade } from '../lib/push/lifecycle.ts'
 import { ErrorNotice, Spinner } from './ui.tsx'
 
 const DEFAULT_WAVES = '*-dev\n*-staging\n*-prod'

@@ -3,8 +3,8 @@
 import { useEffect, useState } from 'react'
 import { useApp } from '../app-context.tsx'
 import { ApiError } from '@ies/api'
-import { CREDENTIAL_FIELDS, checkOutcome, credentialUpdateFromForm, credentialsFromForm } from '../../lib/credential-fields.ts'
-import { CREDENTIAL_PROVIDERS, type CloudCredential, type CredentialProvider, type CredentialValidation } from '../../lib/types.ts'
+import { CREDENTIAL_FIELDS, checkOutcome, credentialUpdateFromForm, credentialsFromForm } from '../lib/credentials/fields.ts'
+import { CREDENTIAL_PROVIDERS, type CloudCredential, type CredentialProvider, type CredentialValidation } from '../lib/api/types.ts'
 import {
   Badge,
   ConfirmDialog,

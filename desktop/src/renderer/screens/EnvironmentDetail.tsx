@@ -6,7 +6,7 @@ import { useApp } from '../app-context.tsx'
 import { href, navigate } from '../router.ts'
 import { useJob } from '../job-watch.ts'
 import { saveBlob } from '../download.ts'
-import { exportConfiguration, exportFileName, type ExportFormat } from '../../lib/export-config.ts'
+import { exportConfiguration, exportFileName, type ExportFormat } from '../lib/environments/export-config.ts'
 import {
   archiveFilename,
   GENERATE_FORMATS,
@@ -14,11 +14,11 @@ import {
   type Environment,
   type GenerateFormat,
   type Job,
-} from '../../lib/types.ts'
+} from '../lib/api/types.ts'
 import { ConfirmDialog, ErrorNotice, PageHead, PROVIDER_LABELS, SelectField, Spinner, Toggle, formatDate } from '../components/ui.tsx'
 import { JobProgress } from '../components/JobProgress.tsx'
-import { enabledServices } from '../../lib/config-summary.ts'
-import { differsFromForm, FORMAT_LABELS, generationSummary, optionEffects, type OptionKey } from '../../lib/generate-options.ts'
+import { enabledServices } from '../lib/environments/config-summary.ts'
+import { differsFromForm, FORMAT_LABELS, generationSummary, optionEffects, type OptionKey } from '../lib/jobs/generate-options.ts'
 import { PushPanel } from './PushPanel.tsx'
 import { JobHistory } from '../components/JobHistory.tsx'
 import { GenerationFacts } from '../components/GenerationFacts.tsx'

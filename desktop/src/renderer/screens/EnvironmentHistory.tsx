@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react'
 import { useApp } from '../app-context.tsx'
 import { href } from '../router.ts'
-import type { Environment } from '../../lib/types.ts'
+import type { Environment } from '../lib/api/types.ts'
 import { ErrorNotice, PageHead, Spinner } from '../components/ui.tsx'
 import { EnvironmentSubtitle, EnvironmentTabs } from '../components/EnvironmentTabs.tsx'
 import { ChangeHistory } from '../components/ChangeHistory.tsx'

@@ -1,7 +1,7 @@
 // Preferences: theme (applied at once) and default provider, stored on the server.
 import { useState } from 'react'
 import { useApp } from '../app-context.tsx'
-import { PROVIDERS, THEMES, type Preferences as Prefs } from '../../lib/types.ts'
+import { PROVIDERS, THEMES, type Preferences as Prefs } from '../lib/api/types.ts'
 import { ErrorNotice, PageHead, PROVIDER_LABELS, SelectField } from '../components/ui.tsx'
 
 export function Preferences() {

@@ -4,7 +4,7 @@
 // provider's and are not listed here (docs/teams.md).
 import { useEffect, useState, type FormEvent } from 'react'
 import { useApp } from '../app-context.tsx'
-import type { Team, TeamMember, TeamRole } from '../../lib/types.ts'
+import type { Team, TeamMember, TeamRole } from '../lib/api/types.ts'
 import { EmptyState, ErrorNotice, PageHead, SelectField, Spinner, TextField } from '../components/ui.tsx'
 
 const ROLES: { value: TeamRole; label: string }[] = [

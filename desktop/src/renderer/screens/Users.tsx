@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react'
 import { useApp } from '../app-context.tsx'
 import type { ListResult } from '@ies/api'
-import type { User } from '../../lib/types.ts'
+import type { User } from '../lib/api/types.ts'
 import { EmptyState, ErrorNotice, PageHead, PROVIDER_LABELS, Spinner, formatDate } from '../components/ui.tsx'
 
 const PAGE_SIZE = 20

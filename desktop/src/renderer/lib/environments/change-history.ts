@@ -1,6 +1,6 @@
 // How the History tab words an environment's changes: a label per kind, a value as it reads in a
 // diff, and which entries can be restored (those that carry a configuration).
-import type { HistoryEntry } from './types.ts'
+import type { HistoryEntry } from '../api/types.ts'
 
 export const KIND_LABELS: Record<HistoryEntry['kind'], string> = {
   create: 'Created',

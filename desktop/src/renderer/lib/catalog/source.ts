@@ -1,7 +1,7 @@
 // Where the wizard's catalog comes from (client consumption rule 5): the live catalog from the
 // backend when USE_RUNTIME_CATALOG is on, otherwise (or when it cannot be fetched or is rejected)
 // the static configuration bundled with the client. A fallback is logged and told to the user.
-import { prepareCatalog, type PreparedCatalog } from './catalog.ts'
+import { prepareCatalog, type PreparedCatalog } from './prepared-catalog.ts'
 
 export type CatalogSourceKind = 'runtime' | 'static'
 

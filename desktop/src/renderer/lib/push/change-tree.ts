@@ -1,17 +1,12 @@
 // The files a push would change, as a tree for the preview (folders first, then files, each by
 // name), with the count of each kind of change.
+import type { PushChange } from '@ies/api'
 
-export type ChangeKind = 'added' | 'modified' | 'deleted' | 'conflict'
+export type ChangeKind = PushChange['change']
 export const CHANGE_KINDS: readonly ChangeKind[] = ['added', 'modified', 'deleted', 'conflict']
 
-export interface FileChange {
-  path: string
-  change: ChangeKind
-  /** A unified diff against the branch head. */
-  diff?: string
-  /** The diff was cut (the file is larger than the server's per-file cap). */
-  truncated?: boolean
-}
+/** A file of a push preview (the API's `PushChange`; the tree and the counts need only its path and change). */
+export type FileChange = Pick<PushChange, 'path' | 'change'> & Partial<Pick<PushChange, 'diff' | 'truncated'>>
 
 export interface ChangeNode {
   name: string

@@ -3,8 +3,8 @@
 // which services and fields changed or vanished. Drafts belong to the signed-in user: the key holds
 // the token's subject, so the next person on the same browser never sees them, and sign-out can
 // remove them all. Drafts never hold a secret: the caller passes values without them
-// (wizard-values.ts `draftValuesOf`).
-import type { PreparedCatalog, WizardField } from './catalog.ts'
+// (values.ts `draftValuesOf`).
+import type { PreparedCatalog, WizardField } from '../catalog/prepared-catalog.ts'
 
 export interface FieldFingerprint {
   type: string

@@ -2,25 +2,15 @@
 // environment is behind and why, the outcome of a preview (dry run) or a push, and a conflict in
 // words a platform engineer understands. Shapes follow the API contract of the lifecycle routes.
 import type { FileChange } from './change-tree.ts'
-import type { Job } from './types.ts'
+import type { Job } from '../api/types.ts'
 
-import type { Behind, LastPush, PushStrategy } from '@ies/api'
+import type { Behind, LastPush, PushConflict, PushStrategy } from '@ies/api'
 export type { Behind, LastPush, PushStrategy }
 
-export interface ConflictHunk {
-  line: number
-  /** The customer's lines (the branch head). */
-  ours: string
-  /** What IES generated last time. */
-  base: string
-  /** What IES generates now. */
-  theirs: string
-}
-
-export interface FileConflict {
-  file: string
-  hunks: ConflictHunk[]
-}
+/** A conflicting file as the UI tells it: its path and hunks (the API's `PushConflict`, without the kind it does not show). */
+export type FileConflict = Pick<PushConflict, 'file' | 'hunks'>
+/** One hunk: where, and the lines as the branch, the last push and the new generation have them. */
+export type ConflictHunk = PushConflict['hunks'][number]
 
 export type PushOutcome =
   | { kind: 'preview'; branch: string; templatesCommit: string; changes: FileChange[] }

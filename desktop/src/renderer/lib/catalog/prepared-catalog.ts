@@ -3,7 +3,7 @@
 // The document's types and the reading of its attributes are the catalog contract's
 // (processor-lib/src/contract: document.ts, attributes.ts), which reads
 // them (unknown type -> text, "3" -> 3, "true" -> true, available "false" hides).
-import { patternMessage } from '@ies/processor-lib/contract/pattern-message'
+import { asSentence, fieldValueProblem, problemSentence, type PatternTest } from '@ies/processor-lib/contract/fields'
 import {
   availableProblem,
   isHidden,
@@ -13,7 +13,7 @@ import {
   type CatalogOption,
   type FieldType,
 } from '@ies/processor-lib/contract/attributes'
-import { PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, checkPatternSafety } from '@ies/processor-lib/contract/pattern-safety'
+import { PATTERN_MAX_LENGTH, checkPatternSafety } from '@ies/processor-lib/contract/pattern-safety'
 import type { Catalog as CatalogDocument, CatalogField, CatalogService } from '@ies/processor-lib/contract/document'
 import { converseProblem, relationProblems, type RelationCatalog } from '@ies/processor-lib/contract/relations'
 import { catalogDiagramServices, type DiagramService } from '@ies/processor-lib/contract/diagram'
@@ -219,24 +219,19 @@ export function fillServices(target: Record<string, Record<string, unknown>>, ca
   return target
 }
 
-/** The message to show under a field, or null when the value is acceptable. */
+/**
+ * The message to show under a field, or null when the value is acceptable: the catalog contract's
+ * check (`fieldValueProblem`, the API's rule) in the wizard's words (`problemSentence`). A field left
+ * empty shows none: nothing was entered to judge yet. The compiled pattern tests the value (the
+ * contract runs it on at most VALUE_MAX_LENGTH characters).
+ */
 export function validateField(field: WizardField, value: unknown): string | null {
-  if (field.type === 'number') {
-    if (value === null || value === undefined || value === '') return null
-    if (typeof value !== 'number' || !Number.isFinite(value)) return 'Enter a number'
-  }
-  if (field.type === 'toggle') return null
-  if (field.type === 'dropdown') {
-    if (value === null || value === undefined) return null
-    return field.options?.some((o) => o.value === value) ? null : 'Choose one of the options'
-  }
-  const text = typeof value === 'number' ? String(value) : value
-  // Bounded input: even a safe pattern is only ever run on at most VALUE_MAX_LENGTH characters.
-  if (field.pattern && typeof text === 'string' && text.length > VALUE_MAX_LENGTH) return `Must be at most ${VALUE_MAX_LENGTH} characters`
-  if (field.pattern && typeof text === 'string' && text !== '' && !field.pattern.test(text)) {
-    return patternMessage(field, field.rule ?? field.pattern.source)
-  }
-  return null
+  if (value === null || value === undefined || value === '') return null
+  const { pattern } = field
+  const test: PatternTest = (_source, text) => (pattern?.test(text) ? 'match' : 'no-match')
+  const checked = { ...field, pattern: pattern && field.rule }
+  const problem = fieldValueProblem(checked, value, test)
+  return problem && problemSentence(problem, checked)
 }
 
 /** The prepared catalog's services in the shape the contract's relation check reads. */
@@ -272,13 +267,12 @@ export function validateServices(services: Record<string, Record<string, unknown
   }
   const valueErrors = new Set(Object.keys(errors))
   const relations = relationCatalogOf(catalog)
-  const sentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1)
   for (const problem of relationProblems(relations, { services })) {
     if (problem.other !== undefined && valueErrors.has(problem.other)) continue // that value is wrong already
-    errors[problem.field] ??= sentence(problem.message)
+    errors[problem.field] ??= asSentence(problem.message)
     // Said at both fields: either one may be the one to change.
     const converse = converseProblem(relations, { services }, problem)
-    if (converse) errors[converse.field] ??= sentence(converse.message)
+    if (converse) errors[converse.field] ??= asSentence(converse.message)
   }
   return errors
 }

@@ -4,7 +4,7 @@
 // processor was unreachable) is passed on in both cases. When the request fails (rate limited,
 // network), the held copy is used and flagged stale.
 import type { CatalogResult as CatalogResponse } from '@ies/api'
-import type { KeyValueStorage } from './draft.ts'
+import type { KeyValueStorage } from '../wizard/draft.ts'
 
 export const CATALOG_CACHE_KEY = 'ies.catalog'
 

@@ -2,7 +2,7 @@
 // format are shown as such), and a finished generation's result in words. The server's rules
 // (server/src/jobs/generation/selection.ts): Helm values always hold the charts; Argo CD always holds the
 // GitOps definitions and the charts; the state backend file exists only with the Terraform tree.
-import type { GenerateFormat, GenerateRequest, Job } from './types.ts'
+import type { GenerateFormat, GenerateRequest, Job } from '../api/types.ts'
 
 export type OptionKey = keyof GenerateRequest['options']
 

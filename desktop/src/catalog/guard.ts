@@ -3,8 +3,8 @@
 // string "false" differs from the boolean false. Attributes are strings in the document (template
 // decorators, rule 8): the static configuration holds them as the extractor writes them
 // (`"default": "3"`, `"available": "false"`), and consistency means the client can read every
-// attribute without a warning (`readDefault`, `widgetOf` in catalog.ts).
-import { checkPattern, compilePattern, isOptionList, readDefault, widgetOf } from './catalog.ts'
+// attribute without a warning (`readDefault`, `widgetOf` in renderer/lib/catalog/prepared-catalog.ts).
+import { checkPattern, compilePattern, isOptionList, readDefault, widgetOf } from '../renderer/lib/catalog/prepared-catalog.ts'
 
 export interface GuardDifference {
   /** e.g. `services.rds.fields.multi_az.default` */

@@ -1,22 +1,19 @@
 // A stranded environment in the desktop: the problems the server reports for its stored values
 // (`problems` of GET /api/environments and /:id: the values the current catalog refuses), as field
 // errors of the wizard while each value is still the stored one.
-import type { Environment } from './types.ts'
+import { asSentence } from '@ies/processor-lib/contract/fields'
+import { valueAtPath } from '@ies/processor-lib/contract/paths'
+import type { Environment } from '../api/types.ts'
 
 export type Problem = NonNullable<Environment['problems']>[number]
 
 /** The value at a configuration path (`region`, `services.eks.nodeMinSize`) of an environment or the wizard's values. */
-export function valueAt(doc: { services?: Record<string, Record<string, unknown> | undefined> } | null, path: string): unknown {
-  if (!doc) return undefined
-  const parts = path.split('.')
-  if (parts.length === 3 && parts[0] === 'services') return doc.services?.[parts[1]]?.[parts[2]]
-  return (doc as Record<string, unknown>)[path]
-}
+export const valueAt = valueAtPath
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /** "Must be ..." from the server's "must be ...". */
-export const asSentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1)
+export { asSentence }
 
 /** The stored environment's problems by field, for the fields whose value is still the one stored. */
 export function strandedErrors(

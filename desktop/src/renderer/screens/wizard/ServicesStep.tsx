@@ -1,10 +1,10 @@
 // The services step, built from the catalog at run time: services grouped by category, an enable
 // toggle per service, and one widget per field (text, toggle, dropdown, number) with its help text,
 // default and pattern check.
-import type { PreparedCatalog, WizardField, WizardService } from '../../lib/catalog.ts'
-import { shortCommit, validateField } from '../../lib/catalog.ts'
-import type { ServicesConfig } from '../../lib/types.ts'
-import { SelectField, TextField, Toggle } from '../components/ui.tsx'
+import type { PreparedCatalog, WizardField, WizardService } from '../../lib/catalog/prepared-catalog.ts'
+import { shortCommit, validateField } from '../../lib/catalog/prepared-catalog.ts'
+import type { ServicesConfig } from '../../lib/api/types.ts'
+import { SelectField, TextField, Toggle } from '../../components/ui.tsx'
 
 export function FieldWidget(p: {
   field: WizardField

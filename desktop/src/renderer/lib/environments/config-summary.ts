@@ -1,8 +1,8 @@
 // An environment's configuration as a person reads it: the enabled services
 // with the catalog's labels and each value shown as its widget shows it (an option's label, Yes/No),
 // and, when editing, what changed. Used by the wizard's review and the environment's detail page.
-import type { PreparedCatalog, WizardField } from './catalog.ts'
-import type { ServicesConfig } from './types.ts'
+import type { PreparedCatalog, WizardField } from '../catalog/prepared-catalog.ts'
+import type { ServicesConfig } from '../api/types.ts'
 
 export interface SummaryField {
   key: string

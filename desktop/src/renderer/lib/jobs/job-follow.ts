@@ -2,7 +2,7 @@
 // after the server's wait timeout; then the client asks again), so a job costs one or two requests
 // however long it runs, instead of one per polling interval.
 import type { ApiClient } from '@ies/api'
-import type { Job } from './types.ts'
+import type { Job } from '../api/types.ts'
 
 export const isActive = (job: Job | null | undefined) => job?.status === 'queued' || job?.status === 'running'
 

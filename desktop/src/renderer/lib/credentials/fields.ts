@@ -1,8 +1,8 @@
 // The credential input per provider (spec "Cloud credential"): which fields, which are secret
 // (write-only: typed once, never shown back), which are required, and how the form becomes the
 // request's `credentials` object.
-import type { CredentialProvider, CredentialValidation } from './types.ts'
-import { checkRegion } from './environment-rules.ts'
+import type { CredentialProvider, CredentialValidation } from '../api/types.ts'
+import { checkRegion } from '../environments/rules.ts'
 
 export interface CredentialFieldSpec {
   key: string

@@ -1,7 +1,7 @@
 // The wizard's state and how it becomes a request: a create body (POST /environments) or a JSON
 // merge patch (PUT /environments/:id) that never repeats the immutable name and global prefix and
 // sends the deploy key only when the user typed a new one.
-import type { Environment, EnvironmentInput, Provider, ServicesConfig, TerraformBackend } from './types.ts'
+import type { Environment, EnvironmentInput, Provider, ServicesConfig, TerraformBackend } from '../api/types.ts'
 
 export type BackendMode = 'none' | 'existing' | 'create'
 

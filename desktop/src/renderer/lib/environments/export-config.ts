@@ -3,7 +3,7 @@
 // configuration (api/src/export-config.ts), so `ies apply` takes either file.
 import { stringify } from 'yaml'
 import { exportableConfiguration } from '@ies/api/export-config'
-import type { Environment } from './types.ts'
+import type { Environment } from '../api/types.ts'
 
 export type ExportFormat = 'json' | 'yaml'
 
