@@ -61,6 +61,8 @@ export type PushBody = Omit<Partial<Static<typeof push.PushBody>>, 'dryRun' | 's
 
 /** A file whose branch and generated versions changed the same lines (strategy "merge" fails on it). */
 export type PushConflict = Static<typeof push.FileConflict>
+/** One hunk of a conflict: where, and the lines as the branch, the last push and the new generation have them. */
+export type ConflictHunk = Static<typeof push.ConflictHunk>
 /** One file of a push dry run: what the push would change on the branch. */
 export type PushChange = Static<typeof push.FileChange>
 /** The result of a push job run with `dryRun: true`: nothing was pushed. */

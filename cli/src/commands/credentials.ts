@@ -8,7 +8,8 @@ import { findCredential } from '../lookup.ts'
 import { withExamples } from '../help.ts'
 import { CommandFailed, EXIT } from '../output.ts'
 import { UsageError } from '../settings.ts'
-import { confirmed, readObjectFile } from './env.ts'
+import { confirmed } from '../confirm.ts'
+import { readObjectFile } from '../object-file.ts'
 
 const FROM_FILE_TEXT =
   'YAML or JSON with the secret values (aws: accessKeyId, secretAccessKey, region; azure: subscriptionId, tenantId, clientId, clientSecret; gcp: projectId, serviceAccountKey)'

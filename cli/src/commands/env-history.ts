@@ -5,7 +5,7 @@ import type { Context } from '../context.ts'
 import { withExamples } from '../help.ts'
 import { findEnvironment } from '../lookup.ts'
 import { UsageError } from '../settings.ts'
-import { confirmed } from './env.ts'
+import { confirmed } from '../confirm.ts'
 
 const positive = (value: string) => {
   const n = Number(value)

@@ -1,7 +1,7 @@
 // ies env list | get | create | update | delete | export
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { Option, type Command } from 'commander'
-import { parse, stringify } from 'yaml'
+import { stringify } from 'yaml'
 import { ENVIRONMENT_STATUSES as STATUSES, PROVIDERS } from '@ies/api'
 import type { EnvironmentInput, EnvironmentListQuery } from '@ies/api'
 import { exportableConfiguration, exportYaml } from '../export-config.ts'
@@ -12,33 +12,9 @@ import { findEnvironment } from '../lookup.ts'
 import { behindText } from './upgrade.ts'
 import { registerHistory } from './env-history.ts'
 import { UsageError } from '../settings.ts'
+import { confirmed } from '../confirm.ts'
+import { readObjectFile } from '../object-file.ts'
 import { printProblems } from '../configuration-problems.ts'
-
-/** A YAML or JSON file as an object (YAML is a superset of JSON). */
-export function readObjectFile(file: string): Record<string, unknown> {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (err) {
-    throw new UsageError(`${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`)
-  }
-  let value: unknown
-  try {
-    value = parse(text)
-  } catch (err) {
-    throw new UsageError(`${file}: not YAML or JSON (${(err as Error).message.split('\n')[0]})`)
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${file}: expected a mapping`)
-  return value as Record<string, unknown>
-}
-
-/** `--yes`, or a yes on a terminal; without a terminal `--yes` is required. */
-export async function confirmed(yes: boolean | undefined, question: string, doing = 'Deleting'): Promise<boolean> {
-  if (yes) return true
-  if (!process.stdin.isTTY) throw new UsageError(`${doing} needs --yes when not on a terminal`)
-  const { confirm } = await import('@inquirer/prompts')
-  return confirm({ message: question, default: false })
-}
 
 export function registerEnv(program: Command, ctx: () => Context): void {
   const env = withExamples(

@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander'
 import type { TeamMember } from '@ies/api'
 import type { Context } from '../context.ts'
 import { withExamples } from '../help.ts'
-import { confirmed } from './env.ts'
+import { confirmed } from '../confirm.ts'
 
 const ROLES = ['viewer', 'operator', 'editor']
 const KINDS = ['user', 'client']

@@ -3,14 +3,11 @@
 // words a platform engineer understands. Shapes follow the API contract of the lifecycle routes.
 import type { FileChange } from './change-tree.ts'
 import type { Job } from '../api/types.ts'
-
-import type { Behind, LastPush, PushConflict, PushStrategy } from '@ies/api'
-export type { Behind, LastPush, PushStrategy }
+import type { Behind, ConflictHunk, LastPush, PushConflict, PushStrategy } from '@ies/api'
+export type { Behind, ConflictHunk, LastPush, PushStrategy }
 
 /** A conflicting file as the UI tells it: its path and hunks (the API's `PushConflict`, without the kind it does not show). */
 export type FileConflict = Pick<PushConflict, 'file' | 'hunks'>
-/** One hunk: where, and the lines as the branch, the last push and the new generation have them. */
-export type ConflictHunk = PushConflict['hunks'][number]
 
 export type PushOutcome =
   | { kind: 'preview'; branch: string; templatesCommit: string; changes: FileChange[] }
