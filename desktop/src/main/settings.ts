@@ -2,7 +2,8 @@
 // (IES_API_URL, IES_AUTH_URL, IES_AUTH_REALM, IES_AUTH_CLIENT_ID, IES_USE_RUNTIME_CATALOG) or a
 // settings.json in the app's data folder; the environment wins. The main process serves it to the
 // renderer as its env.js.
-import { readClientEnv, type ClientEnv, type EnvScriptValues } from '../shared/env.ts'
+import type { EnvScriptValues } from '@ies/api/env-script'
+import { readClientEnv, type ClientEnv } from '../shared/env.ts'
 
 export const DEFAULT_SERVER = 'http://127.0.0.1:3000'
 

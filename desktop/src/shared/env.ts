@@ -1,17 +1,7 @@
-// The client environment script (`env.js`): runtime configuration read when the app starts, not
-// baked into the build. The server writes it from its own configuration (server/src/web/env-script.ts,
-// checked against this reader by a test); the desktop app renders its own from its settings.
-
-export const ENV_GLOBAL = '__IES_ENV__'
-
-/** The fields of env.js, as written in the script. */
-export interface EnvScriptValues {
-  API_URL: string
-  AUTH_URL: string
-  AUTH_REALM: string
-  AUTH_CLIENT_ID: string
-  USE_RUNTIME_CATALOG: boolean
-}
+// Reading the client environment script (`env.js`, its fields and writer in @ies/api/env-script):
+// the server writes it from its own configuration (server/src/web/env-script.ts, checked against this
+// reader by a test); the desktop app renders its own from its settings.
+import type { EnvScriptValues } from '@ies/api/env-script'
 
 /** The same configuration as the app uses it. */
 export interface ClientEnv {
@@ -20,12 +10,6 @@ export interface ClientEnv {
   realm: string
   clientId: string
   useRuntimeCatalog: boolean
-}
-
-/** The body of env.js. JSON is escaped so that no value can close the script. */
-export function renderEnvScript(values: EnvScriptValues): string {
-  const json = JSON.stringify(values).replace(/</g, '\\u003c')
-  return `window.${ENV_GLOBAL} = Object.freeze(${json});\n`
 }
 
 function flag(value: unknown, fallback: boolean): boolean {
