@@ -1,6 +1,7 @@
 // GET /health at the server root: no authentication, no rate limit, reports the database.
 import type { FastifyInstance } from 'fastify'
 import { Type } from '@sinclair/typebox'
+import { OPEN_CODES } from '@ies/api/errors'
 import { databaseReachable } from './db.ts'
 import { Envelope, ErrorBody, meta, ok } from './envelope.ts'
 
@@ -13,7 +14,7 @@ export default async function health(app: FastifyInstance) {
   app.get('/health', { schema: { security: [], response: { 200: Envelope(Health), 503: ErrorBody } } }, async (request, reply) => {
     if (await databaseReachable(app.mongo.db)) return ok(request, { status: 'ok', checks: { database: 'up' } })
     return reply.code(503).send({
-      error: { code: 'SERVICE_UNAVAILABLE', message: 'The database is unreachable', details: { database: 'down' } },
+      error: { code: OPEN_CODES.unavailable, message: 'The database is unreachable', details: { database: 'down' } },
       meta: meta(request),
     })
   })

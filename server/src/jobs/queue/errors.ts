@@ -3,6 +3,7 @@
 // the job held is cut out of the message. What the operator needs to see (the original error: its
 // message, code, system-call fields and cause chain) is returned beside it, redacted the same way, to
 // be logged: for an unexpected failure and for a failure of something outside (a Git server).
+import { OPEN_CODES } from '@ies/api/errors'
 import { ProcessorError } from '@ies/processor-lib'
 import { DestinationError } from '../push/destination.ts'
 import { GenerationError } from '../generation/generation.ts'
@@ -96,7 +97,7 @@ export function jobErrorOf(
     }
   }
   return {
-    error: { code: 'INTERNAL_ERROR', message: 'The job failed unexpectedly' },
+    error: { code: OPEN_CODES.internal, message: 'The job failed unexpectedly' },
     unexpected: true,
     cause: describeError(err, secrets, { stack: true }),
   }
