@@ -1,5 +1,5 @@
 // Shared by the job tests and the generation benchmark: environments with every AWS service enabled
-// (values: the catalog's defaults), a job poller, a generation followed to its end, a recorder of
+// (values: the catalog's defaults), creating one, a job poller, a generation followed to its end, a recorder of
 // what a test saw (for secret scans), and reading a zip back.
 import { extractCatalog, unzipToFiles } from '@ies/processor-lib'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
@@ -24,6 +24,15 @@ export function environmentBody(overrides: Record<string, unknown> = {}) {
     services: { vpc: { enabled: true }, eks: { enabled: true } },
     ...overrides,
   }
+}
+
+/** POST /api/environments as dev; the created environment (`data`), or an error naming the answer. */
+export async function createEnvironment(app: Pick<TestApp, 'url' | 'auth'>, body: unknown = environmentBody()): Promise<any> {
+  const headers = { ...app.auth('dev'), 'content-type': 'application/json' }
+  const res = await fetch(`${app.url}/api/environments`, { method: 'POST', headers, body: JSON.stringify(body) })
+  const text = await res.text()
+  if (res.status !== 201) throw new Error(`create environment: ${res.status} ${text}`)
+  return JSON.parse(text).data
 }
 
 export interface JobView {

@@ -5,7 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import t from 'tap'
 import { startTestApp } from '../harness/app.ts'
-import { environmentBody, unzip, waitForJob } from './fixtures.ts'
+import { createEnvironment, environmentBody, unzip, waitForJob } from './fixtures.ts'
 
 const DEPLOY_KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ==\n-----END OPENSSH PRIVATE KEY-----\n'
 
@@ -167,11 +167,7 @@ t.test('a refused generation fails with the findings; its download answers 409',
   await writeFile(path.join(dir, 'terraform/main.tf'), 'locals {\n  # @param name\n  name = <<EOT\nx\nEOT\n}\n')
   const { url, auth } = await startTestApp(t, { TEMPLATES_DIR: dir })
   const dev = { ...auth('dev'), 'content-type': 'application/json' }
-  const env = (
-    (await (
-      await fetch(`${url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })
-    ).json()) as any
-  ).data
+  const env = await createEnvironment({ url, auth })
   const job = (
     (await (
       await fetch(`${url}/api/environments/${env.id}/generate`, {

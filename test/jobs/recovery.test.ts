@@ -12,7 +12,7 @@ import t from 'tap'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
 import { startTestApp } from '../harness/app.ts'
 import { startGitServer } from '../harness/git-server.ts'
-import { environmentBody, unzip, waitForJob } from './fixtures.ts'
+import { createEnvironment, unzip, waitForJob } from './fixtures.ts'
 import { startReplicaProcess } from './replica.ts'
 
 t.test('a job whose server process is killed mid-job completes on another', async (t) => {
@@ -59,11 +59,7 @@ t.test('a job whose server process is killed mid-job completes on another', asyn
   const api = await startTestApp(t, { ...jobsEnv, JOBS_PROCESS: 'false', TEMPLATES_CACHE_DIR: path.join(cacheRoot, 'api') })
   const { url, auth, db } = api
   const dev = { ...auth('dev'), 'content-type': 'application/json' }
-  const env = (
-    (await (
-      await fetch(`${url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })
-    ).json()) as any
-  ).data
+  const env = await createEnvironment({ url, auth })
 
   // The doomed replica: the real server entry point, its own process, the same database.
   const doomed = await startReplicaProcess(t, api, { ...jobsEnv, TEMPLATES_CACHE_DIR: path.join(cacheRoot, 'doomed') })

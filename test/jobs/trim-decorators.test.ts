@@ -8,7 +8,7 @@ import { inProcessProcessor } from '@ies/server/jobs/generation/generation'
 import { directorySource } from '@ies/server/templates/templates'
 import { processorInput } from '@ies/server/jobs/generation/transform'
 import { startTestApp } from '../harness/app.ts'
-import { environmentBody, generateAndWait, unzip } from './fixtures.ts'
+import { createEnvironment, generateAndWait, unzip } from './fixtures.ts'
 
 // Decorator lines, also those of disabled @section regions (commented out once more: `# # @param …`).
 const DECORATOR = /^[\s#]*# @(param|module) [\w.-]+/
@@ -29,12 +29,7 @@ t.test('TRIM_DECORATOR_ATTRS=1: archives carry `# @param <path>` without tails',
   t.ok(sourceDecorators.filter((l) => WITH_TAIL.test(l)).length > 10, 'the templates have decorators with attribute tails')
 
   const { url, auth } = await startTestApp(t, { TRIM_DECORATOR_ATTRS: '1' })
-  const dev = { ...auth('dev'), 'content-type': 'application/json' }
-  const env = (
-    (await (
-      await fetch(`${url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })
-    ).json()) as any
-  ).data
+  const env = await createEnvironment({ url, auth })
   const done = await generateAndWait({ url, auth }, env.id, { format: 'terraform', options: { includeChart: true } })
   t.equal(done.status, 'succeeded', JSON.stringify(done.error))
   const files = await unzip(Buffer.from(await (await fetch(`${url}/api/jobs/${done.id}/download`, { headers: auth('dev') })).arrayBuffer()))

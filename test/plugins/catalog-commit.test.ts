@@ -11,7 +11,7 @@ import { promisify } from 'node:util'
 import t from 'tap'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
 import { startTestApp } from '../harness/app.ts'
-import { environmentBody, generateAndWait } from '../jobs/fixtures.ts'
+import { createEnvironment, generateAndWait } from '../jobs/fixtures.ts'
 import { GIT_ENV } from '../harness/git-env.ts'
 
 const run = promisify(execFile)
@@ -59,12 +59,7 @@ t.test('the catalog ETag follows the templates folder, not the repository', asyn
   t.ok(doc.services.eks.fields.teamNote, "the edited templates' catalog")
   t.equal((await get(editedEtag)).status, 304, 'and stable while the folder is')
 
-  const dev = { ...auth('dev'), 'content-type': 'application/json' }
-  const env = (
-    (await (
-      await fetch(`${url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })
-    ).json()) as any
-  ).data
+  const env = await createEnvironment({ url, auth })
   const done = await generateAndWait({ url, auth }, env.id)
   t.equal(done.status, 'succeeded', JSON.stringify(done.error))
   t.equal(done.result.templatesCommit, doc.commit, "the generation of that tree carries the catalog's commit")

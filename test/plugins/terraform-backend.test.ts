@@ -4,7 +4,7 @@ import t from 'tap'
 import { GetBucketEncryptionCommand, GetBucketVersioningCommand, GetPublicAccessBlockCommand, S3Client } from '@aws-sdk/client-s3'
 import { startTestApp } from '../harness/app.ts'
 import { startTestMoto } from '../harness/moto.ts'
-import { environmentBody } from '../jobs/fixtures.ts'
+import { createEnvironment } from '../jobs/fixtures.ts'
 
 t.test('terraform state backend', async (t) => {
   const moto = await startTestMoto(t)
@@ -21,11 +21,7 @@ t.test('terraform state backend', async (t) => {
     ).json()) as any
   ).data
   t.ok(credential?.id, 'credential stored')
-  const env = (
-    (await (
-      await fetch(`${url}/api/environments`, { method: 'POST', headers: dev, body: JSON.stringify(environmentBody()) })
-    ).json()) as any
-  ).data
+  const env = await createEnvironment({ url, auth })
   const create = (body: unknown, headers = dev) =>
     fetch(`${url}/api/environments/terraform-backend/create`, { method: 'POST', headers, body: JSON.stringify(body) })
 
