@@ -11,9 +11,6 @@ export const SPEC_CODES = {
   conflict: 'CONFLICT',
 } as const
 
-/** The spec's codes as a list. */
-export const SPEC_ERROR_CODES = Object.values(SPEC_CODES)
-
 /** Codes the spec leaves open, as the server answers them. */
 export const OPEN_CODES = {
   badRequest: 'BAD_REQUEST',

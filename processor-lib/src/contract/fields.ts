@@ -117,7 +117,7 @@ export function fieldValueProblem(
 }
 
 /** A value's problem as the API words it: "must be a number", "must be 3 to 20 characters: … (pattern …)". */
-export function problemClause(problem: FieldValueProblem, field: CheckedField): string {
+function problemClause(problem: FieldValueProblem, field: CheckedField): string {
   switch (problem.rule) {
     case 'boolean':
       return 'must be true or false'
