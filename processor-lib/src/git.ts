@@ -189,8 +189,8 @@ export async function readBranchFiles(
 
 /**
  * A version of a repository, read from a temporary bare repository: a tag is fetched by its ref (and
- * peeled), a commit id is looked for among the branch's last VERSION_HISTORY_DEPTH commits (a git
- * host serves refs, not arbitrary commits). 404 VERSION_NOT_FOUND when the repository has no such
+ * peeled), a commit id is the branch's head or looked for among its last VERSION_HISTORY_DEPTH
+ * commits (a git host serves refs, not arbitrary commits). 404 VERSION_NOT_FOUND when the repository has no such
  * version. The tree's regular files under `subdir`, as a clone reads them: a symbolic link is
  * unsupported, a submodule is left out (a clone holds an empty folder for it).
  */
@@ -204,7 +204,9 @@ async function readVersion(opts: CloneOptions, version: string, subdir: string):
       await initBare(gitdir)
       const tag = !COMMIT_ID.test(version)
       const ref = tag ? `refs/tags/${version}` : `refs/heads/${branch}`
-      const fetched = await fetchRefAt({ ...remote, gitdir, ref, depth: tag ? 1 : VERSION_HISTORY_DEPTH })
+      // The newest commit first: a pin to it needs none of the history.
+      let fetched = await fetchRefAt({ ...remote, gitdir, ref })
+      if (fetched && !tag && fetched !== version) fetched = await fetchRefAt({ ...remote, gitdir, ref, depth: VERSION_HISTORY_DEPTH })
       commit = fetched && (await commitOf(gitdir, tag ? fetched : version))
     } catch (e) {
       throw gitFailure(e, { ...opts, branch })

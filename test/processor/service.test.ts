@@ -239,6 +239,7 @@ t.test('POST /process-git-download of a version: a commit of the branch or a tag
   }
   t.match(await generate(), { status: 200, commit: second, readme: 'second version\n' }, 'no version: the newest commit')
   t.match(await generate(first), { status: 200, commit: first, readme: 'verbatim\n' }, 'a commit of the branch: its files')
+  t.match(await generate(second), { status: 200, commit: second, readme: 'second version\n' }, 'the newest commit by its id')
   t.match(await generate('v1'), { status: 200, commit: first, readme: 'verbatim\n' }, 'an annotated tag: the commit it names')
   const unknown = await generate('f'.repeat(40))
   t.match(unknown, { status: 404, body: { error: { code: 'VERSION_NOT_FOUND' } } }, 'a commit the repository does not hold')
