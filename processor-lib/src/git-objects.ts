@@ -92,6 +92,25 @@ async function hasCommit(gitdir: string, oid: string): Promise<boolean> {
   }
 }
 
+/** A templates version as a pin or a request names it: a full commit id... */
+export const COMMIT_ID = /^[0-9a-f]{40}$/
+/** ...or a tag name (no ref syntax, no path tricks). */
+export const TAG_NAME = /^(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._/-]{0,127}$/
+/** How many commits of a branch are fetched to find a version named by its commit. */
+export const VERSION_HISTORY_DEPTH = 1000
+
+/** The commit an object is or points at (a tag is peeled), or null when the object is not here. */
+export async function commitOf(gitdir: string, oid: string): Promise<string | null> {
+  try {
+    const { type, object } = await git.readObject({ fs, gitdir, oid })
+    if (type === 'commit') return oid
+    if (type === 'tag') return commitOf(gitdir, (object as { object: string }).object)
+    return null
+  } catch {
+    return null
+  }
+}
+
 export async function initBare(gitdir: string): Promise<void> {
   await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' })
 }

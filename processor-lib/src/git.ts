@@ -7,7 +7,19 @@ import * as git from 'isomorphic-git'
 import nodeHttp from 'isomorphic-git/http/node'
 import type { HttpClient } from 'isomorphic-git'
 import { ProcessorError } from './findings.ts'
-import { branchHead, fetchRefAt, initBare, isRegularFile, readBlob, readTreeEntries, type RemoteRef } from './git-objects.ts'
+import {
+  branchHead,
+  COMMIT_ID,
+  commitOf,
+  fetchRefAt,
+  initBare,
+  isRegularFile,
+  readBlob,
+  readTreeEntries,
+  TAG_NAME,
+  VERSION_HISTORY_DEPTH,
+  type RemoteRef,
+} from './git-objects.ts'
 import { readTree } from './tree.ts'
 import type { InputFile } from './files.ts'
 
@@ -22,6 +34,11 @@ export interface CloneOptions {
   subdir?: string
   /** The HTTP client (the service's destination-checked one); default isomorphic-git's Node client. */
   http?: HttpClient
+  /**
+   * The version to read instead of the branch's newest commit: a full commit id among the branch's
+   * last VERSION_HISTORY_DEPTH commits, or a tag.
+   */
+  version?: string
 }
 
 /** The repository URL as every git route of the service accepts it: http or https, any host. */
@@ -46,10 +63,30 @@ export function checkSubdir(subdir: string): string {
   return subdir
 }
 
-/** Shallow-clone one branch into a temporary folder, read the tree (without .git), remove the folder. */
-export async function cloneRepository(opts: CloneOptions): Promise<{ inputs: InputFile[]; commit: string; unsupported: string[] }> {
+/** A version a request may name: a full commit id or a tag name (else 400 on `/version`). */
+export function checkVersion(version: string): string {
+  if (!COMMIT_ID.test(version) && !TAG_NAME.test(version)) {
+    throw new ProcessorError(400, 'BAD_REQUEST', 'version must be a full commit id or a tag name', [
+      { field: '/version', message: 'neither a 40-character commit id nor a tag name' },
+    ])
+  }
+  return version
+}
+
+export interface ClonedTree {
+  inputs: InputFile[]
+  commit: string
+  unsupported: string[]
+}
+
+/**
+ * Shallow-clone one branch into a temporary folder, read the tree (without .git), remove the folder;
+ * with `version`, that version of the repository instead (readVersion).
+ */
+export async function cloneRepository(opts: CloneOptions): Promise<ClonedTree> {
   const url = repositoryUrl(opts.url)
   const subdir = checkSubdir(opts.subdir ?? '')
+  if (opts.version !== undefined) return readVersion(opts, checkVersion(opts.version), subdir)
   const dir = await mkdtemp(join(tmpdir(), 'ies-clone-'))
   try {
     const branch = opts.branch || 'main'
@@ -145,6 +182,56 @@ export async function readBranchFiles(
       files.set(filepath, isRegularFile(entry) ? await readBlob(gitdir, entry.oid) : null)
     }
     return { commit, files }
+  } finally {
+    await rm(gitdir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * A version of a repository, read from a temporary bare repository: a tag is fetched by its ref (and
+ * peeled), a commit id is the branch's head or looked for among its last VERSION_HISTORY_DEPTH
+ * commits (a git host serves refs, not arbitrary commits). 404 VERSION_NOT_FOUND when the repository has no such
+ * version. The tree's regular files under `subdir`, as a clone reads them: a symbolic link is
+ * unsupported, a submodule is left out (a clone holds an empty folder for it).
+ */
+async function readVersion(opts: CloneOptions, version: string, subdir: string): Promise<ClonedTree> {
+  const branch = opts.branch || 'main'
+  const remote = remoteOf({ ...opts, branch })
+  const gitdir = await mkdtemp(join(tmpdir(), 'ies-version-'))
+  try {
+    let commit: string | null
+    try {
+      await initBare(gitdir)
+      const tag = !COMMIT_ID.test(version)
+      const ref = tag ? `refs/tags/${version}` : `refs/heads/${branch}`
+      // The newest commit first: a pin to it needs none of the history.
+      let fetched = await fetchRefAt({ ...remote, gitdir, ref })
+      if (fetched && !tag && fetched !== version) fetched = await fetchRefAt({ ...remote, gitdir, ref, depth: VERSION_HISTORY_DEPTH })
+      commit = fetched && (await commitOf(gitdir, tag ? fetched : version))
+    } catch (e) {
+      throw gitFailure(e, { ...opts, branch })
+    }
+    if (!commit) {
+      const u = new URL(opts.url)
+      const where = COMMIT_ID.test(version) ? `among the last ${VERSION_HISTORY_DEPTH} commits of ${branch}` : 'as a tag'
+      throw new ProcessorError(404, 'VERSION_NOT_FOUND', `${u.origin}${u.pathname} has no version ${version} ${where}`)
+    }
+    const prefix = subdir ? `${subdir.replace(/\/+$/, '')}/` : ''
+    const inputs: InputFile[] = []
+    const unsupported: string[] = []
+    for (const [filepath, entry] of await readTreeEntries(gitdir, commit)) {
+      if (!filepath.startsWith(prefix)) continue
+      const rel = filepath.slice(prefix.length)
+      if (entry.mode === '160000') continue
+      if (isRegularFile(entry))
+        inputs.push({ path: rel, content: await readBlob(gitdir, entry.oid), mode: entry.mode === '100755' ? 0o755 : 0o644 })
+      else unsupported.push(rel)
+    }
+    if (prefix && inputs.length === 0 && unsupported.length === 0) {
+      throw new ProcessorError(400, 'TEMPLATES_NOT_FOUND', `templates directory not found: ${subdir}`)
+    }
+    const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+    return { commit, inputs: inputs.sort((a, b) => byPath(a.path, b.path)), unsupported: unsupported.sort(byPath) }
   } finally {
     await rm(gitdir, { recursive: true, force: true })
   }

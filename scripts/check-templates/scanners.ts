@@ -15,6 +15,7 @@ import path from 'node:path'
 import { writeTree, type Finding } from '@ies/processor-lib'
 import { REPO_ROOT } from '../terraform/cli-config.ts'
 import { distinctTrees, oneLine, type GeneratedTree } from './terraform.ts'
+import { unusedDeclarationFix } from './unused-declarations.ts'
 
 export const SCANNERS = {
   checkov: path.join(REPO_ROOT, '.tools', 'checkov', 'bin', 'checkov'),
@@ -270,5 +271,8 @@ export async function scanTrees(trees: readonly GeneratedTree[], work: string, t
       }),
     )
   }
+  // A service's root variable declared outside its section: the project's rule as the fix.
+  const ownFix = unusedDeclarationFix(templatesDir)
+  for (const scan of scans) for (const f of scan.findings) f.fix = ownFix(f) ?? f.fix
   return scans
 }

@@ -19,6 +19,8 @@ const DEPLOY_KEY = 'iest_ZW50cmllcy1kZXBsb3kta2V5'
 const BASIC = `Authorization: Basic ${Buffer.from(`x-access-token:${DEPLOY_KEY}`).toString('base64')}`
 const CUSTOMER = ['-c', 'user.name=Customer', '-c', 'user.email=customer@example.invalid', '-c', `http.extraHeader=${BASIC}`]
 const GENERATED = 'refs/ies/generated/main'
+/** A submodule commit no repository here holds. */
+const FOREIGN_COMMIT = '0123456789abcdef0123456789abcdef01234567'
 
 t.test('a push keeps every entry and every byte', async (t) => {
   const git = await startGitServer({ username: 'x-access-token', password: DEPLOY_KEY })
@@ -179,6 +181,73 @@ t.test('a push keeps every entry and every byte', async (t) => {
 
     const again = await push(env)
     t.match(again.result, { changed: false, commit: pushed.result.commit }, 'and again nothing to change: no commit')
+  })
+
+  await t.test('a submodule whose commit the repository does not hold is kept, with the link and .gitmodules', async (t) => {
+    await git.createRepo('foreign', { 'README.md': '# foreign\n' })
+    const env = await environment('foreign')
+    t.equal((await push(env)).status, 'succeeded')
+
+    // As a customer's repository really is: the superproject never holds its submodules' commits,
+    // and the submodule's URL is another host's (unreachable from here).
+    // Staged by name and committed without `git add -A`, which would stage the submodule's deletion:
+    // its folder is not in the working tree.
+    const customer = await clone('foreign')
+    await customer.write('.gitmodules', '[submodule "vendor/net"]\n\tpath = vendor/net\n\turl = https://example.invalid/net.git\n')
+    await symlink('../README.md', customer.at('terraform/OVERVIEW.md'))
+    await customer.git('add', '.gitmodules', 'terraform/OVERVIEW.md')
+    await customer.git('update-index', '--add', '--cacheinfo', `160000,${FOREIGN_COMMIT},vendor/net`)
+    await customer.git('commit', '-q', '-m', 'a submodule of another host, and a link')
+    await customer.git('push', '-q', 'origin', 'HEAD:main')
+    const customerHead = await rev('foreign', 'main')
+    const customerTree = await treeOf('foreign', 'main')
+    t.equal(customerTree['vendor/net'], `160000 ${FOREIGN_COMMIT}`, 'the branch holds the gitlink')
+
+    t.equal((await api('PUT', `/environments/${env}`, { domain: 'foreign2.example.com' })).status, 200)
+    const preview = await push(env, { dryRun: true })
+    t.equal(preview.status, 'succeeded', JSON.stringify(preview.error))
+    const pushed = await push(env)
+    t.equal(pushed.status, 'succeeded', JSON.stringify(pushed.error))
+    t.match(pushed.result, { changed: true })
+    const tree = await treeOf('foreign', 'main')
+    for (const kept of ['vendor/net', '.gitmodules', 'terraform/OVERVIEW.md', 'README.md']) {
+      t.equal(tree[kept], customerTree[kept], `${kept}: the same mode and object`)
+    }
+    t.match((await show('foreign', 'main', 'terraform/terraform.tfvars')).toString(), 'domain = "foreign2.example.com"')
+    await previewWasExact(t, 'foreign', preview, customerHead, pushed.result.commit)
+    await fsckStrict(t, 'foreign')
+  })
+
+  await t.test('a repository whose history the server holds only in part (a shallow repository) is pushed to and kept', async (t) => {
+    // The customer's history: three commits, of which the server holds only the last (cloned with
+    // --depth 1, as a repository imported from a shallow clone is): no parent to walk to.
+    await git.createRepo('deep', { 'README.md': '# deep\n' })
+    const history = await clone('deep')
+    for (const n of [1, 2]) {
+      await history.write('notes.md', `# notes ${n}\n`)
+      await history.commit(`notes ${n}`)
+    }
+    await run('git', ['clone', '-q', '--bare', '--depth', '1', `file://${path.join(git.reposDir, 'deep.git')}`, 'shallow.git'], {
+      cwd: git.reposDir,
+    })
+    await git.git('shallow', ['config', 'http.receivepack', 'true'])
+    t.equal((await git.git('shallow', ['rev-list', '--count', 'main'])).trim(), '1', 'the server holds one commit of the history')
+    const env = await environment('shallow')
+    const first = await push(env)
+    t.equal(first.status, 'succeeded', JSON.stringify(first.error))
+
+    const customer = await clone('shallow')
+    await customer.write('terraform/ours.tf', '# ours\n')
+    await customer.commit('a file of our own')
+    const customerTree = await treeOf('shallow', 'main')
+    t.equal((await api('PUT', `/environments/${env}`, { domain: 'shallow2.example.com' })).status, 200)
+    const pushed = await push(env)
+    t.equal(pushed.status, 'succeeded', JSON.stringify(pushed.error))
+    t.match(pushed.result, { changed: true })
+    const tree = await treeOf('shallow', 'main')
+    for (const kept of ['README.md', 'notes.md', 'terraform/ours.tf']) t.equal(tree[kept], customerTree[kept], `${kept} is kept`)
+    t.match((await show('shallow', 'main', 'terraform/terraform.tfvars')).toString(), 'domain = "shallow2.example.com"')
+    await fsckStrict(t, 'shallow')
   })
 
   await t.test('Latin-1, CRLF and a missing final newline are merged byte for byte, as git merge-file merges them', async (t) => {

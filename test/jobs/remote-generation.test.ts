@@ -1,7 +1,7 @@
 // Generation through the remote processor service (PROCESSOR_URL + PROCESSOR_SERVICE_TOKEN): the job
 // calls the processor's POST /process-git-download, which clones the templates repository (a real git
-// http-backend with Basic auth, TEMPLATES_REPO) at `main`, unpinned; the processor's generation error
-// reaches the job error as in process; an unreachable, hanging, lying or token-refusing processor
+// http-backend with Basic auth, TEMPLATES_REPO) at `main`, or at the version an environment is
+// pinned to (a commit or a tag); the processor's generation error reaches the job error as in process; an unreachable, hanging, lying or token-refusing processor
 // fails the job with a clear error; the service token and the repository password appear in no job
 // error, response, stored job or log line.
 import { execFile } from 'node:child_process'
@@ -140,6 +140,39 @@ t.test('generation calls the processor service, which clones the templates repos
       Buffer.from(await (await fetch(`${app.url}/api/jobs/${done.id}/download`, { headers: app.auth('dev') })).arrayBuffer()),
     )
     t.match(files.get('terraform/main.tf'), 'where = "eu-central-1"')
+  })
+
+  await t.test('pinned: the processor generates the version the environment is pinned to, by commit or by tag', async (t) => {
+    const [newest, older] = (await git.git('templates', ['rev-list', '-n', '2', 'main'])).trim().split('\n')
+    await git.git('templates', ['tag', '-a', '-m', 'release 1', 'v1', older])
+    const pin = async (templatesPin: string | null) => {
+      const res = await fetch(`${app.url}/api/environments/${envId}`, {
+        method: 'PUT',
+        headers: { ...app.auth('dev'), 'content-type': 'application/json' },
+        body: JSON.stringify({ templatesPin }),
+      })
+      t.equal(res.status, 200, `templatesPin ${templatesPin}: ${res.status}`)
+    }
+    const generated = async () => {
+      const done = await generateAndWait(app, envId, { format: 'terraform', options: {} }, rec.seen)
+      t.equal(done.status, 'succeeded', JSON.stringify(done.error))
+      const download = await fetch(`${app.url}/api/jobs/${done.id}/download`, { headers: app.auth('dev') })
+      const files = await unzip(Buffer.from(await download.arrayBuffer()))
+      return { commit: done.result.templatesCommit, mainTf: String(files.get('terraform/main.tf')) }
+    }
+    const calls = () => processor.requests.filter((r) => r.path === '/process-git-download' && r.status === 200).length
+    const before = calls()
+    await pin(older)
+    const byCommit = await generated()
+    t.equal(byCommit.commit, older, 'pinned to a commit: that commit')
+    t.notMatch(byCommit.mainTf, 'where =', "and its files, not the newest's")
+    await pin('v1')
+    t.equal((await generated()).commit, older, 'pinned to an annotated tag: the commit it names')
+    t.equal(calls(), before + 2, 'both made by the processor service')
+    await pin(null)
+    const following = await generated()
+    t.equal(following.commit, newest, 'unpinned again: the newest')
+    t.match(following.mainTf, 'where = "eu-central-1"')
   })
 
   await t.test("the processor's generation error is the job error, as in process; other formats do not read the broken file", async (t) => {

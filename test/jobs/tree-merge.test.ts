@@ -65,6 +65,26 @@ const cases: Case[] = [
     entries: { 'main.tf': tfEdited, 'terraform/OVERVIEW.md': link, 'vendor/mod': submodule('1'.repeat(40)), '.gitmodules': gitmodules },
   },
   {
+    // `read` throws for an object the store lacks: the merge reads no object of an entry it keeps.
+    name: 'entries naming objects nowhere to be read (a blob, a link, a submodule) are kept as they are',
+    base: { 'main.tf': tf },
+    ours: {
+      'main.tf': tf,
+      'data/big.bin': { oid: 'b'.repeat(40), mode: '100644' },
+      'bin/tool': { oid: 'c'.repeat(40), mode: '100755' },
+      current: { oid: 'd'.repeat(40), mode: '120000' },
+      'vendor/net': submodule('0123456789abcdef0123456789abcdef01234567'),
+    },
+    theirs: { 'main.tf': tfEdited },
+    entries: {
+      'main.tf': tfEdited,
+      'data/big.bin': { oid: 'b'.repeat(40), mode: '100644' },
+      'bin/tool': { oid: 'c'.repeat(40), mode: '100755' },
+      current: { oid: 'd'.repeat(40), mode: '120000' },
+      'vendor/net': submodule('0123456789abcdef0123456789abcdef01234567'),
+    },
+  },
+  {
     name: 'an execute bit the customer set is kept while the templates change the content',
     base: { 'run.sh': tf },
     ours: { 'run.sh': { ...tf, mode: '100755' } },

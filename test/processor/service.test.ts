@@ -2,12 +2,15 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { buildProcessorService, unzipToFiles, zipTree } from '@ies/processor-lib'
 import { startGitServer } from '../harness/git-server.ts'
 import { hostileZip } from '../security/zip-builder.ts'
 
+const run = promisify(execFile)
 const TOKEN = 'test-token-0123456789'
 const config = { name: 'acme', region: 'eu-west-1', domain: '', services: { eks: { enabled: false } } }
 const templates: Record<string, string> = {
@@ -200,6 +203,52 @@ t.test('POST /process-git-download against a real git http-backend', async (t) =
   const broken = await post('/process-git-download', { url: brokenUrl, username: 'ies', password: 's3cret', config })
   t.equal(broken.status, 422)
   t.equal((await broken.json()).error.code, 'GENERATION_FAILED')
+})
+
+t.test('POST /process-git-download of a version: a commit of the branch or a tag, never the newest by mistake', async (t) => {
+  const git = await startGitServer({ username: 'ies', password: 's3cret' })
+  t.teardown(() => git.stop())
+  const url = await git.createRepo('versions', join(root, 'aws'))
+  const first = (await git.git('versions', ['rev-parse', 'main'])).trim()
+  await git.git('versions', ['tag', '-a', '-m', 'release 1', 'v1', first])
+  // A second commit on main: README.md changes.
+  const work = await mkdtemp(join(tmpdir(), 'ies-svc-versions-'))
+  t.teardown(() => rm(work, { recursive: true, force: true }))
+  const gitIn = (...args: string[]) => run('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.invalid', ...args], { cwd: work })
+  await gitIn('clone', '-q', join(git.reposDir, 'versions.git'), '.')
+  await writeFile(join(work, 'README.md'), 'second version\n')
+  await gitIn('commit', '-qam', 'second')
+  await gitIn('push', '-q', 'origin', 'main')
+  const second = (await git.git('versions', ['rev-parse', 'main'])).trim()
+  const generate = async (version?: string) => {
+    const r = await post('/process-git-download', {
+      url,
+      username: 'ies',
+      password: 's3cret',
+      config,
+      format: 'json',
+      ...(version && { version }),
+    })
+    const body = (await r.json()) as any
+    return {
+      status: r.status,
+      commit: r.headers.get('x-templates-commit'),
+      body,
+      readme: Buffer.from(body.files?.find((f: any) => f.path === 'README.md')?.content ?? '', 'base64').toString(),
+    }
+  }
+  t.match(await generate(), { status: 200, commit: second, readme: 'second version\n' }, 'no version: the newest commit')
+  t.match(await generate(first), { status: 200, commit: first, readme: 'verbatim\n' }, 'a commit of the branch: its files')
+  t.match(await generate(second), { status: 200, commit: second, readme: 'second version\n' }, 'the newest commit by its id')
+  t.match(await generate('v1'), { status: 200, commit: first, readme: 'verbatim\n' }, 'an annotated tag: the commit it names')
+  const unknown = await generate('f'.repeat(40))
+  t.match(unknown, { status: 404, body: { error: { code: 'VERSION_NOT_FOUND' } } }, 'a commit the repository does not hold')
+  t.match(await generate('v9'), { status: 404, body: { error: { code: 'VERSION_NOT_FOUND' } } }, 'a tag it does not hold')
+  t.match(
+    await generate('refs/../../x'),
+    { status: 400, body: { error: { code: 'BAD_REQUEST', details: [{ field: '/version' }] } } },
+    'a version that is neither a commit id nor a tag name names the field',
+  )
 })
 
 t.test('include: only the files under the given prefixes are processed; /process names its commit', async (t) => {

@@ -4,7 +4,15 @@
 import t from 'tap'
 import type { Catalog } from '@ies/processor-lib'
 import { loadConfig } from '@ies/server/config'
-import { MATCH_TIMEOUT_MS, PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, testPattern } from '../../server/src/core/safe-pattern.ts'
+import {
+  MATCH_TIMEOUT_MS,
+  PATTERN_MAX_LENGTH,
+  PATTERNS_KEPT,
+  VALUE_MAX_LENGTH,
+  compilePattern,
+  staticChecksRun,
+  testPattern,
+} from '../../server/src/core/safe-pattern.ts'
 import { acceptSuggestions } from '../../plugins/ai/suggestions.ts'
 import { catalogView } from '../../processor-lib/src/contract/view.ts'
 
@@ -36,6 +44,26 @@ t.test('ordinary patterns answer match / no-match', async (t) => {
   const domain = '^(([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.])+[a-z]{2,63})?$'
   t.equal(testPattern(domain, 'app.example.com'), 'match', 'the domain pattern (a quantified group with a delimiter) stays active')
   t.equal(testPattern(domain, 'app..example.com'), 'no-match')
+})
+
+t.test("a pattern's safety verdict is reached once and kept, in a bounded cache", async (t) => {
+  const pattern = '^[a-z]{3}-cached-[0-9]+$'
+  const checks = staticChecksRun()
+  const re = compilePattern(pattern)
+  t.equal(staticChecksRun(), checks, 'compiling asks no verdict')
+  let matched = 0
+  for (let i = 0; i < 1000; i++) if (testPattern(pattern, `abc-cached-${i}`) === 'match') matched++
+  t.equal(matched, 1000)
+  t.equal(staticChecksRun(), checks + 1, '1000 tests of one pattern: one static check')
+  t.equal(compilePattern(pattern), re, 'and one compiled pattern')
+  t.equal(testPattern(pattern, 'nope'), 'no-match', 'the verdict is per pattern, the match per value')
+
+  // More patterns than the cache keeps: the oldest is dropped, its verdict reached again when asked.
+  for (let i = 0; i < PATTERNS_KEPT; i++) testPattern(`^x${i}$`, 'x')
+  const before = staticChecksRun()
+  t.equal(testPattern(pattern, 'abc-cached-1'), 'match')
+  t.equal(staticChecksRun(), before + 1, 'a pattern pushed out by PATTERNS_KEPT others is checked again')
+  t.not(compilePattern(pattern), re, 'and compiled again: the cache holds at most PATTERNS_KEPT patterns')
 })
 
 t.test('uncompilable and oversized patterns are not evaluated; oversized values fail', async (t) => {

@@ -33,6 +33,13 @@ const GitBody = Type.Object(
     url: Type.String({ minLength: 1, maxLength: 2048 }),
     branch: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\w./-]+$' })),
     subdir: Type.Optional(Type.String({ maxLength: 1024 })),
+    version: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description: "a full commit id among the branch's last 1000 commits, or a tag; default the branch's newest commit",
+      }),
+    ),
     username: Type.Optional(Type.String()),
     password: Type.Optional(Type.String()),
     ...Common,
@@ -157,6 +164,7 @@ export const processRoutes: FastifyPluginAsync<ResolvedServiceOptions> = async (
       url: body.url,
       branch: body.branch,
       subdir: body.subdir,
+      version: body.version,
       username: body.username,
       password: body.password,
     })

@@ -12,23 +12,41 @@
 //      innocent pattern: a timed-out match is retried once, and only a second timeout marks the
 //      pattern 'unsafe'; every later test against it answers at once without running it (a value
 //      that cannot be checked is never suggested). A catastrophic pattern costs at most two time
-//      boxes, once per process.
+//      boxes, once while it is among the PATTERNS_KEPT patterns last tested.
+// What is learnt of a pattern (compiled, the static verdict, timed out) is kept per pattern in one
+// bounded cache (lru-cache), so a test of a known pattern is one lookup and the match.
 import vm from 'node:vm'
+import { LRUCache } from 'lru-cache'
 import { PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH, checkPatternSafety } from '@ies/processor-lib/contract/pattern-safety'
 
 export { PATTERN_MAX_LENGTH, VALUE_MAX_LENGTH }
 export const MATCH_TIMEOUT_MS = 100
+/** How many patterns' verdicts are kept (lru-cache: the least recently used is dropped). */
+export const PATTERNS_KEPT = 1000
 
 export type PatternVerdict = 'match' | 'no-match' | 'uncompilable' | 'unsafe'
 
-const compiled = new Map<string, RegExp | null>()
-const unsafe = new Set<string>()
+/** What is known of a pattern: asked once each, then answered from here. */
+interface KnownPattern {
+  /** The compiled pattern; null when it is too long or does not compile (bound 1). */
+  re: RegExp | null
+  /** The static check's verdict (bound 3), once a test asked for it. */
+  safe?: boolean
+  /** Timed out twice (bound 4): never run again. */
+  timedOut?: boolean
+}
+
+const known = new LRUCache<string, KnownPattern>({ max: PATTERNS_KEPT })
+let staticChecks = 0
 const context = vm.createContext(Object.create(null))
 const script = new vm.Script('re.test(s)')
 
-/** The compiled pattern, or null when it is too long or does not compile (the catalog's rule 2). */
-export function compilePattern(pattern: string): RegExp | null {
-  if (compiled.has(pattern)) return compiled.get(pattern) ?? null
+/** How many times testPattern ran the static check: once per pattern while its verdict is kept (the tests read it). */
+export const staticChecksRun = (): number => staticChecks
+
+function knownPattern(pattern: string): KnownPattern {
+  let entry = known.get(pattern)
+  if (entry) return entry
   let re: RegExp | null = null
   if (pattern.length <= PATTERN_MAX_LENGTH) {
     try {
@@ -37,9 +55,14 @@ export function compilePattern(pattern: string): RegExp | null {
       re = null
     }
   }
-  if (compiled.size > 1000) compiled.clear()
-  compiled.set(pattern, re)
-  return re
+  entry = { re }
+  known.set(pattern, entry)
+  return entry
+}
+
+/** The compiled pattern, or null when it is too long or does not compile (the catalog's rule 2). */
+export function compilePattern(pattern: string): RegExp | null {
+  return knownPattern(pattern).re
 }
 
 /**
@@ -47,17 +70,20 @@ export function compilePattern(pattern: string): RegExp | null {
  * 3 (the tests use it to exercise the time box on its own).
  */
 export function testPattern(pattern: string, value: string, opts: { staticCheck?: boolean } = {}): PatternVerdict {
-  const re = compilePattern(pattern)
-  if (!re) return 'uncompilable'
-  if (unsafe.has(pattern)) return 'unsafe'
-  if (opts.staticCheck !== false && !checkPatternSafety(pattern).safe) {
-    unsafe.add(pattern)
-    return 'unsafe'
+  const entry = knownPattern(pattern)
+  if (!entry.re) return 'uncompilable'
+  if (entry.timedOut) return 'unsafe'
+  if (opts.staticCheck !== false) {
+    if (entry.safe === undefined) {
+      staticChecks++
+      entry.safe = checkPatternSafety(pattern).safe
+    }
+    if (!entry.safe) return 'unsafe'
   }
   if (value.length > VALUE_MAX_LENGTH) return 'no-match'
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      context.re = re
+      context.re = entry.re
       context.s = value
       return script.runInContext(context, { timeout: MATCH_TIMEOUT_MS }) === true ? 'match' : 'no-match'
     } catch {
@@ -67,6 +93,6 @@ export function testPattern(pattern: string, value: string, opts: { staticCheck?
       context.s = undefined
     }
   }
-  unsafe.add(pattern)
+  entry.timedOut = true
   return 'unsafe'
 }

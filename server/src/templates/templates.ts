@@ -10,7 +10,17 @@ import { readTree, templatesCommit, type InputFile } from '@ies/processor-lib'
 import type { Templates, TemplatesSource } from './source.ts'
 import { treeFingerprint } from './tree-fingerprint.ts'
 import { eventsDelivered, TreeWatch } from './tree-watch.ts'
-import { fetchBranch, fetchRefAt, git, initBare, readCommitFiles } from '@ies/processor-lib/git-objects'
+import {
+  COMMIT_ID,
+  commitOf,
+  fetchBranch,
+  fetchRefAt,
+  git,
+  initBare,
+  readCommitFiles,
+  TAG_NAME,
+  VERSION_HISTORY_DEPTH,
+} from '@ies/processor-lib/git-objects'
 import fs from 'node:fs'
 import type { Db } from 'mongodb'
 import { TemplatesVersionStore } from './templates-versions.ts'
@@ -158,11 +168,11 @@ export function repositorySource(url: string, cacheDir: string): TemplatesSource
     }
     return { commit, inputs }
   }
-  /** Fetches `main` with its history (HISTORY_DEPTH commits) once per head. */
+  /** Fetches `main` with its history (VERSION_HISTORY_DEPTH commits) once per head. */
   const historyOf = async (head: string) => {
     if (history?.head !== head) {
-      await fetchRefAt({ gitdir, url, ref: `refs/heads/${TEMPLATES_BRANCH}`, depth: HISTORY_DEPTH })
-      const log = await git.log({ fs, gitdir, ref: head, depth: HISTORY_DEPTH }).catch(() => [])
+      await fetchRefAt({ gitdir, url, ref: `refs/heads/${TEMPLATES_BRANCH}`, depth: VERSION_HISTORY_DEPTH })
+      const log = await git.log({ fs, gitdir, ref: head, depth: VERSION_HISTORY_DEPTH }).catch(() => [])
       history = { head, commits: log.map((c) => c.oid) }
     }
     return history.commits
@@ -174,7 +184,7 @@ export function repositorySource(url: string, cacheDir: string): TemplatesSource
     async version(ref) {
       const newest = await load()
       if (ref === newest.commit) return newest
-      if (COMMIT.test(ref)) {
+      if (COMMIT_ID.test(ref)) {
         if ((await commitOf(gitdir, ref)) || (await historyOf(newest.commit)).includes(ref)) return filesAt(ref)
         return null
       }
@@ -190,26 +200,8 @@ export function repositorySource(url: string, cacheDir: string): TemplatesSource
   }
 }
 
-/** A full commit id. */
-const COMMIT = /^[0-9a-f]{40}$/
-/** A tag name a pin may give (no path tricks, no ref syntax). */
-const TAG_NAME = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,127}$/
-/** How many commits of `main` are fetched to find a pinned commit and count how far it is behind. */
-const HISTORY_DEPTH = 1000
 /** Pinned versions whose files a repository source keeps in memory. */
 const PINNED_VERSIONS_KEPT = 4
-
-/** The commit an object is or points at (a tag is peeled), or null when the object is not here. */
-async function commitOf(gitdir: string, oid: string): Promise<string | null> {
-  try {
-    const { type, object } = await git.readObject({ fs, gitdir, oid })
-    if (type === 'commit') return oid
-    if (type === 'tag') return commitOf(gitdir, (object as { object: string }).object)
-    return null
-  } catch {
-    return null
-  }
-}
 
 /** `onUnwatched`: why a templates folder could not be watched (then every generation checks it). */
 /** `db`: where a templates folder's versions are kept (templates-versions.ts). */

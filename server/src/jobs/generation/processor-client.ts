@@ -1,9 +1,10 @@
 // Generation through the remote processor service (PROCESSOR_URL + PROCESSOR_SERVICE_TOKEN), the
 // spec's generation flow: the transform's output goes to the processor's POST /process-git-download,
-// which clones the templates repository (TEMPLATES_REPO, branch `main`, unpinned) and answers with the
-// processed tree as a zip. Without TEMPLATES_REPO the processor's own templates folder is processed
-// (POST /process, folder `.` of PROCESSOR_TEMPLATES_ROOT, the tree its GET /catalog reads by default),
-// so the catalog and the generated tree come from the same templates. Only the selected path prefixes
+// which clones the templates repository (TEMPLATES_REPO, branch `main`; a pinned environment's
+// version as `version`, a commit or tag) and answers with the processed tree as a zip. Without
+// TEMPLATES_REPO the processor's own templates folder is processed (POST /process, folder `.` of PROCESSOR_TEMPLATES_ROOT, the tree its GET /catalog reads by default),
+// so the catalog and the generated tree come from the same templates (a pinned environment then fails
+// TEMPLATES_VERSION_UNAVAILABLE: a folder holds one version). Only the selected path prefixes
 // are processed (`include`), as in process.
 //
 // The answer is checked: the zip must hold as many files as the processor says it produced
@@ -17,7 +18,7 @@ import { unzipToFiles, type Finding, type TreeFile } from '@ies/processor-lib'
 import type { Config } from '../../config.ts'
 import { UNZIP_LIMITS } from '../../core/archive-limits.ts'
 import { credentialSecrets, redact, redactDeep } from '../../core/redaction.ts'
-import { GenerationError, inProcessProcessor, refusal, type TemplateProcessor } from './generation.ts'
+import { GenerationError, inProcessProcessor, refusal, versionNotFound, type TemplateProcessor } from './generation.ts'
 import { splitCredentials, TEMPLATES_BRANCH } from '../../templates/templates.ts'
 import type { TemplatesSource } from '../../templates/source.ts'
 
@@ -54,10 +55,10 @@ export function remoteProcessor(opts: RemoteProcessorOptions): TemplateProcessor
   return {
     origin: repo ? `${where} (templates ${repo.url})` : `${where} (its own templates)`,
     async process(input, prefixes, version) {
-      if (version) {
+      if (version && !repo) {
         throw new GenerationError(
           'TEMPLATES_VERSION_UNAVAILABLE',
-          `The processor service generates from the newest templates only; the pinned version ${version} (templatesPin) needs the embedded processor`,
+          `The processor service generates from its own templates folder, which holds its newest templates only; the pinned version ${version} (templatesPin) needs TEMPLATES_REPO or the embedded processor`,
         )
       }
       const common = { config: input, include: [...prefixes], format: 'zip' as const }
@@ -65,6 +66,7 @@ export function remoteProcessor(opts: RemoteProcessorOptions): TemplateProcessor
         ? {
             url: repo.url,
             branch: TEMPLATES_BRANCH,
+            ...(version && { version }),
             ...(repo.username !== undefined && { username: repo.username, password: repo.password ?? '' }),
             ...common,
           }
@@ -92,7 +94,7 @@ export function remoteProcessor(opts: RemoteProcessorOptions): TemplateProcessor
           clean(`The template processor at ${where} broke off its answer: ${(err as Error).message}`),
         )
       }
-      if (res.status !== 200) throw failure(res.status, zip)
+      if (res.status !== 200) throw failure(res.status, zip, version)
 
       const commit = res.headers.get('x-templates-commit')
       const declared = Number(res.headers.get('x-processor-file-count'))
@@ -120,7 +122,7 @@ export function remoteProcessor(opts: RemoteProcessorOptions): TemplateProcessor
     },
   }
 
-  function failure(status: number, raw: Buffer): GenerationError {
+  function failure(status: number, raw: Buffer, version: string | undefined): GenerationError {
     let error: { code?: unknown; message?: unknown; details?: unknown } | undefined
     try {
       error = (JSON.parse(raw.toString('utf8')) as { error?: typeof error }).error
@@ -128,6 +130,7 @@ export function remoteProcessor(opts: RemoteProcessorOptions): TemplateProcessor
       error = undefined
     }
     const code = typeof error?.code === 'string' ? error.code : undefined
+    if (code === 'VERSION_NOT_FOUND' && version) return versionNotFound(version)
     const message = typeof error?.message === 'string' ? clean(error.message) : undefined
     if (code === 'GENERATION_FAILED') {
       const details = redactDeep(error?.details, secrets) as { refused?: unknown; findings?: unknown } | undefined
