@@ -25,6 +25,8 @@ const RECORD_READS = 8
 const SCAN_FROM = 100
 /** Environment lines made between two turns of the event loop. */
 const LINES_PER_TURN = 20
+/** How long a read waits for up to SCAN_FROM stale lines (about 0.4 s of catalog checks idle). */
+const FEW_LINES_WAIT_MS = 10_000
 /** How long a read waits, in all, for its document or more than SCAN_FROM lines being built before it answers from what is there. */
 const WAIT_MS = 1000
 
@@ -159,9 +161,8 @@ export async function upgradeStatusOf(sources: StatusSources, userId: string, lo
   let pending = 0
   if (stale.length > 0 || stored.envs.size !== fresh.length) {
     const build = buildLines(sources, userId, fresh, stale, catalog, log)
-    // A few lines (an environment changed) cost little: the read waits for them.
-    if (stale.length <= SCAN_FROM) await build.done
-    else await within(build.done, deadline - Date.now())
+    // A few lines (an environment changed) cost little: the read waits for them (bounded: it may have joined a larger build).
+    await within(build.done, stale.length <= SCAN_FROM ? FEW_LINES_WAIT_MS : deadline - Date.now())
     for (const id of stale) {
       const line = build.made.get(id)
       if (line) lines.push(line)
