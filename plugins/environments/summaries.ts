@@ -8,8 +8,10 @@
 // `<user>:delta` (summary-delta.ts): the changes made since the summary was last written whole, and
 // the summary revision they apply to (`base`). A write rewrites only the delta, so it costs the same
 // at 10,000 entries as at 10; the write that takes the delta past FOLD_AT changes folds it into the
-// summary (one whole rewrite every FOLD_AT writes). A list reads both by `_id` side by side and
-// applies the delta; a delta whose `base` is older than the summary was folded into it already.
+// summary (one whole rewrite every FOLD_AT writes), writing the empty delta naming the new revision
+// first. A list reads both by `_id` side by side and applies the delta (a delta whose `base` is older
+// than the summary, left by an older version, was folded into it already); a process that read a
+// large summary keeps it, and reads only the delta while it names the revision kept (see `read`).
 //
 // Maintained by the repository after each write of an environment (create, replace, remove), under
 // the owner's lock in this process and, across replicas, by claiming each revision (of the summary or
