@@ -55,7 +55,7 @@ t.test('a first status read of many environments answers at once and says what i
   const first = await status()
   const took = Date.now() - t0
   t.equal(first.status, 200)
-  t.ok(took < 5000, `answered without waiting for the lines (${took} ms)`)
+  t.ok(took < 15_000, `answered without waiting for the lines (${took} ms; held, they would never come)`)
   t.equal(first.warning, `${STATUS_BUILDING_WARNING} ${ENVIRONMENTS} environments are still being checked; read again shortly"`)
   t.same(first.data, [], 'no line yet: none listed')
   const again = await status()
