@@ -8,8 +8,10 @@
 // `<user>:delta` (summary-delta.ts): the changes made since the summary was last written whole, and
 // the summary revision they apply to (`base`). A write rewrites only the delta, so it costs the same
 // at 10,000 entries as at 10; the write that takes the delta past FOLD_AT changes folds it into the
-// summary (one whole rewrite every FOLD_AT writes). A list reads both by `_id` side by side and
-// applies the delta; a delta whose `base` is older than the summary was folded into it already.
+// summary (one whole rewrite every FOLD_AT writes), writing the empty delta naming the new revision
+// first. A list reads both by `_id` side by side and applies the delta (a delta whose `base` is older
+// than the summary, left by an older version, was folded into it already); a process that read a
+// large summary keeps it, and reads only the delta while it names the revision kept (see `read`).
 //
 // Maintained by the repository after each write of an environment (create, replace, remove), under
 // the owner's lock in this process and, across replicas, by claiming each revision (of the summary or
@@ -231,6 +233,12 @@ export class EnvironmentSummaries {
   readonly claims: Collection<{ _id: string; at: Date }>
   /** Users whose summary update failed in this process: their next list rebuilds it. */
   private readonly stale = new Set<string>()
+  /** By user: the large summary (one that has a delta) last read here, its revision and entries (see `read`). */
+  private readonly kept = new LRUCache<string, { revision: number; entries: SummaryEntry[] }>({
+    max: 256,
+    maxSize: 64 * 1024 * 1024,
+    sizeCalculation: (summary) => summary.entries.length * 300 + 1,
+  })
 
   constructor(
     db: Db,
@@ -244,9 +252,23 @@ export class EnvironmentSummaries {
     this.claims = db.collection('environment_summary_claims')
   }
 
-  /** The user's summary with its delta applied; rebuilt when missing, lost, marked stale here, or stored in an older form. */
+  /**
+   * The user's summary with its delta applied; rebuilt when missing, lost, marked stale here, or
+   * stored in an older form. A large summary read here before is not read again while it stands:
+   * only its delta is read, and when the delta still applies to the revision kept here (every write
+   * of a summary that has a delta writes the delta's new `base` first, see `write`), the kept entries
+   * are used (a 5,000-entry summary costs FerretDB milliseconds to read whole on every list).
+   */
   async read(userId: string): Promise<SummaryDocument> {
     if (this.stale.has(userId)) return this.rebuild(userId)
+    const kept = this.kept.get(userId)
+    if (kept) {
+      const delta = await this.collection.findOne({ _id: deltaKey(userId) })
+      if (delta?.base === kept.revision) {
+        const entries = mergedEntries(kept.entries, delta.entries)
+        if (complete(entries)) return { _id: userId, entries, revision: Math.max(kept.revision, delta.revision) }
+      }
+    }
     const deadline = Date.now() + CLAIM_WAIT_MS
     for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
       const [doc, delta] = await Promise.all([this.collection.findOne({ _id: userId }), this.collection.findOne({ _id: deltaKey(userId) })])
@@ -257,7 +279,11 @@ export class EnvironmentSummaries {
       }
       if (layout === 'lost' || layout === 'unsettled') return this.rebuild(userId)
       if (!doc || layout === 'missing') return this.readMissing(userId)
-      const entries = mergedEntries(decodedEntries(doc.entries), layout.changes)
+      const summaryEntries = decodedEntries(doc.entries)
+      // Kept when the delta names this revision (it has one and it is current): then only the delta is read next time.
+      if (doc.delta && delta?.base === doc.revision) this.kept.set(userId, { revision: doc.revision, entries: summaryEntries })
+      else this.kept.delete(userId)
+      const entries = mergedEntries(summaryEntries, layout.changes)
       return complete(entries) ? { _id: userId, entries, revision: layout.revision } : this.rebuild(userId)
     }
   }
@@ -423,10 +449,11 @@ export class EnvironmentSummaries {
       plan.write === 'fold' ? await this.folded(userId, plan) : plan.entries === 'records' ? await this.recordsOf(userId) : plan.entries
     const hasDelta = plan.write === 'fold' || plan.hasDelta
     const delta = hasDelta || entries.length >= this.foldAt
-    // A summary that starts to have a delta: the (empty) delta first, so that a summary marked
-    // `delta` lacks one only when it was lost; meanwhile it reads as unsettled.
-    if (delta && !hasDelta)
-      await this.collection.replaceOne({ _id: deltaKey(userId) }, { entries: '', base: revision, revision }, { upsert: true })
+    // A summary with a delta: the (empty) delta naming this revision first, so that a summary marked
+    // `delta` lacks one only when it was lost, and the delta always names the summary's newest
+    // revision (a reader that kept an older one reads the summary again); meanwhile it reads as
+    // unsettled. Another writer's delta is never overwritten: it would have claimed a later revision.
+    if (delta) await this.collection.replaceOne({ _id: deltaKey(userId) }, { entries: '', base: revision, revision }, { upsert: true })
     // A delta left beside it now applies to an older revision: folded in.
     await this.collection.replaceOne({ _id: userId }, { entries: encodeEntries(entries), revision, delta }, { upsert: true })
     return { _id: userId, entries, revision }

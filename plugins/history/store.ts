@@ -17,6 +17,14 @@ import type { ChangeKind, Configuration, FieldChange } from '@ies/api/schemas/hi
 /** Entries per stored page: a first page of 20 newest-first is at most two reads, a page of 100 at most three. */
 export const PAGE_SIZE = 50
 
+/** An append waiting its turn, written with the others waiting when its turn comes. */
+interface Waiting {
+  entry: NewEntry
+  retainUntil?: Date
+  resolve(id: number): void
+  reject(err: Error): void
+}
+
 /** How often an append retries a head another replica wrote first. */
 const APPEND_ATTEMPTS = 20
 
@@ -124,6 +132,8 @@ export class HistoryStore {
   private readonly pages: Collection<Page>
   private readonly details: Collection<Detached>
   private readonly appending = new KeyedMutex()
+  /** By environment: the appends waiting for the one being written (see `append`). */
+  private readonly waiting = new Map<string, Waiting[]>()
 
   constructor(private readonly db: Db) {
     // One collection, three shapes, told apart by `_id`.
@@ -139,31 +149,61 @@ export class HistoryStore {
     await this.heads.createIndex({ retainUntil: 1 }, { name: 'retain_until', sparse: true })
   }
 
-  /** Appends an entry; its number. `retainUntil` marks the history of a deleted environment. */
+  /**
+   * Appends an entry; its number. `retainUntil` marks the history of a deleted environment. Appends
+   * to one environment that arrive while one is being written wait, and are then written together:
+   * one head write takes their numbers, one write per page pushes them (200 generations of one
+   * environment at once wrote the head and the page 200 times, one after another, on the requests' path).
+   */
   append(entry: NewEntry, retainUntil?: Date): Promise<number> {
-    return this.appending.run(entry.environmentId, async () => {
-      const id = await this.nextNumber(entry, retainUntil)
-      const onPage = await this.detachedIfLarge(encode({ id, ...entry }))
-      await this.pages.updateOne(
-        { _id: pageId(entry.environmentId, pageOf(id)) },
-        {
-          $push: { entries: onPage },
-          $set: { lastAt: entry.at },
-          $setOnInsert: { environmentId: entry.environmentId, page: pageOf(id), firstAt: entry.at },
-        },
-        { upsert: true },
-      )
-      return id
+    return new Promise<number>((resolve, reject) => {
+      const key = entry.environmentId
+      const waiting = this.waiting.get(key)
+      if (waiting) return void waiting.push({ entry, retainUntil, resolve, reject })
+      const batch: Waiting[] = [{ entry, retainUntil, resolve, reject }]
+      this.waiting.set(key, batch)
+      void this.appending.run(key, async () => {
+        // From here on, new appends start the next batch.
+        this.waiting.delete(key)
+        try {
+          const ids = await this.appendAll(batch)
+          batch.forEach((w, i) => w.resolve(ids[i]))
+        } catch (err) {
+          for (const w of batch) w.reject(err as Error)
+        }
+      })
     })
   }
 
-  /** Takes the next entry number by a write of the head conditional on the version read. */
-  private async nextNumber(entry: NewEntry, retainUntil: Date | undefined): Promise<number> {
+  /** Writes the entries of one environment, in order: their numbers. */
+  private async appendAll(batch: Waiting[]): Promise<number[]> {
+    const retainUntil = batch.findLast((w) => w.retainUntil)?.retainUntil
+    const last = await this.nextNumber(batch[batch.length - 1].entry, retainUntil, batch.length)
+    const ids = batch.map((_, i) => last - batch.length + 1 + i)
+    const onPages = await Promise.all(batch.map((w, i) => this.detachedIfLarge(encode({ id: ids[i], ...w.entry }))))
+    const environmentId = batch[0].entry.environmentId
+    for (const page of new Set(ids.map(pageOf))) {
+      const on = batch.map((w, i) => ({ ...w, id: ids[i], onPage: onPages[i] })).filter((w) => pageOf(w.id) === page)
+      await this.pages.updateOne(
+        { _id: pageId(environmentId, page) },
+        {
+          $push: { entries: { $each: on.map((w) => w.onPage) } },
+          $set: { lastAt: on[on.length - 1].entry.at },
+          $setOnInsert: { environmentId, page, firstAt: on[0].entry.at },
+        },
+        { upsert: true },
+      )
+    }
+    return ids
+  }
+
+  /** Takes the next `n` entry numbers by a write of the head conditional on the version read; the last of them. */
+  private async nextNumber(entry: NewEntry, retainUntil: Date | undefined, n = 1): Promise<number> {
     for (let attempt = 1; ; attempt++) {
       const head = await this.heads.findOne({ _id: entry.environmentId })
       const next: Head = {
         _id: entry.environmentId,
-        count: (head?.count ?? 0) + 1,
+        count: (head?.count ?? 0) + n,
         version: (head?.version ?? 0) + 1,
         environmentName: entry.environmentName,
         ...((retainUntil ?? head?.retainUntil) && { retainUntil: retainUntil ?? head?.retainUntil }),

@@ -19,6 +19,9 @@ import { upgradeStatusOf, type StatusSources } from './upgrade-status.ts'
 
 export const autoPrefix = '/environments'
 
+/** The start of the Warning a status answered before all its lines were built carries (then: how many are pending). */
+export const STATUS_BUILDING_WARNING = '199 - "upgrade status incomplete:'
+
 /** How often a replica that runs jobs moves the running rollouts on. */
 const ROLLOUT_TICK_MS = 1000
 
@@ -66,7 +69,7 @@ function moveRolloutsOn(app: FastifyInstance, rollouts: Rollouts, deps: RolloutD
 const upgrades: FastifyPluginAsyncTypebox = async (app) => {
   const environments = app.environments
   const records = app.jobs.pushing.records
-  const rollouts = new Rollouts(app.mongo.db)
+  const rollouts = new Rollouts(app.mongo.db, app.config.jobs.lockLifetimeMs)
   // A deleted environment's line in the upgrade status goes with the next read (upgrade-status.ts).
   environments.onEnvironmentDeleted((env) => records.removeForEnvironment(env._id))
 
@@ -76,6 +79,8 @@ const upgrades: FastifyPluginAsyncTypebox = async (app) => {
     setPin: (_userId, id, pin) => setPin(environments, id, pin),
   }
   if (app.config.jobs.process) moveRolloutsOn(app, rollouts, deps)
+  // Rollouts are kept as long as jobs are: those that ended before the age limit go with each retention sweep.
+  app.jobs.retain('rollouts', (cutoff) => rollouts.prune(cutoff))
 
   const statusSources: StatusSources = {
     environments,
@@ -87,21 +92,19 @@ const upgrades: FastifyPluginAsyncTypebox = async (app) => {
     },
   }
 
-  app.get('/upgrades', { schema: { response: { 200: Envelope(Type.Array(Upgradable)), 401: ErrorBody } } }, async (request) =>
+  app.get('/upgrades', { schema: { response: { 200: Envelope(Type.Array(Upgradable)), 401: ErrorBody } } }, async (request, reply) => {
     // One status document per owner the caller may read: their own, and each of their teams'.
-    ok(
+    const owners = await ownerKeys(environments, request.principal, 'read')
+    const statuses = await pMap(owners, (owner) => upgradeStatusOf(statusSources, owner, request.log), { concurrency: 2 })
+    const pending = statuses.reduce((n, s) => n + s.pending, 0)
+    // Lines still being built (a first read, a new catalog): said in a Warning, as the catalog says a stale answer.
+    if (pending > 0)
+      reply.header('Warning', `${STATUS_BUILDING_WARNING} ${pending} environments are still being checked; read again shortly"`)
+    return ok(
       request,
-      (
-        await pMap(
-          await ownerKeys(environments, request.principal, 'read'),
-          (owner) => upgradeStatusOf(statusSources, owner, request.log),
-          {
-            concurrency: 2,
-          },
-        )
-      ).flat(),
-    ),
-  )
+      statuses.flatMap((s) => s.items),
+    )
+  })
 
   await app.register(upgradeRoute, { rollouts, deps })
 

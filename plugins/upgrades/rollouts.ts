@@ -57,9 +57,6 @@ export interface RolloutDeps {
   setPin(userId: string, environmentId: string, pin: string): Promise<void>
 }
 
-/** A claimed step not written within this time (its replica died) may be claimed again. */
-const CLAIM_STALE_MS = 60_000
-
 const finished = (job: JobRecord | null) => !job || job.status === 'succeeded' || job.status === 'failed'
 
 /** The `_id` of the document listing the running rollouts' ids (`upgradeRolloutsRunning`). */
@@ -74,7 +71,14 @@ export class Rollouts {
    */
   private readonly runningIds: Collection<{ _id: string; ids: string[] }>
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    /**
+     * The job lock's lifetime (JOBS_LOCK_LIFETIME_MS): a claimed step is renewed every third of it
+     * while it is taken, and a claim not renewed for that long (its replica died) is taken over.
+     */
+    private readonly lockLifetimeMs: number,
+  ) {
     this.collection = db.collection<RolloutDoc>('upgradeRollouts')
     this.claims = db.collection('upgradeRolloutClaims')
     this.runningIds = db.collection('upgradeRolloutsRunning')
@@ -110,7 +114,7 @@ export class Rollouts {
       if (!(await this.claim(doc))) return (await this.collection.findOne({ _id: doc._id })) ?? doc
       // Claimed: this replica alone takes the step (starting jobs, moving pins) and writes it.
       const taken = structuredClone(doc)
-      await step(taken, deps, true)
+      await this.renewingClaim(claimId(doc), () => step(taken, deps, true))
       taken.revision = doc.revision + 1
       taken.updatedAt = new Date()
       await this.collection.replaceOne({ _id: doc._id }, taken)
@@ -119,19 +123,55 @@ export class Rollouts {
     return doc
   }
 
+  /**
+   * Removes the rollouts that ended before `cutoff` (job retention's age limit: runner.ts calls this
+   * with every sweep), with their claims; how many. A sweep reads the table once (in the
+   * background, as the job history's sweep does), then deletes by `_id`.
+   */
+  async prune(cutoff: Date): Promise<number> {
+    const all = await this.collection.find({}, { projection: { _id: 1, revision: 1, status: 1, updatedAt: 1 } }).toArray()
+    const ended = all.filter((doc) => doc.status !== 'running' && doc.updatedAt < cutoff)
+    for (const doc of ended) {
+      // The record first: a claim without its record claims nothing.
+      await this.collection.deleteOne({ _id: doc._id })
+      const claims = Array.from({ length: doc.revision + 1 }, (_, i) => `${doc._id}:${i + 1}`)
+      await this.claims.deleteMany({ _id: { $in: claims } })
+    }
+    return ended.length
+  }
+
+  /** Claims the rollout's next step: true when this replica won it, or took over a claim not renewed for a lock lifetime. */
   private async claim(doc: RolloutDoc): Promise<boolean> {
-    const _id = `${doc._id}:${doc.revision + 1}`
-    try {
-      await this.claims.insertOne({ _id, at: new Date() })
-      return true
-    } catch (err) {
-      if ((err as { code?: unknown }).code !== 11000) throw err
+    const _id = claimId(doc)
+    for (let tookOver = false; ; tookOver = true) {
+      try {
+        await this.claims.insertOne({ _id, at: new Date() })
+        // A claim taken over: the step is this replica's unless its dead claimant wrote it after all.
+        return !tookOver || (await this.collection.findOne({ _id: doc._id }))?.revision === doc.revision
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== 11000) throw err
+      }
       const held = await this.claims.findOne({ _id })
-      if (held && Date.now() - held.at.getTime() > CLAIM_STALE_MS) await this.claims.deleteOne({ _id })
-      return false
+      if (held && Date.now() - held.at.getTime() <= this.lockLifetimeMs) return false
+      // Its replica died (or the claim went meanwhile): the claim at that time is given up and claimed anew.
+      if (held) await this.claims.deleteOne({ _id, at: held.at })
+    }
+  }
+
+  /** The step, with its claim renewed every third of a lock lifetime while it is taken (starting many jobs takes a while). */
+  private async renewingClaim<T>(_id: string, work: () => Promise<T>): Promise<T> {
+    const renew = () => this.claims.updateOne({ _id }, { $set: { at: new Date() } }).catch(() => {})
+    const timer = setInterval(() => void renew(), Math.max(50, this.lockLifetimeMs / 3))
+    try {
+      return await work()
+    } finally {
+      clearInterval(timer)
     }
   }
 }
+
+/** The claim of the rollout's next step. */
+const claimId = (doc: Pick<RolloutDoc, '_id' | 'revision'>) => `${doc._id}:${doc.revision + 1}`
 
 /**
  * One step of the rollout's current wave, applied to `doc`: true when there was one to take. With

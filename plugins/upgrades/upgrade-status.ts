@@ -25,6 +25,10 @@ const RECORD_READS = 8
 const SCAN_FROM = 100
 /** Environment lines made between two turns of the event loop. */
 const LINES_PER_TURN = 20
+/** How long a read waits for up to SCAN_FROM stale lines (about 0.4 s of catalog checks idle). */
+const FEW_LINES_WAIT_MS = 10_000
+/** How long a read waits, in all, for its document or more than SCAN_FROM lines being built before it answers from what is there. */
+const WAIT_MS = 1000
 
 export interface StatusSources {
   environments: EnvironmentRepository
@@ -48,37 +52,126 @@ const lineOf = (environments: EnvironmentRepository, env: EnvironmentRecord, cat
   problems: problemsOf(environments, env, catalog),
 })
 
-/** The user's pushed environments that are behind (templates or configuration), as GET /upgrades lists them. */
-export async function upgradeStatusOf(sources: StatusSources, userId: string, log: FastifyBaseLogger): Promise<Upgradable[]> {
+/** The user's status so far: the lines made, and how many of the user's environments still wait for theirs. */
+export interface UpgradeStatus {
+  items: Upgradable[]
+  /** Environments whose line is being (re)built in the background: their entry is as last stored, or absent. */
+  pending: number
+}
+
+/** A build of stale lines, one per owner at a time in this process (see `buildLines`). */
+interface Build {
+  /** The lines made so far, by environment id. */
+  made: Map<string, EnvLine>
+  done: Promise<void>
+}
+
+/** Background work under way, by sources and key: a read while it runs joins it. */
+const running = new WeakMap<StatusSources, Map<string, Build>>()
+
+function once(sources: StatusSources, key: string, start: (made: Map<string, EnvLine>) => Promise<void>, log: FastifyBaseLogger): Build {
+  const mine = running.get(sources) ?? new Map<string, Build>()
+  running.set(sources, mine)
+  const known = mine.get(key)
+  if (known) return known
+  const made = new Map<string, EnvLine>()
+  const done = start(made)
+    .catch((err: Error) => log.warn({ err: { message: err.message } }, 'upgrade status: could not be built; the next read tries again'))
+    .finally(() => mine.delete(key))
+  const build = { made, done }
+  mine.set(key, build)
+  return build
+}
+
+/** True when `work` ended within `ms`. */
+async function within(work: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const ended = await Promise.race([work.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))])
+  clearTimeout(timer)
+  return ended
+}
+
+/**
+ * The owner's stale lines, made in the background: the records read (one query when many), each
+ * environment's catalog check 20 to an event-loop turn, and the lines stored with the fresh ones when done.
+ */
+function buildLines(
+  sources: StatusSources,
+  userId: string,
+  fresh: EnvLine[],
+  stale: string[],
+  catalog: { view: TypedCatalog; commit: string } | null,
+  log: FastifyBaseLogger,
+): Build {
+  const { environments, store } = sources
+  return once(
+    sources,
+    `lines\t${userId}`,
+    async (made) => {
+      const staleIds = new Set(stale)
+      // Many stale lines (a first read, a new catalog): one query for the user's records, not a read each.
+      const records =
+        stale.length > SCAN_FROM
+          ? (await environments.allRecords(userId)).filter((env) => staleIds.has(env._id))
+          : await pMap(stale, (id) => environments.get(userId, id), { concurrency: RECORD_READS })
+      for (let i = 0; i < records.length; i++) {
+        const env = records[i]
+        if (env) made.set(env._id, lineOf(environments, env, catalog?.view ?? null))
+        // The catalog check of an environment with every service takes milliseconds: others' requests go between.
+        if (i % LINES_PER_TURN === LINES_PER_TURN - 1) await setImmediate()
+      }
+      await store.storeEnvs(userId, [...fresh, ...made.values()], catalog?.commit)
+    },
+    log,
+  )
+}
+
+/**
+ * The user's pushed environments that are behind (templates or configuration), as GET /upgrades lists
+ * them. Lines to (re)build (a first read, changed environments, a new catalog) are built in the
+ * background; the read waits for them up to WAIT_MS, then answers with the lines made so far and the
+ * others as last stored, and counts those in `pending`. No request waits for thousands of catalog checks.
+ */
+export async function upgradeStatusOf(sources: StatusSources, userId: string, log: FastifyBaseLogger): Promise<UpgradeStatus> {
   const { environments, store, templates } = sources
+  const deadline = Date.now() + WAIT_MS
   const summaryRead = environments.summaries.read(userId)
   // Read side by side; the status waits for the summary only to drop deleted environments' lines.
   const liveIds = summaryRead.then((s) => new Set(s.entries.map((e) => e.id)))
   liveIds.catch(() => {}) // a failed summary read fails the request below
-  const [summary, catalog, stored] = await Promise.all([summaryRead, sources.catalog(log), store.read(userId, liveIds)])
+  const [summary, catalog, found] = await Promise.all([summaryRead, sources.catalog(log), store.read(userId, liveIds, false)])
+  let stored = found
+  if (!stored) {
+    // No document (a database from before it, an owner who has not pushed since): its push lines are
+    // built in the background (one query of the owner's last pushes); until then nothing is listed.
+    const building = once(sources, `pushes\t${userId}`, async () => void (await store.read(userId)), log)
+    if (await within(building.done, deadline - Date.now())) stored = await store.read(userId, liveIds, false)
+    if (!stored) return { items: [], pending: summary.entries.length }
+  }
   // Without a catalog (unavailable) the problems found with the last one stand.
   const sameCatalog = !catalog || stored.catalogCommit === catalog.commit
-  const lines: EnvLine[] = []
+  const fresh: EnvLine[] = []
   const stale: string[] = []
   for (const entry of summary.entries) {
     const line = stored.envs.get(entry.id)
-    if (line && sameCatalog && line.version === entry.version && line.updatedAt === entry.updatedAt.getTime()) lines.push(line)
+    if (line && sameCatalog && line.version === entry.version && line.updatedAt === entry.updatedAt.getTime()) fresh.push(line)
     else stale.push(entry.id)
   }
-  const staleIds = new Set(stale)
-  if (stale.length > 0 || stored.envs.size !== lines.length) {
-    // Many stale lines (a first read, a new catalog): one query for the user's records, not a read each.
-    const records =
-      stale.length > SCAN_FROM
-        ? (await environments.allRecords(userId)).filter((env) => staleIds.has(env._id))
-        : await pMap(stale, (id) => environments.get(userId, id), { concurrency: RECORD_READS })
-    for (let i = 0; i < records.length; i++) {
-      const env = records[i]
-      if (env) lines.push(lineOf(environments, env, catalog?.view ?? null))
-      // The catalog check of an environment with every service takes milliseconds: others' requests go between.
-      if (i % LINES_PER_TURN === LINES_PER_TURN - 1) await setImmediate()
+  const lines = [...fresh]
+  let pending = 0
+  if (stale.length > 0 || stored.envs.size !== fresh.length) {
+    const build = buildLines(sources, userId, fresh, stale, catalog, log)
+    // A few lines (an environment changed) cost little: the read waits for them (bounded: it may have joined a larger build).
+    await within(build.done, stale.length <= SCAN_FROM ? FEW_LINES_WAIT_MS : deadline - Date.now())
+    for (const id of stale) {
+      const line = build.made.get(id)
+      if (line) lines.push(line)
+      else {
+        pending++
+        const last = stored.envs.get(id)
+        if (last) lines.push(last)
+      }
     }
-    await store.storeEnvs(userId, lines, catalog?.commit)
   }
 
   let newest: Promise<string | null> | undefined
@@ -109,5 +202,5 @@ export async function upgradeStatusOf(sources: StatusSources, userId: string, lo
       problems: line.problems,
     })
   }
-  return out
+  return { items: out, pending }
 }

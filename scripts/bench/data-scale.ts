@@ -191,8 +191,9 @@ try {
     const big = await measure(() => call('GET', '/api/environments?limit=20', undefined, otherHeaders), 3)
     const bigSorted = await measure(() => call('GET', '/api/environments?limit=100&sort=name&provider=aws', undefined, otherHeaders), 3)
     // The list screen's banner: one status document per user. Each environment pushed once, with
-    // templates older than the current ones: every one is listed. The first read builds the document
-    // (the last pushes in one query, each environment record once); the later ones read it.
+    // templates older than the current ones: every one is listed. The first read builds the push
+    // lines (one query) and starts building the environment lines in the background; the later
+    // ones read the document.
     await insertInBatches(
       db,
       'environmentPushes',
@@ -210,16 +211,27 @@ try {
         inputHash: '0'.repeat(64),
       })),
     )
+    // The first read answers within its wait (the lines are built in the background, the answer
+    // says how many are pending); the reads after it until none is pending are counted, not timed.
+    const status = async () => {
+      const t0 = performance.now()
+      const res = await fetch(`${app.url}/api/environments/upgrades`, { headers: otherHeaders() })
+      const items = ((await res.json()) as { data: unknown[] }).data.length
+      return { ms: performance.now() - t0, items, warning: res.headers.get('warning') ?? '' }
+    }
     const firstRead = performance.now()
-    await call('GET', '/api/environments/upgrades', undefined, otherHeaders)
-    const building = performance.now() - firstRead
+    const firstStatus = await status()
+    let last = firstStatus
+    while (last.warning) last = await status()
+    const built = performance.now() - firstRead
     const upgrades = await measure(() => call('GET', '/api/environments/upgrades', undefined, otherHeaders), 5)
 
     console.log(
       `\none user with ${BIG_USER.toLocaleString('en')} environments: first page of 20 ${big.median.toFixed(1)} / ${big.p95.toFixed(1)} ms; ` +
         `page of 100 sorted by name and filtered ${bigSorted.median.toFixed(1)} / ${bigSorted.p95.toFixed(1)} ms (aim <= 200); ` +
         `upgrade status (GET /environments/upgrades, every environment behind) ${upgrades.median.toFixed(0)} / ${upgrades.p95.toFixed(0)} ms (aim <= 500), ` +
-        `its first read, which builds the status document, ${building.toFixed(0)} ms` +
+        `its first read ${firstStatus.ms.toFixed(0)} ms (aim <= 2,000; ${firstStatus.items} listed, ` +
+        `${firstStatus.warning ? (/(\d+) environments/.exec(firstStatus.warning)?.[1] ?? '?') : 0} pending), every line built after ${(built / 1000).toFixed(1)} s` +
         (big.failed + bigSorted.failed + upgrades.failed ? `; ${big.failed + bigSorted.failed + upgrades.failed} requests failed` : ''),
     )
   } catch (err) {

@@ -8,7 +8,9 @@
 //          `git fast-import`) before IES's first push.
 // After one first push into each (not timed), each run changes one generated line, so every timed
 // push fetches, merges, commits and pushes the branch and the generated ref. Prints the medians and
-// their ratio (the aim: large at most 3x empty). docs/internals/push-benchmark.md has the figures.
+// their ratio (the aim: large at most 3x empty). Alternating with them, a push into the large
+// repository (a copy of it) with an empty repository cache (a fresh PUSH_CACHE_DIR, as after a
+// restart on a new folder): its ratio to the warm one is the first push's cost. docs/internals/push-benchmark.md has the figures.
 import { execFile, spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
@@ -87,7 +89,7 @@ async function largeRepo(server: GitServer, name: string): Promise<string> {
 
 /** The repository cache the server keeps between pushes (PUSH_CACHE_DIR), a fresh one for this run. */
 const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'ies-bench-push-cache-'))
-const push = (url: string, files: readonly TreeFile[]) =>
+const push = (url: string, files: readonly TreeFile[], cache = cacheDir) =>
   pushFiles({
     url,
     branch: 'main',
@@ -98,7 +100,7 @@ const push = (url: string, files: readonly TreeFile[]) =>
     strategy: 'merge',
     reviewBranch: 'unused',
     dryRun: false,
-    cacheDir,
+    cacheDir: cache,
   })
 
 /** The tree with one generated line that differs per run. */
@@ -113,18 +115,24 @@ try {
   const bytes = files.reduce((n, f) => n + Buffer.byteLength(f.content), 0)
   const emptyUrl = await emptyRepo(server, 'empty')
   const largeUrl = await largeRepo(server, 'large')
+  // Its own repository: a push from another cache moves the branch, and the warm cache's next fetch
+  // would then be measured too (see docs/internals/push-benchmark.md).
+  const coldUrl = await largeRepo(server, 'large-cold')
   await push(emptyUrl, variant(files, -1))
   await push(largeUrl, variant(files, -1))
 
-  const times = { empty: [] as number[], large: [] as number[] }
+  const times = { empty: [] as number[], large: [] as number[], 'large, cold cache': [] as number[] }
   for (let i = 0; i < RUNS; i++) {
     for (const [name, url] of [
       ['empty', emptyUrl],
       ['large', largeUrl],
+      ['large, cold cache', coldUrl],
     ] as const) {
+      const cold = name === 'large, cold cache' ? await mkdtemp(path.join(os.tmpdir(), 'ies-bench-push-cold-')) : undefined
       const t0 = performance.now()
-      const outcome = await push(url, variant(files, i))
+      const outcome = await push(url, variant(files, i), cold)
       times[name].push(performance.now() - t0)
+      if (cold) await rm(cold, { recursive: true, force: true })
       if (!outcome.changed) throw new Error(`the push into ${name} pushed nothing`)
     }
   }
@@ -140,6 +148,9 @@ try {
     console.log(`| ${name} | ${median(xs).toFixed(1)} | ${Math.min(...xs).toFixed(1)} | ${Math.max(...xs).toFixed(1)} |`)
   }
   console.log(`\nlarge / empty (p50): ${(median(times.large) / median(times.empty)).toFixed(2)}x (aim: at most 3x)`)
+  console.log(
+    `large with a cold cache / warm (p50): ${(median(times['large, cold cache']) / median(times.large)).toFixed(2)}x (the first push after a restart on a new cache folder)`,
+  )
 } finally {
   await server.stop()
   await rm(cacheDir, { recursive: true, force: true })

@@ -37,7 +37,12 @@ const BENCHMARKS: { name: string; file: string; args: string[]; what: string }[]
     args: long ? [] : ['--history', '20000'],
     what: '1, 50 and 200 concurrent generations, without and with a job history',
   },
-  { name: 'push', file: 'push.ts', args: long ? ['--runs', '30'] : [], what: 'merged push vs plain push of the full tree' },
+  {
+    name: 'push',
+    file: 'push.ts',
+    args: long ? ['--runs', '30'] : [],
+    what: 'push into a large repository vs an empty one, and with a cold repository cache vs warm',
+  },
 ]
 
 const only = process.argv.slice(2)

@@ -33,7 +33,7 @@ t.test('finished jobs move to the history; retention keeps the last N or the you
   t.equal(first.status, 200, 'a finished job downloads from the history')
   await first.arrayBuffer()
 
-  t.same(await app.jobs.sweep(), { jobs: 2, claims: 0 }, 'the sweep removes the two oldest of environment A')
+  t.same(await app.jobs.sweep(), { jobs: 2, claims: 0, others: { rollouts: 0 } }, 'the sweep removes the two oldest of environment A')
   for (const id of jobsA.slice(0, 2)) {
     const res = await fetch(`${url}/api/jobs/${id}`, { headers: auth('dev') })
     t.equal(res.status, 404, 'a removed job is gone')
@@ -45,7 +45,7 @@ t.test('finished jobs move to the history; retention keeps the last N or the you
     t.equal(res.status, 200, 'the last two of A and the one of B stay')
     await res.arrayBuffer()
   }
-  t.same(await app.jobs.sweep(), { jobs: 0, claims: 0 }, 'a second sweep finds nothing more')
+  t.same(await app.jobs.sweep(), { jobs: 0, claims: 0, others: { rollouts: 0 } }, 'a second sweep finds nothing more')
 })
 
 t.test('jobs younger than the age limit stay whatever their number', async (t) => {
@@ -57,5 +57,5 @@ t.test('jobs younger than the age limit stay whatever their number', async (t) =
   })
   const envId = ((await res.json()) as any).data.id
   for (let i = 0; i < 3; i++) await generateAndWait({ url, auth }, envId)
-  t.same(await app.jobs.sweep(), { jobs: 0, claims: 0 })
+  t.same(await app.jobs.sweep(), { jobs: 0, claims: 0, others: { rollouts: 0 } })
 })

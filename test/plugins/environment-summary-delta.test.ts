@@ -85,9 +85,12 @@ t.test('writes go to the delta; the one that passes the limit folds it into the 
 
   await s.save(record(2 * FOLD + 1))
   ;({ head, delta } = await s.stored())
-  t.equal(head!.revision, delta!.revision + 1, 'the next write folded the delta into the summary')
-  t.equal(head!.entries.split('\n').length, 2 * FOLD + 1, 'which holds every entry')
-  t.ok(delta!.base! < head!.revision, 'the delta left beside it is an older revision: folded')
+  t.equal(head!.entries.split('\n').length, 2 * FOLD + 1, 'the next write folded the delta into the summary, which holds every entry')
+  t.same(
+    delta && { entries: delta.entries, base: delta.base, revision: delta.revision },
+    { entries: '', base: head!.revision, revision: head!.revision },
+    'and emptied the delta, naming the folded revision',
+  )
   t.same(
     await s.listed(),
     Array.from({ length: 2 * FOLD + 1 }, (_, i) => `id-${i + 1}@1`),
@@ -176,4 +179,32 @@ t.test('a lost delta, or one naming a summary never written, is rebuilt from the
   await s.docs.updateOne({ _id: `${OWNER}:delta` }, { $set: { base: head!.revision + 5, revision: head!.revision + 5 } })
   await s.environments.deleteOne({ _id: 'id-1' }) // a change only the records know
   t.same(await s.listed(), [...all.slice(1), `id-${FOLD + 3}@1`], 'after waiting for it, rebuilt')
+})
+
+t.test("a reader that kept a large summary reads only its delta, and follows another replica's writes and folds", async (t) => {
+  const db = (await startTestDatabase(t)).client.db()
+  const s = await setup(db, 2)
+  for (let i = 1; i <= FOLD; i++) await s.save(record(i))
+  const reader = s.writers[1]
+  let summaryReads = 0
+  const findOne = reader.collection.findOne.bind(reader.collection)
+  reader.collection.findOne = ((filter: { _id?: string }, ...rest: unknown[]) => {
+    if (filter?._id === OWNER) summaryReads++
+    return (findOne as (...args: unknown[]) => unknown)(filter, ...rest)
+  }) as typeof reader.collection.findOne
+  const expect = (n: number, skip: number[] = []) =>
+    Array.from({ length: n }, (_, i) => i + 1)
+      .filter((i) => !skip.includes(i))
+      .map((i) => `id-${i}@1`)
+  t.same(await s.listed(1), expect(FOLD), 'the first read reads the summary')
+  t.equal(summaryReads, 1)
+  await s.save(record(FOLD + 1))
+  await s.drop('id-1')
+  t.same(await s.listed(1), expect(FOLD + 1, [1]), "the other replica's writes, from the delta alone")
+  t.equal(summaryReads, 1, 'the summary was not read again')
+  for (let i = FOLD + 2; i <= 3 * FOLD; i++) await s.save(record(i))
+  t.same(await s.listed(1), expect(3 * FOLD, [1]), "after the other replica's fold: read again")
+  t.equal(summaryReads, 2, 'the summary was read once more, after the fold')
+  t.same(await s.listed(1), expect(3 * FOLD, [1]))
+  t.equal(summaryReads, 2, 'and kept again')
 })

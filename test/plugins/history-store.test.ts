@@ -1,5 +1,5 @@
 // The history store on FerretDB (plugins/history/store.ts): concurrent appends in one server take
-// numbers 1..n without a gap or a repeat, across a page boundary; a range reads newest first from
+// numbers 1..n without a gap or a repeat, across a page boundary, written together while they wait; a range reads newest first from
 // the pages that hold it; a large configuration is kept beside its page; the export window selects
 // by time; pruning removes only what retention let go.
 import t from 'tap'
@@ -30,6 +30,14 @@ t.test('history store', async (t) => {
     'every append its own number, none skipped',
   )
   t.equal(await store.count('env-a'), n)
+  const head = await db.collection<{ _id: string; version: number }>('environmentHistory').findOne({ _id: 'env-a' })
+  t.ok(head!.version < n / 2, `appends that waited their turn were written together (${n} entries, ${head!.version} head writes)`)
+  const stored = await store.range('env-a', 1, n)
+  t.same(
+    stored.map((e) => e.id),
+    Array.from({ length: n }, (_, i) => n - i),
+    'each number once, on its page',
+  )
   const across = await store.range('env-a', PAGE_SIZE - 4, PAGE_SIZE + 5)
   t.same(
     across.map((e) => e.id),

@@ -7,7 +7,7 @@ import { Rollouts } from '../../plugins/upgrades/rollouts.ts'
 
 t.test('running rollouts are listed by id and leave the list when they end', async (t) => {
   const db = (await startTestDatabase(t)).client.db()
-  const rollouts = new Rollouts(db)
+  const rollouts = new Rollouts(db, 10_000)
   const make = () =>
     rollouts.create({ userId: 'u', dryRun: true, strategy: 'merge', templatesCommit: 'c', preview: false, waves: [], skipped: [] })
   const [a, b] = [await make(), await make()]

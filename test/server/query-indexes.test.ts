@@ -16,6 +16,7 @@ import { AWS_KEY } from '../plugins/helpers.ts'
 /** Whole-collection reads that are meant, with why (background work, not a request). */
 const SCANS_ALLOWED: Record<string, string> = {
   jobHistory: 'the retention sweep reads the history once per RETENTION_SWEEP_EVERY_MS',
+  upgradeRollouts: 'the retention sweep reads the rollouts once per RETENTION_SWEEP_EVERY_MS',
   environments: 'once per database, the first time a summary is missing: builds every user summary (plugins/environments/summaries.ts)',
 }
 

@@ -3,7 +3,8 @@
 // than RETENTION_MAX_AGE_MS; the others go with their archives. Also drops job claims (store.ts)
 // older than the age limit of a lock's life. A sweep reads the history once (a scan on the embedded
 // store: it runs in the background, every RETENTION_SWEEP_EVERY_MS, on every replica; deleting twice
-// is harmless) and deletes in batches.
+// is harmless) and deletes in batches. Records of other kinds that are kept as long as jobs are
+// (a plugin's, such as upgrade rollouts) are swept with it: each kind's sweep is given the age limit.
 import type { JobRecord, JobStore } from './store.ts'
 import type { ArchiveStore } from './archives.ts'
 
@@ -35,8 +36,17 @@ export function expired(records: Finished[], policy: RetentionPolicy, now = Date
   return out
 }
 
-/** One sweep; how many job records and claims it removed. */
-export async function sweep(store: JobStore, archives: ArchiveStore, policy: RetentionPolicy, claimMaxAgeMs: number) {
+/** Removes the records of one kind that ended before `cutoff` (now less the age limit); how many. */
+export type RetainedSweep = (cutoff: Date) => Promise<number>
+
+/** One sweep; how many job records and claims it removed, and how many records of each other kind. */
+export async function sweep(
+  store: JobStore,
+  archives: ArchiveStore,
+  policy: RetentionPolicy,
+  claimMaxAgeMs: number,
+  others: ReadonlyMap<string, RetainedSweep> = new Map(),
+) {
   const records = await store.history
     .find({}, { projection: { _id: 1, environmentId: 1, type: 1, finishedAt: 1, createdAt: 1, archiveId: 1 } })
     .toArray()
@@ -49,5 +59,7 @@ export async function sweep(store: JobStore, archives: ArchiveStore, policy: Ret
     await archives.remove(batch.map((r) => r.archiveId).filter((id) => id !== undefined && id !== null))
   }
   const claims = await store.claims.deleteMany({ at: { $lt: new Date(Date.now() - claimMaxAgeMs) } })
-  return { jobs: gone.length, claims: claims.deletedCount }
+  const kept: Record<string, number> = {}
+  for (const [kind, sweepKind] of others) kept[kind] = await sweepKind(new Date(Date.now() - policy.maxAgeMs))
+  return { jobs: gone.length, claims: claims.deletedCount, others: kept }
 }

@@ -23,7 +23,7 @@ import { JobMigrations } from './job-migrations.ts'
 import { notificationChannel, type WakeableChannel } from './notifications.ts'
 import { PushLocks } from './push-lock.ts'
 import { runPush } from './push-work.ts'
-import { sweep } from './retention.ts'
+import { sweep, type RetainedSweep } from './retention.ts'
 import { JobStore, type GenerateParams, type JobRecord, type JobType, type PushParams } from './store.ts'
 import { waitForAny } from './waits.ts'
 
@@ -62,6 +62,8 @@ export class JobRunner {
   private readonly channel: WakeableChannel | undefined
   private started = false
   private sweeper?: NodeJS.Timeout
+  /** Records of other kinds kept as long as jobs are, by kind (see `retain`). */
+  private readonly retained = new Map<string, RetainedSweep>()
   /** What the push job needs beside the job (push-job.ts). */
   readonly pushing: { records: PushRecords; config: Config }
   /** One push per environment at a time. */
@@ -141,11 +143,16 @@ export class JobRunner {
     this.started = true
   }
 
-  /** Removes the finished jobs (and archives) retention lets go (retention.ts); what it removed. */
-  sweep(): Promise<{ jobs: number; claims: number }> {
+  /** Records of another kind (`kind`, e.g. upgrade rollouts) to keep as long as jobs are: `fn` removes those older than the age limit with every sweep. */
+  retain(kind: string, fn: RetainedSweep): void {
+    this.retained.set(kind, fn)
+  }
+
+  /** Removes the finished jobs (and archives) retention lets go (retention.ts), and the records of the kinds retained with them; what it removed. */
+  sweep(): ReturnType<typeof sweep> {
     const { retention, lockLifetimeMs } = this.opts.config.jobs
     // A claim matters while its attempt may still be running or retried: far below the age limit.
-    return sweep(this.store, this.archives, retention, Math.max(retention.maxAgeMs, lockLifetimeMs * 10))
+    return sweep(this.store, this.archives, retention, Math.max(retention.maxAgeMs, lockLifetimeMs * 10), this.retained)
   }
 
   /** Lets running jobs finish for up to `timeoutMs`, then stops (unfinished jobs are unlocked for other replicas). */

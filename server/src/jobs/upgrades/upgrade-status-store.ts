@@ -17,7 +17,8 @@
 // - `envs`: what the status takes from each environment record (its version, input hash, pin and
 //   the stored values the catalog refuses), a line each: a cache, checked on every read against the
 //   environment summaries' versions and rewritten where it disagrees (the reader's work).
-// Missing (a database from before the store), the push lines are built from `environmentPushes`.
+// Missing (a database from before the store), the push lines are built from `environmentPushes`:
+// by the user's next push (`pushed`), or in the background by the next status read.
 import { LRUCache } from 'lru-cache'
 import type { Collection, Db } from 'mongodb'
 
@@ -51,6 +52,8 @@ interface StatusDoc {
   catalogCommit?: string
 }
 
+/** A push that finds this many recorded since the last fold folds them (see `pushed`). */
+const FOLD_EVERY = 64
 /** Recorded pushes kept below the folded number (a fold that lands late still finds them). */
 const KEPT_BELOW_FOLD = 64
 
@@ -121,12 +124,20 @@ export class UpgradeStatusStore {
     this.hints = db.collection('upgradeStatusSeq')
   }
 
-  /** Records the last push to an environment's own branch, under the user's next free push number. */
+  /**
+   * Records the last push to an environment's own branch, under the user's next free push number.
+   * The writer keeps the document current, so that no read builds it or walks many recorded pushes:
+   * the user's first push since the store builds the document (from the last-push records), and a
+   * push that finds FOLD_EVERY or more recorded since the last fold folds them.
+   */
   async pushed(userId: string, environmentId: string, push: PushLine): Promise<void> {
     const line = `${environmentId}\t${encodePush(push)}`
-    for (let n = ((await this.hints.findOne({ _id: userId }))?.seq ?? 0) + 1; ; n++) {
+    const hint = await this.hints.findOne({ _id: userId })
+    for (let n = (hint?.seq ?? 0) + 1; ; n++) {
       try {
         await this.recorded.insertOne({ _id: `${userId}:${n}`, line })
+        // A fold that fails is the next read's to do.
+        if (!hint || n - hint.seq >= FOLD_EVERY) await this.read(userId).catch(() => {})
         return
       } catch (err) {
         if ((err as { code?: unknown }).code !== 11000) throw err
@@ -135,11 +146,16 @@ export class UpgradeStatusStore {
   }
 
   /**
-   * The user's stored status, its push lines built first when there is no document. `liveIds`: the
-   * user's environments (read meanwhile); the lines of others are dropped, and the pushes folded.
+   * The user's stored status, its push lines built first when there is no document (or null then,
+   * with `build` false). `liveIds`: the user's environments (read meanwhile); the lines of others are
+   * dropped, and the pushes folded.
    */
-  async read(userId: string, liveIds?: Promise<ReadonlySet<string>>): Promise<StoredStatus> {
-    const doc = (await this.collection.findOne({ _id: userId })) ?? (await this.build(userId))
+  async read(userId: string, liveIds?: Promise<ReadonlySet<string>>, build = true): Promise<StoredStatus | null> {
+    const found = await this.collection.findOne({ _id: userId })
+    if (!found && !build) return null
+    // Built: the fold writes the hint too, so the next push finds one.
+    const built = found === null
+    const doc = found ?? (await this.build(userId))
     const pushes = new Map<string, PushLine>()
     const put = (line: string) => {
       const [id, push] = pushEntry(line)
@@ -157,7 +173,7 @@ export class UpgradeStatusStore {
     const live = await liveIds
     const dead = live ? [...pushes.keys()].filter((id) => !live.has(id)) : []
     for (const id of dead) pushes.delete(id)
-    if (seq > (doc.seq ?? 0) || dead.length > 0) await this.fold(userId, pushes, doc.seq ?? 0, seq)
+    if (seq > (doc.seq ?? 0) || dead.length > 0 || built) await this.fold(userId, pushes, doc.seq ?? 0, seq)
     return { pushes, envs: cached(doc.envs ?? '', decodeEnvs), catalogCommit: doc.catalogCommit }
   }
 
