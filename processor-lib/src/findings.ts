@@ -77,7 +77,7 @@ export const FIX_HINTS: Readonly<Record<FindingCode, string>> = {
   UPGRADE_REPLACES: 'add a `moved` block for a renamed resource, undo the change that forces replacement, or declare it in UPGRADING.md',
   MIGRATION:
     'correct the step at the line named (docs/template-authors.md, "Migrations"): a path of the current catalog, a value its field accepts',
-  CLUSTER_MANIFEST: 'correct the member the message names (apiVersion, kind, metadata, and the Application fields of Argo CD\'s CRD)',
+  CLUSTER_MANIFEST: "correct the member the message names (apiVersion, kind, metadata, and the Application fields of Argo CD's CRD)",
 }
 
 /** `error` refuses the file (never emitted half-edited); `warning` keeps the file. The gate fails on both. */
