@@ -11,7 +11,8 @@
 //      missing, except under CI), and the security scanners checkov and tflint
 //      (scripts/check-templates/scanners.ts, the rules of security-scan.test.ts; a missing scanner
 //      is a finding), each finding mapped to the template's file and line;
-//   4. the migrations (migrations/*.yaml) against the catalog (check-templates/migrations.ts);
+//   4. the migrations (migrations/*.yaml) against the catalog (check-templates/migrations.ts), and
+//      each generated tree's gitops/ manifests as Kubernetes objects (check-templates/manifests.ts);
 //   5. the desktop's built-in catalog as its build makes it from the folder (client rule 6: every
 //      attribute readable).
 //
@@ -35,6 +36,7 @@ import { missingScanner, scanTrees } from './check-templates/scanners.ts'
 import { checkTerraform, terraformMissing, type GeneratedTree } from './check-templates/terraform.ts'
 import { upgradeCommand } from './check-templates/upgrade.ts'
 import { migrationFindings } from './check-templates/migrations.ts'
+import { treeManifestFindings } from './check-templates/manifests.ts'
 import { REPO_ROOT } from './terraform/cli-config.ts'
 
 const USAGE = 'usage: npm run check:templates -- [folder] [--emit-config <file>] [--no-terraform] [--no-scan] [--upgrade-from <commit>]'
@@ -88,9 +90,12 @@ export async function checkTemplates(opts: CheckOptions): Promise<CheckResult> {
       gate.findings.filter((f) => !(f.code === 'UNRESOLVED_PARAM' && broken.has(f.path))),
       name,
     )
-    if (gate.process.ok) trees.push({ names: [name], files: gate.process.files as TreeFile[] })
+    if (gate.process.ok) {
+      trees.push({ names: [name], files: gate.process.files as TreeFile[] })
+      set.add(treeManifestFindings(gate.process.files as TreeFile[]), name)
+    }
   }
-  log(`gate: ${matrix.length} configurations [${at()}]`)
+  log(`gate: ${matrix.length} configurations, their gitops/ manifests checked [${at()}]`)
 
   const work = await mkdtemp(path.join(os.tmpdir(), 'ies-check-templates-'))
   try {

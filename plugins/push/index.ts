@@ -9,6 +9,7 @@ import type { LifecyclePushParams } from '@ies/server/jobs/push/push-job'
 import { EnvironmentParams } from '@ies/api/schemas/generation'
 import { Job, toJob } from '@ies/api/schemas/jobs'
 import { PUSH_DEFAULTS, PushBody } from '@ies/api/schemas/push'
+import { pushRefusal } from './push-problem.ts'
 
 export const autoPrefix = '/environments'
 
@@ -40,7 +41,7 @@ const push: FastifyPluginAsyncTypebox = async (app) => {
     const { env } = await app.environments.access(principal, id, 'operate')
     if (env.provider !== 'aws') throw fieldError('provider', 'only provider aws generates a stack')
     const problem = await app.pushProblem(env)
-    if (problem) throw fieldError(problem.field, problem.message)
+    if (problem) throw pushRefusal(problem)
     return env
   }
 

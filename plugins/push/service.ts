@@ -1,8 +1,8 @@
 // Decorates `app.pushProblem`: why an environment cannot be pushed (push-problem.ts), with the
-// app's PUSH_ALLOWED_HOSTS. The push route and the bulk upgrade (plugins/upgrades) ask it.
+// app's PUSH_ALLOWED_HOSTS and the stored values its templates refuse. The push route and the bulk upgrade (plugins/upgrades) ask it.
 import fp from 'fastify-plugin'
 import type { EnvironmentRecord } from '../environments/record.ts'
-import { pushProblem, type PushProblem } from './push-problem.ts'
+import { pushProblem, refusedValuesOf, type PushProblem } from './push-problem.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,7 +13,8 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     const allowedHosts = app.config.push.allowedHosts
-    app.decorate('pushProblem', (env: EnvironmentRecord) => pushProblem(env, allowedHosts))
+    const refusedValues = refusedValuesOf(app)
+    app.decorate('pushProblem', (env: EnvironmentRecord) => pushProblem(env, allowedHosts, refusedValues))
   },
-  { name: 'push', decorators: { fastify: ['config'] } },
+  { name: 'push', dependencies: ['environments', 'catalog'], decorators: { fastify: ['config', 'templates'] } },
 )

@@ -5,6 +5,11 @@ output "name_prefix" {
   value       = local.name_prefix
 }
 
+output "region" {
+  description = "AWS region of the environment (aws eks update-kubeconfig --region ...)."
+  value       = var.region
+}
+
 output "domain" {
   description = "DNS domain of the environment (empty: none)."
   value       = var.domain

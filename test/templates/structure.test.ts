@@ -112,8 +112,15 @@ t.test('every service is gated by @section services.<key>.enabled where it is in
   t.match(outputs, /@section services\.vpc\.enabled begin/);
 });
 
+/**
+ * Paths of the processor input that are no catalog field (spec, "Transform", rule 3): sent only when
+ * the environment has them, so a @param of one sits inside `@section <its path>` (an environment
+ * without it keeps the lines commented out instead of an UNRESOLVED_PARAM).
+ */
+const INPUT_ONLY_PATHS = ['gitRepository.branch'];
+
 t.test('every @param is in the parameter-values file, or names a path it declares', async (t) => {
-  const declared = new Set(paramsIn(readTemplate(paramsFile)).map((p) => p.path));
+  const declared = new Set([...paramsIn(readTemplate(paramsFile)).map((p) => p.path), ...INPUT_ONLY_PATHS]);
   t.ok(declared.has('name') && declared.has('globalPrefix') && declared.has('region') && declared.has('domain'));
   const outside = files.filter((f) => f !== paramsFile && !f.startsWith('terraform/modules/'));
   let count = 0;
@@ -124,6 +131,11 @@ t.test('every @param is in the parameter-values file, or names a path it declare
       count++;
       t.ok(!f.endsWith('.tf') && !f.endsWith('.tfvars'), `${f}:${p.line} no @param in Terraform outside ${paramsFile}`);
       t.ok(declared.has(p.path), `${f}:${p.line} @param ${p.path} is declared in ${paramsFile}`);
+      if (INPUT_ONLY_PATHS.includes(p.path)) {
+        const above = readTemplate(f).split('\n').slice(0, p.line - 1).reverse();
+        const open = above.find((l) => l.includes(`@section ${p.path} `));
+        t.match(open, /begin\s*$/, `${f}:${p.line} @param ${p.path} sits inside @section ${p.path}`);
+      }
     }
   }
   t.ok(outside.length > 0);

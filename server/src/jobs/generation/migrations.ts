@@ -7,6 +7,9 @@ import { applyMigrations, pendingMigrations, type ConfigurationChange, type Migr
 import { JobFailure } from '../../core/job-failure.ts'
 import type { JobEnvironment } from './transform.ts'
 
+/** The code of a push or generation stopped by a stored value the templates refuse. */
+export const MIGRATION_FAILED = 'MIGRATION_FAILED'
+
 /** What the pending migrations make of an environment's configuration. */
 export interface MigratedEnvironment<E extends JobEnvironment = JobEnvironment> {
   /** The environment with its migrated configuration (the one given when nothing was pending). */
@@ -38,7 +41,7 @@ export function migrateEnvironment<E extends JobEnvironment>(env: E, all: readon
     const [p] = result.problems
     const more = result.problems.length > 1 ? ` (and ${result.problems.length - 1} more)` : ''
     throw new JobFailure(
-      'MIGRATION_FAILED',
+      MIGRATION_FAILED,
       `The templates' migration ${p.migration} cannot move ${p.field}: ${p.message}${more}. Change the value, then push again; nothing was pushed.`,
       { problems: result.problems },
     )
