@@ -25,10 +25,11 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
     const { items, total } = await repo.listRows(request.principal, request.query)
     const catalog = await catalogCheck.current(request.log)
     const problems = await stranded.rows(catalog, items, (ids) => repo.records(ids))
-    const rows = items.map((e) => {
+    const rows = items.map(({ labels, ...e }) => {
       const found = problems.get(e.id) ?? []
       return {
         ...e,
+        ...(Object.keys(labels).length > 0 && { labels }),
         createdAt: e.createdAt.toISOString(),
         updatedAt: e.updatedAt.toISOString(),
         ...(found.length > 0 && { problems: found }),
