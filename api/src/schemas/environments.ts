@@ -4,6 +4,7 @@ import { PageQuery } from '../envelope.ts'
 import { StringEnum } from '../string-enum.ts'
 import { ENVIRONMENT_STATUSES, PROVIDERS, TIERS } from '../values.ts'
 import { Behind, LastPush } from './push.ts'
+import { PolicyWarnings } from './policies.ts'
 import { Role, TeamName } from './teams.ts'
 
 export { ENVIRONMENT_STATUSES }
@@ -221,6 +222,8 @@ export const Environment = Type.Object({
   // The generated repository's lifecycle (server/src/jobs/push/push-records.ts): served by GET /:id, create and update.
   lastPush: Type.Optional(Type.Union([LastPush, Type.Null()])),
   behind: Type.Optional(Behind),
+  /** The organisation's rules' warnings on what a create, update or restore wrote (those answers only). */
+  warnings: Type.Optional(PolicyWarnings),
 })
 export type Environment = Static<typeof Environment>
 
