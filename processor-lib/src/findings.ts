@@ -38,6 +38,7 @@ export const FINDING_CODES = {
   TFLINT: 'tflint (the recommended preset of terraform/.tflint.hcl) reports an issue on a generated tree',
   UPGRADE_REPLACES: 'upgrading an environment made from older templates would replace or destroy a resource that holds data',
   MIGRATION: 'a migration file (migrations/*.yaml) that is not a migration, or a step naming a path or value the catalog does not have',
+  POLICY: 'a rule of policies/*.rego does not compile, or one of its Rego tests fails',
 } as const
 
 export type FindingCode = keyof typeof FINDING_CODES
@@ -76,6 +77,7 @@ export const FIX_HINTS: Readonly<Record<FindingCode, string>> = {
   UPGRADE_REPLACES: 'add a `moved` block for a renamed resource, undo the change that forces replacement, or declare it in UPGRADING.md',
   MIGRATION:
     'correct the step at the line named (docs/template-authors.md, "Migrations"): a path of the current catalog, a value its field accepts',
+  POLICY: 'fix the rule (or its test) at the line named; `.tools/bin/opa test templates/policies -v` reruns the tests (docs/policies.md)',
 }
 
 /** `error` refuses the file (never emitted half-edited); `warning` keeps the file. The gate fails on both. */

@@ -38,6 +38,12 @@ const BENCHMARKS: { name: string; file: string; args: string[]; what: string }[]
     what: '1, 50 and 200 concurrent generations, without and with a job history',
   },
   { name: 'push', file: 'push.ts', args: long ? ['--runs', '30'] : [], what: 'merged push vs plain push of the full tree' },
+  {
+    name: 'policies',
+    file: 'policies.ts',
+    args: long ? ['--runs', '20000'] : [],
+    what: "organisation rules' evaluation vs the input's JSON round trip",
+  },
 ]
 
 const only = process.argv.slice(2)
