@@ -7,7 +7,7 @@ import fp from 'fastify-plugin'
 import type { FastifyBaseLogger } from 'fastify'
 import { catalogView, type TypedCatalog } from '@ies/processor-lib/contract/view'
 import type { Catalog } from '@ies/processor-lib'
-import type { PolicyResult, PolicyViolation } from '@ies/api/schemas/policies'
+import { deniedDetails, type PolicyResult, type PolicyViolation } from '@ies/api/schemas/policies'
 import { policyDenied } from '@ies/server/core/errors'
 import { policyWasm } from './bundle.ts'
 import { PolicyEvaluator } from './evaluator.ts'
@@ -39,10 +39,6 @@ declare module 'fastify' {
     policies: Policies
   }
 }
-
-/** One error detail per denial: its field, its rule, every field it concerns, its message. */
-export const deniedDetails = (deny: PolicyViolation[]) =>
-  deny.map((v) => ({ field: v.field, rule: v.rule, fields: v.fields, message: v.message }))
 
 export default fp(
   async (app) => {

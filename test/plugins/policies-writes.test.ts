@@ -26,7 +26,7 @@ t.test('rules on environment writes', async (t) => {
   const rules = await mkdtemp(path.join(os.tmpdir(), 'ies-org-rules-'))
   t.teardown(() => rm(rules, { recursive: true, force: true }))
   await writeFile(path.join(rules, 'platform.rego'), PLATFORM_RULE)
-  const ctx = await startTestApp(t, { POLICIES_DIR: rules })
+  const ctx = await startTestApp(t, { POLICIES_DIR: rules, PUSH_ALLOWED_HOSTS: '127.0.0.1' })
   const a = api(ctx)
   const names = async () => ((await a.listEnvs('dev', '?limit=100')).body.data as Array<{ name: string }>).map((e) => e.name)
 
@@ -129,5 +129,30 @@ t.test('rules on environment writes', async (t) => {
     t.same(res.body.data.warn, [])
     t.notOk((await names()).includes('draft-prod'))
     t.equal((await a.call('dev', 'POST', '/api/policies/evaluate', { environment: 'x' })).status, 400)
+  })
+
+  t.test('a push of an environment the rules now refuse is refused before any job', async (t) => {
+    const created = await a.createEnv('dev', {
+      ...base,
+      name: 'shop-stage',
+      labels: { tier: 'staging' },
+      services: { vpc: { enabled: true, singleNatGateway: true } },
+      gitRepository: { url: 'http://127.0.0.1:9/acme/infra.git', branch: 'main', deployKey: 'token-123' },
+    })
+    t.equal(created.status, 201, created.raw)
+    const id = created.body.data.id
+    // Stored before a rule refused it (here: labelled production behind the API's back, as a record
+    // written before the rules existed would be).
+    await ctx.app.mongo.db.collection('environments').updateOne({ _id: id } as never, { $set: { labels: { tier: 'production' } } })
+    const res = await a.call('dev', 'POST', `/api/environments/${id}/push`, {})
+    t.equal(res.status, 400, res.raw)
+    t.equal(res.body.error.code, 'POLICY_DENIED')
+    t.same(
+      res.body.error.details.map((d: Detail) => [d.rule, d.field]),
+      [['vpc_nat_per_zone', 'services.vpc.singleNatGateway']],
+    )
+    const jobs = await a.call('dev', 'GET', `/api/environments/${id}/jobs`)
+    t.equal(jobs.status, 200, jobs.raw)
+    t.same(jobs.body.data, [], 'no job queued')
   })
 })

@@ -38,3 +38,11 @@ export const EvaluateBody = Type.Object(
   { additionalProperties: false },
 )
 export type EvaluateBody = Static<typeof EvaluateBody>
+
+/** The details of a POLICY_DENIED error: one per denial, its field, its rule, every field it concerns, its message. */
+export const deniedDetails = (deny: PolicyViolation[]) =>
+  deny.map((v) => ({ field: v.field, rule: v.rule, fields: v.fields, message: v.message }))
+
+/** A denial in one line: `rule (field): message`. */
+export const violationLine = (v: Pick<PolicyViolation, 'rule' | 'field' | 'message'>) =>
+  `${v.rule}${v.field ? ` (${v.field})` : ''}: ${v.message}`
