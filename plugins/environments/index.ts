@@ -55,13 +55,13 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
       const scope = await repo.target(request.principal, request.body.team)
       await checkRules(scope.ownerKey, request.body, catalogFindings)
       const catalog = await catalogCheck.current(request.log)
-      const warnings = await app.policies.enforce(request.body, { team: scope.team?.name ?? null, catalog, log: request.log })
+      await app.policies.enforce(request.body, { team: scope.team?.name ?? null, catalog, log: request.log })
       const env = await repo.create(scope.ownerKey, request.body, {
         migrations: await currentMigrations(request),
         createdBy: request.principal.userId,
       })
       await app.history.record(request, { kind: 'create', environment: { id: env._id, name: env.name }, after: toEnvironment(env) })
-      return reply.code(201).send(ok(request, { ...(await view(request, env, scope)), warnings }))
+      return reply.code(201).send(ok(request, await view(request, env, scope)))
     },
   )
 

@@ -31,7 +31,7 @@ export async function update(
   const owner = found.userId
   // The organisation's rules judge the environment where it ends up (a move: in the target team).
   const team = target ? move!.team : (scope.team?.name ?? null)
-  const { stored, updated, secretsChanged, warnings } = await app.environments.updating(owner, request, async (locked) => {
+  const { stored, updated, secretsChanged } = await app.environments.updating(owner, request, async (locked) => {
     const stored = await app.environments.get(owner, id)
     if (!stored) throw notFound('Environment not found')
     const patch = await patchOf(stored)
@@ -55,13 +55,13 @@ export async function update(
     }
     const input = merged as EnvironmentInput
     await checkRules(owner, input, catalogFindings, stored)
-    const warnings = await app.policies.enforce(input, { team, catalog, log: request.log })
+    await app.policies.enforce(input, { team, catalog, log: request.log })
 
     const deployKey = deployKeyChange(patch)
     const updated = await locked.replace(stored, input, deployKey)
     if (!updated) throw notFound('Environment not found')
     const secretsChanged = deployKey === 'keep' || !(stored.deployKey || updated.deployKey) ? [] : ['gitRepository.deployKey']
-    return { stored, updated, secretsChanged, warnings }
+    return { stored, updated, secretsChanged }
   })
   const result = target ? await app.environments.move(updated, target.ownerKey, request.principal.userId) : updated
   await app.history.record(request, {
@@ -71,7 +71,7 @@ export async function update(
     after: toEnvironment(result),
     secretsChanged,
   })
-  return ok(request, { ...(await view(request, result, target ?? scope)), warnings })
+  return ok(request, await view(request, result, target ?? scope))
 }
 
 /** A new key when the patch carries one, removal when it nulls it (or the whole repository). */

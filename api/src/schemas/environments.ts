@@ -222,7 +222,7 @@ export const Environment = Type.Object({
   // The generated repository's lifecycle (server/src/jobs/push/push-records.ts): served by GET /:id, create and update.
   lastPush: Type.Optional(Type.Union([LastPush, Type.Null()])),
   behind: Type.Optional(Behind),
-  /** The organisation's rules' warnings on what a create, update or restore wrote (those answers only). */
+  /** The organisation's rules' warnings on the environment (served one at a time: GET, create, update, restore); absent: none. */
   warnings: Type.Optional(PolicyWarnings),
 })
 export type Environment = Static<typeof Environment>
