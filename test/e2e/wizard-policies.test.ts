@@ -61,3 +61,29 @@ t.test('a rule refuses a value at its field while the user edits', async (t) => 
     [],
   )
 })
+
+t.test("the list shows each environment's tier and filters on it", async (t) => {
+  const ies = await startTestApp(t)
+  ies.config.publicUrl = ies.url
+  for (const [name, tier] of [
+    ['shop-live', 'production'],
+    ['shop-test', 'staging'],
+  ]) {
+    const res = await fetch(`${ies.url}/api/environments`, {
+      method: 'POST',
+      headers: { ...ies.auth('dev'), 'content-type': 'application/json' },
+      body: JSON.stringify({ name, globalPrefix: 'acme', provider: 'aws', region: 'eu-west-1', labels: { tier, owner: 'web' } }),
+    })
+    t.equal(res.status, 201)
+  }
+  const { page, problems } = await newEnvironmentWizard(t, ies.url, ies.tokenFor('dev'), 'unused')
+  await page.goto(`${ies.url}/#/environments`)
+  const row = (name: string) => page.getByRole('row').filter({ hasText: name })
+  await row('shop-test').waitFor()
+  t.equal(await row('shop-live').getByTestId('env-tier').textContent(), 'production')
+  t.equal(await row('shop-live').getByTestId('env-tier').getAttribute('title'), 'tier=production, owner=web')
+  await page.getByLabel('Tier').selectOption('production')
+  await row('shop-test').waitFor({ state: 'detached' })
+  t.equal(await row('shop-live').count(), 1, 'the production one stays')
+  t.same(problems.errors, [])
+})
