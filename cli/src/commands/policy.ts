@@ -15,7 +15,9 @@ import { OPEN_CODES } from '@ies/api/errors'
 const keyOf = (team: unknown, name: string) => `${typeof team === 'string' ? team : ''}/${name}`
 
 export function registerPolicy(program: Command, ctx: () => Context): void {
-  const policy = program.command('policy').description("The organisation's rules (docs/policies.md)")
+  const policy = withExamples(program.command('policy').description("The organisation's rules (docs/policies.md)"), [
+    'ies policy check -f shop-prod.yaml',
+  ])
   withExamples(
     policy
       .command('check')
