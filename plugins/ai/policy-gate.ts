@@ -23,7 +23,7 @@ export async function withinRules(
 ): Promise<{ suggestions: Suggestion[]; refused: Refused[] }> {
   if (suggestions.length === 0) return { suggestions, refused: [] }
   const evaluate = (doc: Draft) =>
-    policies.evaluate(doc as Record<string, unknown>, { team: typeof doc.team === 'string' ? doc.team : null, log })
+    policies.evaluate(doc as Record<string, unknown>, { team: typeof doc.team === 'string' && doc.team !== '' ? doc.team : null, log })
   const before = new Set((await evaluate(draft ?? {})).deny.map(keyOf))
   const kept: Suggestion[] = []
   const refused: Refused[] = []

@@ -73,7 +73,7 @@ export function GlobalStep({ wizard }: { wizard: OpenWizard }) {
       />
       <SelectField
         label="Tier"
-        value={values.labels.tier ?? ''}
+        value={values.labels?.tier ?? ''}
         options={[{ value: '', label: 'Not set' }, ...TIERS.map((tier) => ({ value: tier, label: tier }))]}
         onChange={(tier) => (set({ labels: { ...values.labels, tier } }), clearServerError('labels.tier'))}
         help="The label tier: the organisation's rules for production apply to a production environment."
