@@ -37,7 +37,9 @@ export async function ruleSources(folder: string): Promise<RuleSource[]> {
 }
 
 /** Why the rules could not be compiled, with opa's own message (file:line of the error). */
-export class PolicyBuildError extends Error {}
+export class PolicyBuildError extends Error {
+  override name = 'PolicyBuildError'
+}
 
 /**
  * The compiled rules of `folders` (the built-in ones first): from the cache when the same sources
@@ -82,7 +84,9 @@ async function build(folders: string[], opaPath: string): Promise<Uint8Array> {
     try {
       await run(opaPath, args, { maxBuffer: 4 * 1024 * 1024 })
     } catch (err) {
-      const out = (err as { stderr?: string }).stderr?.trim() || (err as Error).message
+      // opa prints its errors (`file:line: rego_..._error: ...`) on standard output or error.
+      const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string }
+      const out = `${stdout}\n${stderr}`.trim() || (err as Error).message
       throw new PolicyBuildError(`the rules do not compile:\n${out}`)
     }
     await extract({ file: bundle, cwd: work, filter: (p) => p.replace(/^\/+/, '') === 'policy.wasm' })
