@@ -1,9 +1,9 @@
 // The rules compiled to WebAssembly once: `opa build -t wasm` over the built-in rules and the
-// organisation's folder, kept in POLICIES_CACHE_DIR under the hash of every source (and the opa
-// version), so a server start with unchanged rules reads one file and runs nothing.
+// organisation's folder, kept in POLICIES_CACHE_DIR under the hash of every source (and of the opa
+// binary), so a server start with unchanged rules reads one file and runs nothing.
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -50,7 +50,7 @@ export async function policyWasm(folders: string[], opaPath: string, cacheDir: s
   for (const folder of folders) {
     for (const { file, text } of await ruleSources(folder)) hash.update(`\0${folder}\0${file}\0${text}`)
   }
-  hash.update(`\0${await opaVersion(opaPath)}`)
+  hash.update(`\0${await opaIdentity(opaPath)}`)
   const cached = path.join(cacheDir, `${hash.digest('hex')}.wasm`)
   try {
     return await readFile(cached)
@@ -66,15 +66,31 @@ export async function policyWasm(folders: string[], opaPath: string, cacheDir: s
   return wasm
 }
 
-async function opaVersion(opaPath: string): Promise<string> {
+/**
+ * Which opa compiles (part of the cache key, so a new opa compiles again): a binary named by its path
+ * by its size and time, without running it (a server start with cached rules runs nothing); one
+ * found on PATH by its version.
+ */
+async function opaIdentity(opaPath: string): Promise<string> {
+  if (opaPath.includes(path.sep)) {
+    try {
+      const { size, mtimeMs } = await stat(opaPath)
+      return `${opaPath}\0${size}\0${mtimeMs}`
+    } catch (err) {
+      throw notRunnable(opaPath, err)
+    }
+  }
   try {
     return (await run(opaPath, ['version'])).stdout.split('\n')[0] ?? ''
   } catch (err) {
-    throw new PolicyBuildError(
-      `the rules cannot be compiled: ${opaPath} did not run (${(err as Error).message.split('\n')[0]}); run npm run provision or set OPA_PATH`,
-    )
+    throw notRunnable(opaPath, err)
   }
 }
+
+const notRunnable = (opaPath: string, err: unknown) =>
+  new PolicyBuildError(
+    `the rules cannot be compiled: ${opaPath} did not run (${(err as Error).message.split('\n')[0]}); run npm run provision or set OPA_PATH`,
+  )
 
 async function build(folders: string[], opaPath: string): Promise<Uint8Array> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'ies-policy-build-'))
