@@ -7,7 +7,6 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from '
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { extract } from 'tar'
 
 const run = promisify(execFile)
 
@@ -105,6 +104,8 @@ async function build(folders: string[], opaPath: string): Promise<Uint8Array> {
       const out = `${stdout}\n${stderr}`.trim() || (err as Error).message
       throw new PolicyBuildError(`the rules do not compile:\n${out}`)
     }
+    // Loaded only to compile (a start with cached rules does not need it).
+    const { extract } = await import('tar')
     await extract({ file: bundle, cwd: work, filter: (p) => p.replace(/^\/+/, '') === 'policy.wasm' })
     return await readFile(path.join(work, 'policy.wasm'))
   } finally {

@@ -1,6 +1,6 @@
 // The compiled rules, loaded once into OPA's WebAssembly runtime (@open-policy-agent/opa-wasm) and
 // evaluated in process: one synchronous call per configuration, no server, no request per rule.
-import { loadPolicy, type LoadedPolicy } from '@open-policy-agent/opa-wasm'
+import type { LoadedPolicy } from '@open-policy-agent/opa-wasm'
 import type { PolicyResult, PolicyViolation } from '@ies/api/schemas/policies'
 import { ENTRYPOINT } from './bundle.ts'
 
@@ -24,6 +24,7 @@ export class PolicyEvaluator {
   private constructor(private readonly policy: LoadedPolicy) {}
 
   static async load(wasm: Uint8Array): Promise<PolicyEvaluator> {
+    const { loadPolicy } = await import('@open-policy-agent/opa-wasm')
     return new PolicyEvaluator(await loadPolicy(wasm))
   }
 

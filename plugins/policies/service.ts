@@ -1,7 +1,7 @@
 // Decorates `app.policies`: the organisation's rules (built-in `<TEMPLATES_DIR>/policies` and the
 // folder POLICIES_DIR names), compiled once at start (bundle.ts) and evaluated in process
 // (evaluator.ts) on every environment write, on the wizard's draft (POST /api/policies/evaluate)
-// and before a push. Rules that do not compile stop the server with opa's message.
+// and before a push. Rules that do not compile stop the server's start with opa's message.
 import path from 'node:path'
 import fp from 'fastify-plugin'
 import type { FastifyBaseLogger } from 'fastify'
@@ -44,7 +44,13 @@ export default fp(
   async (app) => {
     const { dir, opaPath, cacheDir } = app.config.policies
     const folders = [path.join(app.config.templates.dir, 'policies'), ...(dir ? [path.resolve(dir)] : [])]
-    const evaluator = await PolicyEvaluator.load(await policyWasm(folders, opaPath, cacheDir))
+    // Compiled (or read from the cache) and loaded beside the other plugins' start, not inside it:
+    // the app is ready once it is, and does not start when the rules do not compile.
+    const loading = policyWasm(folders, opaPath, cacheDir).then((wasm) => PolicyEvaluator.load(wasm))
+    loading.catch(() => {}) // reported by the onReady hook below
+    app.addHook('onReady', async () => {
+      await loading
+    })
     const views = new WeakMap<Catalog, TypedCatalog>()
 
     /** The typed catalog whose defaults fill unset fields; none when it cannot be read (logged). */
@@ -62,7 +68,7 @@ export default fp(
 
     async function evaluate(doc: Json, opts: EvaluateOptions = {}): Promise<PolicyResult> {
       const catalog = opts.catalog !== undefined ? opts.catalog : await currentCatalog(opts.log ?? app.log)
-      return evaluator.evaluate(policyInput(doc, catalog, { team: opts.team, plan: opts.plan }))
+      return (await loading).evaluate(policyInput(doc, catalog, { team: opts.team, plan: opts.plan }))
     }
 
     async function enforce(doc: Json, opts: EvaluateOptions = {}): Promise<PolicyViolation[]> {
