@@ -13,7 +13,9 @@
 //      is a finding), each finding mapped to the template's file and line;
 //   4. the migrations (migrations/*.yaml) against the catalog (check-templates/migrations.ts), and
 //      each generated tree's gitops/ manifests as Kubernetes objects (check-templates/manifests.ts);
-//   5. the desktop's built-in catalog as its build makes it from the folder (client rule 6: every
+//   5. the organisation rules (policies/*.rego): they compile and pass their Rego tests
+//      (check-templates/policies.ts);
+//   6. the desktop's built-in catalog as its build makes it from the folder (client rule 6: every
 //      attribute readable).
 //
 // Options:
@@ -37,6 +39,7 @@ import { checkTerraform, terraformMissing, type GeneratedTree } from './check-te
 import { upgradeCommand } from './check-templates/upgrade.ts'
 import { migrationFindings } from './check-templates/migrations.ts'
 import { treeManifestFindings } from './check-templates/manifests.ts'
+import { policyFindings } from './check-templates/policies.ts'
 import { REPO_ROOT } from './terraform/cli-config.ts'
 
 const USAGE = 'usage: npm run check:templates -- [folder] [--emit-config <file>] [--no-terraform] [--no-scan] [--upgrade-from <commit>]'
@@ -75,6 +78,9 @@ export async function checkTemplates(opts: CheckOptions): Promise<CheckResult> {
     scannedTrees,
     seconds: (performance.now() - started) / 1000,
   })
+  const rules = await policyFindings(opts.templatesDir)
+  set.add(rules)
+  log(`rules (policies/*.rego): ${rules.length} finding(s) [${at()}]`)
   if (!catalog) return result(0, { trees: 0, skipped: null }, 0)
   set.add(await migrationFindings(opts.templatesDir, catalog))
 

@@ -2,7 +2,7 @@
 # Installs what the tests need beyond npm packages, once; quick when everything is there.
 # Run by `npm test` (so `npm ci && npm test` works on a fresh machine) and by `.ci/run`.
 #   Debian: git, Chromium (browser tests), Redis (shared counters)   Python: moto, schemathesis
-#   Go: FerretDB, tflint, actionlint   Maven: Keycloak   npm: the web UI build
+#   Go: FerretDB, tflint, actionlint, opa   Maven: Keycloak   npm: the web UI build
 #   Python venv .tools/checkov: checkov and yamllint (template scans, test/templates/security-scan.ts)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +40,13 @@ fi
 if [[ "$(.tools/bin/actionlint --version 2>/dev/null)" != "$ACTIONLINT_VERSION"* ]]; then
   echo "provision: go install actionlint@$ACTIONLINT_VERSION"
   GOBIN="$PWD/.tools/bin" go install "github.com/rhysd/actionlint/cmd/actionlint@$ACTIONLINT_VERSION"
+fi
+# OPA: compiles the organisation's rules (templates/policies, POLICIES_DIR) to WebAssembly for the
+# server and runs their tests in check:templates (docs/policies.md). Cold build: about 2.5 minutes.
+OPA_VERSION=v1.22.3
+if [[ "$(.tools/bin/opa version 2>/dev/null | head -1)" != "Version: ${OPA_VERSION#v}" ]]; then
+  echo "provision: go install opa@$OPA_VERSION"
+  GOBIN="$PWD/.tools/bin" go install "github.com/open-policy-agent/opa@$OPA_VERSION"
 fi
 # Terraform's provider mirror for terraform-validate.test.ts (the aws provider of the image and a
 # local stand-in for hashicorp/archive, see scripts/terraform/README.md); only where both exist.

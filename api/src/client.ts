@@ -18,6 +18,7 @@ import type {
   Environment,
   EnvironmentInput,
   EnvironmentListQuery,
+  PolicyResult,
   EnvironmentSummary,
   GenerateBody,
   GeneratedFiles,
@@ -216,6 +217,8 @@ function environmentRoutes({ json, list, all }: Readers) {
     historyEntry: (id: string, entryId: number) => json<HistoryEntryDetail>('GET', `/environments/${enc(id)}/history/${entryId}`),
     /** Sets the configuration of an earlier entry (a new change; the current secrets are kept). */
     restoreEnvironment: (id: string, entryId: number) => json<Environment>('POST', `/environments/${enc(id)}/history/${entryId}/restore`),
+    /** What the organisation's rules say of an environment document (a create body); nothing is stored. */
+    evaluatePolicies: (environment: Record<string, unknown>) => json<PolicyResult>('POST', '/policies/evaluate', { environment }),
   }
 }
 

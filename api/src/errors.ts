@@ -18,6 +18,8 @@ export const OPEN_CODES = {
   rateLimited: 'RATE_LIMITED',
   unavailable: 'SERVICE_UNAVAILABLE',
   internal: 'INTERNAL_ERROR',
+  /** An organisation rule refuses the configuration (400; each detail names its rule and field). */
+  policyDenied: 'POLICY_DENIED',
 } as const
 
 /** What a client reports when no answer came (status 0): the server could not be reached. */

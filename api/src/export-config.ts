@@ -4,8 +4,8 @@
 
 /** Fields of an environment that are never exported: credentials, secrets, and server bookkeeping. */
 // `lastPush` and `behind` are the server's record of the repository, not configuration; `problems`
-// (what the current catalog refuses) and `migrations` (the templates' migrations run) are the server's
-// judgement of the configuration.
+// (what the current catalog refuses), `migrations` (the templates' migrations run) and `warnings` (the
+// organisation's rules' warnings) are the server's judgement of the configuration.
 export const NOT_EXPORTED = new Set([
   'id',
   'status',
@@ -19,6 +19,7 @@ export const NOT_EXPORTED = new Set([
   'behind',
   'problems',
   'migrations',
+  'warnings',
 ])
 /** Members of `gitRepository` that are never exported (the deploy key and its traces). */
 export const NOT_EXPORTED_GIT = new Set(['deployKey', 'hasDeployKey', 'privateKey', 'password', 'token'])

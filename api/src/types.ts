@@ -11,12 +11,15 @@ import type * as users from './schemas/users.ts'
 import type * as teams from './schemas/teams.ts'
 import type * as history from './schemas/history.ts'
 import type * as push from './schemas/push.ts'
+import type * as policies from './schemas/policies.ts'
 import type { PushStrategy } from './values.ts'
 
 export type Environment = Static<typeof environments.Environment>
 export type EnvironmentInput = Static<typeof environments.EnvironmentInput>
 export type EnvironmentSummary = Static<typeof environments.EnvironmentSummary>
 export type EnvironmentListQuery = Static<typeof environments.ListQuery>
+export type PolicyResult = Static<typeof policies.PolicyResult>
+export type PolicyViolation = Static<typeof policies.PolicyViolation>
 
 export type CredentialCreate = Static<typeof credentials.CredentialCreate>
 export type CredentialCreated = Static<typeof credentials.CredentialCreated>

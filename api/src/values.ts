@@ -13,6 +13,14 @@ export type CredentialProvider = (typeof CREDENTIAL_PROVIDERS)[number]
 export const ENVIRONMENT_STATUSES = ['pending', 'deploying', 'running', 'stopped', 'failed', 'destroyed'] as const
 export type EnvironmentStatus = (typeof ENVIRONMENT_STATUSES)[number]
 
+/** An environment's `tier` label: how much care its changes take (organisation rules read it). */
+export const TIERS = ['production', 'staging', 'development'] as const
+export type Tier = (typeof TIERS)[number]
+
+/** What an organisation rule says of a configuration: `deny` refuses it, `warn` accepts and reports it. */
+export const POLICY_LEVELS = ['deny', 'warn'] as const
+export type PolicyLevel = (typeof POLICY_LEVELS)[number]
+
 /** A user's colour theme preference. */
 export const THEMES = ['light', 'dark', 'system'] as const
 export type Theme = (typeof THEMES)[number]

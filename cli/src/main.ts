@@ -9,6 +9,7 @@ import { registerEnv } from './commands/env.ts'
 import { registerGenerate } from './commands/generate.ts'
 import { registerJobs } from './commands/jobs.ts'
 import { registerPush } from './commands/push.ts'
+import { registerPolicy } from './commands/policy.ts'
 import { registerTeams } from './commands/teams.ts'
 import { registerUpgrade } from './commands/upgrade.ts'
 import { Context, type GlobalOptions } from './context.ts'
@@ -44,6 +45,7 @@ export function buildProgram(): { program: Command; context: () => Context } {
   registerAuth(program, ctx)
   registerEnv(program, ctx)
   registerApply(program, ctx)
+  registerPolicy(program, ctx)
   registerGenerate(program, ctx)
   registerPush(program, ctx)
   registerJobs(program, ctx)

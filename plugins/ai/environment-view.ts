@@ -11,6 +11,9 @@ export interface EnvironmentView {
   provider: string
   region: string
   domain: string
+  labels: Record<string, string>
+  /** The team it belongs to (none: a personal one). */
+  team?: string
   status: string
   services: Record<string, Record<string, unknown>>
   /** Chart names and whether each is enabled. */
@@ -20,7 +23,7 @@ export interface EnvironmentView {
   gitRepository: { configured: boolean; branch?: string; hasDeployKey: boolean }
 }
 
-export function environmentView(record: EnvironmentRecord): EnvironmentView {
+export function environmentView(record: EnvironmentRecord, team?: string): EnvironmentView {
   return {
     id: record._id,
     name: record.name,
@@ -28,6 +31,8 @@ export function environmentView(record: EnvironmentRecord): EnvironmentView {
     provider: record.provider,
     region: record.region,
     domain: record.domain ?? '',
+    labels: { ...(record.labels as Record<string, string> | undefined) },
+    ...(team && { team }),
     status: record.status,
     services: structuredClone(record.services ?? {}) as Record<string, Record<string, unknown>>,
     helmCharts: Object.fromEntries(Object.entries(record.helmCharts ?? {}).map(([chart, c]) => [chart, { enabled: Boolean(c.enabled) }])),
@@ -43,6 +48,6 @@ export function environmentView(record: EnvironmentRecord): EnvironmentView {
 
 /** The environment's configuration as a draft (when the caller sent no draft of their own). */
 export function draftOf(view: EnvironmentView): Draft {
-  const { name, globalPrefix, provider, region, domain, services } = view
-  return { name, globalPrefix, provider, region, domain, services: structuredClone(services) }
+  const { name, globalPrefix, provider, region, domain, labels, team, services } = view
+  return { name, globalPrefix, provider, region, domain, labels: { ...labels }, ...(team && { team }), services: structuredClone(services) }
 }

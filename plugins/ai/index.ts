@@ -13,6 +13,7 @@ import { modelAssistant } from './model-assistant.ts'
 import { modelSettings } from './model-client.ts'
 import { ChatReply, ChatRequest } from '@ies/api/schemas/ai'
 import { acceptSuggestions } from './suggestions.ts'
+import { withinRules } from './policy-gate.ts'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 502: ErrorBody, 503: ErrorBody }
 
@@ -45,8 +46,8 @@ const ai: FastifyPluginAsyncTypebox = async (app) => {
       const { messages, environmentId } = request.body
       let environment: EnvironmentView | undefined
       if (environmentId) {
-        const { env } = await environments.access(request.principal, environmentId, 'read')
-        environment = environmentView(env)
+        const { env, team } = await environments.access(request.principal, environmentId, 'read')
+        environment = environmentView(env, team?.name)
       }
       // The draft is what the user is editing; a stored environment fills in what the draft leaves out.
       const draft = overlay(environment && draftOf(environment), request.body.draft)
@@ -54,13 +55,19 @@ const ai: FastifyPluginAsyncTypebox = async (app) => {
       const answer = model
         ? await modelAssistant(model, { catalog, draft, environment, ...groundingFor(catalog, messages, draft, environment), messages })
         : builtinAssistant({ catalog, messages, draft, environment })
-      const { suggestions, dropped } = acceptSuggestions(catalog, answer.suggestions, draft)
+      const accepted = acceptSuggestions(catalog, answer.suggestions, draft)
+      const { dropped } = accepted
       if (dropped > 0) request.log.info({ dropped, source: model ? 'model' : 'builtin' }, 'assistant: suggestions dropped')
+      // Nor does it suggest what the organisation's rules refuse (policy-gate.ts).
+      const { suggestions, refused } = await withinRules(app.policies, draft, accepted.suggestions, request.log)
       // A model's suggestion that does not fit the catalog is left out, and the user is told so.
-      const content =
-        model && dropped > 0
-          ? `${answer.content}\n\n(${dropped} suggestion${dropped === 1 ? '' : 's'} did not fit the catalog and ${dropped === 1 ? 'was' : 'were'} left out.)`
-          : answer.content
+      const notes = [
+        ...(model && dropped > 0
+          ? [`(${dropped} suggestion${dropped === 1 ? '' : 's'} did not fit the catalog and ${dropped === 1 ? 'was' : 'were'} left out.)`]
+          : []),
+        ...refused.map((r) => `(Not suggested: ${r.path} = ${JSON.stringify(r.value)}; the organisation's rules refuse it: ${r.because}.)`),
+      ]
+      const content = notes.length > 0 ? `${answer.content}\n\n${notes.join('\n')}` : answer.content
       return ok(request, { message: { role: 'assistant' as const, content }, suggestions })
     },
   )

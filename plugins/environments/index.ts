@@ -25,10 +25,11 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
     const { items, total } = await repo.listRows(request.principal, request.query)
     const catalog = await catalogCheck.current(request.log)
     const problems = await stranded.rows(catalog, items, (ids) => repo.records(ids))
-    const rows = items.map((e) => {
+    const rows = items.map(({ labels, ...e }) => {
       const found = problems.get(e.id) ?? []
       return {
         ...e,
+        ...(Object.keys(labels).length > 0 && { labels }),
         createdAt: e.createdAt.toISOString(),
         updatedAt: e.updatedAt.toISOString(),
         ...(found.length > 0 && { problems: found }),
@@ -53,6 +54,8 @@ const environments: FastifyPluginAsyncTypebox = async (app) => {
       if (request.validationError) throw schemaFailure(detailsFromValidation(request.validationError as FastifyError), catalogFindings)
       const scope = await repo.target(request.principal, request.body.team)
       await checkRules(scope.ownerKey, request.body, catalogFindings)
+      const catalog = await catalogCheck.current(request.log)
+      await app.policies.enforce(request.body, { team: scope.team?.name ?? null, catalog, log: request.log })
       const env = await repo.create(scope.ownerKey, request.body, {
         migrations: await currentMigrations(request),
         createdBy: request.principal.userId,

@@ -18,6 +18,8 @@ export interface ListOptions {
   order?: 'asc' | 'desc'
   /** Only this team's environments (by name). */
   team?: string
+  /** Only environments with these labels (a selector, `tier=production,cost-centre=ops`). */
+  label?: string
 }
 
 /** A list row: the summary entry, and the scope (team, caller's role) it was listed from. */

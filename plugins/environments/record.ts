@@ -46,6 +46,7 @@ export function toEnvironment(doc: EnvironmentRecord): Environment {
     provider: doc.provider,
     region: doc.region,
     domain: doc.domain ?? '',
+    ...(doc.labels && Object.keys(doc.labels).length > 0 && { labels: doc.labels }),
     services: doc.services ?? {},
     helmCharts: doc.helmCharts ?? {},
     ...(doc.terraformBackend && { terraformBackend: doc.terraformBackend }),

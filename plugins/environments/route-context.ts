@@ -66,7 +66,8 @@ export function routeContext(app: FastifyInstance): RouteContext {
   }
 
   /**
-   * The environment as served one at a time: with its last push and what it is behind (push-records.ts).
+   * The environment as served one at a time: with its last push and what it is behind (push-records.ts),
+   * and the organisation's rules' warnings on it.
    * `records`: where its last push record is read (by default now; a read can also be started earlier).
    */
   async function view(
@@ -81,8 +82,15 @@ export function routeContext(app: FastifyInstance): RouteContext {
       catalogCheck.current(request.log),
     ])
     const problems = stranded.of(catalog, env)
+    // What the organisation's rules warn of now (a denial refused the write; docs/policies.md).
+    const { warn } = await app.policies.evaluate(env as unknown as Record<string, unknown>, {
+      team: scope.team?.name ?? null,
+      catalog,
+      log: request.log,
+    })
     return {
       ...toEnvironment(env),
+      ...(warn.length > 0 && { warnings: warn }),
       ...(scope.team && { team: scope.team.name }),
       role: scope.role,
       lastPush,

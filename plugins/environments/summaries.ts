@@ -27,9 +27,9 @@ import { LRUCache } from 'lru-cache'
 import type { Collection, Db } from 'mongodb'
 import type { EnvironmentRecord } from './record.ts'
 import type { StoredEnvironment } from './stored-form.ts'
-import { SORTS } from '@ies/api/schemas/environments'
+import { parseLabelSelector, SORTS } from '@ies/api/schemas/environments'
 import { applyChanges, decodeChanges, editEntries, encodeChanges, recordEdit, type Changes, type Edit } from './summary-delta.ts'
-import { decodeEntries, encodeEntries, type SummaryEntry } from './summary-entries.ts'
+import { decodeEntries, encodeEntries, encodeLabels, type SummaryEntry } from './summary-entries.ts'
 
 export interface SummaryDocument {
   _id: string
@@ -40,7 +40,7 @@ export interface SummaryDocument {
 
 /**
  * As stored: the entries as one string, a line each (`id`, `name`, `provider`, `status`, `createdAt`
- * in ms, `version`, `region`, `updatedAt` in ms, tab-separated; none of them can hold a tab or a line break). FerretDB decodes
+ * in ms, `version`, `region`, `updatedAt` in ms, `labels` as `k=v,k=v`, tab-separated; none of them can hold a tab or a line break). FerretDB decodes
  * a document field by field: 10,000 entries as objects took half a second to read, as one string
  * a few milliseconds.
  */
@@ -130,6 +130,8 @@ type Plan =
 export interface SummaryQuery {
   provider?: string
   status?: string
+  /** A label selector (`key=value` or `key`, comma-separated; all must match). */
+  label?: string
   sort?: keyof typeof SORTS
   order?: 'asc' | 'desc'
 }
@@ -137,7 +139,7 @@ export interface SummaryQuery {
 /** The fields of a record its summary entry describes (SUMMARY_FIELDS), whichever form it was read in. */
 type Summarized = Pick<
   EnvironmentRecord,
-  '_id' | 'userId' | 'name' | 'provider' | 'region' | 'status' | 'createdAt' | 'updatedAt' | 'version'
+  '_id' | 'userId' | 'name' | 'provider' | 'region' | 'status' | 'createdAt' | 'updatedAt' | 'version' | 'labels'
 >
 
 export function entryOf(doc: Summarized): SummaryEntry {
@@ -150,6 +152,7 @@ export function entryOf(doc: Summarized): SummaryEntry {
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
     version: doc.version ?? 0,
+    labels: doc.labels ?? {},
   }
 }
 
@@ -162,14 +165,15 @@ export function entryMatches(entry: SummaryEntry, doc: Summarized | null, userId
     doc.provider === entry.provider &&
     doc.region === entry.region &&
     doc.status === entry.status &&
-    doc.updatedAt.getTime() === entry.updatedAt.getTime()
+    doc.updatedAt.getTime() === entry.updatedAt.getTime() &&
+    encodeLabels(doc.labels ?? {}) === encodeLabels(entry.labels)
   )
 }
 
 /** The entries a list query selects, in its order (the order the database query used: field, then id). */
 export function select(entries: SummaryEntry[], query: SummaryQuery): SummaryEntry[] {
   const selections = selectionsOf.get(entries)
-  const key = `${query.provider ?? ''}\t${query.status ?? ''}\t${query.sort ?? ''}\t${query.order ?? ''}`
+  const key = `${query.provider ?? ''}\t${query.status ?? ''}\t${query.sort ?? ''}\t${query.order ?? ''}\t${query.label ?? ''}`
   const known = selections?.get(key)
   if (known) return known
   const selected = selectNow(entries, query)
@@ -188,8 +192,11 @@ function orderOf(query: SummaryQuery): (a: SummaryEntry, b: SummaryEntry) => num
 }
 
 function selectNow(entries: SummaryEntry[], query: SummaryQuery): SummaryEntry[] {
+  const labels = query.label ? parseLabelSelector(query.label) : []
+  const labelled = (e: SummaryEntry) =>
+    labels.every(({ key, value }) => (value === undefined ? key in e.labels : (e.labels as Record<string, string>)[key] === value))
   return entries
-    .filter((e) => (!query.provider || e.provider === query.provider) && (!query.status || e.status === query.status))
+    .filter((e) => (!query.provider || e.provider === query.provider) && (!query.status || e.status === query.status) && labelled(e))
     .sort(orderOf(query))
 }
 
@@ -214,7 +221,18 @@ export function mergeSelections(
 
 /** The `_id` of the marker set once every user's summary has been built (see `allBuilt`). */
 const ALL_BUILT = '#all'
-const SUMMARY_FIELDS = { _id: 1, userId: 1, name: 1, provider: 1, region: 1, status: 1, createdAt: 1, updatedAt: 1, version: 1 } as const
+const SUMMARY_FIELDS = {
+  _id: 1,
+  userId: 1,
+  name: 1,
+  provider: 1,
+  region: 1,
+  status: 1,
+  createdAt: 1,
+  updatedAt: 1,
+  version: 1,
+  labels: 1,
+} as const
 
 const empty = (userId: string): SummaryDocument => ({ _id: userId, entries: [], revision: 0 })
 

@@ -29,6 +29,8 @@ export async function update(
   const { env: found, ...scope } = await app.environments.access(request.principal, id, 'change')
   const target = move && move.team !== (scope.team?.name ?? null) ? await app.environments.target(request.principal, move.team) : null
   const owner = found.userId
+  // The organisation's rules judge the environment where it ends up (a move: in the target team).
+  const team = target ? move!.team : (scope.team?.name ?? null)
   const { stored, updated, secretsChanged } = await app.environments.updating(owner, request, async (locked) => {
     const stored = await app.environments.get(owner, id)
     if (!stored) throw notFound('Environment not found')
@@ -53,6 +55,7 @@ export async function update(
     }
     const input = merged as EnvironmentInput
     await checkRules(owner, input, catalogFindings, stored)
+    await app.policies.enforce(input, { team, catalog, log: request.log })
 
     const deployKey = deployKeyChange(patch)
     const updated = await locked.replace(stored, input, deployKey)

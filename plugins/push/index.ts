@@ -4,12 +4,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
-import { fieldError } from '@ies/server/core/errors'
+import { fieldError, policyDenied } from '@ies/server/core/errors'
 import type { LifecyclePushParams } from '@ies/server/jobs/push/push-job'
 import { EnvironmentParams } from '@ies/api/schemas/generation'
 import { Job, toJob } from '@ies/api/schemas/jobs'
 import { PUSH_DEFAULTS, PushBody } from '@ies/api/schemas/push'
 import { pushRefusal } from './push-problem.ts'
+import { deniedDetails } from '@ies/api/schemas/policies'
 
 export const autoPrefix = '/environments'
 
@@ -36,12 +37,17 @@ const push: FastifyPluginAsyncTypebox = async (app) => {
     return { format, options }
   }
 
-  /** An environment the caller may push (operator or more), of a provider that generates. */
-  async function pushable(principal: FastifyRequest['principal'], id: string) {
-    const { env } = await app.environments.access(principal, id, 'operate')
+  /**
+   * An environment the caller may push (operator or more), of a provider that generates, that the
+   * organisation's rules do not refuse as it is now (a rule added since its last write counts).
+   */
+  async function pushable(request: FastifyRequest, id: string) {
+    const { env, team } = await app.environments.access(request.principal, id, 'operate')
     if (env.provider !== 'aws') throw fieldError('provider', 'only provider aws generates a stack')
     const problem = await app.pushProblem(env)
     if (problem) throw pushRefusal(problem)
+    const { deny } = await app.policies.evaluate(env as unknown as Record<string, unknown>, { team: team?.name ?? null, log: request.log })
+    if (deny.length > 0) throw policyDenied(deniedDetails(deny))
     return env
   }
 
@@ -50,7 +56,7 @@ const push: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: EnvironmentParams, body: PushBody, response: { 202: Envelope(Job), ...errors } } },
     async (request, reply) => {
       const { userId } = request.principal
-      const env = await pushable(request.principal, request.params.id)
+      const env = await pushable(request, request.params.id)
       const body = request.body
       const params: LifecyclePushParams = {
         ...(await whatToPush(userId, env._id, body)),

@@ -6,6 +6,7 @@ import picomatch from 'picomatch'
 import { catalogView, type TypedCatalog } from '@ies/processor-lib/contract/view'
 import { currentTemplatesCommit, pinnedVersions, upgradeStatus } from '@ies/server/jobs/push/push-records'
 import { PUSH_DEFAULTS } from '@ies/api/schemas/push'
+import { violationLine } from '@ies/api/schemas/policies'
 import type { UpgradeBody } from '@ies/api/schemas/upgrades'
 import type { EnvironmentRecord } from '../environments/record.ts'
 import type { RolloutDoc, RolloutEnvironment } from './rollouts.ts'
@@ -66,6 +67,9 @@ export async function planWaves(
   const skipped: RolloutDoc['skipped'] = [...missing]
   const waves: RolloutDoc['waves'] = (body.waves ?? ['*']).map((pattern) => ({ pattern, status: 'pending', environments: [] }))
   const matchers = waves.map((w) => picomatch(w.pattern))
+  // The team of each owner key, for the organisation's rules (a personal environment's is null).
+  const teams = new Map((await app.environments.scopes(request.principal)).map((s) => [s.ownerKey, s.team?.name ?? null]))
+  const teamOf = (env: EnvironmentRecord) => teams.get(env.userId) ?? null
   for (const { env, pushed, behind, problems } of await statusOf(app, request, candidates)) {
     const skip = (reason: string) => skipped.push({ environmentId: env._id, name: env.name, reason })
     if (!explicit && !(pushed && isBehind(behind))) continue
@@ -80,6 +84,11 @@ export async function planWaves(
     const problem = await app.pushProblem(env)
     if (problem) {
       skip(`${problem.field}: ${problem.message}`)
+      continue
+    }
+    const { deny } = await app.policies.evaluate(env as unknown as Record<string, unknown>, { team: teamOf(env), log: request.log })
+    if (deny.length > 0) {
+      skip(`the organisation's rules refuse it: ${deny.map(violationLine).join('; ')}`)
       continue
     }
     const wave = matchers.findIndex((matches) => matches(env.name))

@@ -39,6 +39,7 @@ export const FINDING_CODES = {
   UPGRADE_REPLACES: 'upgrading an environment made from older templates would replace or destroy a resource that holds data',
   MIGRATION: 'a migration file (migrations/*.yaml) that is not a migration, or a step naming a path or value the catalog does not have',
   CLUSTER_MANIFEST: 'a generated gitops/ manifest is not one valid Kubernetes object (an Argo CD Application as its CRD describes it)',
+  POLICY: 'a rule of policies/*.rego does not compile, or one of its Rego tests fails',
 } as const
 
 export type FindingCode = keyof typeof FINDING_CODES
@@ -78,6 +79,7 @@ export const FIX_HINTS: Readonly<Record<FindingCode, string>> = {
   MIGRATION:
     'correct the step at the line named (docs/template-authors.md, "Migrations"): a path of the current catalog, a value its field accepts',
   CLUSTER_MANIFEST: "correct the member the message names (apiVersion, kind, metadata, and the Application fields of Argo CD's CRD)",
+  POLICY: 'fix the rule (or its test) at the line named; `.tools/bin/opa test templates/policies -v` reruns the tests (docs/policies.md)',
 }
 
 /** `error` refuses the file (never emitted half-edited); `warning` keeps the file. The gate fails on both. */

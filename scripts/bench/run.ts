@@ -43,6 +43,12 @@ const BENCHMARKS: { name: string; file: string; args: string[]; what: string }[]
     args: long ? ['--runs', '30'] : [],
     what: 'push into a large repository vs an empty one, and with a cold repository cache vs warm',
   },
+  {
+    name: 'policies',
+    file: 'policies.ts',
+    args: long ? ['--runs', '20000'] : [],
+    what: "organisation rules' evaluation vs the input's JSON round trip",
+  },
 ]
 
 const only = process.argv.slice(2)

@@ -1,5 +1,6 @@
 // The one place where configuration is read from the environment. Every variable has a default
 // that works on a developer's machine and a row in docs/configuration.md.
+import { existsSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -127,6 +128,15 @@ export interface Config {
     /** PUSH_CACHE_DIR: where the repositories pushes fetch are kept between pushes (default: in the system's temporary folder). */
     cacheDir: string
   }
+  /** The organisation's rules in Rego (plugins/policies, docs/policies.md). */
+  policies: {
+    /** POLICIES_DIR: a folder of the organisation's own `.rego` rules, evaluated with the built-in ones (`<TEMPLATES_DIR>/policies`). */
+    dir: string | undefined
+    /** OPA_PATH: the `opa` binary that compiles the rules to WebAssembly (default: `.tools/bin/opa` of this checkout, else `opa` on PATH). */
+    opaPath: string
+    /** POLICIES_CACHE_DIR: where compiled rule bundles are kept, by the hash of their sources. */
+    cacheDir: string
+  }
   /** The change history of environments (plugins/history). */
   history: {
     /** HISTORY_RETENTION_DAYS: how long the history of a deleted environment is kept. */
@@ -147,6 +157,10 @@ export interface Config {
 
 /** The templates tree shipped with the service (`templates/` at the repository root). */
 export const BUNDLED_TEMPLATES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../templates')
+
+/** The `opa` binary `npm run provision` builds into this checkout, else the one on PATH. */
+const PROVISIONED_OPA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.tools/bin/opa')
+const BUNDLED_OPA = existsSync(PROVISIONED_OPA) ? PROVISIONED_OPA : 'opa'
 
 type Env = Record<string, string | undefined>
 
@@ -228,6 +242,11 @@ export function loadConfig(env: Env = process.env): Config {
     },
     catalog: catalogConfig(env),
     push: pushConfig(env),
+    policies: {
+      dir: optional(env, 'POLICIES_DIR'),
+      opaPath: str(env, 'OPA_PATH', BUNDLED_OPA),
+      cacheDir: str(env, 'POLICIES_CACHE_DIR', path.join(os.tmpdir(), 'ies-policies-cache')),
+    },
     history: {
       retentionDays: int(env, 'HISTORY_RETENTION_DAYS', 365),
     },

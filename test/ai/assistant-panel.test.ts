@@ -12,6 +12,7 @@ t.test('assistantDraft keeps only what the assistant reads', async (t) => {
     provider: 'aws',
     region: 'eu-west-1',
     domain: '',
+    labels: { tier: 'production' },
     services: { eks: { enabled: true } },
     gitRepository: { url: 'https://git.example.com/x.git', deployKey: '-----BEGIN OPENSSH PRIVATE KEY-----' },
     cloudCredentialId: '11111111-2222-3333-4444-555555555555',
@@ -24,6 +25,7 @@ t.test('assistantDraft keeps only what the assistant reads', async (t) => {
     provider: 'aws',
     region: 'eu-west-1',
     domain: '',
+    labels: { tier: 'production' },
     services: { eks: { enabled: true } },
   })
   sent.services!.eks.enabled = false

@@ -28,6 +28,10 @@ export const Draft = Type.Object(
     provider: Type.Optional(DraftValue),
     region: Type.Optional(DraftValue),
     domain: Type.Optional(DraftValue),
+    /** The environment's labels (`tier`: which of the organisation's rules apply). */
+    labels: Type.Optional(Type.Record(Type.String({ maxLength: 63 }), Type.String({ maxLength: 63 }), { maxProperties: 20 })),
+    /** The team it is (or goes) in. */
+    team: Type.Optional(Type.String({ maxLength: 64 })),
     services: Type.Optional(
       Type.Record(Type.String({ maxLength: 64 }), Type.Record(Type.String({ maxLength: 64 }), DraftValue), { maxProperties: 100 }),
     ),

@@ -2,8 +2,9 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { PageQuery } from '../envelope.ts'
 import { StringEnum } from '../string-enum.ts'
-import { ENVIRONMENT_STATUSES, PROVIDERS } from '../values.ts'
+import { ENVIRONMENT_STATUSES, PROVIDERS, TIERS } from '../values.ts'
 import { Behind, LastPush } from './push.ts'
+import { PolicyWarnings } from './policies.ts'
 import { Role, TeamName } from './teams.ts'
 
 export { ENVIRONMENT_STATUSES }
@@ -89,6 +90,25 @@ export const HelmCharts = Type.Record(Type.String(), HelmChart, {
   default: {},
 })
 
+/** At most this many labels on one environment. */
+export const MAX_LABELS = 20
+/** A label's key: a lowercase letter first, then lowercase letters, digits, `.`, `_`, `-`. */
+export const LABEL_KEY_PATTERN = '^[a-z][a-z0-9._-]{0,62}$'
+/** A label's value: letters, digits, `.`, `_`, `-`, beginning and ending with a letter or digit. */
+export const LABEL_VALUE_PATTERN = '^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$'
+const LabelValue = Type.String({ pattern: LABEL_VALUE_PATTERN, maxLength: 63 })
+
+/**
+ * Labels: short key-value pairs that say what an environment is, shown in lists, filtered on
+ * (`?label=tier=production`) and read by the organisation's rules (docs/policies.md). `tier` is one
+ * of `production`, `staging`, `development`; any other key is free.
+ */
+export const Labels = Type.Object(
+  { tier: Type.Optional(StringEnum(TIERS)) },
+  { additionalProperties: LabelValue, propertyNames: { pattern: LABEL_KEY_PATTERN }, maxProperties: MAX_LABELS },
+)
+export type Labels = Static<typeof Labels>
+
 export const TerraformBackend = Type.Object(
   {
     bucket: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' })),
@@ -142,6 +162,7 @@ export const EnvironmentInput = Type.Object(
     provider: Provider,
     region: Region,
     domain: Type.Optional(Domain),
+    labels: Type.Optional(Labels),
     services: Type.Optional(Services),
     helmCharts: Type.Optional(HelmCharts),
     terraformBackend: Type.Optional(TerraformBackend),
@@ -177,6 +198,7 @@ export const Environment = Type.Object({
   provider: Provider,
   region: Type.String(),
   domain: Type.String(),
+  labels: Type.Optional(Labels),
   services: Type.Record(Type.String(), Type.Object({ enabled: Type.Boolean() }, { additionalProperties: true })),
   helmCharts: Type.Record(Type.String(), HelmChart),
   terraformBackend: Type.Optional(TerraformBackend),
@@ -200,6 +222,8 @@ export const Environment = Type.Object({
   // The generated repository's lifecycle (server/src/jobs/push/push-records.ts): served by GET /:id, create and update.
   lastPush: Type.Optional(Type.Union([LastPush, Type.Null()])),
   behind: Type.Optional(Behind),
+  /** The organisation's rules' warnings on the environment (served one at a time: GET, create, update, restore); absent: none. */
+  warnings: Type.Optional(PolicyWarnings),
 })
 export type Environment = Static<typeof Environment>
 
@@ -208,6 +232,7 @@ export const EnvironmentSummary = Type.Pick(Environment, [
   'name',
   'provider',
   'region',
+  'labels',
   'status',
   'createdAt',
   'updatedAt',
@@ -215,6 +240,18 @@ export const EnvironmentSummary = Type.Pick(Environment, [
   'team',
   'role',
 ])
+
+const SELECTOR = `[a-z][a-z0-9._-]{0,62}(?:=[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)?`
+/** A list's label filter: `key=value` or `key` (has the label), comma-separated, all must match. */
+export const LABEL_SELECTOR_PATTERN = `^${SELECTOR}(?:,${SELECTOR})*$`
+
+/** The label selector of a list query as pairs; `value` undefined: the label is present. */
+export function parseLabelSelector(selector: string): Array<{ key: string; value?: string }> {
+  return selector.split(',').map((part) => {
+    const at = part.indexOf('=')
+    return at < 0 ? { key: part } : { key: part.slice(0, at), value: part.slice(at + 1) }
+  })
+}
 
 export const SORTS = { created_at: 'createdAt', name: 'name' } as const
 
@@ -226,6 +263,14 @@ export const ListQuery = Type.Object(
     sort: Type.Optional(StringEnum(['created_at', 'name'] as const)),
     order: Type.Optional(StringEnum(['asc', 'desc'] as const)),
     team: Type.Optional(TeamName),
+    label: Type.Optional(
+      Type.String({
+        maxLength: 512,
+        pattern: LABEL_SELECTOR_PATTERN,
+        description:
+          'Only environments with these labels: `key=value` or `key`, comma-separated, all must match (`tier=production,cost-centre=ops`).',
+      }),
+    ),
   },
   { additionalProperties: false },
 )

@@ -39,17 +39,18 @@ function registerList(env: Command, ctx: () => Context): void {
       .description("List your environments and your teams' (TEAM empty: your own; ROLE: what you may do)")
       .addOption(new Option('--provider <provider>', 'only this provider').choices(PROVIDERS))
       .addOption(new Option('--status <status>', 'only this status').choices(STATUSES))
-      .option('--team <team>', "only this team's"),
-    ['ies env list', 'ies env list --provider aws --json', 'ies env list --team platform'],
-  ).action(async (opts: { provider?: string; status?: string; team?: string }) => {
+      .option('--team <team>', "only this team's")
+      .option('-l, --label <selector>', 'only those with these labels: key=value or key, comma-separated, all must match'),
+    ['ies env list', 'ies env list --provider aws --json', 'ies env list --team platform', 'ies env list --label tier=production'],
+  ).action(async (opts: { provider?: string; status?: string; team?: string; label?: string }) => {
     const c = ctx()
     const list = await (
       await c.client()
-    ).allEnvironments({ ...(opts as Pick<EnvironmentListQuery, 'provider' | 'status' | 'team'>), sort: 'name' })
+    ).allEnvironments({ ...(opts as Pick<EnvironmentListQuery, 'provider' | 'status' | 'team' | 'label'>), sort: 'name' })
     c.out.result(list, () => {
       if (list.length === 0) return c.out.line('No environments.')
       c.out.table(
-        ['NAME', 'TEAM', 'ROLE', 'PROVIDER', 'REGION', 'STATUS', 'UPDATED', 'ID'],
+        ['NAME', 'TEAM', 'ROLE', 'PROVIDER', 'REGION', 'LABELS', 'STATUS', 'UPDATED', 'ID'],
         // A stranded environment (values the current templates refuse: ies env status names them) says so.
         list.map((e) => [
           e.name,
@@ -57,6 +58,7 @@ function registerList(env: Command, ctx: () => Context): void {
           e.role ?? '',
           e.provider,
           e.region,
+          labelsText(e.labels),
           e.problems?.length ? `${e.status} (stranded)` : e.status,
           e.updatedAt,
           e.id,
@@ -65,6 +67,22 @@ function registerList(env: Command, ctx: () => Context): void {
     })
   })
 }
+
+/** Labels as `key=value` pairs, comma-separated (as `--label` takes them). */
+function labelsText(labels: Record<string, string> | undefined): string {
+  return Object.entries(labels ?? {})
+    .map(([key, value]) => `${key}=${value}`)
+    .join(',')
+}
+
+/** `--label key=value` (repeatable) into a labels object; `key=` removes the label in an update (null). */
+function collectLabel(value: string, previous: Record<string, string | null> = {}): Record<string, string | null> {
+  const at = value.indexOf('=')
+  if (at < 1) throw new UsageError(`--label ${value}: give key=value, e.g. --label tier=production`)
+  return { ...previous, [value.slice(0, at)]: value.slice(at + 1) === '' ? null : value.slice(at + 1) }
+}
+
+const LABEL_HELP = 'a label key=value (repeatable), e.g. tier=production; key= removes it in an update'
 
 /** env get: one environment as YAML (or JSON), with the values the templates refuse. */
 function registerGet(env: Command, ctx: () => Context): void {
@@ -172,11 +190,13 @@ function registerChanges(env: Command, ctx: () => Context): void {
     .option('--domain <domain>', 'the DNS domain of the environment (optional)')
     .option('--team <team>', 'create it in this team (you must be its editor); without: your own')
     .option('--templates-pin <version>', 'pin it to this templates version (a commit or tag); default: follow the newest')
+    .option('-l, --label <key=value>', LABEL_HELP, collectLabel)
   addAssignmentOptions(create)
   withExamples(create, [
     'ies env create -f shop-dev.yaml',
     'ies env create --name shop-dev --global-prefix acme --provider aws --region eu-central-1 --set services.vpc.enabled=true',
     'ies env create -f shop-prod.yaml --team platform',
+    'ies env create -f shop-prod.yaml --label tier=production',
   ])
   create.action(
     async (
@@ -189,6 +209,7 @@ function registerChanges(env: Command, ctx: () => Context): void {
         domain?: string
         team?: string
         templatesPin?: string
+        label?: Record<string, string | null>
       },
     ) => {
       const c = ctx()
@@ -203,6 +224,7 @@ function registerChanges(env: Command, ctx: () => Context): void {
         templatesPin: opts.templatesPin,
       }
       for (const [key, value] of Object.entries(flags)) if (value !== undefined) body[key] = value
+      if (opts.label) body.labels = { ...(body.labels as object), ...opts.label }
       applyAssignments(body, opts)
       if (Object.keys(body).length === 0)
         throw new UsageError('Nothing to create: give -f <file> or --name, --global-prefix, --provider, --region')
@@ -217,26 +239,34 @@ function registerChanges(env: Command, ctx: () => Context): void {
     .option('-f, --file <file>', 'YAML or JSON merge patch')
     .option('--templates-pin <version>', 'pin it to this templates version (a commit or tag): pushes keep it until an upgrade')
     .option('--follow', 'remove the pin: generations and pushes use the newest templates again')
+    .option('-l, --label <key=value>', LABEL_HELP, collectLabel)
   addAssignmentOptions(update)
   withExamples(update, [
     'ies env update shop-dev --set services.rds.multiAz=true',
+    'ies env update shop-prod --label tier=production',
     '# remove a member (JSON Merge Patch)',
     'ies env update shop-dev --set domain=null',
     'ies env update shop-dev --set-env gitRepository.deployKey=IES_DEPLOY_KEY',
     '# keep the templates version it was last pushed with (docs/updating.md)',
     'ies env update shop-prod --templates-pin "$(ies env status shop-prod --json | jq -r .lastPush.templatesCommit)"',
   ])
-  update.action(async (nameOrId: string, opts: Assignments & { file?: string; templatesPin?: string; follow?: boolean }) => {
-    const c = ctx()
-    const patch: Record<string, unknown> = opts.file ? readObjectFile(opts.file) : {}
-    if (opts.templatesPin !== undefined && opts.follow) throw new UsageError('Give --templates-pin or --follow, not both')
-    if (opts.templatesPin !== undefined) patch.templatesPin = opts.templatesPin
-    if (opts.follow) patch.templatesPin = null
-    applyAssignments(patch, opts)
-    if (Object.keys(patch).length === 0) throw new UsageError('Nothing to update: give -f <file> or --set path=value')
-    const client = await c.client()
-    const found = await findEnvironment(client, nameOrId)
-    const updated = await client.updateEnvironment(found.id, patch)
-    c.out.result(updated, () => c.out.line(`Updated environment ${updated.name}.`))
-  })
+  update.action(
+    async (
+      nameOrId: string,
+      opts: Assignments & { file?: string; templatesPin?: string; follow?: boolean; label?: Record<string, string | null> },
+    ) => {
+      const c = ctx()
+      const patch: Record<string, unknown> = opts.file ? readObjectFile(opts.file) : {}
+      if (opts.templatesPin !== undefined && opts.follow) throw new UsageError('Give --templates-pin or --follow, not both')
+      if (opts.templatesPin !== undefined) patch.templatesPin = opts.templatesPin
+      if (opts.follow) patch.templatesPin = null
+      if (opts.label) patch.labels = { ...(patch.labels as object), ...opts.label }
+      applyAssignments(patch, opts)
+      if (Object.keys(patch).length === 0) throw new UsageError('Nothing to update: give -f <file> or --set path=value')
+      const client = await c.client()
+      const found = await findEnvironment(client, nameOrId)
+      const updated = await client.updateEnvironment(found.id, patch)
+      c.out.result(updated, () => c.out.line(`Updated environment ${updated.name}.`))
+    },
+  )
 }

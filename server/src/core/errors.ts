@@ -38,6 +38,9 @@ export const forbidden = () => new AppError(403, SPEC_CODES.forbidden, 'Insuffic
 export const notFound = (message = 'Resource not found') => new AppError(404, SPEC_CODES.notFound, message)
 export const conflict = (message: string) => new AppError(409, SPEC_CODES.conflict, message)
 export const unavailable = (message = 'Service temporarily unavailable') => new AppError(503, OPEN_CODES.unavailable, message)
+/** The organisation's rules refuse a configuration: one detail per `deny`, each with its rule and field. */
+export const policyDenied = (details: Array<FieldError & { rule: string; fields: string[] }>) =>
+  new AppError(400, OPEN_CODES.policyDenied, "The organisation's rules refuse this configuration", details)
 
 /** The error codes (docs/api.md, "Error codes"): the API contract's lists. */
 export { OPEN_CODES, SPEC_CODES }

@@ -26,6 +26,8 @@ export interface AssistantDraft {
   provider?: unknown
   region?: unknown
   domain?: unknown
+  labels?: Record<string, string>
+  team?: unknown
   services?: Record<string, Record<string, unknown>>
   [other: string]: unknown
 }
@@ -66,7 +68,8 @@ interface Turn extends AssistantMessage {
   suggestions?: AssistantSuggestion[]
 }
 
-const DRAFT_MEMBERS = ['name', 'globalPrefix', 'provider', 'region', 'domain', 'services'] as const
+// Labels and team: which of the organisation's rules the assistant's suggestions must respect.
+const DRAFT_MEMBERS = ['name', 'globalPrefix', 'provider', 'region', 'domain', 'labels', 'team', 'services'] as const
 const MAX_HISTORY = 40
 
 /** Only what the assistant reads; everything else (deploy keys, credentials, chart values) stays here. */

@@ -148,6 +148,8 @@ export function Toggle(p: {
   checked: boolean
   onChange: (v: boolean) => void
   help?: ReactNode
+  /** What the client or the server (an organisation rule) says of the value. */
+  error?: string | null
   disabled?: boolean
   hideLabel?: boolean
 }) {
@@ -161,12 +163,18 @@ export function Toggle(p: {
           id={id}
           aria-checked={p.checked}
           aria-label={p.hideLabel ? p.label : undefined}
-          aria-describedby={p.help ? `${id}-help` : undefined}
+          aria-describedby={[p.error && `${id}-err`, p.help && `${id}-help`].filter(Boolean).join(' ') || undefined}
+          aria-invalid={p.error ? true : undefined}
           disabled={p.disabled}
           onClick={() => p.onChange(!p.checked)}
         />
         {!p.hideLabel && <label htmlFor={id}>{p.label}</label>}
       </div>
+      {p.error && (
+        <p className="error" id={`${id}-err`} role="alert">
+          {p.error}
+        </p>
+      )}
       {p.help && (
         <p className="help" id={`${id}-help`}>
           {p.help}

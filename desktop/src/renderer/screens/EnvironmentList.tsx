@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react'
 import { useApp } from '../app-context.tsx'
 import { href } from '../router.ts'
 import type { EnvironmentListQuery as EnvironmentQuery, ListResult } from '@ies/api'
-import { PROVIDERS, STATUSES, type EnvironmentSummary, type Team } from '../lib/api/types.ts'
+import { PROVIDERS, STATUSES, TIERS, type EnvironmentSummary, type Team } from '../lib/api/types.ts'
 import type { EnvironmentUpgrade } from '../lib/push/lifecycle.ts'
 import { UpgradeAll } from '../components/UpgradeAll.tsx'
 import { Badge, EmptyState, ErrorNotice, PageHead, PROVIDER_LABELS, SelectField, Spinner, formatDate } from '../components/ui.tsx'
@@ -52,7 +52,7 @@ export function EnvironmentList() {
   }, [api, query])
 
   const set = (patch: Partial<EnvironmentQuery>) => setQuery((q) => ({ ...q, page: 1, ...patch }))
-  const filtered = !!(query.provider || query.status || query.team)
+  const filtered = !!(query.provider || query.status || query.team || query.label)
   const p = result?.pagination
 
   return (
@@ -82,6 +82,12 @@ export function EnvironmentList() {
             value={query.provider ?? ''}
             options={[{ value: '', label: 'All providers' }, ...PROVIDERS.map((v) => ({ value: v, label: PROVIDER_LABELS[v] }))]}
             onChange={(v) => set({ provider: v || undefined })}
+          />
+          <SelectField
+            label="Tier"
+            value={query.label?.replace(/^tier=/, '') ?? ''}
+            options={[{ value: '', label: 'All tiers' }, ...TIERS.map((tier) => ({ value: tier, label: tier }))]}
+            onChange={(v) => set({ label: v ? `tier=${v}` : undefined })}
           />
           <SelectField
             label="Status"
@@ -126,6 +132,7 @@ export function EnvironmentList() {
                   <th scope="col">Your role</th>
                   <th scope="col">Provider</th>
                   <th scope="col">Region</th>
+                  <th scope="col">Tier</th>
                   <th scope="col">Status</th>
                   <th scope="col">Created</th>
                   <th scope="col">Updated</th>
@@ -143,6 +150,9 @@ export function EnvironmentList() {
                       <Badge kind={e.provider}>{PROVIDER_LABELS[e.provider] ?? e.provider}</Badge>
                     </td>
                     <td className="mono">{e.region}</td>
+                    <td data-testid="env-tier" title={labelsText(e.labels)}>
+                      {e.labels?.tier ?? <span className="muted">—</span>}
+                    </td>
                     <td>
                       <Badge kind={e.status}>{e.status}</Badge>{' '}
                       {behindIds.has(e.id) && (
@@ -194,4 +204,10 @@ export function EnvironmentList() {
       </div>
     </>
   )
+}
+
+/** Every label as `key=value`, comma-separated (the list shows the tier; the rest on hover). */
+function labelsText(labels: EnvironmentSummary['labels']): string | undefined {
+  const pairs = Object.entries(labels ?? {}).map(([key, value]) => `${key}=${value}`)
+  return pairs.length > 0 ? pairs.join(', ') : undefined
 }

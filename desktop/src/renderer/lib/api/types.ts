@@ -8,6 +8,7 @@ export {
   GENERATE_FORMATS,
   PROVIDERS,
   THEMES,
+  TIERS,
   type CredentialProvider,
   type GenerateFormat,
   type Provider,

@@ -11,6 +11,8 @@ export interface WizardValues {
   provider: Provider
   region: string
   domain: string
+  /** The environment's labels (the wizard edits `tier`; other keys are kept as they are). */
+  labels: Record<string, string>
   services: ServicesConfig
   backendMode: BackendMode
   terraformBackend: { bucket: string; key: string; region: string; useLockfile: boolean }
@@ -29,6 +31,7 @@ export function emptyValues(defaults: { provider: Provider; globalPrefix?: strin
     provider: defaults.provider,
     region: defaults.region ?? '',
     domain: '',
+    labels: {},
     services: {},
     backendMode: 'none',
     terraformBackend: { bucket: '', key: '', region: '', useLockfile: true },
@@ -46,6 +49,7 @@ export function valuesFromEnvironment(env: Environment): WizardValues {
     provider: env.provider,
     region: env.region,
     domain: env.domain ?? '',
+    labels: { ...(env.labels as Record<string, string> | undefined) },
     services: structuredClone(env.services ?? {}),
     backendMode: tb?.bucket ? 'existing' : 'none',
     terraformBackend: { bucket: tb?.bucket ?? '', key: tb?.key ?? '', region: tb?.region ?? '', useLockfile: tb?.useLockfile ?? true },
@@ -131,6 +135,8 @@ export function toCreateRequest(v: WizardValues): EnvironmentInput {
   if (git) body.gitRepository = git
   if (v.cloudCredentialId) body.cloudCredentialId = v.cloudCredentialId
   if (v.team) body.team = v.team
+  const labels = Object.fromEntries(Object.entries(v.labels ?? {}).filter(([, value]) => value !== ''))
+  if (Object.keys(labels).length > 0) body.labels = labels as EnvironmentInput['labels']
   return body
 }
 
@@ -139,6 +145,8 @@ export function toUpdatePatch(v: WizardValues): Record<string, unknown> {
   const { name: _n, globalPrefix: _g, team: _t, ...rest } = toCreateRequest(v)
   return {
     ...rest,
+    // A label the user cleared is removed (merge patch: null).
+    labels: Object.fromEntries(Object.entries(v.labels ?? {}).map(([key, value]) => [key, value === '' ? null : value])),
     terraformBackend: backendOf(v) ?? null,
     gitRepository: gitOf(v) ?? null,
     cloudCredentialId: v.cloudCredentialId || null,
@@ -167,6 +175,7 @@ export function draftValuesOf(v: WizardValues): { values: WizardValues; leftOut:
 /** The wizard step that holds a field the server named (`services.rds.instanceClass` -> Services). */
 export function stepOfField(field: string): number {
   const head = field.split('.')[0]
+  if (head === 'labels') return 0
   if (head === 'services') return 1
   if (head === 'terraformBackend') return 2
   if (head === 'gitRepository') return 3

@@ -1,6 +1,6 @@
 // The wizard's first step: the team, the name and global prefix (immutable once created), the
 // provider, the region and the domain, with the catalog's labels, help and rules for the global fields.
-import { PROVIDERS } from '../../lib/api/types.ts'
+import { PROVIDERS, TIERS } from '../../lib/api/types.ts'
 import { PROVIDER_LABELS, SelectField, TextField } from '../../components/ui.tsx'
 import type { OpenWizard } from './wizard-state.ts'
 
@@ -70,6 +70,14 @@ export function GlobalStep({ wizard }: { wizard: OpenWizard }) {
         help={globalHelp('region', 'Lowercase letters, digits and hyphens.')}
         error={fieldError('region')}
         errorDetail={ruleDetail('region')}
+      />
+      <SelectField
+        label="Tier"
+        value={values.labels?.tier ?? ''}
+        options={[{ value: '', label: 'Not set' }, ...TIERS.map((tier) => ({ value: tier, label: tier }))]}
+        onChange={(tier) => (set({ labels: { ...values.labels, tier } }), clearServerError('labels.tier'))}
+        help="The label tier: the organisation's rules for production apply to a production environment."
+        error={fieldError('labels.tier')}
       />
       <TextField
         label={global.domain?.label ?? 'Domain'}

@@ -21,7 +21,7 @@ export function FieldWidget(p: {
   const help = field.description
   switch (field.type) {
     case 'toggle':
-      return <Toggle label={field.label} checked={p.value === true} onChange={p.onChange} help={help} disabled={p.readOnly} />
+      return <Toggle label={field.label} checked={p.value === true} onChange={p.onChange} help={help} error={error} disabled={p.readOnly} />
     case 'dropdown':
       return (
         <SelectField

@@ -13,6 +13,7 @@ import { diffDraft, draftKey, loadDraft, saveDraft, type CatalogChange } from '.
 import { checkBasics } from '../../lib/environments/rules.ts'
 import { applySuggestion as applyToValues } from '../../lib/wizard/apply-suggestion.ts'
 import { strandedErrors } from '../../lib/environments/stranded.ts'
+import { usePolicyFindings, type PolicyFindings } from '../../lib/wizard/policy-check.ts'
 import type { Environment, Team } from '../../lib/api/types.ts'
 import {
   draftValuesOf,
@@ -108,8 +109,17 @@ function useEditorTeams(api: ApiClient): Team[] {
   return editorOf
 }
 
-/** The client's errors of the basics, the catalog's global fields and the services, and the stored values refused. */
-function useStepErrors(values: WizardValues | null, loaded: LoadedCatalog | null, original: Environment | null, serverErrors: FieldErrors) {
+/**
+ * The client's errors of the basics, the catalog's global fields and the services, the stored values
+ * refused, and the organisation's rules' findings (a denial counts as an error, a warning is said).
+ */
+function useStepErrors(
+  values: WizardValues | null,
+  loaded: LoadedCatalog | null,
+  original: Environment | null,
+  serverErrors: FieldErrors,
+  policy: PolicyFindings,
+) {
   const basicsErrors = useMemo(() => (values ? checkBasics(values) : {}), [values])
   const catalogGlobalErrors = useMemo(() => {
     const out: FieldErrors = {}
@@ -123,8 +133,11 @@ function useStepErrors(values: WizardValues | null, loaded: LoadedCatalog | null
   }, [values, loaded])
   const serviceErrors = useMemo(() => (values && loaded ? validateServices(values.services, loaded.catalog) : {}), [values, loaded])
   // The stored values the current catalog refuses, while they are still the stored ones; then the server's answer.
-  const knownErrors = useMemo(() => ({ ...strandedErrors(original, values), ...serverErrors }), [original, values, serverErrors])
-  return { basicsErrors, catalogGlobalErrors, serviceErrors, knownErrors }
+  const knownErrors = useMemo(
+    () => ({ ...policy.warn, ...strandedErrors(original, values), ...policy.deny, ...serverErrors }),
+    [original, values, serverErrors, policy],
+  )
+  return { basicsErrors, catalogGlobalErrors, serviceErrors, knownErrors, policy }
 }
 
 type StepErrors = ReturnType<typeof useStepErrors>
@@ -135,7 +148,9 @@ type StepErrors = ReturnType<typeof useStepErrors>
  * pattern behind a basics error in words, as a detail.
  */
 function errorsShown(errors: StepErrors, touched: Record<string, boolean>, step: number, loaded: LoadedCatalog | null) {
-  const { basicsErrors, catalogGlobalErrors, serviceErrors, knownErrors } = errors
+  const { basicsErrors, catalogGlobalErrors, serviceErrors, knownErrors, policy } = errors
+  // A field with only a rule's warning does not make its step one with errors.
+  const isError = (f: string) => !(f in policy.warn) || knownErrors[f] !== policy.warn[f]
   const fieldError = (field: string) => {
     const client = field in basicsErrors ? basicsErrors[field] : catalogGlobalErrors[field]
     return (touched[field] || step > 0 ? client : null) ?? knownErrors[field] ?? null
@@ -143,7 +158,7 @@ function errorsShown(errors: StepErrors, touched: Record<string, boolean>, step:
   const stepHasErrors = (i: number) =>
     (i === 0 && Object.keys({ ...basicsErrors, ...catalogGlobalErrors }).length > 0) ||
     (i === 1 && Object.keys(serviceErrors).length > 0) ||
-    Object.keys(knownErrors).some((f) => stepOfField(f) === i)
+    Object.keys(knownErrors).some((f) => isError(f) && stepOfField(f) === i)
   const ruleDetail = (k: string) =>
     fieldError(k) && fieldError(k) === catalogGlobalErrors[k] ? loaded?.catalog.global[k]?.rule : undefined
   return { fieldError, stepHasErrors, ruleDetail }
@@ -186,7 +201,8 @@ export function useWizard(id: string | null) {
     saveDraft(localStorage, key, loaded.catalog, kept.values, { step, leftOut: kept.leftOut })
   }, [values, step, loaded, key])
 
-  const errors = useStepErrors(values, loaded, original, serverErrors)
+  const policy = usePolicyFindings(app.api, values)
+  const errors = useStepErrors(values, loaded, original, serverErrors, policy)
   const { basicsErrors, catalogGlobalErrors, serviceErrors } = errors
 
   const set: SetValues = (patch) => setValues((v) => ({ ...v!, ...patch }))

@@ -1,0 +1,21 @@
+package ies.rules.rds_multi_az_test
+
+passing := {"environment": {"labels": {"tier": "production"}, "services": {"rds": {"enabled": true, "multiAz": true}}}}
+
+failing := {"environment": {"labels": {"tier": "production"}, "services": {"rds": {"enabled": true, "multiAz": false}}}}
+
+test_passing_configuration_has_no_violation if {
+	not any_violation with input as passing
+}
+
+test_failing_configuration_is_refused_at_its_field if {
+	some v in data.ies.violations with input as failing
+	v.rule == "rds_multi_az"
+	v.level == "deny"
+	v.field == "services.rds.multiAz"
+}
+
+any_violation if {
+	some v in data.ies.violations
+	v.rule == "rds_multi_az"
+}
