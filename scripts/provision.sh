@@ -41,13 +41,7 @@ if [[ "$(.tools/bin/actionlint --version 2>/dev/null)" != "$ACTIONLINT_VERSION"*
   echo "provision: go install actionlint@$ACTIONLINT_VERSION"
   GOBIN="$PWD/.tools/bin" go install "github.com/rhysd/actionlint/cmd/actionlint@$ACTIONLINT_VERSION"
 fi
-# OPA: compiles the organisation's rules (templates/policies, POLICIES_DIR) to WebAssembly for the
-# server and runs their tests in check:templates (docs/policies.md). Cold build: about 2.5 minutes.
-OPA_VERSION=v1.22.3
-if [[ "$(.tools/bin/opa version 2>/dev/null | head -1)" != "Version: ${OPA_VERSION#v}" ]]; then
-  echo "provision: go install opa@$OPA_VERSION"
-  GOBIN="$PWD/.tools/bin" go install "github.com/open-policy-agent/opa@$OPA_VERSION"
-fi
+scripts/build-opa.sh # OPA: compiles the organisation's rules (docs/policies.md)
 # Terraform's provider mirror for terraform-validate.test.ts (the aws provider of the image and a
 # local stand-in for hashicorp/archive, see scripts/terraform/README.md); only where both exist.
 if command -v terraform >/dev/null && [ -d "${TF_PLUGINS_DIR:-/opt/tf-plugins}" ]; then

@@ -1,7 +1,7 @@
 // `npm start`: IES with embedded defaults on one machine. Starts FerretDB with its data in DATA_DIR
 // (default .data/, relative to the repository; unless MONGODB_URI is set), keeps the development
-// encryption key there (the server makes it, core/crypto.ts, unless ENCRYPTION_KEY is set), builds the
-// web UI when it is missing, and serves API, web UI and identity provider on one address. SIGTERM or SIGINT stops the server, then FerretDB (package.json runs this
+// encryption key there (the server makes it, core/crypto.ts, unless ENCRYPTION_KEY is set), builds
+// OPA (the rules' compiler) and the web UI when they are missing, and serves API, web UI and identity provider on one address. SIGTERM or SIGINT stops the server, then FerretDB (package.json runs this
 // with `exec`, so that a signal sent to npm reaches it: `sh -c` does not pass signals on).
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
@@ -22,6 +22,12 @@ if (!env.MONGODB_URI) {
   }
   database = await startFerretDB({ dataDir: path.join(DATA, 'ferretdb'), port: Number(env.FERRETDB_PORT ?? 27018) })
   env.MONGODB_URI = database.uri
+}
+
+// The organisation's rules are compiled with opa when the server starts (docs/policies.md).
+if (!env.OPA_PATH && !existsSync(path.join(REPO_ROOT, '.tools/bin/opa'))) {
+  console.log('Building OPA once (Go)…')
+  execFileSync(path.join(REPO_ROOT, 'scripts/build-opa.sh'), { stdio: 'inherit' })
 }
 
 env.ENCRYPTION_KEY_FILE ??= path.join(DATA, 'encryption.key')
