@@ -7,6 +7,7 @@ import fp from 'fastify-plugin'
 import { templateProcessorFor } from '@ies/server/jobs/generation/processor-client'
 import { JobRunner } from '@ies/server/jobs/queue/runner'
 import { templatesMigrations } from '@ies/server/templates/migrations'
+import { templatesDataHolders } from '@ies/server/jobs/plan/data-holders'
 import type { Migration } from '@ies/processor-lib/migrations/index'
 
 declare module 'fastify' {
@@ -27,12 +28,19 @@ export default fp(
         const env = await environments.forJob(id)
         return env && environments.getDeployKey(env.userId, id)
       },
+      getCloudCredential: async (_userId: string, id: string) => {
+        const env = await environments.forJob(id)
+        if (!env?.cloudCredentialId) return null
+        const stored = await app.cloudCredentials.getCredentials(env.userId, env.cloudCredentialId)
+        return stored && { provider: stored.provider, credentials: stored.credentials as unknown as Record<string, unknown> }
+      },
       storeMigrated: async (userId: string, id: string, all: readonly Migration[], jobId?: string) => {
         const env = await environments.forJob(id)
         if (env) await environments.storeMigrated(env.userId, id, all, { userId, jobId })
       },
     }
-    const runner = new JobRunner({ db: app.mongo.db, config: app.config, log: app.log, processor, environments: forJobs, migrations })
+    const dataHolders = templatesDataHolders(app.templates)
+    const runner = new JobRunner({ db: app.mongo.db, config: app.config, log: app.log, processor, environments: forJobs, migrations, dataHolders })
     app.decorate('jobs', runner)
 
     environments.onEnvironmentDeleted(async (env) => {
@@ -55,5 +63,5 @@ export default fp(
       await runner.stop()
     })
   },
-  { name: 'jobs', dependencies: ['db', 'environments'], decorators: { fastify: ['templates'] } },
+  { name: 'jobs', dependencies: ['db', 'environments', 'cloud-credentials'], decorators: { fastify: ['templates'] } },
 )

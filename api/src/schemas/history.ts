@@ -20,6 +20,8 @@ export const CHANGE_KINDS = [
   'generate',
   'push',
   'push-dry-run',
+  'plan',
+  'drift',
   'upgrade',
   'credential-rotated',
 ] as const
