@@ -9,6 +9,7 @@ import { registerEnv } from './commands/env.ts'
 import { registerGenerate } from './commands/generate.ts'
 import { registerJobs } from './commands/jobs.ts'
 import { registerPush } from './commands/push.ts'
+import { registerPlan } from './commands/plan.ts'
 import { registerTeams } from './commands/teams.ts'
 import { registerUpgrade } from './commands/upgrade.ts'
 import { Context, type GlobalOptions } from './context.ts'
@@ -46,6 +47,7 @@ export function buildProgram(): { program: Command; context: () => Context } {
   registerApply(program, ctx)
   registerGenerate(program, ctx)
   registerPush(program, ctx)
+  registerPlan(program, ctx)
   registerJobs(program, ctx)
   registerCatalog(program, ctx)
   registerCredentials(program, ctx)

@@ -40,7 +40,15 @@ export default fp(
       },
     }
     const dataHolders = templatesDataHolders(app.templates)
-    const runner = new JobRunner({ db: app.mongo.db, config: app.config, log: app.log, processor, environments: forJobs, migrations, dataHolders })
+    const runner = new JobRunner({
+      db: app.mongo.db,
+      config: app.config,
+      log: app.log,
+      processor,
+      environments: forJobs,
+      migrations,
+      dataHolders,
+    })
     app.decorate('jobs', runner)
 
     environments.onEnvironmentDeleted(async (env) => {

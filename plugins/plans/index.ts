@@ -25,7 +25,11 @@ const plans: FastifyPluginAsyncTypebox = async (app) => {
     const problem = await app.pushProblem(env)
     if (problem) throw fieldError(problem.field, problem.message)
     if (!env.terraformBackend?.bucket)
-      throw new AppError(409, PLAN_CODES.unavailable, 'The environment has no state backend (terraformBackend.bucket): there is no state to plan against.')
+      throw new AppError(
+        409,
+        PLAN_CODES.unavailable,
+        'The environment has no state backend (terraformBackend.bucket): there is no state to plan against.',
+      )
     if (!env.cloudCredentialId)
       throw new AppError(409, PLAN_CODES.unavailable, 'The environment has no cloud credential (cloudCredentialId) to plan with.')
     return env

@@ -26,12 +26,17 @@ export const PLAN_CODES = {
 } as const
 
 export const PlanQuery = Type.Object({
-  wait: Type.Boolean({ default: false, description: 'Wait for the job (up to JOBS_WAIT_TIMEOUT_MS) and answer 200 with the finished job.' }),
+  wait: Type.Boolean({
+    default: false,
+    description: 'Wait for the job (up to JOBS_WAIT_TIMEOUT_MS) and answer 200 with the finished job.',
+  }),
 })
 
 export const PlanAttribute = Type.Object({
   name: Type.String({ description: 'The top-level attribute (instance_class).' }),
-  before: Type.Optional(Type.String({ description: 'The value before, as JSON; "(sensitive)" when Terraform marks it so; cut at 200 characters.' })),
+  before: Type.Optional(
+    Type.String({ description: 'The value before, as JSON; "(sensitive)" when Terraform marks it so; cut at 200 characters.' }),
+  ),
   after: Type.Optional(
     Type.String({ description: 'The value after, as JSON; "(known after apply)", "(sensitive)"; cut at 200 characters.' }),
   ),

@@ -79,7 +79,11 @@ export const DryRunResult = Type.Object({
   conflicts: Type.Array(FileConflict),
   generationJobId: Type.Optional(Type.String()),
   configurationChange: Type.Optional(ConfigurationChange),
-  plan: Type.Optional(Type.Union([PlanResult, PlanUnavailable], { description: 'With plan: true: the Terraform plan of the merged tree, or why there is none.' })),
+  plan: Type.Optional(
+    Type.Union([PlanResult, PlanUnavailable], {
+      description: 'With plan: true: the Terraform plan of the merged tree, or why there is none.',
+    }),
+  ),
 })
 export type DryRunResult = Static<typeof DryRunResult>
 
@@ -124,9 +128,7 @@ export const PushBody = Type.Object(
       description: 'Do everything but the push: the job succeeds with the changes against the branch head (result.changes).',
     }),
     strategy: { ...PushStrategySchema, default: 'merge' },
-    plan: Type.Optional(
-      Type.Boolean({ description: 'With dryRun: plan the tree the push would write too (result.plan; docs/plans.md).' }),
-    ),
+    plan: Type.Optional(Type.Boolean({ description: 'With dryRun: plan the tree the push would write too (result.plan; docs/plans.md).' })),
     confirmDestroy: Type.Optional(
       Type.Array(Type.String({ maxLength: 500 }), {
         maxItems: 200,

@@ -22,7 +22,10 @@ export function parseDataHolders(text: string): DataHolders {
   }
   const types = (parsed as { types?: unknown })?.types
   if (!types || typeof types !== 'object' || Object.values(types).some((v) => typeof v !== 'string')) {
-    throw new JobFailure('DATA_HOLDERS_INVALID', `The templates' ${DATA_HOLDERS_FILE} must hold "types": { "<resource type>": "<what it is>" }`)
+    throw new JobFailure(
+      'DATA_HOLDERS_INVALID',
+      `The templates' ${DATA_HOLDERS_FILE} must hold "types": { "<resource type>": "<what it is>" }`,
+    )
   }
   return types as DataHolders
 }

@@ -35,7 +35,8 @@ export interface PlanRun {
 export type PlanOutcome = Omit<PlanResult, 'branch' | 'templatesCommit'>
 
 /** What AWS answers when it refuses a credential (in Terraform's error text). */
-const REFUSED = /InvalidClientTokenId|SignatureDoesNotMatch|InvalidAccessKeyId|ExpiredToken|UnrecognizedClientException|AuthFailure|security token included in the request is invalid|No valid credential sources found/i
+const REFUSED =
+  /InvalidClientTokenId|SignatureDoesNotMatch|InvalidAccessKeyId|ExpiredToken|UnrecognizedClientException|AuthFailure|security token included in the request is invalid|No valid credential sources found/i
 
 /** The secrets that may show in Terraform's output: the credential's secret parts. */
 export const cloudSecrets = (cloud: CloudAccess): string[] => [cloud.secretAccessKey, ...(cloud.sessionToken ? [cloud.sessionToken] : [])]
@@ -86,7 +87,9 @@ async function writeTerraformFiles(root: string, files: readonly TreeFile[]): Pr
 /** A failed command as the job's error: Terraform's message (its last error block), the secrets cut out. */
 function failure(code: string, what: string, run: TerraformRun, cloud: CloudAccess): JobFailure {
   const text = redact(`${run.stderr}\n${run.stdout}`, cloudSecrets(cloud))
-  const errors = [...text.matchAll(/Error: ([\s\S]*?)(?=\n\s*\n\S|\n*$)/g)].map((m) => m[1]!.replace(/[│╷╵]/g, '').replace(/\s+/g, ' ').trim())
+  const errors = [...text.matchAll(/Error: ([\s\S]*?)(?=\n\s*\n\S|\n*$)/g)].map((m) =>
+    m[1]!.replace(/[│╷╵]/g, '').replace(/\s+/g, ' ').trim(),
+  )
   const said = (errors.length > 0 ? errors.join('; ') : text.replace(/\s+/g, ' ').trim()).slice(0, 2000)
   if (REFUSED.test(text)) {
     return new JobFailure(PLAN_CODES.credentialRefused, `The cloud refused the environment's credential (${what}): ${said}`)

@@ -28,13 +28,18 @@ export interface Planning {
 const NO_PLANNING: Planning = { secrets: [], finish: (result) => result }
 
 /** The cloud access a plan of the environment runs with, or why there is none. */
-async function cloudAccessOf(ctx: JobContext, record: JobRecord, env: JobEnvironment): Promise<{ cloud: CloudAccess } | { unavailable: string }> {
+async function cloudAccessOf(
+  ctx: JobContext,
+  record: JobRecord,
+  env: JobEnvironment,
+): Promise<{ cloud: CloudAccess } | { unavailable: string }> {
   if (!env.terraformBackend?.bucket) {
     return { unavailable: 'The environment has no state backend (terraformBackend.bucket): there is no state to plan against.' }
   }
   const stored = await ctx.environments.getCloudCredential?.(record.userId, record.environmentId)
   if (!stored) return { unavailable: 'The environment has no cloud credential (cloudCredentialId) to plan with.' }
-  if (stored.provider !== 'aws') return { unavailable: `The environment's cloud credential is for ${stored.provider}; a plan needs an aws one.` }
+  if (stored.provider !== 'aws')
+    return { unavailable: `The environment's cloud credential is for ${stored.provider}; a plan needs an aws one.` }
   const keys = stored.credentials as { accessKeyId: string; secretAccessKey: string; sessionToken?: string }
   const cloud: CloudAccess = {
     accessKeyId: keys.accessKeyId,
@@ -82,7 +87,8 @@ export async function pushPlanning(ctx: JobContext, record: JobRecord, env: JobE
   let warning: string | undefined
   const onMerge: PushRequest['onMerge'] = async (trees, read) => {
     const tree = kind === 'drift' ? trees.branch : trees.merged
-    if (kind === 'drift' && tree.size === 0) throw new JobFailure(PLAN_CODES.unavailable, 'The branch holds nothing pushed yet: push first, then check drift.')
+    if (kind === 'drift' && tree.size === 0)
+      throw new JobFailure(PLAN_CODES.unavailable, 'The branch holds nothing pushed yet: push first, then check drift.')
     // A push that changes nothing on the branch changes nothing in the cloud either.
     if (!dryRun && !standalone && sameTree(trees.branch, trees.merged)) return
     try {

@@ -36,7 +36,10 @@ export function terraformEnv(settings: PlanSettings, home: string, cloud: CloudA
     TF_INPUT: '0',
     CHECKPOINT_DISABLE: '1',
     ...(settings.cliConfigFile && { TF_CLI_CONFIG_FILE: settings.cliConfigFile }),
-    ...(settings.pluginCacheDir && { TF_PLUGIN_CACHE_DIR: settings.pluginCacheDir, TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE: 'true' }),
+    ...(settings.pluginCacheDir && {
+      TF_PLUGIN_CACHE_DIR: settings.pluginCacheDir,
+      TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE: 'true',
+    }),
     AWS_ACCESS_KEY_ID: cloud.accessKeyId,
     AWS_SECRET_ACCESS_KEY: cloud.secretAccessKey,
     ...(cloud.sessionToken && { AWS_SESSION_TOKEN: cloud.sessionToken }),
@@ -90,7 +93,12 @@ export function terraform(settings: PlanSettings, dir: string, args: string[], e
       clearTimeout(timer)
       const what = `terraform ${args[0]}`
       if (stopped) return reject(new JobFailure(PLAN_CODES.limit, `${what} was stopped: it ${stopped}`))
-      resolve({ code: code ?? 1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ms: Date.now() - started })
+      resolve({
+        code: code ?? 1,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        ms: Date.now() - started,
+      })
     })
   })
 }

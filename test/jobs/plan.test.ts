@@ -1,0 +1,290 @@
+/**
+ * Plans end to end against moto, with the generated S3 backend in moto's S3: an environment of a few
+ * services (rds, sqs, s3; no vpc) is pushed to a real Git server and its branch applied to moto ONCE
+ * (moto-stack.ts, as the apply test does); then, sharing that state:
+ *   - a plan with no change shows 0 to add, change and destroy;
+ *   - drift: a queue's visibility timeout changed through the AWS API shows exactly that address;
+ *   - a changed RDS instance class plans one update in place naming instance_class;
+ *   - two plans of one environment at once both succeed;
+ *   - turning SQS off destroys queues (data holders): listed with holdsData, the push is refused
+ *     without confirmDestroy and goes through with exactly those addresses;
+ *   - a refused credential fails with CLOUD_CREDENTIAL_REFUSED, and neither a job record, a log
+ *     line nor a file in the plan directory (looked at while Terraform runs) holds the secret.
+ * moto runs with request authentication on (after the setup's few calls), so a wrong secret is refused.
+ * Under CI=true a missing terraform or provider mirror fails the test; elsewhere it is skipped.
+ */
+import { execFile } from 'node:child_process'
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import t from 'tap'
+import { applyWithoutGaps, createStateBucket, initBackend, plan as tfPlan } from '../../scripts/check-templates/moto-stack.ts'
+import { terraformMissing, tfEnv } from '../../scripts/check-templates/terraform.ts'
+import { ensureCliConfig } from '../../scripts/terraform/cli-config.ts'
+import { startTestApp } from '../harness/app.ts'
+import { eventually } from '../harness/eventually.ts'
+import { startGitServer } from '../harness/git-server.ts'
+import { startTestMoto } from '../harness/moto.ts'
+import { recorder, waitForJob, type JobView } from './fixtures.ts'
+
+const run = promisify(execFile)
+const inCi = !!process.env.CI && process.env.CI !== 'false'
+const DEPLOY_KEY = 'iest_cGxhbi10ZXN0cy1kZXBsb3kta2V5LWZvci1wbGFucw'
+const REGION = 'eu-central-1'
+const BUCKET = 'ies-plan-test-state'
+
+const reason = terraformMissing()
+if (reason) {
+  if (inCi) t.fail(`${reason}: CI must plan against moto`)
+  else t.plan(0, `${reason}; skipped outside CI`)
+} else {
+  t.setTimeout(20 * 60 * 1000)
+  const { lines, logStream, seen } = recorder()
+  const moto = await startTestMoto(t)
+  const keys = { accessKeyId: 'AKIAIESPLANTEST00001', secretAccessKey: 'planTestSecretKeyThatMustNotLeak0123456789' }
+  const awsEnv = tfEnv({
+    AWS_ENDPOINT_URL: moto.endpoint,
+    AWS_ACCESS_KEY_ID: keys.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: keys.secretAccessKey,
+    AWS_EC2_METADATA_DISABLED: 'true',
+    AWS_CONFIG_FILE: '/dev/null',
+    AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
+  })
+  /** One SQS Query API call "through the AWS API" (moto's authentication is off: any key is accepted). */
+  const sqs = async (params: Record<string, string>): Promise<string> => {
+    const res = await fetch(moto.endpoint, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `AWS4-HMAC-SHA256 Credential=${keys.accessKeyId}/20240101/${REGION}/sqs/aws4_request, SignedHeaders=host, Signature=0`,
+      },
+      body: new URLSearchParams({ Version: '2012-11-05', ...params }),
+    })
+    const text = await res.text()
+    if (!res.ok) throw new Error(`SQS ${params.Action}: ${res.status} ${text}`)
+    return text
+  }
+  await createStateBucket(moto.endpoint, { bucket: BUCKET, region: REGION, key: 'unused' } as never)
+
+  const git = await startGitServer({ username: 'x-access-token', password: DEPLOY_KEY })
+  t.teardown(() => git.stop())
+  const remote = await git.createRepo('planned', { 'README.md': '# planned\n' })
+  const { url, auth } = await startTestApp(
+    t,
+    {
+      PUSH_ALLOWED_HOSTS: '127.0.0.1',
+      AWS_ENDPOINT_URL: moto.endpoint,
+      TERRAFORM_CLI_CONFIG: ensureCliConfig()!,
+      JOBS_WAIT_TIMEOUT_MS: '600000',
+    },
+    { logStream },
+  )
+  const dev = { ...auth('dev'), 'content-type': 'application/json' }
+  const api = async (method: string, route: string, body?: unknown) => {
+    const res = await fetch(`${url}/api${route}`, { method, headers: dev, ...(body !== undefined && { body: JSON.stringify(body) }) })
+    const text = await res.text()
+    seen.push(text)
+    return { status: res.status, body: JSON.parse(text) as any }
+  }
+  const job = async (route: string, body?: unknown): Promise<JobView> => {
+    const queued = await api('POST', route, body)
+    if (queued.status !== 202) throw new Error(`${route}: ${queued.status} ${JSON.stringify(queued.body)}`)
+    const done = await waitForJob(url, dev, queued.body.data.id, 10 * 60_000, 200)
+    seen.push(JSON.stringify(done))
+    return done
+  }
+
+  const credential = await api('POST', '/cloud-credentials', { name: 'moto', provider: 'aws', credentials: { ...keys, region: REGION } })
+  if (credential.status !== 201) throw new Error(`credential: ${JSON.stringify(credential.body)}`)
+  const services = {
+    rds: { enabled: true, deletionProtection: false, instanceClass: 'db.t4g.micro' },
+    sqs: { enabled: true },
+    s3: { enabled: true },
+  }
+  const created = await api('POST', '/environments', {
+    name: 'planned',
+    globalPrefix: 'acme',
+    provider: 'aws',
+    region: REGION,
+    domain: '',
+    services,
+    terraformBackend: { bucket: BUCKET, region: REGION },
+    cloudCredentialId: credential.body.data.id,
+    gitRepository: { url: remote, branch: 'main', deployKey: DEPLOY_KEY },
+  })
+  if (created.status !== 201) throw new Error(`environment: ${JSON.stringify(created.body)}`)
+  const envId = created.body.data.id as string
+
+  // The first push plans everything to create (nothing is at risk), then the branch is applied once.
+  const firstPush = await job(`/environments/${envId}/push`, {})
+  const work = await mkdtemp(path.join(os.tmpdir(), 'ies-plan-test-'))
+  t.teardown(() => rm(work, { recursive: true, force: true }))
+  const basic = `Authorization: Basic ${Buffer.from(`x-access-token:${DEPLOY_KEY}`).toString('base64')}`
+  await run('git', ['-c', `http.extraHeader=${basic}`, 'clone', '-q', '--branch', 'main', git.url('planned'), path.join(work, 'clone')])
+  const tree = path.join(work, 'clone', 'terraform')
+  const applyStarted = Date.now()
+  await initBackend(tree, awsEnv)
+  const planned = await tfPlan(tree, awsEnv)
+  const applied = await applyWithoutGaps(tree, awsEnv, planned)
+  t.comment(`applied ${applied.created} resources in ${((Date.now() - applyStarted) / 1000).toFixed(0)} s`)
+
+  t.test('the first push planned the creation and the apply made it', async (t) => {
+    t.equal(firstPush.status, 'succeeded', JSON.stringify(firstPush.error))
+    t.ok(firstPush.result.plan.summary.add > 0, 'the push carries its plan')
+    t.same(firstPush.result.plan.dataAtRisk, [], 'creating puts nothing at risk')
+    t.same(applied.failures, [], 'the branch applies to moto')
+  })
+
+  t.test('a plan with no change shows 0 to add, change and destroy', async (t) => {
+    const done = await job(`/environments/${envId}/plan`)
+    t.equal(done.status, 'succeeded', JSON.stringify(done.error))
+    t.equal(done.type, 'plan')
+    t.match(done.result.summary, { add: 0, change: 0, destroy: 0, replace: 0 })
+    t.same(done.result.resources, [])
+    t.ok(done.result.summary.noOp > 0, 'the applied resources are there, unchanged')
+  })
+
+  t.test('drift: a visibility timeout changed through the AWS API shows exactly that queue', async (t) => {
+    const queues = await sqs({ Action: 'ListQueues' })
+    const queueUrl = [...queues.matchAll(/<QueueUrl>([^<]+)<\/QueueUrl>/g)].map((m) => m[1]!).find((u) => !/dlq/i.test(u))!
+    await sqs({ Action: 'SetQueueAttributes', QueueUrl: queueUrl, 'Attribute.1.Name': 'VisibilityTimeout', 'Attribute.1.Value': '99' })
+    const done = await job(`/environments/${envId}/drift`)
+    t.equal(done.status, 'succeeded', JSON.stringify(done.error))
+    t.equal(done.result.kind, 'drift')
+    const drifted = done.result.resources.map((r: any) => r.address)
+    t.equal(drifted.length, 1, `exactly one resource drifted: ${drifted.join(', ')}`)
+    t.match(drifted[0], /aws_sqs_queue/)
+    t.match(done.result.resources[0].attributes, [{ name: 'visibility_timeout_seconds', before: '30', after: '99' }])
+    await sqs({ Action: 'SetQueueAttributes', QueueUrl: queueUrl, 'Attribute.1.Name': 'VisibilityTimeout', 'Attribute.1.Value': '30' })
+  })
+
+  t.test('a changed RDS instance class is one update in place naming instance_class; two plans at once', async (t) => {
+    const put = await api('PUT', `/environments/${envId}`, { services: { rds: { instanceClass: 'db.t4g.medium' } } })
+    t.equal(put.status, 200, JSON.stringify(put.body))
+    const [a, b] = await Promise.all([job(`/environments/${envId}/plan`), job(`/environments/${envId}/plan`)])
+    for (const done of [a, b]) {
+      t.equal(done.status, 'succeeded', JSON.stringify(done.error))
+      t.match(done.result.summary, { add: 0, change: 1, destroy: 0 })
+      t.match(done.result.resources, [{ type: 'aws_db_instance', action: 'update', holdsData: true }])
+      t.same(
+        done.result.resources[0].attributes.map((x: any) => x.name),
+        ['instance_class'],
+      )
+    }
+    t.same(done2(a), done2(b), 'both plans say the same')
+  })
+
+  t.test('destroying data-holding resources: listed, refused without confirmation, pushed with it', async (t) => {
+    const put = await api('PUT', `/environments/${envId}`, { services: { sqs: { enabled: false } } })
+    t.equal(put.status, 200, JSON.stringify(put.body))
+    const dry = await job(`/environments/${envId}/push`, { dryRun: true, plan: true })
+    t.equal(dry.status, 'succeeded', JSON.stringify(dry.error))
+    const atRisk = dry.result.plan.dataAtRisk as string[]
+    t.ok(atRisk.length > 0 && atRisk.every((a) => /aws_sqs_queue/.test(a)), `the queues are at risk: ${atRisk.join(', ')}`)
+    for (const address of atRisk)
+      t.match(
+        dry.result.plan.resources.find((r: any) => r.address === address),
+        { action: 'delete', holdsData: true },
+      )
+    t.ok(dry.result.changes.length > 0, 'the file diff is there beside the plan')
+
+    const head = async () => (await git.git('planned', ['rev-parse', 'main'])).trim()
+    const before = await head()
+    const refused = await job(`/environments/${envId}/push`, {})
+    t.equal(refused.status, 'failed')
+    t.equal(refused.error?.code, 'PUSH_WOULD_DESTROY_DATA')
+    t.same(refused.error?.details.addresses, atRisk)
+    t.equal(await head(), before, 'nothing was pushed')
+    const partly = await job(`/environments/${envId}/push`, { confirmDestroy: atRisk.slice(1) })
+    t.equal(partly.error?.code, 'PUSH_WOULD_DESTROY_DATA', 'confirming only some of them is not enough')
+    const pushed = await job(`/environments/${envId}/push`, { confirmDestroy: atRisk })
+    t.equal(pushed.status, 'succeeded', JSON.stringify(pushed.error))
+    t.not(await head(), before, 'confirmed: pushed')
+  })
+
+  t.test('a refused credential fails with a clear code; the secret is nowhere', async (t) => {
+    // A cloud that checks keys (moto with authentication on) and an app pointed at it.
+    const strict = await startTestMoto(t, { authAfterActions: 0 })
+    const other = await startTestApp(
+      t,
+      { PUSH_ALLOWED_HOSTS: '127.0.0.1', AWS_ENDPOINT_URL: strict.endpoint, TERRAFORM_CLI_CONFIG: ensureCliConfig()! },
+      { logStream },
+    )
+    const headers = { ...other.auth('dev'), 'content-type': 'application/json' }
+    const call = async (method: string, route: string, body?: unknown) => {
+      const res = await fetch(`${other.url}/api${route}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) })
+      const text = await res.text()
+      seen.push(text)
+      return JSON.parse(text) as any
+    }
+    const wrong = 'wrongSecretKeyForPlanTests0123456789abcd'
+    const cred = await call('POST', '/cloud-credentials', {
+      name: 'refused',
+      provider: 'aws',
+      credentials: { accessKeyId: 'AKIAIESREFUSED000001', secretAccessKey: wrong, region: REGION },
+    })
+    const env = await call('POST', '/environments', {
+      name: 'refused',
+      globalPrefix: 'acme',
+      provider: 'aws',
+      region: REGION,
+      domain: '',
+      services: { sqs: { enabled: true } },
+      terraformBackend: { bucket: BUCKET, region: REGION },
+      cloudCredentialId: cred.data.id,
+      gitRepository: { url: remote, branch: 'refused', deployKey: DEPLOY_KEY },
+    })
+    // Look into every plan directory while the job runs: no file holds the secret.
+    const found: string[] = []
+    const queued = await call('POST', `/environments/${env.data.id}/plan`)
+    const scan = async () => {
+      for (const name of (await readdir(os.tmpdir())).filter((n) => n.startsWith('ies-plan-') && n !== path.basename(work))) {
+        for (const file of await walk(path.join(os.tmpdir(), name))) {
+          if ((await readFile(file).catch(() => Buffer.alloc(0))).includes(wrong)) found.push(file)
+        }
+      }
+    }
+    let scanned = 0
+    await eventually(
+      async () => {
+        await scan()
+        scanned++
+        return (await call('GET', `/jobs/${queued.data.id}`)).data.status as string
+      },
+      (status) => status === 'failed' || status === 'succeeded',
+      { timeoutMs: 5 * 60_000, intervalMs: 50 },
+    )
+    const done = await waitForJob(other.url, headers, queued.data.id)
+    seen.push(JSON.stringify(done))
+    t.equal(done.status, 'failed')
+    t.equal(done.error?.code, 'CLOUD_CREDENTIAL_REFUSED', JSON.stringify(done.error))
+    t.match(done.error?.message, /InvalidAccessKeyId|403/, "Terraform's own words")
+    t.ok(scanned > 0)
+    t.same(found, [], 'no file of a plan directory holds the secret')
+    t.notOk(
+      seen.some((x) => x.includes(wrong) || x.includes(keys.secretAccessKey)),
+      'no answer holds a secret',
+    )
+    t.notOk(
+      lines.some((l) => l.includes(wrong) || l.includes(keys.secretAccessKey)),
+      'no log line holds a secret',
+    )
+  })
+}
+
+/** A plan's result without what differs between two runs (timings). */
+function done2(j: JobView) {
+  const { seconds: _s, ...rest } = j.result
+  return rest
+}
+
+async function walk(dir: string): Promise<string[]> {
+  const out: string[] = []
+  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) out.push(...(await walk(full)))
+    else if (entry.isFile() && ((await stat(full).catch(() => null))?.size ?? 0) < 50 * 1024 * 1024) out.push(full)
+  }
+  return out
+}
