@@ -53,6 +53,7 @@ export default fp(
 
     environments.onEnvironmentDeleted(async (env) => {
       const archiveIds = await runner.store.removeForEnvironment(env._id)
+      await runner.drift.removeForEnvironment(env._id)
       await runner.archives.remove(archiveIds)
     })
 

@@ -26,7 +26,7 @@ import { startTestApp } from '../harness/app.ts'
 import { eventually } from '../harness/eventually.ts'
 import { startGitServer } from '../harness/git-server.ts'
 import { startTestMoto } from '../harness/moto.ts'
-import { recorder, waitForJob, type JobView } from './fixtures.ts'
+import { recorder, type JobView } from './fixtures.ts'
 
 const run = promisify(execFile)
 const inCi = !!process.env.CI && process.env.CI !== 'false'
@@ -41,7 +41,7 @@ if (reason) {
 } else {
   t.setTimeout(20 * 60 * 1000)
   const { lines, logStream, seen } = recorder()
-  const moto = await startTestMoto(t)
+  const moto = await startTestMoto(t, { managedPolicies: true })
   const keys = { accessKeyId: 'AKIAIESPLANTEST00001', secretAccessKey: 'planTestSecretKeyThatMustNotLeak0123456789' }
   const awsEnv = tfEnv({
     AWS_ENDPOINT_URL: moto.endpoint,
@@ -80,9 +80,11 @@ if (reason) {
     },
     { logStream },
   )
-  const dev = { ...auth('dev'), 'content-type': 'application/json' }
+  // A fresh token for each request: the test outlives one.
+  const dev = () => ({ ...auth('dev'), 'content-type': 'application/json' })
   const api = async (method: string, route: string, body?: unknown) => {
-    const res = await fetch(`${url}/api${route}`, { method, headers: dev, ...(body !== undefined && { body: JSON.stringify(body) }) })
+    const headers = body === undefined ? auth('dev') : dev()
+    const res = await fetch(`${url}/api${route}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) })
     const text = await res.text()
     seen.push(text)
     return { status: res.status, body: JSON.parse(text) as any }
@@ -90,7 +92,7 @@ if (reason) {
   const job = async (route: string, body?: unknown): Promise<JobView> => {
     const queued = await api('POST', route, body)
     if (queued.status !== 202) throw new Error(`${route}: ${queued.status} ${JSON.stringify(queued.body)}`)
-    const done = await waitForJob(url, dev, queued.body.data.id, 10 * 60_000, 200)
+    const done = await finished(url, auth, queued.body.data.id)
     seen.push(JSON.stringify(done))
     return done
   }
@@ -211,9 +213,13 @@ if (reason) {
       { PUSH_ALLOWED_HOSTS: '127.0.0.1', AWS_ENDPOINT_URL: strict.endpoint, TERRAFORM_CLI_CONFIG: ensureCliConfig()! },
       { logStream },
     )
-    const headers = { ...other.auth('dev'), 'content-type': 'application/json' }
+    const headers = () => ({ ...other.auth('dev'), 'content-type': 'application/json' })
     const call = async (method: string, route: string, body?: unknown) => {
-      const res = await fetch(`${other.url}/api${route}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) })
+      const res = await fetch(`${other.url}/api${route}`, {
+        method,
+        headers: body === undefined ? other.auth('dev') : headers(),
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      })
       const text = await res.text()
       seen.push(text)
       return JSON.parse(text) as any
@@ -255,7 +261,7 @@ if (reason) {
       (status) => status === 'failed' || status === 'succeeded',
       { timeoutMs: 5 * 60_000, intervalMs: 50 },
     )
-    const done = await waitForJob(other.url, headers, queued.data.id)
+    const done = await finished(other.url, other.auth, queued.data.id)
     seen.push(JSON.stringify(done))
     t.equal(done.status, 'failed')
     t.equal(done.error?.code, 'CLOUD_CREDENTIAL_REFUSED', JSON.stringify(done.error))
@@ -271,6 +277,16 @@ if (reason) {
       'no log line holds a secret',
     )
   })
+}
+
+/** The job once it has ended, polled with a fresh token each time (a plan outlives one). */
+async function finished(base: string, auth: (user: 'dev') => Record<string, string>, id: string): Promise<JobView> {
+  const job = await eventually(
+    async () => ((await (await fetch(`${base}/api/jobs/${id}`, { headers: auth('dev') })).json()) as { data: JobView }).data,
+    (j) => j.status === 'succeeded' || j.status === 'failed',
+    { timeoutMs: 10 * 60_000, intervalMs: 250 },
+  )
+  return job
 }
 
 /** A plan's result without what differs between two runs (timings). */

@@ -4,6 +4,7 @@ import { PageQuery } from '../envelope.ts'
 import { StringEnum } from '../string-enum.ts'
 import { ENVIRONMENT_STATUSES, PROVIDERS } from '../values.ts'
 import { Behind, LastPush } from './push.ts'
+import { LastDrift } from './plans.ts'
 import { Role, TeamName } from './teams.ts'
 
 export { ENVIRONMENT_STATUSES }
@@ -200,6 +201,7 @@ export const Environment = Type.Object({
   // The generated repository's lifecycle (server/src/jobs/push/push-records.ts): served by GET /:id, create and update.
   lastPush: Type.Optional(Type.Union([LastPush, Type.Null()])),
   behind: Type.Optional(Behind),
+  drift: Type.Optional(Type.Union([LastDrift, Type.Null()])),
 })
 export type Environment = Static<typeof Environment>
 

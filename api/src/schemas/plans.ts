@@ -90,3 +90,16 @@ export type PlanUnavailable = Static<typeof PlanUnavailable>
 export function planSummaryLine(s: PlanSummary): string {
   return `${s.add} to add, ${s.change} to change, ${s.destroy} to destroy${s.replace > 0 ? ` (${s.replace} replaced)` : ''}`
 }
+
+/** An environment's last drift check, as GET /api/environments/:id serves it (`drift`; null before the first). */
+export const LastDrift = Type.Object(
+  {
+    jobId: Type.String(),
+    checkedAt: Type.String({ format: 'date-time' }),
+    drifted: Type.Array(Type.Object({ address: Type.String(), attributes: Type.Array(Type.String()) }), {
+      description: 'Each resource whose real state differed from the Terraform state, and the attributes that did; empty: no drift.',
+    }),
+  },
+  { description: 'The last drift check (POST /api/environments/:id/drift): the branch against the cloud.' },
+)
+export type LastDrift = Static<typeof LastDrift>

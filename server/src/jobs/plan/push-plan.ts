@@ -22,10 +22,10 @@ export interface Planning {
   /** What the job's error and logs must not show: the credential's secret parts. */
   secrets: string[]
   /** The job's result: a plan job's plan, a dry run with its plan, a push with its plan's summary or warning. */
-  finish(result: PushJobResult | DryRunResult): object
+  finish(result: PushJobResult | DryRunResult): Promise<object>
 }
 
-const NO_PLANNING: Planning = { secrets: [], finish: (result) => result }
+const NO_PLANNING: Planning = { secrets: [], finish: async (result) => result }
 
 /** The cloud access a plan of the environment runs with, or why there is none. */
 async function cloudAccessOf(
@@ -80,7 +80,7 @@ export async function pushPlanning(ctx: JobContext, record: JobRecord, env: JobE
   const access = await cloudAccessOf(ctx, record, env)
   if ('unavailable' in access) {
     if (standalone) throw new JobFailure(PLAN_CODES.unavailable, access.unavailable)
-    return { secrets: [], finish: (result) => (dryRun ? { ...result, plan: { unavailable: access.unavailable } } : result) }
+    return { secrets: [], finish: async (result) => (dryRun ? { ...result, plan: { unavailable: access.unavailable } } : result) }
   }
   const holders = await ctx.dataHolders(templatesVersion)
   let outcome: PlanOutcome | undefined
@@ -100,8 +100,9 @@ export async function pushPlanning(ctx: JobContext, record: JobRecord, env: JobE
     }
     if (!dryRun && !standalone) guard(outcome.dataAtRisk, params.confirmDestroy)
   }
-  const finish = (result: PushJobResult | DryRunResult): object => {
+  const finish = async (result: PushJobResult | DryRunResult): Promise<object> => {
     const plan = outcome && ({ ...outcome, branch: result.branch, templatesCommit: result.templatesCommit } satisfies PlanResult)
+    if (kind === 'drift' && plan) await ctx.drift.record(record.environmentId, record._id, plan)
     if (standalone) return plan!
     if (dryRun) return { ...result, plan }
     const warnings = [...(('warnings' in result && result.warnings) || []), ...(warning ? [warning] : [])]

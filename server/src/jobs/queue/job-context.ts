@@ -6,6 +6,7 @@ import type { TemplateProcessor } from '../generation/generation.ts'
 import type { JobEnvironment, ProcessorInput } from '../generation/transform.ts'
 import type { PushRecords } from '../push/push-records.ts'
 import type { DataHoldersSource } from '../plan/data-holders.ts'
+import type { DriftRecords } from '../plan/drift-records.ts'
 import type { ArchiveStore } from './archives.ts'
 import type { CompletionBus } from './completions.ts'
 import type { EnvironmentAccess } from './environment-access.ts'
@@ -32,6 +33,8 @@ export interface JobContext {
   pushLocks: PushLocks
   /** What the push job needs beside the job (push-job.ts). */
   pushing: { records: PushRecords; config: Config }
+  /** The last drift check of each environment (plan/drift-records.ts). */
+  drift: DriftRecords
   /** The templates' data-holding resource types (plans mark them, pushes guard them: jobs/plan/). */
   dataHolders: DataHoldersSource
   /** The job's environment, from `read` when it was started already; ENVIRONMENT_NOT_FOUND when it is gone. */

@@ -73,7 +73,7 @@ export async function runPush(ctx: JobContext, record: JobRecord, touch: Touch, 
         Object.assign(result, { configurationChange: { migrations: migrated.applied, changes: migrated.changes } })
         if (!params.dryRun) await ctx.migrations.storeMigrated(record, templatesVersionOf(stored, params.templatesVersion))
       }
-      await ctx.store.succeed(record, planning.finish(result) as PushResult, { processorInput: input })
+      await ctx.store.succeed(record, (await planning.finish(result)) as PushResult, { processorInput: input })
     })
   } catch (err) {
     await ctx.fail(record, err, input, [...credentialSecrets(ctx.config.push.username, deployKey), ...(planning?.secrets ?? [])])

@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../../config.ts'
 import type { MigrationsSource } from '../../templates/migrations.ts'
 import type { DataHoldersSource } from '../plan/data-holders.ts'
+import { DriftRecords } from '../plan/drift-records.ts'
 import type { TemplateProcessor } from '../generation/generation.ts'
 import type { JobEnvironment } from '../generation/transform.ts'
 import { PushRecords } from '../push/push-records.ts'
@@ -67,6 +68,8 @@ export class JobRunner {
   private sweeper?: NodeJS.Timeout
   /** What the push job needs beside the job (push-job.ts). */
   readonly pushing: { records: PushRecords; config: Config }
+  /** The last drift check of each environment (GET /api/environments/:id). */
+  readonly drift: DriftRecords
   /** One push per environment at a time. */
   private readonly pushLocks: PushLocks
   /** What the jobs' work is given (job-context.ts). */
@@ -80,6 +83,7 @@ export class JobRunner {
     )
     this.pushing = { records: new PushRecords(opts.db), config: opts.config }
     this.pushLocks = new PushLocks(opts.db)
+    this.drift = new DriftRecords(opts.db)
     this.context = {
       store: this.store,
       archives: this.archives,
@@ -91,6 +95,7 @@ export class JobRunner {
       completions: this.completions,
       pushLocks: this.pushLocks,
       pushing: this.pushing,
+      drift: this.drift,
       dataHolders: opts.dataHolders ?? (async () => ({})),
       environmentOf: (record, read) => this.environmentOf(record, read),
       fail: (record, err, input, secrets) => failJob({ store: this.store, log: opts.log }, record, err, input, secrets),
