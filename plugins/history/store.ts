@@ -34,6 +34,7 @@ export interface StoredEntry {
   secretsChanged?: string[]
   restoredFrom?: number
   credentialId?: string
+  plan?: string
   configuration?: Configuration
 }
 

@@ -34,6 +34,13 @@ export default fp(
         const stored = await app.cloudCredentials.getCredentials(env.userId, env.cloudCredentialId)
         return stored && { provider: stored.provider, credentials: stored.credentials as unknown as Record<string, unknown> }
       },
+      planned: async (userId: string, id: string, jobId: string, kind: 'plan' | 'drift', summary: string) => {
+        const env = await environments.forJob(id)
+        if (!env) return
+        const user = await app.users.get(userId).catch(() => null)
+        const change = { kind, environment: { id, name: env.name }, plan: summary }
+        await app.history.recordJobChange({ userId, username: user?.username ?? userId }, jobId, change, app.log)
+      },
       storeMigrated: async (userId: string, id: string, all: readonly Migration[], jobId?: string) => {
         const env = await environments.forJob(id)
         if (env) await environments.storeMigrated(env.userId, id, all, { userId, jobId })
@@ -72,5 +79,5 @@ export default fp(
       await runner.stop()
     })
   },
-  { name: 'jobs', dependencies: ['db', 'environments', 'cloud-credentials'], decorators: { fastify: ['templates'] } },
+  { name: 'jobs', dependencies: ['db', 'environments', 'cloud-credentials', 'history'], decorators: { fastify: ['templates'] } },
 )

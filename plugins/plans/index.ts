@@ -44,7 +44,7 @@ const plans: FastifyPluginAsyncTypebox = async (app) => {
         const env = await plannable(request.principal, request.params.id)
         const params = { format: PUSH_DEFAULTS.format, options: { ...PUSH_DEFAULTS.options }, dryRun: true }
         const job = await app.jobs.enqueue(type, userId, env._id, params)
-        await app.history.record(request, { kind: type, environment: { id: env._id, name: env.name }, jobId: job._id })
+        // The history records the plan once it has finished, with its summary (jobs/plan/push-plan.ts).
         if (!request.query.wait) return reply.code(202).send(ok(request, toJob(job)))
         const done = await app.jobs.waitFor(userId, job._id, app.config.jobs.waitTimeoutMs)
         if (!done || done.status === 'queued' || done.status === 'running') return reply.code(202).send(ok(request, toJob(done ?? job)))

@@ -145,6 +145,12 @@ if (reason) {
     t.match(done.result.summary, { add: 0, change: 0, destroy: 0, replace: 0 })
     t.same(done.result.resources, [])
     t.ok(done.result.summary.noOp > 0, 'the applied resources are there, unchanged')
+    const history = await api('GET', `/environments/${envId}/history`)
+    t.match(
+      history.body.data.find((e: any) => e.jobId === done.id),
+      { kind: 'plan', plan: '0 to add, 0 to change, 0 to destroy' },
+      'the history records the plan with its summary',
+    )
   })
 
   t.test('drift: a visibility timeout changed through the AWS API shows exactly that queue', async (t) => {
@@ -158,6 +164,13 @@ if (reason) {
     t.equal(drifted.length, 1, `exactly one resource drifted: ${drifted.join(', ')}`)
     t.match(drifted[0], /aws_sqs_queue/)
     t.match(done.result.resources[0].attributes, [{ name: 'visibility_timeout_seconds', before: '30', after: '99' }])
+    const env = await api('GET', `/environments/${envId}`)
+    t.match(
+      env.body.data.drift,
+      { jobId: done.id, drifted: [{ address: drifted[0], attributes: ['visibility_timeout_seconds'] }] },
+      'GET /:id shows the last drift check',
+    )
+    t.ok(Date.parse(env.body.data.drift.checkedAt) > 0, 'and when it ran')
     await sqs({ Action: 'SetQueueAttributes', QueueUrl: queueUrl, 'Attribute.1.Name': 'VisibilityTimeout', 'Attribute.1.Value': '30' })
   })
 

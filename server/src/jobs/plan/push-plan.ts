@@ -103,7 +103,11 @@ export async function pushPlanning(ctx: JobContext, record: JobRecord, env: JobE
   const finish = async (result: PushJobResult | DryRunResult): Promise<object> => {
     const plan = outcome && ({ ...outcome, branch: result.branch, templatesCommit: result.templatesCommit } satisfies PlanResult)
     if (kind === 'drift' && plan) await ctx.drift.record(record.environmentId, record._id, plan)
-    if (standalone) return plan!
+    if (standalone) {
+      const line = kind === 'drift' ? `${plan!.resources.length} resource(s) drifted` : planSummaryLine(plan!.summary)
+      await ctx.environments.planned?.(record.userId, record.environmentId, record._id, kind, line)
+      return plan!
+    }
     if (dryRun) return { ...result, plan }
     const warnings = [...(('warnings' in result && result.warnings) || []), ...(warning ? [warning] : [])]
     if (plan) ctx.log.info({ jobId: record._id, plan: planSummaryLine(plan.summary) }, 'push planned')

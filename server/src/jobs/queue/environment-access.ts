@@ -10,6 +10,8 @@ export interface EnvironmentAccess {
    * (jobs/plan/push-plan.ts), and hands it to the Terraform process alone.
    */
   getCloudCredential?(userId: string, id: string): Promise<{ provider: string; credentials: Record<string, unknown> } | null>
+  /** Records a finished plan or drift check in the environment's history, with its summary line. */
+  planned?(userId: string, id: string, jobId: string, kind: 'plan' | 'drift', summary: string): Promise<void>
   /** The decrypted deploy key; only the push job asks for it. */
   getDeployKey(userId: string, id: string): Promise<string | null>
   /**
