@@ -19,8 +19,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
-import { applyWithoutGaps, createStateBucket, initBackend, plan as tfPlan } from '../../scripts/check-templates/moto-stack.ts'
-import { terraformMissing, tfEnv } from '../../scripts/check-templates/terraform.ts'
+import { createStateBucket, initBackend, plan as tfPlan } from '../../scripts/check-templates/moto-stack.ts'
+import { terraform, terraformMissing, tfEnv } from '../../scripts/check-templates/terraform.ts'
 import { ensureCliConfig } from '../../scripts/terraform/cli-config.ts'
 import { startTestApp } from '../harness/app.ts'
 import { eventually } from '../harness/eventually.ts'
@@ -33,6 +33,40 @@ const inCi = !!process.env.CI && process.env.CI !== 'false'
 const DEPLOY_KEY = 'iest_cGxhbi10ZXN0cy1kZXBsb3kta2V5LWZvci1wbGFucw'
 const REGION = 'eu-central-1'
 const BUCKET = 'ies-plan-test-state'
+
+/**
+ * What moto does not answer back after an apply of this tree, so that every later plan wants to set
+ * it again (on AWS each is read back and the plan is empty): the attributes per resource address,
+ * and the one resource moto cannot create (moto-gaps.ts), kept out of the apply. A plan of the
+ * applied tree shows these and nothing else; the test compares IES's plan with Terraform's own.
+ */
+const MOTO_NOISE: Record<string, string[]> = {
+  // DescribeDBInstances has no monitoring or Performance Insights settings.
+  'module.rds.aws_db_instance.this': [
+    'monitoring_interval',
+    'monitoring_role_arn',
+    'performance_insights_enabled',
+    'performance_insights_kms_key_id',
+  ],
+  // DescribeDBParameters answers none of the parameters set.
+  'module.rds.aws_db_parameter_group.this': ['parameter'],
+  // The redrive policy comes back as JSON with other spacing.
+  'module.sqs.aws_sqs_queue.this': ['redrive_policy'],
+  // The logs bucket's encryption rule comes back without the bucket key setting.
+  'module.s3.module.logs.aws_s3_bucket_server_side_encryption_configuration.this': ['rule'],
+  'module.s3.aws_s3_bucket_server_side_encryption_configuration.this': ['rule'],
+}
+const NOT_CREATED = 'module.sqs.aws_sqs_queue_redrive_allow_policy.dead_letter'
+
+/** A plan's resources with moto's noise taken out (attributes, then resources left with none). */
+function withoutNoise(resources: any[]): any[] {
+  return resources.flatMap((r) => {
+    if (r.address === NOT_CREATED) return []
+    const noise = MOTO_NOISE[r.address.replace(/\[[^\]]*\]/g, '')] ?? []
+    const attributes = r.attributes.filter((a: any) => !noise.includes(a.name))
+    return r.action === 'update' && attributes.length === 0 ? [] : [{ ...r, attributes }]
+  })
+}
 
 const reason = terraformMissing()
 if (reason) {
@@ -128,46 +162,58 @@ if (reason) {
   const applyStarted = Date.now()
   await initBackend(tree, awsEnv)
   const planned = await tfPlan(tree, awsEnv)
-  const applied = await applyWithoutGaps(tree, awsEnv, planned)
-  t.comment(`applied ${applied.created} resources in ${((Date.now() - applyStarted) / 1000).toFixed(0)} s`)
+  const targets = [...new Set(planned.changes.map((c) => c.address.replace(/\[[^\]]*\]/g, '')))].filter((a) => a !== NOT_CREATED)
+  const applied = await terraform(
+    tree,
+    ['apply', '-auto-approve', '-input=false', '-no-color', ...targets.map((a) => `-target=${a}`)],
+    awsEnv,
+  )
+  t.comment(`applied ${targets.length} resources in ${((Date.now() - applyStarted) / 1000).toFixed(0)} s`)
+  /** Terraform's own plan of the branch's tree, run by hand in the clone (its "Plan:" counts). */
+  const byHand = async () => (await tfPlan(tree, awsEnv)).summary
 
   t.test('the first push planned the creation and the apply made it', async (t) => {
     t.equal(firstPush.status, 'succeeded', JSON.stringify(firstPush.error))
     t.ok(firstPush.result.plan.summary.add > 0, 'the push carries its plan')
     t.same(firstPush.result.plan.dataAtRisk, [], 'creating puts nothing at risk')
-    t.same(applied.failures, [], 'the branch applies to moto')
+    t.equal(applied.code, 0, `the branch applies to moto: ${applied.stderr}`)
   })
 
   t.test('a plan with no change shows 0 to add, change and destroy', async (t) => {
     const done = await job(`/environments/${envId}/plan`)
     t.equal(done.status, 'succeeded', JSON.stringify(done.error))
     t.equal(done.type, 'plan')
-    t.match(done.result.summary, { add: 0, change: 0, destroy: 0, replace: 0 })
-    t.same(done.result.resources, [])
+    const own = await byHand()
+    const { add, change, destroy } = done.result.summary
+    t.same({ add, change, remove: destroy }, { add: own?.add, change: own?.change, remove: own?.remove }, "the counts are Terraform's own")
+    t.same(withoutNoise(done.result.resources), [], '0 to add, change and destroy but for what moto does not read back')
     t.ok(done.result.summary.noOp > 0, 'the applied resources are there, unchanged')
     const history = await api('GET', `/environments/${envId}/history`)
     t.match(
       history.body.data.find((e: any) => e.jobId === done.id),
-      { kind: 'plan', plan: '0 to add, 0 to change, 0 to destroy' },
+      { kind: 'plan', plan: `${add} to add, ${change} to change, ${destroy} to destroy` },
       'the history records the plan with its summary',
     )
   })
 
   t.test('drift: a visibility timeout changed through the AWS API shows exactly that queue', async (t) => {
+    const before = await job(`/environments/${envId}/drift`)
+    t.equal(before.status, 'succeeded', JSON.stringify(before.error))
+    t.same(withoutNoise(before.result.resources), [], 'right after the apply: no drift but for what moto does not read back')
     const queues = await sqs({ Action: 'ListQueues' })
     const queueUrl = [...queues.matchAll(/<QueueUrl>([^<]+)<\/QueueUrl>/g)].map((m) => m[1]!).find((u) => !/dlq/i.test(u))!
     await sqs({ Action: 'SetQueueAttributes', QueueUrl: queueUrl, 'Attribute.1.Name': 'VisibilityTimeout', 'Attribute.1.Value': '99' })
     const done = await job(`/environments/${envId}/drift`)
     t.equal(done.status, 'succeeded', JSON.stringify(done.error))
     t.equal(done.result.kind, 'drift')
-    const drifted = done.result.resources.map((r: any) => r.address)
-    t.equal(drifted.length, 1, `exactly one resource drifted: ${drifted.join(', ')}`)
-    t.match(drifted[0], /aws_sqs_queue/)
-    t.match(done.result.resources[0].attributes, [{ name: 'visibility_timeout_seconds', before: '30', after: '99' }])
+    const found = withoutNoise(done.result.resources)
+    const drifted = found.map((r: any) => r.address)
+    t.same(drifted, ['module.sqs.aws_sqs_queue.this'], `exactly that queue drifted: ${drifted.join(', ')}`)
+    t.same(found[0]?.attributes, [{ name: 'visibility_timeout_seconds', before: '30', after: '99' }])
     const env = await api('GET', `/environments/${envId}`)
     t.match(
       env.body.data.drift,
-      { jobId: done.id, drifted: [{ address: drifted[0], attributes: ['visibility_timeout_seconds'] }] },
+      { jobId: done.id, drifted: done.result.resources.map((r: any) => ({ address: r.address })) },
       'GET /:id shows the last drift check',
     )
     t.ok(Date.parse(env.body.data.drift.checkedAt) > 0, 'and when it ran')
@@ -180,12 +226,15 @@ if (reason) {
     const [a, b] = await Promise.all([job(`/environments/${envId}/plan`), job(`/environments/${envId}/plan`)])
     for (const done of [a, b]) {
       t.equal(done.status, 'succeeded', JSON.stringify(done.error))
-      t.match(done.result.summary, { add: 0, change: 1, destroy: 0 })
-      t.match(done.result.resources, [{ type: 'aws_db_instance', action: 'update', holdsData: true }])
-      t.same(
-        done.result.resources[0].attributes.map((x: any) => x.name),
-        ['instance_class'],
+      const found = withoutNoise(done.result.resources)
+      t.match(
+        found,
+        [{ address: 'module.rds.aws_db_instance.this', type: 'aws_db_instance', action: 'update', holdsData: true }],
+        'one update in place',
       )
+      t.equal(found.length, 1, 'and nothing else')
+      t.same(found[0]?.attributes, [{ name: 'instance_class', before: '"db.t4g.micro"', after: '"db.t4g.medium"' }])
+      t.same(done.result.dataAtRisk, [], 'an update in place puts no data at risk')
     }
     t.same(done2(a), done2(b), 'both plans say the same')
   })

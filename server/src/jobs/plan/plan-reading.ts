@@ -21,10 +21,47 @@ interface JsonChange {
   }
 }
 
+/** A module of the plan's `configuration`: its resources (with the attributes they set) and the modules it calls. */
+interface JsonModule {
+  resources?: { address: string; expressions?: Record<string, unknown> }[]
+  module_calls?: Record<string, { module?: JsonModule }>
+}
+
 export interface JsonPlan {
   terraform_version?: string
   resource_changes?: JsonChange[]
   resource_drift?: JsonChange[]
+  configuration?: { root_module?: JsonModule }
+}
+
+/** A resource instance's address without its instance keys: module.a["x"].b.c[0] -> module.a.b.c */
+const configAddress = (address: string) => address.replace(/\[[^\]]*\]/g, '')
+
+/** The attributes each resource of the configuration sets (by address without instance keys). */
+export function configuredAttributes(plan: JsonPlan): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>()
+  const walk = (module: JsonModule | undefined, prefix: string) => {
+    for (const r of module?.resources ?? []) out.set(`${prefix}${r.address}`, new Set(Object.keys(r.expressions ?? {})))
+    for (const [name, call] of Object.entries(module?.module_calls ?? {})) walk(call.module, `${prefix}module.${name}.`)
+  }
+  walk(plan.configuration?.root_module, '')
+  return out
+}
+
+/**
+ * Drift as the configuration sees it: each resource whose refreshed state differs from the state in
+ * an attribute its configuration sets, with those attributes only. What the configuration leaves to
+ * the provider or to another resource (an S3 bucket's versioning, set by aws_s3_bucket_versioning;
+ * a role's policy attachments) is filled in by the refresh after any apply and is not drift.
+ * A resource gone from the cloud is always drift.
+ */
+export function driftOf(resources: readonly PlanResource[], configured: Map<string, Set<string>>): PlanResource[] {
+  return resources.flatMap((r) => {
+    if (r.action !== 'update') return [r]
+    const set = configured.get(configAddress(r.address))
+    const attributes = set ? r.attributes.filter((a) => set.has(a.name)) : r.attributes
+    return attributes.length > 0 ? [{ ...r, attributes }] : []
+  })
 }
 
 /** The longest value shown, in characters. */

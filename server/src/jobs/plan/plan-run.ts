@@ -10,7 +10,7 @@ import { PLAN_CODES, type PlanResult } from '@ies/api/schemas/plans'
 import { JobFailure } from '../../core/job-failure.ts'
 import { redact } from '../../core/redaction.ts'
 import type { DataHolders } from './data-holders.ts'
-import { dataAtRisk, resourcesOf, summaryOf, type JsonPlan } from './plan-reading.ts'
+import { configuredAttributes, dataAtRisk, driftOf, resourcesOf, summaryOf, type JsonPlan } from './plan-reading.ts'
 import { terraform, terraformEnv, type CloudAccess, type PlanSettings, type TerraformRun } from './terraform.ts'
 
 /** A file of the tree to plan: its path in the repository and a way to read it. */
@@ -58,7 +58,9 @@ export async function runPlan(run: PlanRun): Promise<PlanOutcome> {
     const show = await tf(['show', '-json', '-no-color', 'tfplan'])
     if (show.code !== 0) throw failure(PLAN_CODES.failed, 'terraform show', show, run.cloud)
     const json = JSON.parse(show.stdout) as JsonPlan
-    const { resources, noOp } = resourcesOf((run.kind === 'drift' ? json.resource_drift : json.resource_changes) ?? [], run.holders)
+    const read = resourcesOf((run.kind === 'drift' ? json.resource_drift : json.resource_changes) ?? [], run.holders)
+    const resources = run.kind === 'drift' ? driftOf(read.resources, configuredAttributes(json)) : read.resources
+    const noOp = read.noOp
     return {
       kind: run.kind,
       summary: summaryOf(resources, noOp),
