@@ -75,104 +75,110 @@ if (reason) {
 } else {
   t.setTimeout(20 * 60 * 1000)
   const { lines, logStream, seen } = recorder()
-  const moto = await startTestMoto(t, { managedPolicies: true })
-  const keys = { accessKeyId: 'AKIAIESPLANTEST00001', secretAccessKey: 'planTestSecretKeyThatMustNotLeak0123456789' }
-  const awsEnv = tfEnv({
-    AWS_ENDPOINT_URL: moto.endpoint,
-    AWS_ACCESS_KEY_ID: keys.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: keys.secretAccessKey,
-    AWS_EC2_METADATA_DISABLED: 'true',
-    AWS_CONFIG_FILE: '/dev/null',
-    AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
-  })
-  /** One SQS Query API call "through the AWS API" (moto's authentication is off: any key is accepted). */
-  const sqs = async (params: Record<string, string>): Promise<string> => {
-    const res = await fetch(moto.endpoint, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        authorization: `AWS4-HMAC-SHA256 Credential=${keys.accessKeyId}/20240101/${REGION}/sqs/aws4_request, SignedHeaders=host, Signature=0`,
-      },
-      body: new URLSearchParams({ Version: '2012-11-05', ...params }),
-    })
-    const text = await res.text()
-    if (!res.ok) throw new Error(`SQS ${params.Action}: ${res.status} ${text}`)
-    return text
-  }
-  await createStateBucket(moto.endpoint, { bucket: BUCKET, region: REGION, key: 'unused' } as never)
-
-  const git = await startGitServer({ username: 'x-access-token', password: DEPLOY_KEY })
-  t.teardown(() => git.stop())
-  const remote = await git.createRepo('planned', { 'README.md': '# planned\n' })
-  const { url, auth } = await startTestApp(
-    t,
-    {
-      PUSH_ALLOWED_HOSTS: '127.0.0.1',
+  // Set up once, shared by every case; a failure fails each case (and the teardowns still run).
+  const ready = (async () => {
+    const moto = await startTestMoto(t, { managedPolicies: true })
+    const keys = { accessKeyId: 'AKIAIESPLANTEST00001', secretAccessKey: 'planTestSecretKeyThatMustNotLeak0123456789' }
+    const awsEnv = tfEnv({
       AWS_ENDPOINT_URL: moto.endpoint,
-      TERRAFORM_CLI_CONFIG: ensureCliConfig()!,
-      JOBS_WAIT_TIMEOUT_MS: '600000',
-    },
-    { logStream },
-  )
-  // A fresh token for each request: the test outlives one.
-  const dev = () => ({ ...auth('dev'), 'content-type': 'application/json' })
-  const api = async (method: string, route: string, body?: unknown) => {
-    const headers = body === undefined ? auth('dev') : dev()
-    const res = await fetch(`${url}/api${route}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) })
-    const text = await res.text()
-    seen.push(text)
-    return { status: res.status, body: JSON.parse(text) as any }
-  }
-  const job = async (route: string, body?: unknown): Promise<JobView> => {
-    const queued = await api('POST', route, body)
-    if (queued.status !== 202) throw new Error(`${route}: ${queued.status} ${JSON.stringify(queued.body)}`)
-    const done = await finished(url, auth, queued.body.data.id)
-    seen.push(JSON.stringify(done))
-    return done
-  }
+      AWS_ACCESS_KEY_ID: keys.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: keys.secretAccessKey,
+      AWS_EC2_METADATA_DISABLED: 'true',
+      AWS_CONFIG_FILE: '/dev/null',
+      AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
+    })
+    /** One SQS Query API call "through the AWS API" (moto's authentication is off: any key is accepted). */
+    const sqs = async (params: Record<string, string>): Promise<string> => {
+      const res = await fetch(moto.endpoint, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `AWS4-HMAC-SHA256 Credential=${keys.accessKeyId}/20240101/${REGION}/sqs/aws4_request, SignedHeaders=host, Signature=0`,
+        },
+        body: new URLSearchParams({ Version: '2012-11-05', ...params }),
+      })
+      const text = await res.text()
+      if (!res.ok) throw new Error(`SQS ${params.Action}: ${res.status} ${text}`)
+      return text
+    }
+    await createStateBucket(moto.endpoint, { bucket: BUCKET, region: REGION, key: 'unused' } as never)
 
-  const credential = await api('POST', '/cloud-credentials', { name: 'moto', provider: 'aws', credentials: { ...keys, region: REGION } })
-  if (credential.status !== 201) throw new Error(`credential: ${JSON.stringify(credential.body)}`)
-  const services = {
-    rds: { enabled: true, deletionProtection: false, instanceClass: 'db.t4g.micro' },
-    sqs: { enabled: true },
-    s3: { enabled: true },
-  }
-  const created = await api('POST', '/environments', {
-    name: 'planned',
-    globalPrefix: 'acme',
-    provider: 'aws',
-    region: REGION,
-    domain: '',
-    services,
-    terraformBackend: { bucket: BUCKET, region: REGION },
-    cloudCredentialId: credential.body.data.id,
-    gitRepository: { url: remote, branch: 'main', deployKey: DEPLOY_KEY },
-  })
-  if (created.status !== 201) throw new Error(`environment: ${JSON.stringify(created.body)}`)
-  const envId = created.body.data.id as string
+    const git = await startGitServer({ username: 'x-access-token', password: DEPLOY_KEY })
+    t.teardown(() => git.stop())
+    const remote = await git.createRepo('planned', { 'README.md': '# planned\n' })
+    const { url, auth } = await startTestApp(
+      t,
+      {
+        PUSH_ALLOWED_HOSTS: '127.0.0.1',
+        AWS_ENDPOINT_URL: moto.endpoint,
+        TERRAFORM_CLI_CONFIG: ensureCliConfig()!,
+        JOBS_WAIT_TIMEOUT_MS: '600000',
+      },
+      { logStream },
+    )
+    // A fresh token for each request: the test outlives one.
+    const dev = () => ({ ...auth('dev'), 'content-type': 'application/json' })
+    const api = async (method: string, route: string, body?: unknown) => {
+      const headers = body === undefined ? auth('dev') : dev()
+      const res = await fetch(`${url}/api${route}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) })
+      const text = await res.text()
+      seen.push(text)
+      return { status: res.status, body: JSON.parse(text) as any }
+    }
+    const job = async (route: string, body?: unknown): Promise<JobView> => {
+      const queued = await api('POST', route, body)
+      if (queued.status !== 202) throw new Error(`${route}: ${queued.status} ${JSON.stringify(queued.body)}`)
+      const done = await finished(url, auth, queued.body.data.id)
+      seen.push(JSON.stringify(done))
+      return done
+    }
 
-  // The first push plans everything to create (nothing is at risk), then the branch is applied once.
-  const firstPush = await job(`/environments/${envId}/push`, {})
-  const work = await mkdtemp(path.join(os.tmpdir(), 'ies-plan-test-'))
-  t.teardown(() => rm(work, { recursive: true, force: true }))
-  const basic = `Authorization: Basic ${Buffer.from(`x-access-token:${DEPLOY_KEY}`).toString('base64')}`
-  await run('git', ['-c', `http.extraHeader=${basic}`, 'clone', '-q', '--branch', 'main', git.url('planned'), path.join(work, 'clone')])
-  const tree = path.join(work, 'clone', 'terraform')
-  const applyStarted = Date.now()
-  await initBackend(tree, awsEnv)
-  const planned = await tfPlan(tree, awsEnv)
-  const targets = [...new Set(planned.changes.map((c) => c.address.replace(/\[[^\]]*\]/g, '')))].filter((a) => a !== NOT_CREATED)
-  const applied = await terraform(
-    tree,
-    ['apply', '-auto-approve', '-input=false', '-no-color', ...targets.map((a) => `-target=${a}`)],
-    awsEnv,
-  )
-  t.comment(`applied ${targets.length} resources in ${((Date.now() - applyStarted) / 1000).toFixed(0)} s`)
-  /** Terraform's own plan of the branch's tree, run by hand in the clone (its "Plan:" counts). */
-  const byHand = async () => (await tfPlan(tree, awsEnv)).summary
+    const credential = await api('POST', '/cloud-credentials', { name: 'moto', provider: 'aws', credentials: { ...keys, region: REGION } })
+    if (credential.status !== 201) throw new Error(`credential: ${JSON.stringify(credential.body)}`)
+    const services = {
+      rds: { enabled: true, deletionProtection: false, instanceClass: 'db.t4g.micro' },
+      sqs: { enabled: true },
+      s3: { enabled: true },
+    }
+    const created = await api('POST', '/environments', {
+      name: 'planned',
+      globalPrefix: 'acme',
+      provider: 'aws',
+      region: REGION,
+      domain: '',
+      services,
+      terraformBackend: { bucket: BUCKET, region: REGION },
+      cloudCredentialId: credential.body.data.id,
+      gitRepository: { url: remote, branch: 'main', deployKey: DEPLOY_KEY },
+    })
+    if (created.status !== 201) throw new Error(`environment: ${JSON.stringify(created.body)}`)
+    const envId = created.body.data.id as string
+
+    // The first push plans everything to create (nothing is at risk), then the branch is applied once.
+    const firstPush = await job(`/environments/${envId}/push`, {})
+    const work = await mkdtemp(path.join(os.tmpdir(), 'ies-plan-test-'))
+    t.teardown(() => rm(work, { recursive: true, force: true }))
+    const basic = `Authorization: Basic ${Buffer.from(`x-access-token:${DEPLOY_KEY}`).toString('base64')}`
+    await run('git', ['-c', `http.extraHeader=${basic}`, 'clone', '-q', '--branch', 'main', git.url('planned'), path.join(work, 'clone')])
+    const tree = path.join(work, 'clone', 'terraform')
+    const applyStarted = Date.now()
+    await initBackend(tree, awsEnv)
+    const planned = await tfPlan(tree, awsEnv)
+    const targets = [...new Set(planned.changes.map((c) => c.address.replace(/\[[^\]]*\]/g, '')))].filter((a) => a !== NOT_CREATED)
+    const applied = await terraform(
+      tree,
+      ['apply', '-auto-approve', '-input=false', '-no-color', ...targets.map((a) => `-target=${a}`)],
+      awsEnv,
+    )
+    t.comment(`applied ${targets.length} resources in ${((Date.now() - applyStarted) / 1000).toFixed(0)} s`)
+    /** Terraform's own plan of the branch's tree, run by hand in the clone (its "Plan:" counts). */
+    const byHand = async () => (await tfPlan(tree, awsEnv)).summary
+    return { keys, sqs, remote, api, job, envId, firstPush, work, applied, byHand, git }
+  })()
+  ready.catch(() => {})
 
   t.test('the first push planned the creation and the apply made it', async (t) => {
+    const { firstPush, applied } = await ready
     t.equal(firstPush.status, 'succeeded', JSON.stringify(firstPush.error))
     t.ok(firstPush.result.plan.summary.add > 0, 'the push carries its plan')
     t.same(firstPush.result.plan.dataAtRisk, [], 'creating puts nothing at risk')
@@ -180,6 +186,7 @@ if (reason) {
   })
 
   t.test('a plan with no change shows 0 to add, change and destroy', async (t) => {
+    const { api, job, envId, byHand } = await ready
     const done = await job(`/environments/${envId}/plan`)
     t.equal(done.status, 'succeeded', JSON.stringify(done.error))
     t.equal(done.type, 'plan')
@@ -197,6 +204,7 @@ if (reason) {
   })
 
   t.test('drift: a visibility timeout changed through the AWS API shows exactly that queue', async (t) => {
+    const { sqs, api, job, envId } = await ready
     const before = await job(`/environments/${envId}/drift`)
     t.equal(before.status, 'succeeded', JSON.stringify(before.error))
     t.same(withoutNoise(before.result.resources), [], 'right after the apply: no drift but for what moto does not read back')
@@ -221,6 +229,7 @@ if (reason) {
   })
 
   t.test('a changed RDS instance class is one update in place naming instance_class; two plans at once', async (t) => {
+    const { api, job, envId } = await ready
     const put = await api('PUT', `/environments/${envId}`, { services: { rds: { instanceClass: 'db.t4g.medium' } } })
     t.equal(put.status, 200, JSON.stringify(put.body))
     const [a, b] = await Promise.all([job(`/environments/${envId}/plan`), job(`/environments/${envId}/plan`)])
@@ -240,6 +249,7 @@ if (reason) {
   })
 
   t.test('destroying data-holding resources: listed, refused without confirmation, pushed with it', async (t) => {
+    const { api, job, envId, git } = await ready
     const put = await api('PUT', `/environments/${envId}`, { services: { sqs: { enabled: false } } })
     t.equal(put.status, 200, JSON.stringify(put.body))
     const dry = await job(`/environments/${envId}/push`, { dryRun: true, plan: true })
@@ -268,6 +278,7 @@ if (reason) {
   })
 
   t.test('a refused credential fails with a clear code; the secret is nowhere', async (t) => {
+    const { keys, remote, work } = await ready
     // A cloud that checks keys (moto with authentication on) and an app pointed at it.
     const strict = await startTestMoto(t, { authAfterActions: 0 })
     const other = await startTestApp(

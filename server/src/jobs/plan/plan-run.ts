@@ -36,7 +36,7 @@ export type PlanOutcome = Omit<PlanResult, 'branch' | 'templatesCommit'>
 
 /** What AWS answers when it refuses a credential (in Terraform's error text). */
 const REFUSED =
-  /InvalidClientTokenId|SignatureDoesNotMatch|InvalidAccessKeyId|ExpiredToken|UnrecognizedClientException|AuthFailure|security token included in the request is invalid|No valid credential sources found/i
+  /validating provider credentials|InvalidClientTokenId|SignatureDoesNotMatch|InvalidAccessKeyId|ExpiredToken|UnrecognizedClientException|AuthFailure|security token included in the request is invalid|No valid credential sources found/i
 
 /** The secrets that may show in Terraform's output: the credential's secret parts. */
 export const cloudSecrets = (cloud: CloudAccess): string[] => [cloud.secretAccessKey, ...(cloud.sessionToken ? [cloud.sessionToken] : [])]
