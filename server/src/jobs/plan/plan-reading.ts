@@ -58,6 +58,7 @@ export function configuredAttributes(plan: JsonPlan): Map<string, Set<string>> {
 export function driftOf(resources: readonly PlanResource[], configured: Map<string, Set<string>>): PlanResource[] {
   return resources.flatMap((r) => {
     if (r.action !== 'update') return [r]
+    // An update whose top-level attributes all read the same (a policy document reordered) is none.
     const set = configured.get(configAddress(r.address))
     const attributes = set ? r.attributes.filter((a) => set.has(a.name)) : r.attributes
     return attributes.length > 0 ? [{ ...r, attributes }] : []
