@@ -20,7 +20,7 @@ import { ensureCliConfig } from '../terraform/cli-config.ts'
 import { startMoto } from '../services/moto.ts'
 import { startTestApp } from '../../test/harness/app.ts'
 import { startGitServer } from '../../test/harness/git-server.ts'
-import { waitForJob } from '../../test/jobs/fixtures.ts'
+import type { JobView } from '../../test/jobs/fixtures.ts'
 
 const run = promisify(execFile)
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } })
@@ -47,14 +47,25 @@ async function main(): Promise<void> {
     AWS_ENDPOINT_URL: moto.endpoint,
     TERRAFORM_CLI_CONFIG: ensureCliConfig()!,
   })
-  const headers = { ...app.auth('dev'), 'content-type': 'application/json' }
+  // A fresh token for every request: the run outlives one.
   const api = async (route: string, body?: unknown) => {
+    const headers = body === undefined ? app.auth('dev') : { ...app.auth('dev'), 'content-type': 'application/json' }
     const res = await fetch(`${app.url}/api${route}`, {
       method: 'POST',
       headers,
       ...(body !== undefined && { body: JSON.stringify(body) }),
     })
-    return (await res.json()) as { data: { id: string } }
+    const answer = (await res.json()) as { data: { id: string } }
+    if (!res.ok) throw new Error(`${route}: ${res.status} ${JSON.stringify(answer)}`)
+    return answer
+  }
+  /** The job once it has ended, polled every `ms` with a fresh token. */
+  const finished = async (id: string, ms: number) => {
+    for (;;) {
+      const job = ((await (await fetch(`${app.url}/api/jobs/${id}`, { headers: app.auth('dev') })).json()) as { data: JobView }).data
+      if (job.status === 'succeeded' || job.status === 'failed') return job
+      await new Promise((r) => setTimeout(r, ms))
+    }
   }
   const credential = await api('/cloud-credentials', { name: 'moto', provider: 'aws', credentials: { ...keys, region: REGION } })
   const env = await api('/environments', {
@@ -68,7 +79,7 @@ async function main(): Promise<void> {
     cloudCredentialId: credential.data.id,
     gitRepository: { url: remote, branch: 'main', deployKey: KEY },
   })
-  const pushed = await waitForJob(app.url, headers, (await api(`/environments/${env.data.id}/push`, {})).data.id, 600_000, 200)
+  const pushed = await finished((await api(`/environments/${env.data.id}/push`, {})).data.id, 200)
   if (pushed.status !== 'succeeded') throw new Error(`push: ${JSON.stringify(pushed.error)}`)
 
   const work = await mkdtemp(path.join(os.tmpdir(), 'ies-plan-bench-'))
@@ -93,7 +104,7 @@ async function main(): Promise<void> {
   const hand: number[] = []
   for (let i = 0; i < RUNS; i++) {
     let started = performance.now()
-    const done = await waitForJob(app.url, headers, (await api(`/environments/${env.data.id}/plan`)).data.id, 600_000, 50)
+    const done = await finished((await api(`/environments/${env.data.id}/plan`)).data.id, 50)
     if (done.status !== 'succeeded') throw new Error(`plan job: ${JSON.stringify(done.error)}`)
     ies.push(performance.now() - started)
     started = performance.now()
