@@ -210,6 +210,10 @@ function environmentRoutes({ json, list, all }: Readers) {
     generateAndWait: (id: string, body: Partial<GenerateBody> & Pick<GenerateBody, 'format'>) =>
       json<GeneratedFiles>('POST', `/environments/${enc(id)}/generate?wait=true`, body),
     push: (id: string, body: PushBody = {}) => json<Job>('POST', `/environments/${enc(id)}/push`, body),
+    /** A `plan` job: the Terraform plan of the tree a push would write. */
+    plan: (id: string) => json<Job>('POST', `/environments/${enc(id)}/plan`),
+    /** A `drift` job: the branch head's tree planned refresh-only against the cloud. */
+    drift: (id: string) => json<Job>('POST', `/environments/${enc(id)}/drift`),
     /** A page of an environment's history of changes, newest first. */
     environmentHistory: (id: string, q: { page?: number; limit?: number } = {}) =>
       list<HistoryEntry>(`/environments/${enc(id)}/history${queryString(q)}`),

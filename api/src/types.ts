@@ -12,6 +12,7 @@ import type * as teams from './schemas/teams.ts'
 import type * as history from './schemas/history.ts'
 import type * as push from './schemas/push.ts'
 import type * as policies from './schemas/policies.ts'
+import type * as plans from './schemas/plans.ts'
 import type { PushStrategy } from './values.ts'
 
 export type Environment = Static<typeof environments.Environment>
@@ -70,3 +71,8 @@ export type ConflictHunk = Static<typeof push.ConflictHunk>
 export type PushChange = Static<typeof push.FileChange>
 /** The result of a push job run with `dryRun: true`: nothing was pushed. */
 export type PushDryRunResult = Static<typeof push.DryRunResult>
+
+/** A Terraform plan (or drift check) of an environment: a plan or drift job's result, a dry run's `plan`. */
+export type PlanResult = Static<typeof plans.PlanResult>
+export type PlanResource = Static<typeof plans.PlanResource>
+export type PlanSummary = Static<typeof plans.PlanSummary>

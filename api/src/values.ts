@@ -25,7 +25,7 @@ export type PolicyLevel = (typeof POLICY_LEVELS)[number]
 export const THEMES = ['light', 'dark', 'system'] as const
 export type Theme = (typeof THEMES)[number]
 
-export const JOB_TYPES = ['generate', 'push'] as const
+export const JOB_TYPES = ['generate', 'push', 'plan', 'drift'] as const
 export type JobType = (typeof JOB_TYPES)[number]
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const
 export type JobStatus = (typeof JOB_STATUSES)[number]
@@ -41,3 +41,7 @@ export type PushStrategy = (typeof PUSH_STRATEGIES)[number]
 /** Why a push could not merge a file (PUSH_CONFLICT details). */
 export const CONFLICT_KINDS = ['content', 'deleted-in-templates', 'deleted-in-branch', 'binary', 'file-folder'] as const
 export type ConflictKind = (typeof CONFLICT_KINDS)[number]
+
+/** What a plan does to one resource (a replacement destroys and creates it). */
+export const PLAN_ACTIONS = ['create', 'update', 'replace', 'delete', 'no-op'] as const
+export type PlanAction = (typeof PLAN_ACTIONS)[number]

@@ -82,7 +82,11 @@ export function failedJob(out: Output, job: Job): CommandFailed {
 export function jobFailure(job: Job): CommandFailed {
   return new CommandFailed(
     `${job.type} job ${job.id} failed: ${job.error?.message ?? 'no reason given'}`,
-    job.error?.code === 'PUSH_CONFLICT' ? EXIT.PUSH_CONFLICT : EXIT.FAILURE,
+    job.error?.code === 'PUSH_CONFLICT'
+      ? EXIT.PUSH_CONFLICT
+      : job.error?.code === 'PUSH_WOULD_DESTROY_DATA'
+        ? EXIT.DATA_AT_RISK
+        : EXIT.FAILURE,
     job.error?.code ?? 'JOB_FAILED',
     job.error?.details,
   )

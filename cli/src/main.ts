@@ -10,6 +10,7 @@ import { registerGenerate } from './commands/generate.ts'
 import { registerJobs } from './commands/jobs.ts'
 import { registerPush } from './commands/push.ts'
 import { registerPolicy } from './commands/policy.ts'
+import { registerPlan } from './commands/plan.ts'
 import { registerTeams } from './commands/teams.ts'
 import { registerUpgrade } from './commands/upgrade.ts'
 import { Context, type GlobalOptions } from './context.ts'
@@ -48,6 +49,7 @@ export function buildProgram(): { program: Command; context: () => Context } {
   registerPolicy(program, ctx)
   registerGenerate(program, ctx)
   registerPush(program, ctx)
+  registerPlan(program, ctx)
   registerJobs(program, ctx)
   registerCatalog(program, ctx)
   registerCredentials(program, ctx)

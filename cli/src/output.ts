@@ -6,7 +6,18 @@ import { ApiError } from '@ies/api'
 import { NotLoggedInError } from './auth/session.ts'
 import { UsageError } from './settings.ts'
 
-export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, CONFLICT: 3, NOT_FOUND: 4, UNAUTHORIZED: 5, PUSH_CONFLICT: 6, TIMEOUT: 7 } as const
+export const EXIT = {
+  OK: 0,
+  FAILURE: 1,
+  USAGE: 2,
+  CONFLICT: 3,
+  NOT_FOUND: 4,
+  UNAUTHORIZED: 5,
+  PUSH_CONFLICT: 6,
+  TIMEOUT: 7,
+  DATA_AT_RISK: 8,
+  DRIFT: 9,
+} as const
 
 /** What each exit code means, for the root help and the reference (docs/cli.md). */
 export const EXIT_MEANINGS: Array<[number, string]> = [
@@ -18,6 +29,8 @@ export const EXIT_MEANINGS: Array<[number, string]> = [
   [EXIT.UNAUTHORIZED, 'not signed in, or not allowed'],
   [EXIT.PUSH_CONFLICT, 'a push (or upgrade) with strategy merge met changes on the branch that touch the same lines'],
   [EXIT.TIMEOUT, 'a job was still running when the wait (--timeout) ran out; it goes on on the server'],
+  [EXIT.DATA_AT_RISK, 'the plan would replace or destroy resources that hold data (a push was refused: --confirm-destroy)'],
+  [EXIT.DRIFT, 'ies drift found resources that differ from the state'],
 ]
 
 /** A failure the command already explained (e.g. a job that failed), with its exit code. */

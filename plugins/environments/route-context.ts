@@ -77,9 +77,10 @@ export function routeContext(app: FastifyInstance): RouteContext {
     records: Pick<PushRecords, 'last'> = app.jobs.pushing.records,
   ) {
     const templatesCommit = () => currentTemplatesCommit(app.templates, request.log)
-    const [{ lastPush, behind }, catalog] = await Promise.all([
+    const [{ lastPush, behind }, catalog, drift] = await Promise.all([
       upgradeStatus(records, env, templatesCommit, pinnedVersions(app.templates)),
       catalogCheck.current(request.log),
+      app.jobs.drift.last(env._id),
     ])
     const problems = stranded.of(catalog, env)
     // What the organisation's rules warn of now (a denial refused the write; docs/policies.md).
@@ -95,6 +96,7 @@ export function routeContext(app: FastifyInstance): RouteContext {
       role: scope.role,
       lastPush,
       behind,
+      drift,
       ...(problems.length > 0 && { problems }),
     }
   }

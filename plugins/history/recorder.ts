@@ -21,6 +21,8 @@ export interface ChangeRecord {
   secretsChanged?: string[]
   restoredFrom?: number
   credentialId?: string
+  /** A plan or drift check: its summary line. */
+  plan?: string
 }
 
 const DAY_MS = 24 * 3600_000
@@ -87,6 +89,7 @@ function entryOf(actor: Actor, requestId: string, change: ChangeRecord): NewEntr
     ...(change.jobId && { jobId: change.jobId }),
     ...(change.restoredFrom !== undefined && { restoredFrom: change.restoredFrom }),
     ...(change.credentialId && { credentialId: change.credentialId }),
+    ...(change.plan && { plan: change.plan }),
   }
   if (!change.after) return entry
   const configuration = configurationOf(change.after)

@@ -42,6 +42,7 @@ export interface StoredEntry {
   secretsChanged?: string[]
   restoredFrom?: number
   credentialId?: string
+  plan?: string
   configuration?: Configuration
 }
 

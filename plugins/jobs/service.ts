@@ -7,6 +7,7 @@ import fp from 'fastify-plugin'
 import { templateProcessorFor } from '@ies/server/jobs/generation/processor-client'
 import { JobRunner } from '@ies/server/jobs/queue/runner'
 import { templatesMigrations } from '@ies/server/templates/migrations'
+import { templatesDataHolders } from '@ies/server/jobs/plan/data-holders'
 import type { Migration } from '@ies/processor-lib/migrations/index'
 
 declare module 'fastify' {
@@ -27,16 +28,39 @@ export default fp(
         const env = await environments.forJob(id)
         return env && environments.getDeployKey(env.userId, id)
       },
+      getCloudCredential: async (_userId: string, id: string) => {
+        const env = await environments.forJob(id)
+        if (!env?.cloudCredentialId) return null
+        const stored = await app.cloudCredentials.getCredentials(env.userId, env.cloudCredentialId)
+        return stored && { provider: stored.provider, credentials: stored.credentials as unknown as Record<string, unknown> }
+      },
+      planned: async (userId: string, id: string, jobId: string, kind: 'plan' | 'drift', summary: string) => {
+        const env = await environments.forJob(id)
+        if (!env) return
+        const user = await app.users.get(userId).catch(() => null)
+        const change = { kind, environment: { id, name: env.name }, plan: summary }
+        await app.history.recordJobChange({ userId, username: user?.username ?? userId }, jobId, change, app.log)
+      },
       storeMigrated: async (userId: string, id: string, all: readonly Migration[], jobId?: string) => {
         const env = await environments.forJob(id)
         if (env) await environments.storeMigrated(env.userId, id, all, { userId, jobId })
       },
     }
-    const runner = new JobRunner({ db: app.mongo.db, config: app.config, log: app.log, processor, environments: forJobs, migrations })
+    const dataHolders = templatesDataHolders(app.templates)
+    const runner = new JobRunner({
+      db: app.mongo.db,
+      config: app.config,
+      log: app.log,
+      processor,
+      environments: forJobs,
+      migrations,
+      dataHolders,
+    })
     app.decorate('jobs', runner)
 
     environments.onEnvironmentDeleted(async (env) => {
       const archiveIds = await runner.store.removeForEnvironment(env._id)
+      await runner.drift.removeForEnvironment(env._id)
       await runner.archives.remove(archiveIds)
     })
 
@@ -55,5 +79,5 @@ export default fp(
       await runner.stop()
     })
   },
-  { name: 'jobs', dependencies: ['db', 'environments'], decorators: { fastify: ['templates'] } },
+  { name: 'jobs', dependencies: ['db', 'environments', 'cloud-credentials', 'history'], decorators: { fastify: ['templates'] } },
 )

@@ -62,6 +62,8 @@ const push: FastifyPluginAsyncTypebox = async (app) => {
         ...(await whatToPush(userId, env._id, body)),
         dryRun: body.dryRun,
         strategy: body.strategy,
+        ...(body.plan && { plan: true }),
+        ...(body.confirmDestroy && { confirmDestroy: body.confirmDestroy }),
         ...(body.generationJobId && { generationJobId: body.generationJobId }),
       }
       const job = await app.jobs.enqueue('push', userId, env._id, params)

@@ -4,7 +4,7 @@
 // The every-service tree (with a domain) is generated from the templates of <commit> and applied
 // against moto (moto-stack.ts, its gaps left out); the tree generated from the templates now is then
 // planned against that state, as an upgrade's pipeline would plan it. A replacement or destruction
-// of a resource that holds data or identity (DATA_HOLDERS) is a finding, unless the change declares
+// of a resource that holds data or identity (templates/data-holders.json) is a finding, unless the change declares
 // it in UPGRADING.md (an entry the older templates did not have); a declared one is printed as a
 // warning, in the entry's words, which is also what the customer reads in the upgrade's preview
 // (UPGRADING.md is part of every generated repository).
@@ -17,6 +17,7 @@ import { extractCatalog, type Finding } from '@ies/processor-lib'
 import { startMoto } from '../services/moto.ts'
 import { configFrom, SAMPLE_DOMAIN } from './configs.ts'
 import { configAddress, gapsOf } from './moto-gaps.ts'
+import { DATA_HOLDERS_FILE, dataKindOf, parseDataHolders, type DataHolders } from '../../server/src/jobs/plan/data-holders.ts'
 import { formatReport } from './report.ts'
 import { terraformMissing } from './terraform.ts'
 import { applyWithoutGaps, createStateBucket, initBackend, motoEnv, plan, writeGenerated, type ResourceChange } from './moto-stack.ts'
@@ -27,29 +28,11 @@ const run = promisify(execFile)
 export const DECLARATIONS_FILE = 'terraform/UPGRADING.md'
 
 /**
- * Resource types whose replacement or destruction loses data or an identity others point at
- * (endpoints, ARNs, name servers, keys that encrypted data). A log group counts when it keeps its
- * logs (retention set).
+ * The resource types that hold data: the templates' own list (templates/data-holders.json), which
+ * the server's plans read too (server/src/jobs/plan/data-holders.ts).
  */
-export const DATA_HOLDERS: Readonly<Record<string, string>> = {
-  aws_db_instance: 'database',
-  aws_rds_cluster: 'database cluster',
-  aws_rds_cluster_instance: 'database cluster instance',
-  aws_elasticache_replication_group: 'cache cluster',
-  aws_msk_cluster: 'Kafka cluster',
-  aws_opensearch_domain: 'search domain',
-  aws_s3_bucket: 'bucket',
-  aws_kms_key: 'KMS key',
-  aws_eks_cluster: 'EKS cluster',
-  aws_route53_zone: 'DNS zone',
-  aws_cloudwatch_log_group: 'log group',
-  aws_ecr_repository: 'container registry',
-  aws_sqs_queue: 'queue',
-  aws_sns_topic: 'topic',
-  aws_cloudfront_distribution: 'CloudFront distribution',
-  aws_dynamodb_table: 'table',
-  aws_efs_file_system: 'file system',
-  aws_kinesis_stream: 'stream',
+export async function dataHoldersIn(templatesDir: string): Promise<DataHolders> {
+  return parseDataHolders(await readFile(path.join(templatesDir, DATA_HOLDERS_FILE), 'utf8'))
 }
 
 /** One declared replacement: `- \`<resource address>\` is replaced: <what the customer should know>` */
@@ -79,17 +62,14 @@ export interface UpgradeResult {
  * A replacement or destruction the plan shows. Left out: tainted resources (an apply that failed)
  * and replacements forced only by an attribute moto does not answer back (its `read` gaps).
  */
-function losesData(c: ResourceChange): string | null {
+function losesData(c: ResourceChange, holders: DataHolders): string | null {
   if (!c.change.actions.includes('delete') || c.action_reason === 'replace_because_tainted') return null
   const unread = gapsOf('read')
     .filter((g) => g.address === configAddress(c.address))
     .map((g) => g.attribute)
   const paths = c.change.replace_paths ?? []
   if (paths.length > 0 && paths.every((p) => unread.includes(String(p[0])))) return null
-  const kind = DATA_HOLDERS[c.type]
-  if (!kind) return null
-  if (c.type === 'aws_cloudwatch_log_group' && !Number(c.change.before?.retention_in_days)) return null
-  return kind
+  return dataKindOf(holders, c.type, c.change.before ?? {})
 }
 
 async function git(cwd: string, args: string[]): Promise<string> {
@@ -193,8 +173,9 @@ async function judge(changes: ResourceChange[], older: OlderEnvironment, templat
   const declared = parseDeclarations(await read(templatesDir)).filter((d) => !before.has(`${d.address}\0${d.words}`))
   const findings: Finding[] = []
   const warnings: string[] = []
+  const holders = await dataHoldersIn(templatesDir)
   for (const c of changes) {
-    const kind = losesData(c)
+    const kind = losesData(c, holders)
     if (!kind) continue
     const verb = c.change.actions.includes('create') ? 'replaced' : 'destroyed'
     const declaration = declared.find((d) => d.address === configAddress(c.address))

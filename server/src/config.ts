@@ -93,6 +93,21 @@ export interface Config {
     /** JOBS_WAIT_RECHECK_MS: longest a waiter goes without re-reading its job (it is woken by the job's completion announcement). */
     waitRecheckMs: number
   }
+  /** Terraform plans and drift checks (server/src/jobs/plan/; docs/operations.md, "Terraform for plans"). */
+  plan: {
+    /** TERRAFORM_BIN: the Terraform executable (default `terraform` on PATH). */
+    terraformBin: string
+    /** TERRAFORM_CLI_CONFIG: the CLI configuration Terraform runs with (a provider mirror); unset: Terraform's defaults. */
+    cliConfigFile: string | undefined
+    /** TERRAFORM_PLUGIN_CACHE_DIR: the providers' cache shared by every plan (a warm init downloads nothing). */
+    pluginCacheDir: string | undefined
+    /** PLAN_TIMEOUT_MS: longest one Terraform command may run. */
+    timeoutMs: number
+    /** PLAN_OUTPUT_CAP_BYTES: most output one Terraform command may write. */
+    outputCapBytes: number
+    /** PLAN_CONCURRENCY: plans (and drift checks) of one replica at once, apart from generations and pushes. */
+    concurrency: number
+  }
   /** Where generation reads templates: TEMPLATES_REPO (a Git URL, branch main, unpinned) or TEMPLATES_DIR. */
   templates: {
     dir: string
@@ -231,6 +246,14 @@ export function loadConfig(env: Env = process.env): Config {
     encryption: encryptionConfig(env),
     cloud: cloudConfig(env),
     jobs: jobsConfig(env),
+    plan: {
+      terraformBin: str(env, 'TERRAFORM_BIN', 'terraform'),
+      cliConfigFile: optional(env, 'TERRAFORM_CLI_CONFIG'),
+      pluginCacheDir: optional(env, 'TERRAFORM_PLUGIN_CACHE_DIR'),
+      timeoutMs: Math.max(1000, int(env, 'PLAN_TIMEOUT_MS', 10 * 60_000)),
+      outputCapBytes: Math.max(1024 * 1024, int(env, 'PLAN_OUTPUT_CAP_BYTES', 128 * 1024 * 1024)),
+      concurrency: Math.max(1, int(env, 'PLAN_CONCURRENCY', 2)),
+    },
     templates: {
       dir: str(env, 'TEMPLATES_DIR', BUNDLED_TEMPLATES_DIR),
       repo: optional(env, 'TEMPLATES_REPO'),

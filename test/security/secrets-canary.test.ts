@@ -208,6 +208,16 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
         pushed.push((await waitForJob(url, auth('dev'), job.id)).id)
       }
     },
+    // A plan and a drift check of the environment the push targets: answered (409 without a state
+    // bucket, or a failed job whose Terraform output is scanned like any job's).
+    'POST /api/environments/{id}/plan': async () => {
+      const res = (await call('POST', `/api/environments/${pushEnv._id}/plan`)).json()
+      if (res.data?.id) await waitForJob(url, auth('dev'), res.data.id)
+    },
+    'POST /api/environments/{id}/drift': async () => {
+      const res = (await call('POST', `/api/environments/${pushEnv._id}/drift`)).json()
+      if (res.data?.id) await waitForJob(url, auth('dev'), res.data.id)
+    },
     'GET /api/environments/upgrades': () => call('GET', '/api/environments/upgrades'),
     // Dry runs of both push targets: their results (diffs) and errors are scanned like any job's.
     'POST /api/environments/upgrade': async () => {

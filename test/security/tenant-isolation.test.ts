@@ -31,6 +31,8 @@ const MATRIX: Record<string, { ids: IdKind[]; body?: unknown }> = {
   'DELETE /api/environments/{id}': { ids: ['environment'] },
   'POST /api/environments/{id}/generate': { ids: ['environment'], body: { format: 'terraform', options: { includeBackend: true } } },
   'POST /api/environments/{id}/push': { ids: ['environment'], body: {} },
+  'POST /api/environments/{id}/plan': { ids: ['environment'] },
+  'POST /api/environments/{id}/drift': { ids: ['environment'] },
   'GET /api/cloud-credentials/{id}': { ids: ['credential'] },
   'PUT /api/cloud-credentials/{id}': { ids: ['credential'], body: { name: 'renamed-by-other' } },
   'DELETE /api/cloud-credentials/{id}': { ids: ['credential'] },

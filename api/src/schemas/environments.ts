@@ -5,6 +5,7 @@ import { StringEnum } from '../string-enum.ts'
 import { ENVIRONMENT_STATUSES, PROVIDERS, TIERS } from '../values.ts'
 import { Behind, LastPush } from './push.ts'
 import { PolicyWarnings } from './policies.ts'
+import { LastDrift } from './plans.ts'
 import { Role, TeamName } from './teams.ts'
 
 export { ENVIRONMENT_STATUSES }
@@ -224,6 +225,7 @@ export const Environment = Type.Object({
   behind: Type.Optional(Behind),
   /** The organisation's rules' warnings on the environment (served one at a time: GET, create, update, restore); absent: none. */
   warnings: Type.Optional(PolicyWarnings),
+  drift: Type.Optional(Type.Union([LastDrift, Type.Null()])),
 })
 export type Environment = Static<typeof Environment>
 

@@ -20,6 +20,8 @@ export const CHANGE_KINDS = [
   'generate',
   'push',
   'push-dry-run',
+  'plan',
+  'drift',
   'upgrade',
   'credential-rotated',
 ] as const
@@ -63,6 +65,11 @@ const EntryFields = {
   ),
   restoredFrom: Type.Optional(Type.Integer({ description: 'The entry a restore took its configuration from.' })),
   credentialId: Type.Optional(Type.String({ description: 'The cloud credential whose secrets were changed.' })),
+  plan: Type.Optional(
+    Type.String({
+      description: 'A plan or drift check: its summary ("0 to add, 1 to change, 0 to destroy"; drift: how many resources differ).',
+    }),
+  ),
 }
 
 /** An entry as `GET …/history` lists it. */

@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { StringEnum } from '../string-enum.ts'
 import { JOB_STATUSES, JOB_TYPES, type JobStatus, type JobType } from '../values.ts'
 import { FormatSchema, GenerateOptions } from './generation.ts'
+import { PlanResult } from './plans.ts'
 import { DryRunResult, PushResult } from './push.ts'
 
 const Finding = Type.Object(
@@ -41,7 +42,7 @@ export const Job = Type.Object({
   startedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   error: Type.Optional(JobError),
-  result: Type.Optional(Type.Union([GenerateResult, PushResult, DryRunResult])),
+  result: Type.Optional(Type.Union([GenerateResult, PushResult, DryRunResult, PlanResult])),
 })
 export type Job = Static<typeof Job>
 

@@ -4,6 +4,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { CONFLICT_KINDS, PUSH_STRATEGIES } from '../values.ts'
 import { StringEnum } from '../string-enum.ts'
 import { FormatSchema, GenerateOptions } from './generation.ts'
+import { PlanResult, PlanUnavailable } from './plans.ts'
 
 export { CONFLICT_KINDS, PUSH_STRATEGIES, type ConflictKind } from '../values.ts'
 
@@ -65,6 +66,7 @@ export const PushResult = Type.Object({
   conflicts: Type.Optional(Type.Array(FileConflict, { description: 'Strategy "branch": the files pushed with conflict markers.' })),
   warnings: Type.Optional(Type.Array(Type.String(), { description: 'What went wrong without failing the push.' })),
   configurationChange: Type.Optional(ConfigurationChange),
+  plan: Type.Optional(PlanResult),
 })
 export type PushJobResult = Static<typeof PushResult>
 
@@ -77,6 +79,11 @@ export const DryRunResult = Type.Object({
   conflicts: Type.Array(FileConflict),
   generationJobId: Type.Optional(Type.String()),
   configurationChange: Type.Optional(ConfigurationChange),
+  plan: Type.Optional(
+    Type.Union([PlanResult, PlanUnavailable], {
+      description: 'With plan: true: the Terraform plan of the merged tree, or why there is none.',
+    }),
+  ),
 })
 export type DryRunResult = Static<typeof DryRunResult>
 
@@ -121,6 +128,14 @@ export const PushBody = Type.Object(
       description: 'Do everything but the push: the job succeeds with the changes against the branch head (result.changes).',
     }),
     strategy: { ...PushStrategySchema, default: 'merge' },
+    plan: Type.Optional(Type.Boolean({ description: 'With dryRun: plan the tree the push would write too (result.plan; docs/plans.md).' })),
+    confirmDestroy: Type.Optional(
+      Type.Array(Type.String({ maxLength: 500 }), {
+        maxItems: 200,
+        description:
+          'The data-holding resources the push may replace or destroy: exactly the addresses its plan names (PUSH_WOULD_DESTROY_DATA).',
+      }),
+    ),
   },
   { additionalProperties: false },
 )

@@ -1,7 +1,7 @@
-// ies push <env> [--dry-run] [--strategy merge|branch] [--format ...] [--include-*] [--no-wait]
+// ies push <env> [--dry-run] [--plan] [--confirm-destroy ADDRESS ...] [--strategy merge|branch] [--format ...] [--include-*] [--no-wait]
 import { Option, type Command } from 'commander'
 import { PUSH_STRATEGIES } from '@ies/api'
-import type { ApiClient, Job, PushBody, PushConflict, PushDryRunResult, PushStrategy } from '@ies/api'
+import type { ApiClient, Job, PlanResult, PushBody, PushConflict, PushDryRunResult, PushStrategy } from '@ies/api'
 import type { Context } from '../context.ts'
 import { addFormatOption, addIncludeOptions, anyIncluded, includeOptions, type IncludeFlags } from '../generate-options.ts'
 import { withExamples } from '../help.ts'
@@ -9,6 +9,7 @@ import { addWaitOptions, failedJob, waitForJob, waits, type WaitOptions } from '
 import { findEnvironment } from '../lookup.ts'
 import { CommandFailed, EXIT, type Output } from '../output.ts'
 import { printPushDiff } from '../push-diff.ts'
+import { printPlan } from '../plan-output.ts'
 import type { ConfigurationChange } from '@ies/api'
 import { printConfigurationChange } from '../configuration-problems.ts'
 
@@ -26,6 +27,8 @@ export async function pushBodyMembers(client: ApiClient): Promise<Set<string>> {
 type PushOpts = IncludeFlags &
   WaitOptions & {
     dryRun?: boolean
+    plan?: boolean
+    confirmDestroy?: string[]
     strategy?: string
     format?: string
     generationJob?: string
@@ -50,6 +53,8 @@ export function printPushResult(out: Output, job: Job): void {
     printConfigurationChange(out, result.configurationChange as ConfigurationChange | undefined, true)
     if (dry.changes.length > 0) printPushDiff(out, dry.changes)
     printConflicts(out, dry.conflicts)
+    if (dry.plan && 'unavailable' in dry.plan) out.note(`No plan: ${dry.plan.unavailable}`)
+    else if (dry.plan) printPlan(out, dry.plan)
     return
   }
   printConfigurationChange(out, result?.configurationChange as ConfigurationChange | undefined, false)
@@ -68,6 +73,11 @@ export function registerPush(program: Command, ctx: () => Context): void {
     .command('push <env>')
     .description("Generate and push to the environment's Git repository; --dry-run prints the diff and pushes nothing")
     .option('--dry-run', 'show what the push would change (like git diff --stat plus hunks); nothing is pushed')
+    .option('--plan', 'a dry run that also shows the Terraform plan of what would be pushed (exit 8: data at risk)')
+    .option(
+      '--confirm-destroy <address...>',
+      'let the push replace or destroy these data-holding resources (exactly the addresses its plan names)',
+    )
     .addOption(new Option('--strategy <strategy>', STRATEGY_TEXT).choices(PUSH_STRATEGIES))
   addFormatOption(command, 'the full repository')
   addIncludeOptions(command, '; any --include-* pushes exactly the parts named (default: all of them)')
@@ -77,6 +87,9 @@ export function registerPush(program: Command, ctx: () => Context): void {
     '# what would change on the branch, then push it',
     'ies push shop-dev --dry-run',
     'ies push shop-dev',
+    '# what it would do in the cloud, then push although it replaces the database',
+    'ies push shop-dev --plan',
+    'ies push shop-dev --confirm-destroy module.rds[0].aws_db_instance.this',
     '# the changes on a new branch, for a pull request',
     'ies push shop-dev --strategy branch',
     '# only the Terraform stack and its backend',
@@ -90,7 +103,9 @@ export function registerPush(program: Command, ctx: () => Context): void {
       ...(opts.format && { format: opts.format as 'terraform' }),
       ...(anyIncluded(opts) && { options: includeOptions(opts) }),
       ...(opts.generationJob && { generationJobId: opts.generationJob }),
-      ...(opts.dryRun && { dryRun: true }),
+      ...((opts.dryRun || opts.plan) && { dryRun: true }),
+      ...(opts.plan && { plan: true }),
+      ...(opts.confirmDestroy && { confirmDestroy: opts.confirmDestroy }),
       ...(opts.strategy && { strategy: opts.strategy as PushStrategy }),
     }
     await refuseUnknownMembers(client, body)
@@ -100,14 +115,38 @@ export function registerPush(program: Command, ctx: () => Context): void {
       return
     }
     job = await waitForJob(client, c.out, job.id, { timeoutSeconds: opts.timeout })
+    job = await confirmOnTerminal(c, job, async (addresses) => {
+      const again = await client.push(environment.id, { ...body, confirmDestroy: addresses })
+      return waitForJob(client, c.out, again.id, { timeoutSeconds: opts.timeout })
+    })
     if (job.status !== 'succeeded') throw failedJob(c.out, job)
     c.out.result(job, () => printPushResult(c.out, job))
+    const plan = (job.result as { plan?: PlanResult | { unavailable: string } } | undefined)?.plan
+    if (opts.plan && plan && 'dataAtRisk' in plan && plan.dataAtRisk.length > 0)
+      throw new CommandFailed('The push would replace or destroy resources holding data', EXIT.DATA_AT_RISK, 'DATA_AT_RISK')
   })
+}
+
+/**
+ * A push refused because it would destroy data: on a terminal, the addresses are shown and the
+ * user types them back (each, exactly) to push again with them confirmed; elsewhere the refusal stands.
+ */
+async function confirmOnTerminal(c: Context, job: Job, pushAgain: (addresses: string[]) => Promise<Job>): Promise<Job> {
+  const addresses = (job.error?.details as { addresses?: string[] } | undefined)?.addresses
+  if (job.error?.code !== 'PUSH_WOULD_DESTROY_DATA' || !addresses || !process.stdin.isTTY || !c.out.interactive) return job
+  c.out.line(c.out.colors.red('The push would replace or destroy resources holding data:'))
+  for (const address of addresses) c.out.line(c.out.colors.red(`  ${address}`))
+  const { input } = await import('@inquirer/prompts')
+  for (const address of addresses) {
+    const typed = await input({ message: `Type ${address} to confirm (anything else: nothing is pushed)` })
+    if (typed.trim() !== address) return job
+  }
+  return pushAgain(addresses)
 }
 
 /** The server drops members it does not know: a dry run it did not understand would push for real. */
 async function refuseUnknownMembers(client: ApiClient, body: PushBody): Promise<void> {
-  const wanted = (['dryRun', 'strategy'] as const).filter((key) => body[key] !== undefined)
+  const wanted = (['dryRun', 'strategy', 'plan', 'confirmDestroy'] as const).filter((key) => body[key] !== undefined)
   if (wanted.length === 0) return
   const members = await pushBodyMembers(client)
   const missing = wanted.filter((key) => !members.has(key))

@@ -16,6 +16,7 @@ import { ConflictView } from '../components/ConflictView.tsx'
 import { GitRef } from '../components/GitRef.tsx'
 import { ConfigurationChangeView, configurationChangeOf } from '../components/ConfigurationChange.tsx'
 import { TemplatesPin } from '../components/TemplatesPin.tsx'
+import { DestroyConfirmation, PlanView, planOf } from '../components/PlanView.tsx'
 import { ErrorNotice, Notice, Spinner, formatDate } from '../components/ui.tsx'
 
 export function PushPanel({ env, onPushed }: { env: Environment; onPushed?: () => void }) {
@@ -31,6 +32,11 @@ export function PushPanel({ env, onPushed }: { env: Environment; onPushed?: () =
   const outcome = pushOutcome(job)
   const reasons = behindReasons(env.behind, env.lastPush)
   const [mode, setMode] = useState<'Preview' | 'Push'>('Push')
+  // A preview plans too when there is a state bucket and a cloud credential to plan with (plans.md).
+  const plannable = !!env.terraformBackend?.bucket && !!env.cloudCredentialId
+  const plan = outcome?.kind === 'preview' ? planOf(job?.result) : undefined
+  const atRisk = plan && 'dataAtRisk' in plan ? plan.dataAtRisk : []
+  const refused = job?.error?.code === 'PUSH_WOULD_DESTROY_DATA' ? ((job.error.details as { addresses?: string[] })?.addresses ?? []) : []
   const pushedJob = outcome?.kind === 'pushed' && outcome.changed ? job?.id : undefined
   useEffect(() => {
     // The environment's last push and "behind" changed: the page reads it again (one request).
@@ -92,7 +98,12 @@ export function PushPanel({ env, onPushed }: { env: Environment; onPushed?: () =
         </Notice>
       )}
       <div className="row">
-        <button type="button" className="btn" disabled={!!missing || running} onClick={() => start({ dryRun: true })}>
+        <button
+          type="button"
+          className="btn"
+          disabled={!!missing || running}
+          onClick={() => start({ dryRun: true, ...(plannable && { plan: true }) })}
+        >
           Preview changes
         </button>
         <button type="button" className="btn primary" disabled={!!missing || running} onClick={() => start({})}>
@@ -108,18 +119,24 @@ export function PushPanel({ env, onPushed }: { env: Environment; onPushed?: () =
             What a push to <span className="mono">{outcome.branch || branch}</span> would change
           </h3>
           <ConfigurationChangeView change={configurationChangeOf(job?.result)} dryRun />
+          <PlanView plan={plan} />
+          {atRisk.length > 0 && (
+            <DestroyConfirmation envName={env.name} addresses={atRisk} disabled={running} onConfirm={(a) => start({ confirmDestroy: a })} />
+          )}
           <ChangePreview
             changes={outcome.changes}
             actions={
-              <div className="row">
-                <button type="button" className="btn primary" disabled={running} onClick={() => start({ strategy: 'merge' })}>
-                  Push
-                </button>
-                <button type="button" className="btn" disabled={running} onClick={() => start({ strategy: 'branch' })}>
-                  Push to a new branch
-                </button>
-                <span className="muted small">A new branch leaves {branch} untouched; open a pull request from it.</span>
-              </div>
+              atRisk.length > 0 ? null : (
+                <div className="row">
+                  <button type="button" className="btn primary" disabled={running} onClick={() => start({ strategy: 'merge' })}>
+                    Push
+                  </button>
+                  <button type="button" className="btn" disabled={running} onClick={() => start({ strategy: 'branch' })}>
+                    Push to a new branch
+                  </button>
+                  <span className="muted small">A new branch leaves {branch} untouched; open a pull request from it.</span>
+                </div>
+              )
             }
           />
         </div>
@@ -134,6 +151,9 @@ export function PushPanel({ env, onPushed }: { env: Environment; onPushed?: () =
             <> A new branch for a pull request; {branch} is untouched. Conflicts, if any, are marked in the files.</>
           )}
         </Notice>
+      )}
+      {refused.length > 0 && (
+        <DestroyConfirmation envName={env.name} addresses={refused} disabled={running} onConfirm={(a) => start({ confirmDestroy: a })} />
       )}
       {outcome?.kind === 'pushed' && <ConfigurationChangeView change={configurationChangeOf(job?.result)} dryRun={false} />}
       {outcome?.kind === 'conflict' && (

@@ -20,6 +20,10 @@ export interface LifecyclePushParams extends PushParams {
   strategy?: PushStrategy
   /** The templates version an upgrade pushes (a resolved commit); default the environment's pin, else the newest. */
   templatesVersion?: string
+  /** A dry run: plan the tree the push would write too (result.plan). */
+  plan?: boolean
+  /** The data-holding addresses the push may replace or destroy (its plan's dataAtRisk, exactly). */
+  confirmDestroy?: string[]
 }
 
 /** `ies/update-<first 8 characters of the job id>`: the branch strategy "branch" pushes to. */
@@ -37,6 +41,8 @@ export async function pushEnvironment(opts: {
   files: readonly TreeFile[]
   templatesCommit: string
   input: ProcessorInput
+  /** See PushRequest.onMerge (a plan of the merged tree: jobs/plan/push-plan.ts). */
+  onMerge?: PushRequest['onMerge']
   /** For tests: see PushRequest.beforeUpdate. */
   beforeUpdate?: PushRequest['beforeUpdate']
 }): Promise<PushJobResult | DryRunResult> {
@@ -72,6 +78,7 @@ export async function pushEnvironment(opts: {
     reviewBranch: reviewBranchOf(job._id),
     dryRun: params.dryRun === true,
     beforeUpdate: opts.beforeUpdate,
+    onMerge: opts.onMerge,
     keptBase: (record) => (record.environmentId === env._id ? opts.records.bases.files(record) : Promise.resolve(null)),
     keepBase: async (pushed) => {
       const record = parseGenerationRecord(pushed.find((f) => f.path === GENERATION_RECORD_PATH)?.content)

@@ -97,6 +97,11 @@ export interface PushRequest {
   keptBase?(record: GenerationRecord): Promise<TreeFile[] | null>
   /** Keeps the generated files of this push (its generation record as pushed) before the branch is updated. */
   keepBase?(files: TreeFile[]): Promise<void>
+  /**
+   * Called once the merge is made, before anything is pushed (not for a push its conflicts fail):
+   * the branch head's tree and the tree the push would write (a plan of either: jobs/plan/).
+   */
+  onMerge?(trees: { branch: TreeEntries; merged: TreeEntries }, read: (oid: string) => Promise<Buffer>): Promise<void>
   /** PUSH_CACHE_DIR: where fetched repositories are kept between pushes (repository-cache.ts); none: a temporary repository per push. */
   cacheDir?: string
 }
@@ -241,6 +246,8 @@ async function pushAttempt(ctx: PushContext, theirs: TreeEntries, attempt: numbe
     labels: { ours: branch, base: 'last generation', theirs: 'new generation' },
   })
   const outcome = { conflicts: merge.conflicts, base: found.kind, attempts: attempt } as const
+  const written = req.strategy === 'branch' ? merge.marked : merge.entries
+  if (req.dryRun || req.strategy === 'branch' || merge.conflicts.length === 0) await req.onMerge?.({ branch: ours, merged: written }, read)
   if (req.dryRun) {
     const changes = await changesOf(ours, merge, read)
     const target = req.strategy === 'branch' ? req.reviewBranch : branch
@@ -249,7 +256,7 @@ async function pushAttempt(ctx: PushContext, theirs: TreeEntries, attempt: numbe
   if (req.strategy === 'merge' && merge.conflicts.length > 0) throw pushConflict(branch, merge.conflicts)
 
   const message = req.message(previous)
-  const tree = await writeEntriesTree(gitdir, req.strategy === 'branch' ? merge.marked : merge.entries)
+  const tree = await writeEntriesTree(gitdir, written)
   const headTree = await treeOf(from)
   const warnings: string[] = []
   const generatedTree = await writeEntriesTree(gitdir, next)

@@ -5,6 +5,13 @@ import type { JobEnvironment } from '../generation/transform.ts'
 
 export interface EnvironmentAccess {
   get(userId: string, id: string): Promise<JobEnvironment | null>
+  /**
+   * The environment's cloud credential, decrypted (null: none assigned); only a plan asks for it
+   * (jobs/plan/push-plan.ts), and hands it to the Terraform process alone.
+   */
+  getCloudCredential?(userId: string, id: string): Promise<{ provider: string; credentials: Record<string, unknown> } | null>
+  /** Records a finished plan or drift check in the environment's history, with its summary line. */
+  planned?(userId: string, id: string, jobId: string, kind: 'plan' | 'drift', summary: string): Promise<void>
   /** The decrypted deploy key; only the push job asks for it. */
   getDeployKey(userId: string, id: string): Promise<string | null>
   /**

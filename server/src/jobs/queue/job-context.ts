@@ -5,6 +5,8 @@ import type { Config } from '../../config.ts'
 import type { TemplateProcessor } from '../generation/generation.ts'
 import type { JobEnvironment, ProcessorInput } from '../generation/transform.ts'
 import type { PushRecords } from '../push/push-records.ts'
+import type { DataHoldersSource } from '../plan/data-holders.ts'
+import type { DriftRecords } from '../plan/drift-records.ts'
 import type { ArchiveStore } from './archives.ts'
 import type { CompletionBus } from './completions.ts'
 import type { EnvironmentAccess } from './environment-access.ts'
@@ -31,6 +33,10 @@ export interface JobContext {
   pushLocks: PushLocks
   /** What the push job needs beside the job (push-job.ts). */
   pushing: { records: PushRecords; config: Config }
+  /** The last drift check of each environment (plan/drift-records.ts). */
+  drift: DriftRecords
+  /** The templates' data-holding resource types (plans mark them, pushes guard them: jobs/plan/). */
+  dataHolders: DataHoldersSource
   /** The job's environment, from `read` when it was started already; ENVIRONMENT_NOT_FOUND when it is gone. */
   environmentOf(record: JobRecord, read?: Promise<JobEnvironment | null>): Promise<JobEnvironment>
   /** Stores the job's error and logs what the operator needs (job-failures.ts). */

@@ -9,6 +9,7 @@ import { processorInput, templatesVersionOf, type JobEnvironment, type Processor
 import { isPemPrivateKey, PEM_OVER_HTTPS_MESSAGE } from '../push/deploy-key.ts'
 import { checkDestination } from '../push/destination.ts'
 import { pushEnvironment, type LifecyclePushParams } from '../push/push-job.ts'
+import { pushPlanning, type Planning } from '../plan/push-plan.ts'
 import { UNZIP_LIMITS } from '../../core/archive-limits.ts'
 import type { ArchiveId } from './archives.ts'
 import { JobFailure } from '../../core/job-failure.ts'
@@ -27,6 +28,7 @@ export async function runPush(ctx: JobContext, record: JobRecord, touch: Touch, 
   const keep = () => Promise.all([touch(), exclusive && ctx.pushLocks.refresh(environmentId, jobId)])
   let deployKey: string | null = null
   let input: ProcessorInput | undefined
+  let planning: Planning | undefined
   try {
     await keptAlive(ctx.config.jobs.lockLifetimeMs, keep, async () => {
       if (exclusive && (await pushTurn(ctx, record, keep))) {
@@ -42,6 +44,7 @@ export async function runPush(ctx: JobContext, record: JobRecord, touch: Touch, 
       deployKey = await ctx.environments.getDeployKey(record.userId, environmentId)
       if (!deployKey) throw new JobFailure('NO_DEPLOY_KEY', 'The environment has no deploy key to push with')
       if (isPemPrivateKey(deployKey)) throw new JobFailure('DEPLOY_KEY_NOT_USABLE', PEM_OVER_HTTPS_MESSAGE)
+      planning = await pushPlanning(ctx, record, env, templatesVersionOf(env, params.templatesVersion))
       const { files, templatesCommit } = params.generationJobId
         ? await filesOfGeneration(ctx, record, params.generationJobId)
         : await generate({
@@ -64,15 +67,16 @@ export async function runPush(ctx: JobContext, record: JobRecord, touch: Touch, 
         files,
         templatesCommit,
         input,
+        onMerge: planning.onMerge,
       })
       if (migrated.applied.length > 0) {
         Object.assign(result, { configurationChange: { migrations: migrated.applied, changes: migrated.changes } })
         if (!params.dryRun) await ctx.migrations.storeMigrated(record, templatesVersionOf(stored, params.templatesVersion))
       }
-      await ctx.store.succeed(record, result as PushResult, { processorInput: input })
+      await ctx.store.succeed(record, (await planning.finish(result)) as PushResult, { processorInput: input })
     })
   } catch (err) {
-    await ctx.fail(record, err, input, credentialSecrets(ctx.config.push.username, deployKey))
+    await ctx.fail(record, err, input, [...credentialSecrets(ctx.config.push.username, deployKey), ...(planning?.secrets ?? [])])
   } finally {
     if (exclusive) await ctx.pushLocks.release(environmentId, jobId).catch(() => {})
   }

@@ -8,6 +8,8 @@ import type { Db } from 'mongodb'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../../config.ts'
 import type { MigrationsSource } from '../../templates/migrations.ts'
+import type { DataHoldersSource } from '../plan/data-holders.ts'
+import { DriftRecords } from '../plan/drift-records.ts'
 import type { TemplateProcessor } from '../generation/generation.ts'
 import type { JobEnvironment } from '../generation/transform.ts'
 import { PushRecords } from '../push/push-records.ts'
@@ -46,6 +48,8 @@ export interface JobRunnerOptions {
   environments: EnvironmentAccess
   /** The templates' migrations (templates/migrations.ts); none: environments are generated as stored. */
   migrations?: MigrationsSource
+  /** The templates' data-holding resource types (jobs/plan/data-holders.ts); none: nothing is marked. */
+  dataHolders?: DataHoldersSource
 }
 
 export class JobRunner {
@@ -66,6 +70,8 @@ export class JobRunner {
   private readonly retained = new Map<string, RetainedSweep>()
   /** What the push job needs beside the job (push-job.ts). */
   readonly pushing: { records: PushRecords; config: Config }
+  /** The last drift check of each environment (GET /api/environments/:id). */
+  readonly drift: DriftRecords
   /** One push per environment at a time. */
   private readonly pushLocks: PushLocks
   /** What the jobs' work is given (job-context.ts). */
@@ -79,6 +85,7 @@ export class JobRunner {
     )
     this.pushing = { records: new PushRecords(opts.db), config: opts.config }
     this.pushLocks = new PushLocks(opts.db)
+    this.drift = new DriftRecords(opts.db)
     this.context = {
       store: this.store,
       archives: this.archives,
@@ -90,6 +97,8 @@ export class JobRunner {
       completions: this.completions,
       pushLocks: this.pushLocks,
       pushing: this.pushing,
+      drift: this.drift,
+      dataHolders: opts.dataHolders ?? (async () => ({})),
       environmentOf: (record, read) => this.environmentOf(record, read),
       fail: (record, err, input, secrets) => failJob({ store: this.store, log: opts.log }, record, err, input, secrets),
     }
@@ -101,7 +110,8 @@ export class JobRunner {
       notificationChannel: this.channel,
       processEvery: jobs.processEveryMs,
       defaultConcurrency: jobs.concurrency,
-      maxConcurrency: jobs.concurrency * 2,
+      // Plans and drift checks have their own limit (PLAN_CONCURRENCY each), on top of generate and push.
+      maxConcurrency: jobs.concurrency * 2 + opts.config.plan.concurrency * 2,
       defaultLockLifetime: jobs.lockLifetimeMs,
       // The job's own handler removes its Agenda document (see `run`): Agenda's removal would be one
       // more database round trip between a job's end and the release of its slot.
@@ -125,6 +135,12 @@ export class JobRunner {
     this.agenda.on('complete', (job: Job) => setImmediate(() => this.channel?.wake(job.attrs.name)))
     this.agenda.define<QueueData>('generate', (job) => this.run(job, (...args) => runGenerate(this.context, ...args)), definition)
     this.agenda.define<QueueData>('push', (job) => this.run(job, (...args) => runPush(this.context, ...args)), definition)
+    // A plan or drift check is a push dry run that runs Terraform (jobs/plan/push-plan.ts), under a limit
+    // of its own: plans never take the slots of generations and pushes.
+    const { concurrency } = opts.config.plan
+    const planning = { ...definition, concurrency, lockLimit: concurrency }
+    for (const type of ['plan', 'drift'] as const)
+      this.agenda.define<QueueData>(type, (job) => this.run(job, (...args) => runPush(this.context, ...args)), planning)
   }
 
   /** Starts processing; with JOBS_PROCESS=false only connects the notification channel, so jobs queued here still start at once elsewhere. */

@@ -11,6 +11,8 @@ export const KIND_LABELS: Record<HistoryEntry['kind'], string> = {
   generate: 'Generated',
   push: 'Pushed',
   'push-dry-run': 'Push previewed',
+  plan: 'Planned',
+  drift: 'Checked for drift',
   upgrade: 'Upgraded',
   'credential-rotated': 'Credential rotated',
   migrate: 'Migrated by the templates',

@@ -1,0 +1,57 @@
+// POST /api/environments/:id/plan    202 with a queued `plan` job: the Terraform plan of the tree a
+//                                     push would write (the merged branch tree); ?wait=true: 200 with the finished job
+// POST /api/environments/:id/drift   the same for a `drift` job: the branch head's tree, refresh only
+// Both need the environment pushable (a Git repository and deploy key), a state backend and an aws
+// cloud credential; without them: 409 PLAN_UNAVAILABLE with the reason. The job work is
+// server/src/jobs/plan/ (README.md beside this file).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
+import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
+import { AppError, fieldError } from '@ies/server/core/errors'
+import { EnvironmentParams } from '@ies/api/schemas/generation'
+import { Job, toJob } from '@ies/api/schemas/jobs'
+import { PLAN_CODES, PlanQuery } from '@ies/api/schemas/plans'
+import { PUSH_DEFAULTS } from '@ies/api/schemas/push'
+
+export const autoPrefix = '/environments'
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody }
+
+const plans: FastifyPluginAsyncTypebox = async (app) => {
+  /** An environment the caller may plan (operator or more), pushable, with a state backend and a cloud credential. */
+  async function plannable(principal: FastifyRequest['principal'], id: string) {
+    const { env } = await app.environments.access(principal, id, 'operate')
+    if (env.provider !== 'aws') throw fieldError('provider', 'only provider aws generates a stack')
+    const problem = await app.pushProblem(env)
+    if (problem) throw fieldError(problem.field, problem.message)
+    if (!env.terraformBackend?.bucket)
+      throw new AppError(
+        409,
+        PLAN_CODES.unavailable,
+        'The environment has no state backend (terraformBackend.bucket): there is no state to plan against.',
+      )
+    if (!env.cloudCredentialId)
+      throw new AppError(409, PLAN_CODES.unavailable, 'The environment has no cloud credential (cloudCredentialId) to plan with.')
+    return env
+  }
+
+  for (const type of ['plan', 'drift'] as const) {
+    app.post(
+      `/:id/${type}`,
+      { schema: { params: EnvironmentParams, querystring: PlanQuery, response: { 200: Envelope(Job), 202: Envelope(Job), ...errors } } },
+      async (request, reply) => {
+        const { userId } = request.principal
+        const env = await plannable(request.principal, request.params.id)
+        const params = { format: PUSH_DEFAULTS.format, options: { ...PUSH_DEFAULTS.options }, dryRun: true }
+        const job = await app.jobs.enqueue(type, userId, env._id, params)
+        // The history records the plan once it has finished, with its summary (jobs/plan/push-plan.ts).
+        if (!request.query.wait) return reply.code(202).send(ok(request, toJob(job)))
+        const done = await app.jobs.waitFor(userId, job._id, app.config.jobs.waitTimeoutMs)
+        if (!done || done.status === 'queued' || done.status === 'running') return reply.code(202).send(ok(request, toJob(done ?? job)))
+        return reply.code(200).send(ok(request, toJob(done)))
+      },
+    )
+  }
+}
+
+export default plans
