@@ -58,6 +58,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     logger: opts.logger === false ? false : loggerOptions(config, opts.logger),
     genReqId: (request) => requestIdFrom(request.headers['x-request-id']),
     bodyLimit: config.bodyLimitBytes,
+    // A plugin's start (the autoloaded plugins' imports, the rules' WebAssembly) may take longer than
+    // Fastify's 10 s on a loaded machine; a start that is slow is not a start that failed.
+    pluginTimeout: 120_000,
     trustProxy: config.trustProxy,
     frameworkErrors,
     clientErrorHandler,

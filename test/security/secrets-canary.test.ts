@@ -219,6 +219,17 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
       if (res.data?.id) await waitForJob(url, auth('dev'), res.data.id)
     },
     'GET /api/environments/upgrades': () => call('GET', '/api/environments/upgrades'),
+    // A draft judged by the organisation's rules, deploy key included: the answer names rules and fields, never values.
+    'POST /api/policies/evaluate': () =>
+      call('POST', '/api/policies/evaluate', {
+        environment: {
+          name: 'canary-draft',
+          provider: 'aws',
+          region: 'eu-west-1',
+          labels: { tier: 'production' },
+          gitRepository: { url: 'https://git.example.com/p.git', deployKey: pem('OPENSSH PRIVATE KEY', secrets.value('deploykey')) },
+        },
+      }),
     // Dry runs of both push targets: their results (diffs) and errors are scanned like any job's.
     'POST /api/environments/upgrade': async () => {
       const started = (await call('POST', '/api/environments/upgrade', { ids: [pushEnv._id, failEnv._id], dryRun: true })).json().data
