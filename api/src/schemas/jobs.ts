@@ -4,6 +4,7 @@ import { StringEnum } from '../string-enum.ts'
 import { JOB_STATUSES, JOB_TYPES, type JobStatus, type JobType } from '../values.ts'
 import { FormatSchema, GenerateOptions } from './generation.ts'
 import { DryRunResult, PushResult } from './push.ts'
+import { JobApproval, toJobApproval } from './approvals.ts'
 
 const Finding = Type.Object(
   {
@@ -42,6 +43,7 @@ export const Job = Type.Object({
   finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   error: Type.Optional(JobError),
   result: Type.Optional(Type.Union([GenerateResult, PushResult, DryRunResult])),
+  approval: Type.Optional(JobApproval),
 })
 export type Job = Static<typeof Job>
 
@@ -88,6 +90,7 @@ export interface StoredJob {
   finishedAt: Date | null
   error?: object
   result?: object
+  approval?: Parameters<typeof toJobApproval>[0]
 }
 
 /** A stored job record as the API serves it. */
@@ -102,5 +105,6 @@ export function toJob(doc: StoredJob): Job {
     finishedAt: doc.finishedAt ? doc.finishedAt.toISOString() : null,
     ...(doc.error && { error: doc.error as Job['error'] }),
     ...(doc.result && { result: doc.result as Job['result'] }),
+    ...(doc.approval && { approval: toJobApproval(doc.approval) }),
   }
 }
