@@ -99,6 +99,22 @@ t.test('approvals of production pushes', async (t) => {
     t.equal((await call('dev', 'POST', `/api/approvals/${id}/approve`)).status, 200, 'another operator can')
   })
 
+  await t.test('the bulk upgrade’s push of a production environment waits too', async (t) => {
+    const before = await tip('main')
+    const upgrade = await call('dev', 'POST', '/api/environments/upgrade', { ids: [prod.id, staging.id] })
+    t.equal(upgrade.status, 202, JSON.stringify(upgrade.body))
+    const jobIds = new Map<string, string>(upgrade.body.data.jobs.map((j: any) => [j.environmentId, j.jobId]))
+    const prodJob = jobIds.get(prod.id)!
+    t.equal((await job(prodJob)).status, 'awaiting-approval')
+    t.match((await call('carol', 'GET', '/api/approvals')).body.data, [{ jobId: prodJob, requestedBy: { username: 'dev' } }])
+    const headers = { authorization: `Bearer ${ctx.tokenFor('dev')}` }
+    t.equal((await waitForJob(ctx.url, headers, jobIds.get(staging.id)!)).status, 'succeeded', 'the staging push is not held')
+    t.equal((await job(prodJob)).status, 'awaiting-approval', 'the production push still waits')
+    t.equal(await tip('main'), before)
+    t.equal((await call('carol', 'POST', `/api/approvals/${prodJob}/reject`, {})).status, 200)
+    t.equal(await tip('main'), before, 'rejected: nothing written')
+  })
+
   await t.test('unknown and malformed job ids', async (t) => {
     t.equal((await call('carol', 'POST', '/api/approvals/00000000-0000-4000-8000-000000000000/approve')).status, 404)
     const bad = await call('carol', 'POST', '/api/approvals/x/reject', { reason: 'x'.repeat(501) })
