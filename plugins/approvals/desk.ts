@@ -14,7 +14,6 @@ import type { LifecyclePushParams } from '@ies/server/jobs/push/push-job'
 import type { JobApproval, JobRecord } from '@ies/server/jobs/queue/store'
 import { APPROVAL_CODES, type Approval } from '@ies/api/schemas/approvals'
 import { roleAllows } from '@ies/api/schemas/teams'
-import { teamIdOf } from '../teams/owner-key.ts'
 
 /** Who asked or decided: the IES user id and the identity provider's user name. */
 export interface Person {
@@ -47,7 +46,7 @@ export class ApprovalDesk {
   /** The team whose approval a push of this environment needs, or null. */
   private async approvingTeam(environmentId: string): Promise<string | null> {
     const env = await this.app.environments.forJob(environmentId)
-    const teamId = env && teamIdOf(env.userId)
+    const teamId = env && this.app.teams.teamOf(env.userId)
     if (!teamId || env.labels?.tier !== 'production') return null
     const team = await this.app.teams.byId(teamId)
     return team?.requireProductionApproval ? teamId : null
@@ -147,7 +146,12 @@ export class ApprovalDesk {
     }
   }
 
-  private async record(actor: Person, job: JobRecord, kind: 'approval-requested' | 'approval-approved' | 'approval-rejected' | 'approval-expired', log: FastifyBaseLogger) {
+  private async record(
+    actor: Person,
+    job: JobRecord,
+    kind: 'approval-requested' | 'approval-approved' | 'approval-rejected' | 'approval-expired',
+    log: FastifyBaseLogger,
+  ) {
     const env = await this.app.environments.forJob(job.environmentId)
     const environment = { id: job.environmentId, name: env?.name ?? job.environmentId }
     await this.app.history.recordJobChange(actor, job._id, { kind, environment, jobId: job._id }, log)

@@ -15,10 +15,8 @@ const approvals: FastifyPluginAsyncTypebox = async (app) => {
     ok(request, await app.approvals.list(request)),
   )
 
-  app.post(
-    '/:jobId/approve',
-    { schema: { params: ApprovalParams, response: { 200: Envelope(Job), ...errors } } },
-    async (request) => ok(request, toJob(await app.approvals.decide(request, request.params.jobId, 'approved'))),
+  app.post('/:jobId/approve', { schema: { params: ApprovalParams, response: { 200: Envelope(Job), ...errors } } }, async (request) =>
+    ok(request, toJob(await app.approvals.decide(request, request.params.jobId, 'approved'))),
   )
 
   app.post(

@@ -10,7 +10,7 @@ import { isDuplicateKey } from '@ies/server/core/db'
 import { rolesFromGroups } from './groups.ts'
 import { checkScope, scopesOf, targetScope, type Caller, type Holding, type Scope } from './scopes.ts'
 import { strongerRole, type EnvironmentAction, type Member, type Team, type TeamRole, type TeamSettingsInput } from '@ies/api/schemas/teams'
-import { teamOwnerKey, type TeamMembership } from './owner-key.ts'
+import { teamIdOf, teamOwnerKey, type TeamMembership } from './owner-key.ts'
 
 interface TeamDoc {
   _id: string
@@ -146,6 +146,11 @@ export class TeamsRepository {
     await this.teams.updateOne({ _id: team._id }, { $set: { ...settings, updatedAt: new Date() } })
     this.names = undefined
     return this.get(team._id)
+  }
+
+  /** The team id an environment's or credential's owner key names (`team:<id>`), or null for a user's. */
+  teamOf(ownerKey: string): string | null {
+    return teamIdOf(ownerKey)
   }
 
   /** The team as stored now (settings read fresh, not from the names cache), or null. */

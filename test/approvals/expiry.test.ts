@@ -21,7 +21,11 @@ t.test('an unanswered approval request expires and ends the job', async (t) => {
     async () => (await call('dev', 'GET', `/api/jobs/${id}`)).body.data,
     (job) => job.status === 'failed',
   )
-  t.match(ended, { status: 'failed', error: { code: 'APPROVAL_EXPIRED', message: /APPROVAL_EXPIRY_MS/ }, approval: { decision: 'expired' } })
+  t.match(ended, {
+    status: 'failed',
+    error: { code: 'APPROVAL_EXPIRED', message: /APPROVAL_EXPIRY_MS/ },
+    approval: { decision: 'expired' },
+  })
   t.equal((await call('carol', 'POST', `/api/approvals/${id}/approve`)).status, 409, 'an expired request is not approved')
   t.same((await call('carol', 'GET', '/api/approvals')).body.data, [])
   t.equal((await git.git('customer', ['rev-parse', 'main'])).trim(), before, 'nothing pushed')

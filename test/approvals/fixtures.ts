@@ -71,5 +71,11 @@ export async function approvingTeam(t: { teardown(fn: () => unknown): void }, ct
     if (made.status !== 201) throw new Error(`environment ${name}: ${JSON.stringify(made.body)}`)
     return made.body.data as { id: string; name: string }
   }
-  return { call, git, teamId: team.body.data.id as string, environment, asOperator: () => call('admin', 'PUT', '/api/teams/platform/members/user/dev', { role: 'operator' }) }
+  return {
+    call,
+    git,
+    teamId: team.body.data.id as string,
+    environment,
+    asOperator: () => call('admin', 'PUT', '/api/teams/platform/members/user/dev', { role: 'operator' }),
+  }
 }

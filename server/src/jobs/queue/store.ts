@@ -125,7 +125,13 @@ export class JobStore {
   }
 
   /** A new job record, queued, or awaiting approval when `approval` is given (not started until `release`). */
-  async create(type: JobType, userId: string, environmentId: string, params: JobRecord['params'], approval?: JobApproval): Promise<JobRecord> {
+  async create(
+    type: JobType,
+    userId: string,
+    environmentId: string,
+    params: JobRecord['params'],
+    approval?: JobApproval,
+  ): Promise<JobRecord> {
     const doc: JobRecord = {
       _id: randomUUID(),
       type,
@@ -146,7 +152,10 @@ export class JobStore {
 
   /** The jobs awaiting approval (the queue collection holds only unfinished jobs: a small read). */
   awaitingApproval(): Promise<JobRecord[]> {
-    return this.collection.find({ status: 'awaiting-approval' }, { projection: { processorInput: 0 } }).sort({ createdAt: 1 }).toArray()
+    return this.collection
+      .find({ status: 'awaiting-approval' }, { projection: { processorInput: 0 } })
+      .sort({ createdAt: 1 })
+      .toArray()
   }
 
   /** An approved job becomes queued (by `_id` alone, see the top); the record as queued, or null when it is gone. */
