@@ -18,19 +18,22 @@ function person(username: string) {
 
 export type Who = 'admin' | 'dev' | 'other' | 'carol' | 'eve' | 'pipeline'
 
+/** A bearer token of `who`, signed by the test app's issuer. */
+export const tokenOf = (ctx: TestApp, who: Who): string =>
+  who === 'carol' || who === 'eve'
+    ? ctx.issuer.sign(person(who))
+    : who === 'pipeline'
+      ? ctx.issuer.sign({
+          sub: '00000000-0000-4000-8000-00000000c11e',
+          azp: 'ies-cli',
+          preferred_username: 'service-account-ies-cli',
+          realm_access: { roles: ['user'] },
+        })
+      : ctx.tokenFor(who)
+
 /** A caller of the API as `who`: status and parsed body. */
 export function caller(ctx: TestApp) {
-  const token = (who: Who) =>
-    who === 'carol' || who === 'eve'
-      ? ctx.issuer.sign(person(who))
-      : who === 'pipeline'
-        ? ctx.issuer.sign({
-            sub: '00000000-0000-4000-8000-00000000c11e',
-            azp: 'ies-cli',
-            preferred_username: 'service-account-ies-cli',
-            realm_access: { roles: ['user'] },
-          })
-        : ctx.tokenFor(who)
+  const token = (who: Who) => tokenOf(ctx, who)
   return async (who: Who, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) => {
     const res = await ctx.app.inject({
       method,
