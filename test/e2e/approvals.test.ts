@@ -1,5 +1,6 @@
 // The Approvals page in Chromium: carol, an operator of the team, sees dev's production push waiting,
-// rejects one with a reason and approves the other; dev, who asked, sees them without the buttons.
+// rejects one with a reason and approves the other; dev, who asked, sees them without the buttons,
+// and a push from the environment's page tells dev it awaits approval.
 import t from 'tap'
 import { startTestApp } from '../harness/app.ts'
 import { eventually } from '../harness/eventually.ts'
@@ -44,6 +45,15 @@ t.test('approve and reject pushes on the Approvals page', async (t) => {
     (j) => j.status !== 'awaiting-approval',
   )
   t.match(approved.approval, { decision: 'approved', decidedBy: { username: 'carol' } })
+
+  // A push from the environment's page says it waits, and where it is decided.
+  await dev.page.goto(`${ctx.url}/#/environments/${prod.id}`)
+  const panel = dev.page.locator('section[aria-labelledby="push-title"]')
+  await panel.getByRole('button', { name: 'Push to Git' }).click()
+  const waiting = panel.getByTestId('awaiting-approval')
+  await waiting.waitFor()
+  t.match(await waiting.textContent(), /Awaiting approval.*Approvals/)
+  t.match((await call('carol', 'GET', '/api/approvals')).body.data, [{ requestedBy: { username: 'dev' }, canDecide: true }])
   t.same(carol.problems.errors, [])
   t.same(dev.problems.errors, [])
 })
