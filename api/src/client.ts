@@ -25,6 +25,8 @@ import type {
   HistoryEntry,
   HistoryEntryDetail,
   Team,
+  TeamSettings,
+  Approval,
   TeamMember,
   Job,
   JobFiles,
@@ -240,6 +242,14 @@ function teamAndUpgradeRoutes({ json }: Readers) {
       json<TeamMember>('PUT', `/teams/${enc(id)}/members/${enc(member.kind)}/${enc(member.name)}`, { role: member.role }),
     removeTeamMember: (id: string, member: Pick<TeamMember, 'kind' | 'name'>) =>
       json<void>('DELETE', `/teams/${enc(id)}/members/${enc(member.kind)}/${enc(member.name)}`),
+    /** Sets a team's settings (admin), e.g. whether its production pushes need approval. */
+    setTeamSettings: (id: string, settings: TeamSettings) => json<Team>('PUT', `/teams/${enc(id)}/settings`, settings),
+    /** The pushes awaiting approval the caller may see (`canDecide`: theirs to approve or reject). */
+    approvals: () => json<Approval[]>('GET', '/approvals'),
+    /** Approves a push awaiting approval: it is queued. */
+    approve: (jobId: string) => json<Job>('POST', `/approvals/${enc(jobId)}/approve`),
+    /** Rejects a push awaiting approval: it ends as APPROVAL_REJECTED, nothing is pushed. */
+    reject: (jobId: string, reason?: string) => json<Job>('POST', `/approvals/${enc(jobId)}/reject`, reason ? { reason } : {}),
     /** The caller's pushed environments that are behind (templates or configuration changed since the last push). */
     upgrades: () => json<Upgradable[]>('GET', '/environments/upgrades'),
     /** One push job per environment that is behind (or per id given). */

@@ -13,6 +13,7 @@ import type * as history from './schemas/history.ts'
 import type * as push from './schemas/push.ts'
 import type * as policies from './schemas/policies.ts'
 import type * as plans from './schemas/plans.ts'
+import type * as approvals from './schemas/approvals.ts'
 import type { PushStrategy } from './values.ts'
 
 export type Environment = Static<typeof environments.Environment>
@@ -32,6 +33,8 @@ export type CredentialUpdate = Static<typeof credentials.CredentialUpdate>
 export type CredentialUpdated = Static<typeof credentials.CredentialUpdated>
 
 export type Job = Static<typeof jobs.Job>
+export type Approval = Static<typeof approvals.Approval>
+export type TeamSettings = Static<typeof teams.TeamSettingsInput>
 export type JobFiles = Static<typeof jobs.JobFiles>
 export type GenerateBody = Static<typeof generation.GenerateBody>
 export type GenerateOptions = Static<typeof generation.GenerateOptions>

@@ -27,7 +27,8 @@ export type Theme = (typeof THEMES)[number]
 
 export const JOB_TYPES = ['generate', 'push', 'plan', 'drift'] as const
 export type JobType = (typeof JOB_TYPES)[number]
-export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const
+/** `awaiting-approval`: a push of a production environment a team member must approve before it is queued (docs/teams.md). */
+export const JOB_STATUSES = ['awaiting-approval', 'queued', 'running', 'succeeded', 'failed'] as const
 export type JobStatus = (typeof JOB_STATUSES)[number]
 
 /** What a generation produces. */

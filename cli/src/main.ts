@@ -2,6 +2,7 @@
 // its message and exit code (EXIT in output.ts).
 import { Command, CommanderError } from 'commander'
 import { registerApply } from './commands/apply.ts'
+import { registerApprovals } from './commands/approvals.ts'
 import { registerAuth } from './commands/auth.ts'
 import { registerCatalog } from './commands/catalog.ts'
 import { registerCredentials } from './commands/credentials.ts'
@@ -55,6 +56,7 @@ export function buildProgram(): { program: Command; context: () => Context } {
   registerCredentials(program, ctx)
   registerUpgrade(program, ctx)
   registerTeams(program, ctx)
+  registerApprovals(program, ctx)
   return { program, context: ctx }
 }
 

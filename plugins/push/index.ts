@@ -66,7 +66,7 @@ const push: FastifyPluginAsyncTypebox = async (app) => {
         ...(body.confirmDestroy && { confirmDestroy: body.confirmDestroy }),
         ...(body.generationJobId && { generationJobId: body.generationJobId }),
       }
-      const job = await app.jobs.enqueue('push', userId, env._id, params)
+      const job = await app.approvals.enqueuePush(request.principal, env._id, params, request.log)
       const kind = body.dryRun ? 'push-dry-run' : 'push'
       await app.history.record(request, { kind, environment: { id: env._id, name: env.name }, jobId: job._id })
       return reply.code(202).send(ok(request, toJob(job)))

@@ -4,6 +4,7 @@
 //   GET    /teams                            admin: every team; others: their own, with `role`
 //   POST   /teams             { name }       admin
 //   PUT    /teams/:team       { name }       admin: rename (environments follow: they hold the id)
+//   PUT    /teams/:team/settings { requireProductionApproval }  admin: the team's settings
 //   DELETE /teams/:team                      admin: only without environments or cloud credentials
 //   GET    /teams/:team/members              admin or member
 //   PUT    /teams/:team/members/:kind/:name  { role }  admin: add a member or change their role
@@ -13,7 +14,7 @@ import { Type } from '@sinclair/typebox'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { notFound } from '@ies/server/core/errors'
 import { toTeam } from './repository.ts'
-import { Member, MemberInput, MemberParams, Team, TeamInput, TeamParams } from '@ies/api/schemas/teams'
+import { Member, MemberInput, MemberParams, Team, TeamInput, TeamParams, TeamSettingsInput } from '@ies/api/schemas/teams'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
@@ -39,6 +40,12 @@ const teams: FastifyPluginAsyncTypebox = async (app) => {
     '/:team',
     { ...admin, schema: { params: TeamParams, body: TeamInput, response: { 200: Envelope(Team), ...errors } } },
     async (request) => ok(request, toTeam(await repo.rename(request.params.team, request.body.name))),
+  )
+
+  app.put(
+    '/:team/settings',
+    { ...admin, schema: { params: TeamParams, body: TeamSettingsInput, response: { 200: Envelope(Team), ...errors } } },
+    async (request) => ok(request, toTeam(await repo.setSettings(request.params.team, request.body))),
   )
 
   app.delete(

@@ -9,12 +9,14 @@ import { conflict, notFound } from '@ies/server/core/errors'
 import { isDuplicateKey } from '@ies/server/core/db'
 import { rolesFromGroups } from './groups.ts'
 import { checkScope, scopesOf, targetScope, type Caller, type Holding, type Scope } from './scopes.ts'
-import { strongerRole, type EnvironmentAction, type Member, type Team, type TeamRole } from '@ies/api/schemas/teams'
-import { teamOwnerKey, type TeamMembership } from './owner-key.ts'
+import { strongerRole, type EnvironmentAction, type Member, type Team, type TeamRole, type TeamSettingsInput } from '@ies/api/schemas/teams'
+import { teamIdOf, teamOwnerKey, type TeamMembership } from './owner-key.ts'
 
 interface TeamDoc {
   _id: string
   name: string
+  /** Pushes of its production environments wait for approval (absent: false). */
+  requireProductionApproval?: boolean
   createdAt: Date
   updatedAt: Date
 }
@@ -55,6 +57,7 @@ export const toTeam = (doc: TeamDoc, role?: TeamRole): Team => ({
   id: doc._id,
   name: doc.name,
   ...(role && { role }),
+  requireProductionApproval: doc.requireProductionApproval === true,
   createdAt: doc.createdAt.toISOString(),
   updatedAt: doc.updatedAt.toISOString(),
 })
@@ -135,6 +138,24 @@ export class TeamsRepository {
     }
     this.names = undefined
     return this.get(team._id)
+  }
+
+  /** Sets the team's settings; the team as stored after. */
+  async setSettings(idOrName: string, settings: TeamSettingsInput): Promise<TeamDoc> {
+    const team = await this.get(idOrName)
+    await this.teams.updateOne({ _id: team._id }, { $set: { ...settings, updatedAt: new Date() } })
+    this.names = undefined
+    return this.get(team._id)
+  }
+
+  /** The team id an environment's or credential's owner key names (`team:<id>`), or null for a user's. */
+  teamOf(ownerKey: string): string | null {
+    return teamIdOf(ownerKey)
+  }
+
+  /** The team as stored now (settings read fresh, not from the names cache), or null. */
+  byId(teamId: string): Promise<TeamDoc | null> {
+    return this.teams.findOne({ _id: teamId })
   }
 
   /** Deletes a team without environments or cloud credentials (409 otherwise), and its memberships. */

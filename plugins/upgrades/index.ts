@@ -74,7 +74,10 @@ const upgrades: FastifyPluginAsyncTypebox = async (app) => {
   environments.onEnvironmentDeleted((env) => records.removeForEnvironment(env._id))
 
   const deps: RolloutDeps = {
-    enqueuePush: async (userId, environmentId, params) => (await app.jobs.enqueue('push', userId, environmentId, params))._id,
+    enqueuePush: async (userId, environmentId, params) => {
+      const user = await app.users.get(userId).catch(() => null)
+      return (await app.approvals.enqueuePush({ userId, username: user?.username ?? userId }, environmentId, params, app.log))._id
+    },
     job: (userId, jobId) => app.jobs.store.get(userId, jobId),
     setPin: (_userId, id, pin) => setPin(environments, id, pin),
   }

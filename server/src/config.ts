@@ -157,6 +157,11 @@ export interface Config {
     /** HISTORY_RETENTION_DAYS: how long the history of a deleted environment is kept. */
     retentionDays: number
   }
+  /** Approvals of production pushes (plugins/approvals). */
+  approvals: {
+    /** APPROVAL_EXPIRY_MS: how long a push waits for approval before it ends as APPROVAL_EXPIRED. */
+    expiryMs: number
+  }
   /** POST /api/ai/chat: the configuration assistant (plugins/ai/README.md). */
   ai: {
     /** AI_BASE_URL: an OpenAI-compatible API root (…/v1); unset means the built-in assistant. */
@@ -272,6 +277,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
     history: {
       retentionDays: int(env, 'HISTORY_RETENTION_DAYS', 365),
+    },
+    approvals: {
+      expiryMs: Math.max(1000, int(env, 'APPROVAL_EXPIRY_MS', 24 * 3600_000)),
     },
     ai: aiConfig(env),
   }

@@ -9,6 +9,7 @@ import { StringEnum } from '../string-enum.ts'
  * environment's cloud credential or deploy key; `credential-rotated` is a change of the secrets of the
  * cloud credential the environment uses; `restore` sets the configuration of an earlier entry;
  * `migrate` is what a push stored after running the templates' migrations on the configuration.
+ * `approval-*`: a push of a production environment waiting for a second person, and its end.
  */
 export const CHANGE_KINDS = [
   'create',
@@ -24,6 +25,10 @@ export const CHANGE_KINDS = [
   'drift',
   'upgrade',
   'credential-rotated',
+  'approval-requested',
+  'approval-approved',
+  'approval-rejected',
+  'approval-expired',
 ] as const
 export type ChangeKind = (typeof CHANGE_KINDS)[number]
 

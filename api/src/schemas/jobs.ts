@@ -5,6 +5,7 @@ import { JOB_STATUSES, JOB_TYPES, type JobStatus, type JobType } from '../values
 import { FormatSchema, GenerateOptions } from './generation.ts'
 import { PlanResult } from './plans.ts'
 import { DryRunResult, PushResult } from './push.ts'
+import { JobApproval, toJobApproval } from './approvals.ts'
 
 const Finding = Type.Object(
   {
@@ -43,6 +44,7 @@ export const Job = Type.Object({
   finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   error: Type.Optional(JobError),
   result: Type.Optional(Type.Union([GenerateResult, PushResult, DryRunResult, PlanResult])),
+  approval: Type.Optional(JobApproval),
 })
 export type Job = Static<typeof Job>
 
@@ -89,6 +91,7 @@ export interface StoredJob {
   finishedAt: Date | null
   error?: object
   result?: object
+  approval?: Parameters<typeof toJobApproval>[0]
 }
 
 /** A stored job record as the API serves it. */
@@ -103,5 +106,6 @@ export function toJob(doc: StoredJob): Job {
     finishedAt: doc.finishedAt ? doc.finishedAt.toISOString() : null,
     ...(doc.error && { error: doc.error as Job['error'] }),
     ...(doc.result && { result: doc.result as Job['result'] }),
+    ...(doc.approval && { approval: toJobApproval(doc.approval) }),
   }
 }

@@ -46,12 +46,22 @@ export const Team = Type.Object({
   name: TeamName,
   /** The caller's role in it (absent for an admin who is not a member). */
   role: Type.Optional(Role),
+  requireProductionApproval: Type.Boolean({
+    description: 'Pushes and upgrades of its environments labelled `tier: production` wait for another member to approve them.',
+  }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 })
 export type Team = Static<typeof Team>
 
 export const TeamInput = Type.Object({ name: TeamName }, { additionalProperties: false })
+
+/** A team's settings (PUT /teams/:team/settings). */
+export const TeamSettingsInput = Type.Object(
+  { requireProductionApproval: Team.properties.requireProductionApproval },
+  { additionalProperties: false },
+)
+export type TeamSettingsInput = Static<typeof TeamSettingsInput>
 
 export const TeamParams = Type.Object({ team: Type.String({ maxLength: 64, description: 'The team id or name.' }) })
 export const MemberParams = Type.Object({ ...TeamParams.properties, kind: MemberKind, name: Member.properties.name })

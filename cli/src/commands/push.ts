@@ -110,6 +110,9 @@ export function registerPush(program: Command, ctx: () => Context): void {
     }
     await refuseUnknownMembers(client, body)
     let job: Job = await client.push(environment.id, body)
+    if (job.status === 'awaiting-approval') {
+      c.out.note(`Push job ${job.id} awaits approval by another operator of the team (ies approvals approve ${job.id}).`)
+    }
     if (!waits(opts)) {
       c.out.result(job, () => c.out.line(`Queued push job ${job.id} (ies jobs wait ${job.id}).`))
       return

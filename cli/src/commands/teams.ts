@@ -1,4 +1,4 @@
-// ies teams list | create | rename | delete | members | add-member | remove-member (docs/teams.md).
+// ies teams list | create | rename | delete | members | add-member | remove-member | settings (docs/teams.md).
 // Everyone lists their own teams with their role; an admin manages teams and members.
 import { Option, type Command } from 'commander'
 import type { TeamMember } from '@ies/api'
@@ -92,6 +92,23 @@ export function registerTeams(program: Command, ctx: () => Context): void {
     const c = ctx()
     const member = await (await c.client()).setTeamMember(team, { kind: opts.kind, name, role: opts.role })
     c.out.result(member, () => c.out.line(`${member.kind} ${member.name} is ${member.role} of team ${team}.`))
+  })
+
+  withExamples(
+    teams
+      .command('settings <team>')
+      .description("Set a team's settings (admin)")
+      .addOption(
+        new Option('--require-production-approval <on|off>', 'pushes and upgrades of its tier: production environments wait for approval')
+          .choices(['on', 'off'])
+          .makeOptionMandatory(),
+      ),
+    ['ies teams settings platform --require-production-approval on'],
+  ).action(async (team: string, opts: { requireProductionApproval: 'on' | 'off' }) => {
+    const c = ctx()
+    const set = await (await c.client()).setTeamSettings(team, { requireProductionApproval: opts.requireProductionApproval === 'on' })
+    const how = set.requireProductionApproval ? 'need approval' : 'need no approval'
+    c.out.result(set, () => c.out.line(`Pushes of team ${set.name}'s production environments ${how}.`))
   })
 
   withExamples(

@@ -10,6 +10,7 @@ import { Credentials } from './screens/Credentials.tsx'
 import { Preferences } from './screens/Preferences.tsx'
 import { Users } from './screens/Users.tsx'
 import { Teams } from './screens/Teams.tsx'
+import { Approvals } from './screens/Approvals.tsx'
 import { ConfirmDialog, EmptyState, PageHead } from './components/ui.tsx'
 
 function screen(route: Route) {
@@ -32,6 +33,8 @@ function screen(route: Route) {
       return <Users />
     case 'teams':
       return <Teams />
+    case 'approvals':
+      return <Approvals />
     case 'not-found':
       return <NotFound path={route.path} />
   }
@@ -41,6 +44,7 @@ const SECTIONS = [
   { label: 'Environments', href: href.environments(), active: (r: Route) => r.name.includes('environment') },
   { label: 'Cloud credentials', href: href.credentials(), active: (r: Route) => r.name === 'credentials' },
   { label: 'Teams', href: href.teams(), active: (r: Route) => r.name === 'teams' },
+  { label: 'Approvals', href: href.approvals(), active: (r: Route) => r.name === 'approvals' },
   { label: 'Preferences', href: href.preferences(), active: (r: Route) => r.name === 'preferences' },
 ]
 

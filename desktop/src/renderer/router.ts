@@ -12,6 +12,7 @@ export type Route =
   | { name: 'preferences' }
   | { name: 'users' }
   | { name: 'teams' }
+  | { name: 'approvals' }
   | { name: 'not-found'; path: string }
 
 export function parseRoute(hash: string): Route {
@@ -24,6 +25,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'preferences') return { name: 'preferences' }
   if (parts[0] === 'users' && parts.length === 1) return { name: 'users' }
   if (parts[0] === 'teams' && parts.length === 1) return { name: 'teams' }
+  if (parts[0] === 'approvals' && parts.length === 1) return { name: 'approvals' }
   if (parts.length === 0 || (parts[0] === 'environments' && parts.length === 1)) return { name: 'environments' }
   return { name: 'not-found', path: `/${parts.join('/')}` }
 }
@@ -38,6 +40,7 @@ export const href = {
   preferences: () => '#/preferences',
   users: () => '#/users',
   teams: () => '#/teams',
+  approvals: () => '#/approvals',
 }
 
 export function navigate(to: string) {

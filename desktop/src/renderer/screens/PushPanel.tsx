@@ -141,6 +141,12 @@ export function PushPanel({ env, onPushed }: { env: Environment; onPushed?: () =
           />
         </div>
       )}
+      {job?.status === 'awaiting-approval' && (
+        <Notice kind="info" title="Awaiting approval" testId="awaiting-approval">
+          The team requires a second person for production pushes: another operator or editor approves or rejects it on the{' '}
+          <a href={href.approvals()}>Approvals</a> page. Nothing is pushed until then.
+        </Notice>
+      )}
       {outcome?.kind === 'pushed' && (
         <Notice kind="ok" title={outcome.changed ? 'Pushed' : 'Nothing to push'} testId="pushed-commit">
           {outcome.changed ? 'Commit ' : 'The branch is already up to date at commit '}

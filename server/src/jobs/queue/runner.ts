@@ -26,7 +26,7 @@ import { notificationChannel, type WakeableChannel } from './notifications.ts'
 import { PushLocks } from './push-lock.ts'
 import { runPush } from './push-work.ts'
 import { sweep, type RetainedSweep } from './retention.ts'
-import { JobStore, type GenerateParams, type JobRecord, type JobType, type PushParams } from './store.ts'
+import { JobStore, type GenerateParams, type JobApproval, type JobError, type JobRecord, type JobType, type PushParams } from './store.ts'
 import { waitForAny } from './waits.ts'
 
 /**
@@ -190,6 +190,27 @@ export class JobRunner {
     const record = await this.store.create(type, userId, environmentId, params)
     await this.agenda.now<QueueData>(type, { jobId: record._id, userId, environmentId })
     return record
+  }
+
+  /** Stores a push that waits for approval: nothing is queued (no worker is held) until `release`. */
+  hold(userId: string, environmentId: string, params: PushParams, approval: JobApproval): Promise<JobRecord> {
+    return this.store.create('push', userId, environmentId, params, approval)
+  }
+
+  /** Queues an approved job (its record already says `queued`). */
+  async release(record: JobRecord): Promise<void> {
+    await this.agenda.now<QueueData>(record.type, { jobId: record._id, userId: record.userId, environmentId: record.environmentId })
+  }
+
+  /** Ends a job that never ran (a rejected or expired approval) with `error`, and wakes its waiters. */
+  async end(record: JobRecord, error: JobError): Promise<void> {
+    try {
+      await this.store.fail(record, error)
+      this.completions.announceHere(record._id)
+      await this.store.dequeue(record._id)
+    } finally {
+      this.completions.announce(record._id)
+    }
   }
 
   /**

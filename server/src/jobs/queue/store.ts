@@ -57,6 +57,16 @@ export interface PushResult {
   generationJobId?: string
 }
 
+/** Who asked for a push that waits for approval, until when, and who decided (plugins/approvals). */
+export interface JobApproval {
+  requestedBy: { userId: string; username: string }
+  teamId: string
+  expiresAt: Date
+  decidedBy?: { userId: string; username: string }
+  decision?: 'approved' | 'rejected' | 'expired'
+  decidedAt?: Date
+}
+
 export interface JobRecord {
   _id: string
   type: JobType
@@ -76,6 +86,8 @@ export interface JobRecord {
   finishedAt: Date | null
   /** Set when an attempt starts and whenever its worker touches its lock (see `start`). */
   heartbeatAt?: Date
+  /** A push that needed (or still needs) a team member's approval. */
+  approval?: JobApproval
 }
 
 export class JobStore {
@@ -112,22 +124,43 @@ export class JobStore {
     ])
   }
 
-  async create(type: JobType, userId: string, environmentId: string, params: JobRecord['params']): Promise<JobRecord> {
+  /** A new job record, queued, or awaiting approval when `approval` is given (not started until `release`). */
+  async create(
+    type: JobType,
+    userId: string,
+    environmentId: string,
+    params: JobRecord['params'],
+    approval?: JobApproval,
+  ): Promise<JobRecord> {
     const doc: JobRecord = {
       _id: randomUUID(),
       type,
       userId,
       environmentId,
-      status: 'queued',
+      status: approval ? 'awaiting-approval' : 'queued',
       params,
       attempts: 0,
       createdAt: new Date(),
       startedAt: null,
       finishedAt: null,
+      ...(approval && { approval }),
     }
     await this.collection.insertOne(doc)
-    this.queuedHere.set(doc._id, structuredClone(doc))
+    if (!approval) this.queuedHere.set(doc._id, structuredClone(doc))
     return doc
+  }
+
+  /** The jobs awaiting approval (the queue collection holds only unfinished jobs: a small read). */
+  awaitingApproval(): Promise<JobRecord[]> {
+    return this.collection
+      .find({ status: 'awaiting-approval' }, { projection: { processorInput: 0 } })
+      .sort({ createdAt: 1 })
+      .toArray()
+  }
+
+  /** An approved job becomes queued (by `_id` alone, see the top); the record as queued, or null when it is gone. */
+  async approved(id: string, approval: JobApproval): Promise<JobRecord | null> {
+    return this.collection.findOneAndUpdate({ _id: id }, { $set: { status: 'queued', approval } }, { returnDocument: 'after' })
   }
 
   /** One of the user's jobs, or null (also for another user's job). */

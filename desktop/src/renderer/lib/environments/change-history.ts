@@ -15,6 +15,10 @@ export const KIND_LABELS: Record<HistoryEntry['kind'], string> = {
   drift: 'Checked for drift',
   upgrade: 'Upgraded',
   'credential-rotated': 'Credential rotated',
+  'approval-requested': 'Push awaiting approval',
+  'approval-approved': 'Push approved',
+  'approval-rejected': 'Push rejected',
+  'approval-expired': 'Approval expired',
   migrate: 'Migrated by the templates',
 }
 

@@ -4,7 +4,9 @@
 import type { ApiClient } from '@ies/api'
 import type { Job } from '../api/types.ts'
 
-export const isActive = (job: Job | null | undefined) => job?.status === 'queued' || job?.status === 'running'
+/** Not ended yet: queued, running, or a push awaiting a team member's approval. */
+export const isActive = (job: Job | null | undefined) =>
+  job?.status === 'queued' || job?.status === 'running' || job?.status === 'awaiting-approval'
 
 /** Follow `job` until it ends, one request at a time; `onUpdate` sees every answer; stops when `isLive` turns false. */
 export async function followJob(
