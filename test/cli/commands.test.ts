@@ -124,7 +124,7 @@ services:
   await t.test('env list, get, update, delete; --json shapes', async (t) => {
     const list = await ies.run(['env', 'list'])
     t.equal(list.code, 0)
-    t.match(list.stdout, /^NAME\s+TEAM\s+ROLE\s+PROVIDER\s+REGION\s+STATUS\s+UPDATED\s+ID$/m)
+    t.match(list.stdout, /^NAME\s+TEAM\s+ROLE\s+PROVIDER\s+REGION\s+LABELS\s+STATUS\s+UPDATED\s+ID$/m)
     t.match(list.stdout, /^shop-copy\s+owner\s+aws\s+eu-west-1\s+pending\s/m)
     const json = parseJson(await ies.run(['env', 'list', '--json']))
     t.same(
