@@ -6,10 +6,13 @@
 // The whole suite (no files given) is scheduled here rather than by tap alone: tap starts its files
 // in alphabetical order, which put the longest ones (test/templates/: Terraform against moto, the
 // scanners) last, where they ran one beside the other with nothing left to fill the second core.
-// So the files of SLOW_FIRST start first, each in a tap run of its own, then the schemathesis check,
-// then the rest in batches that shrink as the queue empties (a batch is a third of what is left per
-// worker), two workers at a time (tap's `jobs` of .taprc). Each run's output is printed whole when it
-// ends; the closing lines give every file's time, slowest first.
+// So two workers (tap's `jobs` of .taprc) take the files of SLOW_FIRST first, each in a tap run of
+// its own, then the schemathesis check, then the rest in batches that shrink as the queue empties (a
+// batch is a third of what is left per worker). Beside them, a lane of its own runs the files of
+// WAITING, one after the other: they apply trees to moto, minutes spent mostly in the aws provider's
+// own waits (docs/internals/terraform-apply.md), which would hold a core-sized worker with the
+// core idle. Each run's output is printed whole when it ends; the closing lines give every file's
+// time, slowest first.
 //
 // The schemathesis check (test/security/schemathesis.check.ts) is a tap test file too, but it runs
 // in its own node process: under tap's runner its process ran out of event-loop work in the middle
@@ -21,14 +24,15 @@ import path from 'node:path'
 
 const SCHEMATHESIS_CHECK = 'test/security/schemathesis.check.ts'
 
+/** Files that apply Terraform trees to moto: mostly waiting, minutes each; run in a lane of their own. */
+const WAITING = ['test/templates/terraform-apply.test.ts', 'test/templates/upgrade-check.test.ts']
+
 /**
- * The longest files, longest first (per-file times of a full run, docs/internals/tests.md): each
- * starts before the batches of short files, so the short ones fill the cores around them. A new
- * file that runs Terraform against moto, or takes minutes otherwise, belongs here.
+ * The longest of the other files, longest first (per-file times of a full run,
+ * docs/internals/tests.md): each starts before the batches of short files, so the short ones fill
+ * the cores around them. A new file that takes minutes belongs here (in WAITING when it applies to moto).
  */
 const SLOW_FIRST = [
-  'test/templates/terraform-apply.test.ts',
-  'test/templates/upgrade-check.test.ts',
   'test/templates/new-service.test.ts',
   'test/templates/security-scan.test.ts',
   'test/templates/terraform-validate.test.ts',
@@ -87,12 +91,14 @@ function allTapFiles(): string[] {
 
 type Item = { label: string; files: string[] } | { label: string; direct: string }
 
-/** The whole suite on `workers` workers: SLOW_FIRST alone each, the schemathesis check, then shrinking batches. */
+/** The whole suite: WAITING in a lane of its own; on `workers` workers SLOW_FIRST alone each, the schemathesis check, then shrinking batches. */
 async function runScheduled(workers: number): Promise<Run[]> {
   const files = allTapFiles().filter((f) => f !== SCHEMATHESIS_CHECK)
+  const alone = (f: string): Item => ({ label: f, files: [f] })
+  const waiting = WAITING.filter((f) => files.includes(f)).map(alone)
   const slow = SLOW_FIRST.filter((f) => files.includes(f))
-  const rest = files.filter((f) => !slow.includes(f))
-  const head: Item[] = [...slow.map((f) => ({ label: f, files: [f] })), { label: SCHEMATHESIS_CHECK, direct: SCHEMATHESIS_CHECK }]
+  const rest = files.filter((f) => !slow.includes(f) && !WAITING.includes(f))
+  const head: Item[] = [...slow.map(alone), { label: SCHEMATHESIS_CHECK, direct: SCHEMATHESIS_CHECK }]
   // tap's `--save` list names the files of the run; with one, tap keeps .tap/processinfo, which the
   // other worker's test processes are writing into (without it, each run starts by deleting it).
   const saves = mkdtempSync(path.join(os.tmpdir(), 'ies-test-runs-'))
@@ -104,16 +110,18 @@ async function runScheduled(workers: number): Promise<Run[]> {
     if (item) return item
     if (rest.length === 0) return undefined
     const batch = rest.splice(0, Math.max(1, Math.ceil(rest.length / (3 * workers))))
-    return { label: `batch ${++batches}: ${batch.length} file(s), ${batch[0]} to ${batch[batch.length - 1]}`, files: batch }
+    const what = batch.length === 1 ? batch[0] : `${batch.length} files, ${batch[0]} to ${batch[batch.length - 1]}`
+    return { label: `batch ${++batches}: ${what}`, files: batch }
   }
-  const worker = async (n: number) => {
+  let saved = 0
+  const worker = async (n: number | string, next: () => Item | undefined) => {
     for (let item = next(); item; item = next()) {
       const at = ((Date.now() - started) / 1000).toFixed(0)
       console.log(`# [${at} s] worker ${n} starts ${item.label}`)
       let run: Run
       if ('direct' in item) run = await runTap(item.label, 'node', ['--import', 'tsx', item.direct], false)
       else {
-        const save = path.join(saves, `run-${runs.length}-${n}.txt`)
+        const save = path.join(saves, `run-${++saved}.txt`)
         writeFileSync(save, item.files.join('\n') + '\n')
         run = await runTap(item.label, 'npx', ['tap', '--jobs=1', `--save=${save}`, ...item.files], false)
       }
@@ -123,7 +131,8 @@ async function runScheduled(workers: number): Promise<Run[]> {
     }
   }
   try {
-    await Promise.all(Array.from({ length: workers }, (_, i) => worker(i + 1)))
+    const lanes = Array.from({ length: workers }, (_, i) => worker(i + 1, next))
+    await Promise.all([...lanes, worker('(moto lane)', () => waiting.shift())])
   } finally {
     rmSync(saves, { recursive: true, force: true })
   }
