@@ -93,6 +93,10 @@ type Item = { label: string; files: string[] } | { label: string; direct: string
 
 /** The whole suite: WAITING in a lane of its own; on `workers` workers SLOW_FIRST alone each, the schemathesis check, then shrinking batches. */
 async function runScheduled(workers: number): Promise<Run[]> {
+  // tap builds its test class with the plugins of .taprc when they differ from its last build (a
+  // fresh checkout): done once here, since runs started together would each build it at once.
+  const built = spawnSync('npx', ['tap', 'build'], { stdio: 'inherit' })
+  if (built.status !== 0) throw new Error('npx tap build failed')
   const files = allTapFiles().filter((f) => f !== SCHEMATHESIS_CHECK)
   const alone = (f: string): Item => ({ label: f, files: [f] })
   const waiting = WAITING.filter((f) => files.includes(f)).map(alone)
