@@ -76,8 +76,26 @@ async function git(cwd: string, args: string[]): Promise<string> {
   return (await run('git', ['-C', cwd, ...args], { maxBuffer: 256 * 1024 * 1024 })).stdout
 }
 
+/**
+ * The commit CI checks an upgrade from: IES_UPGRADE_FROM when set (the branch a change merges
+ * into, say), else the templates before their last change (the parent of the last commit that
+ * touched the folder). `skipped` says why there is none (a shallow clone without that commit).
+ */
+export async function upgradeBase(templatesDir: string): Promise<{ commit: string } | { skipped: string }> {
+  const top = (await git(templatesDir, ['rev-parse', '--show-toplevel']).catch(() => '')).trim()
+  if (!top) return { skipped: `${templatesDir} is not in a git checkout` }
+  const rel = path.relative(top, path.resolve(templatesDir)) || '.'
+  const last = process.env.IES_UPGRADE_FROM ? '' : (await git(top, ['rev-list', '-n', '1', 'HEAD', '--', rel])).trim()
+  const from = process.env.IES_UPGRADE_FROM || `${last}^`
+  try {
+    return { commit: (await git(top, ['rev-parse', '-q', '--verify', `${from}^{commit}`])).trim() }
+  } catch {
+    return { skipped: `${from} is not a commit of this clone (shallow? git fetch --deepen=1)` }
+  }
+}
+
 /** The templates folder as it was at `commit`, extracted under `work`; throws when the commit is unknown. */
-async function templatesAt(templatesDir: string, commit: string, work: string): Promise<{ dir: string; changed: boolean }> {
+export async function templatesAt(templatesDir: string, commit: string, work: string): Promise<{ dir: string; changed: boolean }> {
   const top = (await git(templatesDir, ['rev-parse', '--show-toplevel'])).trim()
   const rel = path.relative(top, path.resolve(templatesDir)) || '.'
   try {

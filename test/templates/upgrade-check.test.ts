@@ -1,11 +1,17 @@
 /**
- * The upgrade check (scripts/check-templates/upgrade.ts): an environment made from the templates
- * of this checkout (its every-service tree applied to moto) is planned against trees with a planted
- * change: the aurora cluster renamed without a `moved` block must be caught (its destruction named,
- * the data lost said), the same rename with a `moved` block must pass, and the rename declared in
- * UPGRADING.md must pass with the declaration's words as a warning. The command's git side: an
- * unknown commit is refused, and unchanged templates are skipped with the reason, without moto.
- * Under CI=true a missing terraform or provider mirror fails the test; elsewhere it is skipped.
+ * The upgrade check (scripts/check-templates/upgrade.ts), CI's one run of it included. One
+ * environment is applied to moto: the every-service tree of the templates before their last change
+ * (upgradeBase: IES_UPGRADE_FROM, else the parent of the last commit that touched templates/; the
+ * checkout's own templates when the clone has no such commit, as a shallow one). Against it are
+ * planned: the templates of this checkout, which must lose no data (what `.ci/run` used to run as
+ * `check:templates -- --upgrade-from`; skipped with the reason without that commit), and trees with
+ * a planted change: the aurora cluster renamed without a `moved` block must be caught (its
+ * destruction named, the data lost said), the same rename with a `moved` block must pass, and the
+ * rename declared in UPGRADING.md must pass with the declaration's words as a warning. The planted
+ * trees are judged beside the checkout's own plan (what the real change since that commit shows
+ * is the same in all of them). The command's git side: an unknown commit is refused, and unchanged
+ * templates are skipped with the reason, without moto. Under CI=true a missing terraform or
+ * provider mirror fails the test; elsewhere it is skipped.
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,11 +19,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { terraformMissing } from '../../scripts/check-templates/terraform.ts';
-import { applyOlder, checkUpgrade, DECLARATIONS_FILE, parseDeclarations, planUpgrade, type OlderEnvironment } from '../../scripts/check-templates/upgrade.ts';
+import {
+  applyOlder,
+  checkUpgrade,
+  DECLARATIONS_FILE,
+  parseDeclarations,
+  planUpgrade,
+  templatesAt,
+  upgradeBase,
+  type OlderEnvironment,
+  type UpgradeResult,
+} from '../../scripts/check-templates/upgrade.ts';
 import { templatesDir } from './helpers.ts';
 
 const inCi = !!process.env.CI && process.env.CI !== 'false';
-// One apply of the every-service tree and three plans against moto: minutes, more than the default per-file timeout.
+// One apply of the every-service tree and four plans against moto: minutes, more than the default per-file timeout.
 t.setTimeout(15 * 60 * 1000);
 const work = mkdtempSync(join(tmpdir(), 'ies-upgrade-check-test-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
@@ -68,26 +84,41 @@ if (reason) {
   else t.test('the planted rename', { skip: `${reason}; skipped outside CI` }, async () => {});
 } else {
   let older: OlderEnvironment;
+  /** The checkout's own templates planned against the older environment: CI's upgrade check. */
+  let baseline: UpgradeResult;
+  const base = await upgradeBase(templatesDir);
   const lines: string[] = [];
+  const messages = (r: UpgradeResult) => r.findings.map((f) => f.message);
   t.before(async () => {
-    older = await applyOlder(templatesDir, 'the checkout', join(work, 'older'), (line) => lines.push(line));
+    const log = (line: string) => lines.push(line);
+    if ('commit' in base) {
+      const old = await templatesAt(templatesDir, base.commit, join(work, 'base'));
+      older = await applyOlder(old.dir, base.commit, join(work, 'older'), log);
+    } else older = await applyOlder(templatesDir, 'the checkout', join(work, 'older'), log);
+    baseline = await planUpgrade(older, templatesDir);
   });
   t.teardown(() => older?.stop());
+
+  t.test('the templates of this checkout lose no data in an environment made before their last change', { skip: 'skipped' in base ? base.skipped : false }, async (t) => {
+    t.comment(lines.join('\n'));
+    for (const w of baseline.warnings) t.comment(`declared in ${DECLARATIONS_FILE}: ${w}`);
+    t.same(messages(baseline), [], `no undeclared replacement since ${'commit' in base ? base.commit : ''}`);
+  });
 
   t.test('a database renamed without a moved block is caught', async (t) => {
     const result = await planUpgrade(older, plantRename('renamed'));
     t.comment(lines.join('\n'));
     const named = result.findings.filter((f) => f.code === 'UPGRADE_REPLACES' && f.message.startsWith(`${RENAMED}, a database cluster`));
-    t.equal(named.length, 1, `the old address is named: ${result.findings.map((f) => f.message).join('\n')}`);
-    t.match(named[0]?.message ?? '', /would be destroyed in environments made from the checkout .*its data would be lost/);
-    t.same(result.warnings, []);
+    t.equal(named.length, 1, `the old address is named: ${messages(result).join('\n')}`);
+    t.match(named[0]?.message ?? '', /would be destroyed in environments made from .*its data would be lost/);
+    t.same(result.warnings, baseline.warnings, 'no warning but those of the checkout itself');
   });
 
   t.test('the same rename with a moved block passes', async (t) => {
     const dir = plantRename('moved');
     appendFileSync(join(dir, AURORA, 'main.tf'), '\nmoved {\n  from = aws_rds_cluster.this\n  to   = aws_rds_cluster.main\n}\n');
     const result = await planUpgrade(older, dir);
-    t.same(result.findings.map((f) => f.message), [], 'no data holder replaced');
+    t.same(messages(result), messages(baseline), 'no data holder replaced (but those of the checkout itself)');
     const moved = result.changes.find((c) => c.address === 'module.aurora.aws_rds_cluster.main');
     t.equal(moved?.previous_address, RENAMED, 'the plan moves the cluster');
     t.notOk(moved?.change.actions.includes('delete'), `and keeps it: ${JSON.stringify(moved?.change.actions)}`);
@@ -102,8 +133,8 @@ if (reason) {
     ];
     appendFileSync(join(dir, DECLARATIONS_FILE), declarations.map(([a, verb, words]) => `\n- \`${a}\` is ${verb}: ${words}`).join('') + '\n');
     const result = await planUpgrade(older, dir);
-    t.same(result.findings.map((f) => f.message), [], 'declared, so not a finding');
+    t.same(messages(result), messages(baseline), 'declared, so not a finding');
     t.ok(result.warnings.includes(`${RENAMED} (database cluster) is destroyed: ${declarations[0]![2]}`), `the declaration's words: ${result.warnings.join('\n')}`);
-    t.ok(result.warnings.length >= 2, 'the instances too');
+    t.ok(result.warnings.length >= baseline.warnings.length + 2, 'the instances too');
   });
 }
