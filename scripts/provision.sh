@@ -71,7 +71,7 @@ fi
 if [[ "$(.tools/bin/actionlint --version 2>/dev/null)" != "$ACTIONLINT_VERSION"* ]]; then
   beside "go install actionlint@$ACTIONLINT_VERSION" env GOBIN="$PWD/.tools/bin" go install "github.com/rhysd/actionlint/cmd/actionlint@$ACTIONLINT_VERSION"
 fi
-scripts/build-opa.sh # OPA: compiles the organisation's rules (docs/policies.md)
+beside "OPA (Go): compiles the organisation's rules, docs/policies.md" scripts/build-opa.sh
 # Terraform's provider mirror for terraform-validate.test.ts (the aws provider of the image and a
 # local stand-in for hashicorp/archive, see scripts/terraform/README.md); only where both exist.
 if command -v terraform >/dev/null && [ -d "${TF_PLUGINS_DIR:-/opt/tf-plugins}" ]; then
