@@ -21,14 +21,14 @@ t.test('docs/api.md and the served OpenAPI document', async (t) => {
 
   await t.test('a route added without its line is reported with the line to add', async (t) => {
     const added = structuredClone(doc)
-    added.paths['/api/environments/{id}/plan'] = {
+    added.paths['/api/environments/{id}/forecast'] = {
       post: {
         requestBody: { content: { 'application/json': { schema: { properties: { dryRun: {}, target: {} }, required: ['target'] } } } },
       },
     }
     added.paths['/api/policies/'] = { get: { parameters: [{ in: 'query', name: 'page' }] } }
     t.same(apiDocProblems(added, markdown), [
-      'docs/api.md does not document POST /api/environments/:id/plan: add a row to the table under "## Environments — `/api/environments` (details: `plugins/environments/README.md`)": | `POST /:id/plan` | <status and answer>; body `{ dryRun?, target }` |',
+      'docs/api.md does not document POST /api/environments/:id/forecast: add a row to the table under "## Environments — `/api/environments` (details: `plugins/environments/README.md`)": | `POST /:id/forecast` | <status and answer>; body `{ dryRun?, target }` |',
       'docs/api.md does not document GET /api/policies: add a line naming `GET /api/policies` `?page` (what it answers)',
     ])
   })
@@ -41,7 +41,7 @@ t.test('docs/api.md and the served OpenAPI document', async (t) => {
     t.equal(found.length, 1)
     t.match(
       found[0],
-      /^docs\/api\.md:\d+: POST \/api\/environments\/:id\/push does not name its body member\(s\) "force": write its body in that line, body `\{ format\?, options\?, generationJobId\?, dryRun\?, strategy\?, force\? \}`$/,
+      /^docs\/api\.md:\d+: POST \/api\/environments\/:id\/push does not name its body member\(s\) "force": write its body in that line, body `\{ format\?, options\?, generationJobId\?, dryRun\?, strategy\?, plan\?, confirmDestroy\?, force\? \}`$/,
     )
   })
 
@@ -49,8 +49,8 @@ t.test('docs/api.md and the served OpenAPI document', async (t) => {
     const stale = markdown
       .replace('| `DELETE /:id` |', '| `DELETE /:id` | | `POST /:id/archive` |')
       .replace(
-        '`{ format?, options?, generationJobId?, dryRun?, strategy? }`',
-        '`{ format?, options?, generationJobId?, dryRun?, strategy?, branch? }`',
+        '`{ format?, options?, generationJobId?, dryRun?, strategy?, plan?, confirmDestroy? }`',
+        '`{ format?, options?, generationJobId?, dryRun?, strategy?, plan?, confirmDestroy?, branch? }`',
       )
     const found = apiDocProblems(doc, stale)
     t.equal(found.length, 2, found.join('\n'))
