@@ -95,7 +95,8 @@ async function build(folders: string[], opaPath: string): Promise<Uint8Array> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'ies-policy-build-'))
   try {
     const bundle = path.join(work, 'bundle.tar.gz')
-    const args = ['build', '-t', 'wasm', '-e', ENTRYPOINT, '--ignore', '*_test.rego', '-o', bundle, ...folders]
+    const present = (await Promise.all(folders.map(async (f) => ((await ruleSources(f)).length > 0 ? [f] : [])))).flat()
+    const args = ['build', '-t', 'wasm', '-e', ENTRYPOINT, '--ignore', '*_test.rego', '-o', bundle, ...present]
     try {
       await run(opaPath, args, { maxBuffer: 4 * 1024 * 1024 })
     } catch (err) {

@@ -9,7 +9,7 @@ import { catalogView, type TypedCatalog } from '@ies/processor-lib/contract/view
 import type { Catalog } from '@ies/processor-lib'
 import { deniedDetails, type PolicyResult, type PolicyViolation } from '@ies/api/schemas/policies'
 import { policyDenied } from '@ies/server/core/errors'
-import { policyWasm } from './bundle.ts'
+import { policyWasm, ruleSources } from './bundle.ts'
 import { PolicyEvaluator } from './evaluator.ts'
 import { policyInput } from './input.ts'
 
@@ -40,13 +40,23 @@ declare module 'fastify' {
   }
 }
 
+/** The rules of no folder: a templates tree without `policies/` and no organisation folder. */
+const NO_RULES = { evaluate: (): PolicyResult => ({ deny: [], warn: [] }) }
+
+/** The folders' rules, compiled (or read from the cache) and loaded; none to apply when no folder holds a rule. */
+async function loadRules(folders: string[], opaPath: string, cacheDir: string): Promise<Pick<PolicyEvaluator, 'evaluate'>> {
+  const sources = await Promise.all(folders.map((folder) => ruleSources(folder)))
+  if (sources.every((rules) => rules.length === 0)) return NO_RULES
+  return PolicyEvaluator.load(await policyWasm(folders, opaPath, cacheDir))
+}
+
 export default fp(
   async (app) => {
     const { dir, opaPath, cacheDir } = app.config.policies
     const folders = [path.join(app.config.templates.dir, 'policies'), ...(dir ? [path.resolve(dir)] : [])]
     // Compiled (or read from the cache) and loaded beside the other plugins' start, not inside it:
     // the app is ready once it is, and does not start when the rules do not compile.
-    const loading = policyWasm(folders, opaPath, cacheDir).then((wasm) => PolicyEvaluator.load(wasm))
+    const loading = loadRules(folders, opaPath, cacheDir)
     loading.catch(() => {}) // reported by the onReady hook below
     app.addHook('onReady', async () => {
       await loading
