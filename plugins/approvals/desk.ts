@@ -84,7 +84,10 @@ export class ApprovalDesk {
     const { principal } = request
     const record = await app.jobs.store.byId(jobId)
     if (!record) throw notFound('Job not found')
-    await app.environments.access(principal, record.environmentId, 'operate')
+    // A job of an environment the caller cannot see answers as one that does not exist.
+    await app.environments.access(principal, record.environmentId, 'operate').catch((err: unknown) => {
+      throw err instanceof AppError && err.statusCode === 404 ? notFound('Job not found') : err
+    })
     if (record.status !== 'awaiting-approval' || !record.approval) {
       throw conflict(`The job is ${record.status}: only a push awaiting approval is approved or rejected`)
     }

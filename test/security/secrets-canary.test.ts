@@ -279,6 +279,12 @@ t.test('secrets never leave: responses, logs, database, archives, pushes, job er
       return call('PUT', '/api/teams/canary-members/members/user/dev', { role: 'viewer' }, asAdmin())
     },
     'GET /api/teams/{team}/members': () => call('GET', '/api/teams/canary-members/members', undefined, asAdmin()),
+    'PUT /api/teams/{team}/settings': () =>
+      call('PUT', '/api/teams/canary-members/settings', { requireProductionApproval: false }, asAdmin()),
+    // The approvals desk: the list, and decisions on a push that awaits none (refused; the answers are scanned).
+    'GET /api/approvals/': () => call('GET', '/api/approvals/'),
+    'POST /api/approvals/{jobId}/approve': () => call('POST', `/api/approvals/${pushed[0]}/approve`, {}),
+    'POST /api/approvals/{jobId}/reject': () => call('POST', `/api/approvals/${pushed[0]}/reject`, { reason: 'canary' }),
     'DELETE /api/teams/{team}/members/{kind}/{name}': () =>
       call('DELETE', '/api/teams/canary-members/members/user/dev', undefined, asAdmin()),
     // S3 answers through the echoing upstream: whatever AWS says back must not carry the keys.

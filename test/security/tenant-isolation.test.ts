@@ -22,6 +22,7 @@ const ADMIN_ONLY = new Set([
   'DELETE /api/teams/{team}',
   'PUT /api/teams/{team}/members/{kind}/{name}',
   'DELETE /api/teams/{team}/members/{kind}/{name}',
+  'PUT /api/teams/{team}/settings',
 ])
 
 /** Every operation with a path parameter: which of dev's ids it takes, and a body valid for it. */
@@ -47,6 +48,8 @@ const MATRIX: Record<string, { ids: IdKind[]; body?: unknown }> = {
   'POST /api/environments/{id}/history/{entryId}/restore': { ids: ['environment'] },
   'GET /api/teams/{team}/members': { ids: ['team'] },
   'GET /api/environments/upgrade/{id}': { ids: ['rollout'] },
+  'POST /api/approvals/{jobId}/approve': { ids: ['pushJob'] },
+  'POST /api/approvals/{jobId}/reject': { ids: ['pushJob'], body: { reason: 'by other' } },
 }
 
 /** The path with dev's id as its first parameter; a history entry number (dev's first entry) for the second. */
