@@ -258,7 +258,11 @@ export class JobRunner {
         await Promise.all([job.touch().catch(() => {}), this.store.heartbeat(jobId)])
       }
       const ownRead = early && userId === record.userId && environmentId === record.environmentId
-      await work(record, touch, this.environmentOf(record, ownRead ? early : undefined))
+      // The work may await something else before the environment: its absence must not surface
+      // meanwhile as an unhandled rejection (the work still sees it when it awaits).
+      const environment = this.environmentOf(record, ownRead ? early : undefined)
+      environment.catch(() => {})
+      await work(record, touch, environment)
       // The final record is stored and kept in memory (store.finish): this replica's waiters read it
       // from there at once; the other replicas' are woken once the queue no longer holds the record.
       this.completions.announceHere(jobId)
