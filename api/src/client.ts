@@ -15,6 +15,7 @@ import type {
   CredentialUpdate,
   CredentialUpdated,
   CredentialValidation,
+  CreatedTerraformBackend,
   Environment,
   EnvironmentInput,
   EnvironmentListQuery,
@@ -30,13 +31,17 @@ import type {
   TeamMember,
   Job,
   JobFiles,
+  JobHistoryPage,
+  JobHistoryQuery,
   Preferences,
   PushBody,
   Upgradable,
   UpgradeBody,
   RolloutView,
+  TerraformBackendCreate,
   UpgradeJobs,
   User,
+  UserListQuery,
 } from './types.ts'
 
 export interface TokenSource {
@@ -190,7 +195,7 @@ function userRoutes({ json, list }: Readers) {
     preferences: () => json<Preferences>('GET', '/users/me/preferences'),
     savePreferences: (p: Partial<Preferences>) => json<Preferences>('PUT', '/users/me/preferences', p),
     /** Admins only: every user, oldest first. */
-    listUsers: (q: { page?: number; limit?: number } = {}) => list<User & { createdAt: string }>(`/users${queryString(q)}`),
+    listUsers: (q: Partial<UserListQuery> = {}) => list<User>(`/users${queryString(q)}`),
   }
 }
 
@@ -204,8 +209,9 @@ function environmentRoutes({ json, list, all }: Readers) {
     /** A JSON Merge Patch (RFC 7396): omitted members are kept, `null` removes. */
     updateEnvironment: (id: string, patch: Record<string, unknown>) => json<Environment>('PUT', `/environments/${enc(id)}`, patch),
     deleteEnvironment: (id: string) => json<void>('DELETE', `/environments/${enc(id)}`),
-    createTerraformBackend: (input: Record<string, unknown>) =>
-      json<Record<string, unknown>>('POST', '/environments/terraform-backend/create', input),
+    /** Creates (201) or adopts (200) an S3 state bucket and answers the `terraformBackend` to store. */
+    createTerraformBackend: (input: TerraformBackendCreate) =>
+      json<CreatedTerraformBackend>('POST', '/environments/terraform-backend/create', input),
 
     generate: (id: string, body: Partial<GenerateBody> & Pick<GenerateBody, 'format'>) =>
       json<Job>('POST', `/environments/${enc(id)}/generate`, body),
@@ -273,10 +279,10 @@ function jobRoutes({ json }: Readers, send: Send) {
     /** An environment's jobs, newest first, a page at a time (`nextCursor` until null). */
     environmentJobs: async (
       id: string,
-      q: { limit?: number; cursor?: string } = {},
-    ): Promise<{ data: Job[]; nextCursor: string | null }> => {
+      q: Partial<JobHistoryQuery> = {},
+    ): Promise<{ data: Job[]; nextCursor: JobHistoryPage['pagination']['nextCursor'] }> => {
       const res = await send('GET', `/environments/${enc(id)}/jobs${queryString(q)}`)
-      const body = (await res.json()) as { data: Job[]; pagination: { nextCursor: string | null } }
+      const body = (await res.json()) as JobHistoryPage
       return { data: body.data, nextCursor: body.pagination.nextCursor }
     },
     /** What a successful generation produced: its files (paths and sizes) and templates commit. */

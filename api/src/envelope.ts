@@ -27,6 +27,9 @@ export const ErrorBody = Type.Object({
 
 export const Envelope = <T extends TSchema>(data: T) => Type.Object({ data, meta: Meta })
 
+/** A whole list in one answer (no pagination): `{ data: [...], meta }`. */
+export const ArrayEnvelope = <T extends TSchema>(item: T) => Envelope(Type.Array(item))
+
 export const ListEnvelope = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item), meta: Meta, pagination: Pagination })
 
 /** Query parameters shared by every paginated list. */

@@ -14,6 +14,8 @@ import type * as push from './schemas/push.ts'
 import type * as policies from './schemas/policies.ts'
 import type * as plans from './schemas/plans.ts'
 import type * as approvals from './schemas/approvals.ts'
+import type * as terraformBackend from './schemas/terraform-backend.ts'
+import type * as jobHistory from './schemas/job-history.ts'
 import type { PushStrategy } from './values.ts'
 
 export type Environment = Static<typeof environments.Environment>
@@ -50,6 +52,14 @@ export type Team = Static<typeof teams.Team>
 export type TeamMember = Static<typeof teams.Member>
 export type TeamRole = TeamMember['role']
 export type Preferences = Static<typeof users.Preferences>
+export type UserListQuery = Static<typeof users.UserListQuery>
+
+/** The state bucket to create or adopt, and the `terraformBackend` the server answers for it. */
+export type TerraformBackendCreate = Static<typeof terraformBackend.TerraformBackendCreate>
+export type CreatedTerraformBackend = Static<typeof terraformBackend.CreatedTerraformBackend>
+/** A page of an environment's jobs and where the next one starts (null on the last page). */
+export type JobHistoryQuery = Static<typeof jobHistory.JobHistoryQuery>
+export type JobHistoryPage = Static<typeof jobHistory.JobHistoryPage>
 
 /** One change of an environment (its history, newest first); the detail adds the configuration after it. */
 export type HistoryEntry = Static<typeof history.HistoryEntry>

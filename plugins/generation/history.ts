@@ -4,25 +4,11 @@
 // Whoever may read the environment sees them (app.environments.access; a team's environment: every
 // member's jobs), anyone else gets a 404, as everywhere.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
-import { ErrorBody, Meta, ok, PageQuery } from '@ies/server/core/envelope'
+import { ErrorBody, ok } from '@ies/server/core/envelope'
 import { fieldError } from '@ies/server/core/errors'
-import { Job, toJob } from '@ies/api/schemas/jobs'
+import { toJob } from '@ies/api/schemas/jobs'
 import { EnvironmentParams } from '@ies/api/schemas/generation'
-
-export const JobHistoryQuery = Type.Object({
-  limit: { ...PageQuery.limit, description: 'Jobs per page.' },
-  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'The `nextCursor` of the previous page.' })),
-})
-
-const JobPage = Type.Object({
-  data: Type.Array(Job),
-  pagination: Type.Object({
-    limit: Type.Integer(),
-    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Where the next page starts; null on the last page.' }),
-  }),
-  meta: Meta,
-})
+import { JobHistoryPage, JobHistoryQuery } from '@ies/api/schemas/job-history'
 
 /** The cursor names the last job of a page: its creation time and id (the order's two keys). */
 function cursorOf(job: { createdAt: Date; _id: string }): string {
@@ -42,7 +28,7 @@ export const jobHistoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: EnvironmentParams,
         querystring: JobHistoryQuery,
-        response: { 200: JobPage, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+        response: { 200: JobHistoryPage, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
       },
     },
     async (request) => {

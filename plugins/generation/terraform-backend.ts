@@ -6,29 +6,12 @@
 // store: { bucket, region, key, useLockfile: true }. `key` is the environment's state key when
 // environmentId is given, else the scoped form `env/<environment_id>/aws.tfstate` that generation
 // fills in (the transform always writes the environment's own key).
-import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { AppError, conflict, fieldError, unavailable, validationError } from '@ies/server/core/errors'
 import { stateKeyOf } from '@ies/server/jobs/generation/transform'
+import { CreatedTerraformBackend, TerraformBackendCreate } from '@ies/api/schemas/terraform-backend'
 import { BucketTakenError, ensureStateBucket, type AwsKeys } from './state-bucket.ts'
-
-const CreateBody = Type.Object(
-  {
-    cloudCredentialId: Type.String({ format: 'uuid' }),
-    bucket: Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$', description: 'S3 bucket name (3-63 chars).' }),
-    region: Type.Optional(Type.String({ pattern: '^[a-z0-9-]+$', maxLength: 32 })),
-    environmentId: Type.Optional(Type.String({ maxLength: 64 })),
-  },
-  { additionalProperties: false },
-)
-
-const TerraformBackend = Type.Object({
-  bucket: Type.String(),
-  region: Type.String(),
-  key: Type.String(),
-  useLockfile: Type.Literal(true),
-})
 
 const AWS_REJECTED = new Set([
   'InvalidAccessKeyId',
@@ -47,10 +30,10 @@ export const terraformBackendRoutes: FastifyPluginAsyncTypebox = async (app) => 
     '/terraform-backend/create',
     {
       schema: {
-        body: CreateBody,
+        body: TerraformBackendCreate,
         response: {
-          200: Envelope(TerraformBackend),
-          201: Envelope(TerraformBackend),
+          200: Envelope(CreatedTerraformBackend),
+          201: Envelope(CreatedTerraformBackend),
           400: ErrorBody,
           401: ErrorBody,
           409: ErrorBody,

@@ -3,10 +3,9 @@
 // and by whoever may read its environment (a team's members, app.environments.access); anyone else gets 404. Download: 404 for an unknown or foreign job and for a push job (it has no
 // archive); 409 CONFLICT while the generation is queued or running, or when it failed.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
 import { archiveListing } from '@ies/processor-lib/tree'
-import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
+import { ArrayEnvelope, Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { AppError, conflict, fieldError, notFound } from '@ies/server/core/errors'
 import type { ArchiveId } from '@ies/server/jobs/queue/archives'
 import type { GenerateResult } from '@ies/server/jobs/queue/store'
@@ -39,7 +38,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
   // 431: a list of ids in characters outside ASCII can make the URL longer than the 16 KB of headers Node reads.
   app.get(
     '/',
-    { schema: { querystring: JobBatchQuery, response: { 200: Envelope(Type.Array(Job)), ...errors, 431: ErrorBody } } },
+    { schema: { querystring: JobBatchQuery, response: { 200: ArrayEnvelope(Job), ...errors, 431: ErrorBody } } },
     async (request) => {
       const { userId } = request.principal
       const ids = [...new Set(request.query.ids.split(',').map((id) => id.trim()))]

@@ -10,8 +10,7 @@
 //   PUT    /teams/:team/members/:kind/:name  { role }  admin: add a member or change their role
 //   DELETE /teams/:team/members/:kind/:name  admin
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
-import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
+import { ArrayEnvelope, Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { notFound } from '@ies/server/core/errors'
 import { toTeam } from './repository.ts'
 import { Member, MemberInput, MemberParams, Team, TeamInput, TeamParams, TeamSettingsInput } from '@ies/api/schemas/teams'
@@ -22,7 +21,7 @@ const teams: FastifyPluginAsyncTypebox = async (app) => {
   const repo = app.teams
   const admin = { onRequest: app.requireAdmin }
 
-  app.get('/', { schema: { response: { 200: Envelope(Type.Array(Team)), ...errors } } }, async (request) => {
+  app.get('/', { schema: { response: { 200: ArrayEnvelope(Team), ...errors } } }, async (request) => {
     const mine = await repo.rolesOf(request.principal)
     const all = await repo.list()
     const shown = request.principal.isAdmin ? all : all.filter((t) => mine.has(t._id))
@@ -57,16 +56,12 @@ const teams: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get(
-    '/:team/members',
-    { schema: { params: TeamParams, response: { 200: Envelope(Type.Array(Member)), ...errors } } },
-    async (request) => {
-      const team = await repo.find(request.params.team)
-      // A team the caller is not in is not shown to them, as an environment is not.
-      if (!team || (!request.principal.isAdmin && !(await repo.rolesOf(request.principal)).has(team._id))) throw notFound('Team not found')
-      return ok(request, await repo.members(team._id))
-    },
-  )
+  app.get('/:team/members', { schema: { params: TeamParams, response: { 200: ArrayEnvelope(Member), ...errors } } }, async (request) => {
+    const team = await repo.find(request.params.team)
+    // A team the caller is not in is not shown to them, as an environment is not.
+    if (!team || (!request.principal.isAdmin && !(await repo.rolesOf(request.principal)).has(team._id))) throw notFound('Team not found')
+    return ok(request, await repo.members(team._id))
+  })
 
   app.put(
     '/:team/members/:kind/:name',

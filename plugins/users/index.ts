@@ -1,10 +1,9 @@
 // /api/users: the caller's own record and preferences, and the admin-only list of all users.
-import { Type } from '@sinclair/typebox'
+import type { Static } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { Preferences as CorePreferences } from '@ies/server/core/users'
-import { Envelope, ErrorBody, ListEnvelope, PageQuery, ok, page } from '@ies/server/core/envelope'
+import { Envelope, ErrorBody, ListEnvelope, ok, page } from '@ies/server/core/envelope'
 import { notFound, validationError } from '@ies/server/core/errors'
-import { MeUpdate, Preferences, PreferencesUpdate, User } from '@ies/api/schemas/users'
+import { MeUpdate, Preferences, PreferencesUpdate, User, UserListQuery } from '@ies/api/schemas/users'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody }
 
@@ -21,7 +20,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
    * Stores a preferences update that names at least one preference. The schema's minProperties is
    * checked before unknown members are dropped, so `{ "colour": "red" }` arrives here empty.
    */
-  async function updatePreferences(userId: string, preferences: Partial<CorePreferences>, field: string) {
+  async function updatePreferences(userId: string, preferences: Partial<Static<typeof Preferences>>, field: string) {
     if (Object.keys(preferences).length === 0) {
       throw validationError([{ field, message: 'must set theme or defaultProvider' }])
     }
@@ -54,7 +53,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
     '/',
     {
       onRequest: app.requireAdmin,
-      schema: { querystring: Type.Object(PageQuery), response: { 200: ListEnvelope(User), ...errors } },
+      schema: { querystring: UserListQuery, response: { 200: ListEnvelope(User), ...errors } },
     },
     async (request) => {
       const { page: p, limit } = request.query

@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox'
 import { PROVIDERS, THEMES } from '../values.ts'
 import { StringEnum } from '../string-enum.ts'
+import { PageQuery } from '../envelope.ts'
 
 export const Preferences = Type.Object(
   {
@@ -24,3 +25,6 @@ export const User = Type.Object({
 })
 
 export const MeUpdate = Type.Object({ preferences: PreferencesUpdate }, { additionalProperties: false })
+
+/** GET /api/users (admins): a page of every user, oldest first. */
+export const UserListQuery = Type.Object(PageQuery)

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 
 // The envelope's schemas are the API contract's (api/src/envelope.ts).
-export { Envelope, ErrorBody, ErrorDetail, ListEnvelope, Meta, PageQuery, Pagination } from '@ies/api/envelope'
+export { ArrayEnvelope, Envelope, ErrorBody, ErrorDetail, ListEnvelope, Meta, PageQuery, Pagination } from '@ies/api/envelope'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 

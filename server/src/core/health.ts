@@ -1,14 +1,9 @@
 // GET /health at the server root: no authentication, no rate limit, reports the database.
 import type { FastifyInstance } from 'fastify'
-import { Type } from '@sinclair/typebox'
 import { OPEN_CODES } from '@ies/api/errors'
+import { Health } from '@ies/api/schemas/health'
 import { databaseReachable } from './db.ts'
 import { Envelope, ErrorBody, meta, ok } from './envelope.ts'
-
-const Health = Type.Object({
-  status: Type.Literal('ok'),
-  checks: Type.Object({ database: Type.Literal('up') }),
-})
 
 export default async function health(app: FastifyInstance) {
   app.get('/health', { schema: { security: [], response: { 200: Envelope(Health), 503: ErrorBody } } }, async (request, reply) => {

@@ -3,13 +3,10 @@
 import { randomUUID } from 'node:crypto'
 import type { Collection, Db } from 'mongodb'
 import { PROVIDERS, THEMES } from '@ies/api/values'
+import type { Preferences, User } from '@ies/api/types'
 
 export { PROVIDERS, THEMES }
-
-export interface Preferences {
-  theme: (typeof THEMES)[number]
-  defaultProvider: (typeof PROVIDERS)[number]
-}
+export type { Preferences, User }
 
 export interface UserDoc {
   _id: string
@@ -19,16 +16,6 @@ export interface UserDoc {
   preferences: Preferences
   createdAt: Date
   updatedAt: Date
-}
-
-export interface User {
-  id: string
-  identityProviderId: string
-  username: string
-  email: string
-  preferences: Preferences
-  createdAt: string
-  updatedAt: string
 }
 
 export interface Identity {

@@ -36,18 +36,13 @@ function useCreateBucket({ values, set }: StepProps, proposed: string) {
     setBusy(true)
     setError(null)
     try {
-      const res = (await api.createTerraformBackend({
-        provider: values.provider,
-        region: tb.region || values.region,
-        name: values.name,
-        globalPrefix: values.globalPrefix,
+      const out = await api.createTerraformBackend({
+        region: tb.region || values.region || undefined,
         bucket: tb.bucket || proposed,
         cloudCredentialId: values.cloudCredentialId,
-      })) as Record<string, any>
-      const out = (res?.terraformBackend ?? res) as Record<string, any>
-      const backend = { bucket: out.bucket ?? tb.bucket, key: out.key ?? tb.key, region: out.region ?? tb.region }
-      set({ backendMode: 'existing', terraformBackend: { ...tb, ...backend } })
-      setCreated(out.bucket ?? null)
+      })
+      set({ backendMode: 'existing', terraformBackend: { ...tb, bucket: out.bucket, key: out.key, region: out.region } })
+      setCreated(out.bucket)
     } catch (e) {
       setError(e)
     } finally {
