@@ -7,6 +7,7 @@ import type { PreparedCatalog } from '../lib/catalog/prepared-catalog.ts'
 import { enabledServices, serviceChanges, settingChanges } from '../lib/environments/config-summary.ts'
 import { reviewOf, type WizardValues } from '../lib/wizard/values.ts'
 import { PROVIDER_LABELS } from './ui.tsx'
+import { BasicFields, DeliveryFields, deployKeyNote, ServiceFields } from './ConfigurationFields.tsx'
 
 const SETTING_LABELS = {
   provider: 'Provider',
@@ -52,11 +53,6 @@ export function ReviewSummary(p: { values: WizardValues; original: WizardValues 
         ...(v.gitRepository.deployKey ? ['Replaces the deploy key'] : []),
       ]
     : null
-  const deployKey = v.gitRepository.deployKey
-    ? 'a new key (write-only: stored encrypted, never shown)'
-    : v.gitRepository.hasDeployKey
-      ? 'stored, unchanged'
-      : 'none'
   return (
     <div className="stack" data-testid="review-summary">
       {changes && (
@@ -76,16 +72,7 @@ export function ReviewSummary(p: { values: WizardValues; original: WizardValues 
       <section aria-labelledby="review-basics">
         <h3 id="review-basics">Basics</h3>
         <dl className="props">
-          <dt>Name</dt>
-          <dd className="mono">{v.name}</dd>
-          <dt>Global prefix</dt>
-          <dd className="mono">{v.globalPrefix}</dd>
-          <dt>Provider</dt>
-          <dd>{PROVIDER_LABELS[v.provider] ?? v.provider}</dd>
-          <dt>Region</dt>
-          <dd className="mono">{v.region}</dd>
-          <dt>Domain</dt>
-          <dd>{v.domain || <span className="muted">None (no host-based ingresses)</span>}</dd>
+          <BasicFields name={v.name} globalPrefix={v.globalPrefix} provider={v.provider} region={v.region} domain={v.domain} />
         </dl>
       </section>
       <section aria-labelledby="review-services">
@@ -93,48 +80,19 @@ export function ReviewSummary(p: { values: WizardValues; original: WizardValues 
           Services: {services.length} enabled{disabled > 0 ? `, ${disabled} stay off` : ''}
         </h3>
         {services.length === 0 && <p className="muted">No service is enabled; the repository holds only the basics.</p>}
-        <ul className="service-summary">
-          {services.map((s) => (
-            <li key={s.key} data-summary-service={s.key}>
-              <strong>{s.label}</strong>
-              <dl>
-                {s.fields.map((f) => (
-                  <div key={f.key} className={f.isDefault ? 'is-default' : undefined}>
-                    <dt>{f.label}</dt>
-                    <dd>
-                      {f.value}
-                      {f.isDefault && <span className="muted small"> (default)</span>}
-                    </dd>
-                  </div>
-                ))}
-              </dl>
-            </li>
-          ))}
-        </ul>
+        <ServiceFields services={services} />
       </section>
       <section aria-labelledby="review-delivery">
         <h3 id="review-delivery">State, repository and credential</h3>
         <dl className="props">
-          <dt>Terraform state</dt>
-          <dd>
-            {v.backendMode !== 'none' && v.terraformBackend.bucket ? (
-              <span className="mono">s3://{v.terraformBackend.bucket}</span>
-            ) : (
-              <span className="muted">Local state</span>
-            )}
-          </dd>
-          <dt>Git repository</dt>
-          <dd>
-            {v.gitRepository.url ? (
-              <>
-                <span className="mono">{v.gitRepository.url}</span> ({v.gitRepository.branch || 'main'}); deploy key: {deployKey}
-              </>
-            ) : (
-              <span className="muted">None</span>
-            )}
-          </dd>
-          <dt>Cloud credential</dt>
-          <dd>{v.cloudCredentialId ? credentialName(v.cloudCredentialId) : <span className="muted">None</span>}</dd>
+          <DeliveryFields
+            bucket={v.backendMode !== 'none' ? v.terraformBackend.bucket : undefined}
+            git={{
+              ...v.gitRepository,
+              deployKey: deployKeyNote({ replacing: !!v.gitRepository.deployKey, stored: !!v.gitRepository.hasDeployKey }),
+            }}
+            credential={v.cloudCredentialId ? credentialName(v.cloudCredentialId) : null}
+          />
         </dl>
       </section>
       <div>

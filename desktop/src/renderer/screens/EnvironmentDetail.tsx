@@ -25,6 +25,7 @@ import { GenerationFacts } from '../components/GenerationFacts.tsx'
 import { EnvironmentDiagram } from '../components/EnvironmentDiagram.tsx'
 import { EnvironmentSubtitle, EnvironmentTabs } from '../components/EnvironmentTabs.tsx'
 import { StrandedNotice } from '../components/StrandedNotice.tsx'
+import { BasicFields, DeliveryFields, deployKeyNote, ServiceFields } from '../components/ConfigurationFields.tsx'
 
 export function EnvironmentDetail({ id }: { id: string }) {
   const { api, toast, takeEnvironment, credentials, keptCatalog } = useApp()
@@ -98,43 +99,17 @@ export function EnvironmentDetail({ id }: { id: string }) {
         <div className="card">
           <h2>Configuration</h2>
           <dl className="props">
-            <dt>Global prefix</dt>
-            <dd className="mono">{env.globalPrefix}</dd>
-            <dt>Region</dt>
-            <dd className="mono">{env.region}</dd>
-            <dt>Domain</dt>
-            <dd>
-              {env.domain ? <span className="mono">{env.domain}</span> : <span className="muted">None (no host-based ingresses)</span>}
-            </dd>
-            <dt>State backend</dt>
-            <dd>
-              {env.terraformBackend?.bucket ? (
-                <span className="mono">s3://{env.terraformBackend.bucket}</span>
-              ) : (
-                <span className="muted">Local state</span>
-              )}
-            </dd>
-            <dt>Git repository</dt>
-            <dd>
-              {env.gitRepository?.url ? (
-                <>
-                  <span className="mono">{env.gitRepository.url}</span>{' '}
-                  <span className="muted">({env.gitRepository.branch ?? 'main'})</span>
-                  <br />
-                  <span className="muted small">{env.gitRepository.hasDeployKey ? 'Deploy key stored' : 'No deploy key'}</span>
-                </>
-              ) : (
-                <span className="muted">Not set</span>
-              )}
-            </dd>
-            <dt>Cloud credential</dt>
-            <dd>
-              {env.cloudCredentialId ? (
-                (credential?.name ?? <span className="mono">{env.cloudCredentialId}</span>)
-              ) : (
-                <span className="muted">None</span>
-              )}
-            </dd>
+            <BasicFields globalPrefix={env.globalPrefix} region={env.region} domain={env.domain} />
+            <DeliveryFields
+              bucket={env.terraformBackend?.bucket}
+              git={
+                env.gitRepository && {
+                  ...env.gitRepository,
+                  deployKey: deployKeyNote({ replacing: false, stored: !!env.gitRepository.hasDeployKey }),
+                }
+              }
+              credential={env.cloudCredentialId ? (credential?.name ?? <span className="mono">{env.cloudCredentialId}</span>) : null}
+            />
             <dt>Created</dt>
             <dd>{formatDate(env.createdAt)}</dd>
           </dl>
@@ -149,24 +124,7 @@ export function EnvironmentDetail({ id }: { id: string }) {
           ) : enabled.length === 0 ? (
             <p className="muted">No service is enabled. Edit the environment to choose services from the catalog.</p>
           ) : (
-            <ul className="service-summary" data-testid="detail-services">
-              {enabled.map((s) => (
-                <li key={s.key}>
-                  <strong>{s.label}</strong>
-                  <dl>
-                    {s.fields.map((f) => (
-                      <div key={f.key} title={`${s.key}.${f.key}`}>
-                        <dt>{f.label}</dt>
-                        <dd>
-                          {f.value}
-                          {f.isDefault && <span className="muted small"> (default)</span>}
-                        </dd>
-                      </div>
-                    ))}
-                  </dl>
-                </li>
-              ))}
-            </ul>
+            <ServiceFields services={enabled} testId="detail-services" />
           )}
         </div>
       </div>

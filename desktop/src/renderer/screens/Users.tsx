@@ -1,9 +1,8 @@
 // Users: for admins, every user the server knows, oldest first, paginated
 // (`GET /api/users`). Offered in the navigation only to a token with an admin role; the server
 // decides (a 403 is shown as such).
-import { useEffect, useState } from 'react'
 import { useApp } from '../app-context.tsx'
-import type { ListResult } from '@ies/api'
+import { Pager, usePagedList } from '../components/Pager.tsx'
 import type { User } from '../lib/api/types.ts'
 import { EmptyState, ErrorNotice, PageHead, PROVIDER_LABELS, Spinner, formatDate } from '../components/ui.tsx'
 
@@ -11,22 +10,7 @@ const PAGE_SIZE = 20
 
 export function Users() {
   const { api } = useApp()
-  const [page, setPage] = useState(1)
-  const [result, setResult] = useState<ListResult<User & { createdAt: string }> | null>(null)
-  const [error, setError] = useState<unknown>(null)
-
-  useEffect(() => {
-    let live = true
-    api.listUsers({ page, limit: PAGE_SIZE }).then(
-      (r) => live && (setResult(r), setError(null)),
-      (e) => live && setError(e),
-    )
-    return () => {
-      live = false
-    }
-  }, [api, page])
-
-  const p = result?.pagination
+  const { result, error, goTo } = usePagedList<{ page: number; limit: number }, User>(api.listUsers, { page: 1, limit: PAGE_SIZE })
   return (
     <>
       <PageHead
@@ -63,21 +47,7 @@ export function Users() {
             </table>
           </div>
         )}
-        {p && p.totalPages > 1 && (
-          <nav className="pager" aria-label="Pagination">
-            <span>
-              {p.total} users · page {p.page} of {p.totalPages}
-            </span>
-            <span className="row">
-              <button type="button" className="btn small" disabled={p.page <= 1} onClick={() => setPage(p.page - 1)}>
-                Previous
-              </button>
-              <button type="button" className="btn small" disabled={p.page >= p.totalPages} onClick={() => setPage(p.page + 1)}>
-                Next
-              </button>
-            </span>
-          </nav>
-        )}
+        <Pager pagination={result?.pagination} noun="user" onPage={goTo} />
       </div>
     </>
   )

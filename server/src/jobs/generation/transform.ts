@@ -4,6 +4,8 @@
 //  2. `useLockfile` is forced to `true` (native S3 locking, no lock table),
 //  3. from the Git configuration only `url`, `branch` and `branches` (never the deploy key),
 //  4. `domain` is `""` when the environment has none.
+// Rules 3 and 4 are the reading of an environment the desktop's wizard shares (`@ies/api/environment-values`).
+import { environmentValues } from '@ies/api/environment-values'
 
 /**
  * What the jobs read of a stored environment: the environments plugin's record has (at least) these
@@ -58,27 +60,15 @@ export interface ProcessorInput {
 }
 
 export function processorInput(env: JobEnvironment): ProcessorInput {
-  const input: ProcessorInput = {
-    name: env.name,
-    globalPrefix: env.globalPrefix,
-    provider: env.provider,
-    region: env.region,
-    domain: env.domain ?? '',
-    services: structuredClone(env.services ?? {}),
+  const { terraformBackend, gitRepository, ...values } = environmentValues(env)
+  return {
+    ...values,
     terraformBackend: {
-      ...(env.terraformBackend?.bucket !== undefined && { bucket: env.terraformBackend.bucket }),
-      region: env.terraformBackend?.region ?? env.region,
+      ...(terraformBackend.bucket !== undefined && { bucket: terraformBackend.bucket }),
+      region: terraformBackend.region ?? env.region,
       key: stateKeyOf(env),
       useLockfile: true,
     },
+    ...(gitRepository && { gitRepository }),
   }
-  const git = env.gitRepository
-  if (git) {
-    input.gitRepository = {
-      url: git.url,
-      ...(git.branch !== undefined && { branch: git.branch }),
-      ...(git.branches !== undefined && { branches: [...git.branches] }),
-    }
-  }
-  return input
 }

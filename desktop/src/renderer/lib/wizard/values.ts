@@ -1,6 +1,7 @@
 // The wizard's state and how it becomes a request: a create body (POST /environments) or a JSON
 // merge patch (PUT /environments/:id) that never repeats the immutable name and global prefix and
 // sends the deploy key only when the user typed a new one.
+import { environmentValues } from '@ies/api/environment-values'
 import type { Environment, EnvironmentInput, Provider, ServicesConfig, TerraformBackend } from '../api/types.ts'
 
 export type BackendMode = 'none' | 'existing' | 'create'
@@ -42,20 +43,22 @@ export function emptyValues(defaults: { provider: Provider; globalPrefix?: strin
 }
 
 export function valuesFromEnvironment(env: Environment): WizardValues {
-  const tb = env.terraformBackend
+  const values = environmentValues<ServicesConfig>(env)
+  const tb = values.terraformBackend
   return {
-    name: env.name,
-    globalPrefix: env.globalPrefix,
+    ...values,
     provider: env.provider,
-    region: env.region,
-    domain: env.domain ?? '',
     labels: { ...(env.labels as Record<string, string> | undefined) },
-    services: structuredClone(env.services ?? {}),
-    backendMode: tb?.bucket ? 'existing' : 'none',
-    terraformBackend: { bucket: tb?.bucket ?? '', key: tb?.key ?? '', region: tb?.region ?? '', useLockfile: tb?.useLockfile ?? true },
+    backendMode: tb.bucket ? 'existing' : 'none',
+    terraformBackend: {
+      bucket: tb.bucket ?? '',
+      key: tb.key ?? '',
+      region: tb.region ?? '',
+      useLockfile: env.terraformBackend?.useLockfile ?? true,
+    },
     gitRepository: {
-      url: env.gitRepository?.url ?? '',
-      branch: env.gitRepository?.branch ?? 'main',
+      url: values.gitRepository?.url ?? '',
+      branch: values.gitRepository?.branch ?? 'main',
       deployKey: '',
       hasDeployKey: env.gitRepository?.hasDeployKey === true,
     },
