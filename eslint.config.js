@@ -14,7 +14,31 @@ const ies = {
   rules: { ...noCycle.rules, 'contract-schemas': contractSchemas, 'max-class-lines': maxClassLines },
 }
 
+// Units over the size limits below, in modules other work is changing today: each is split once that
+// work has landed, and its name leaves the list. The lists only shrink (test/server/structure-rules.test.ts
+// fails on a name that no longer needs its exception); a unit not named here is held to every limit.
+const oversized = {
+  // files over 400 lines
+  files: [
+    'server/src/jobs/push/push.ts',
+    'server/src/config.ts',
+    'plugins/environments/repository.ts',
+    'plugins/environments/summaries.ts',
+  ],
+  // classes over 200 lines: EnvironmentRepository, EnvironmentSummaries, JobRunner, JobStore
+  classes: [
+    'plugins/environments/repository.ts',
+    'plugins/environments/summaries.ts',
+    'server/src/jobs/queue/runner.ts',
+    'server/src/jobs/queue/store.ts',
+  ],
+  // React components over 120 lines
+  components: ['desktop/src/renderer/components/AssistantPanel.tsx', 'desktop/src/renderer/screens/PushPanel.tsx'],
+}
+
 const sources = ['api', 'server', 'plugins', 'processor-lib', 'cli', 'desktop', 'scripts'].map((folder) => `${folder}/**/*.{ts,tsx,js}`)
+
+export { oversized }
 
 export default tseslint.config(
   { ignores: ['**/node_modules/', '**/dist/', '.tools/', '.data/', 'templates/', 'test/processor/fixtures/'] },
@@ -58,6 +82,9 @@ export default tseslint.config(
       'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
     },
   },
+  { files: oversized.files, rules: { 'max-lines': 'off' } },
+  { files: oversized.classes, rules: { 'ies/max-class-lines': 'off' } },
+  { files: oversized.components, rules: { 'max-lines-per-function': ['error', { max: 250, skipBlankLines: false, skipComments: false }] } },
   ...importRules(),
 )
 

@@ -36,3 +36,37 @@ t.test('a plugin or the server builds no request or response schema: they come f
   t.same(await messagesOf('plugins/environments/probe.ts', allowed, 'ies/contract-schemas'), [], 'types and the contract pass')
   t.same(await messagesOf('api/src/schemas/probe.ts', route, 'ies/contract-schemas'), [], 'the contract itself builds them')
 })
+
+const lines = (n: number, line: string) => Array.from({ length: n }, () => line).join('\n')
+
+t.test('units a reader can hold in mind: a file 400 lines, a class 200, a function or a component 120', async (t) => {
+  const file = `${lines(401, 'export const a = 1')}\n`
+  t.same(await messagesOf('plugins/environments/probe.ts', file, 'max-lines'), ['File has too many lines (401). Maximum allowed is 400.'])
+  const klass = `export class Big {\n${lines(199, '  a = 1')}\n}\n`
+  t.match(await messagesOf('server/src/core/probe.ts', klass, 'ies/max-class-lines'), [/Big has 201 lines; at most 200/])
+  const small = `export class Small {\n${lines(198, '  a = 1')}\n}\n`
+  t.same(await messagesOf('server/src/core/probe.ts', small, 'ies/max-class-lines'), [], 'a class of 200 lines passes')
+  const component = (n: number) => `export function Screen() {\n${lines(n - 3, '  void 0')}\n  return null\n}\n`
+  const probe = 'desktop/src/renderer/screens/Probe.tsx'
+  t.match(await messagesOf(probe, component(121), 'max-lines-per-function'), [/'Screen' has too many lines \(121\)/])
+  t.same(await messagesOf(probe, component(120), 'max-lines-per-function'), [], 'a component of 120 lines passes')
+})
+
+t.test('the list of oversized units only shrinks: each named unit still needs its exception', async (t) => {
+  const config = '../../eslint.config.js'
+  const { oversized } = (await import(config)) as { oversized: Record<'files' | 'classes' | 'components', string[]> }
+  const strict = new ESLint({
+    overrideConfig: [
+      { files: ['**/*.{ts,tsx}'], rules: { 'max-lines': ['error', { max: 400 }], 'ies/max-class-lines': ['error', { max: 200 }] } },
+      { files: ['**/*.tsx'], rules: { 'max-lines-per-function': ['error', { max: 120 }] } },
+    ],
+  })
+  const needs = async (path: string, ruleId: string) => {
+    const [result] = await strict.lintFiles([path])
+    return result.messages.some((m) => m.ruleId === ruleId)
+  }
+  for (const path of oversized.files) t.ok(await needs(path, 'max-lines'), `${path} is still over 400 lines`)
+  for (const path of oversized.classes) t.ok(await needs(path, 'ies/max-class-lines'), `${path} still holds a class over 200 lines`)
+  for (const path of oversized.components)
+    t.ok(await needs(path, 'max-lines-per-function'), `${path} still holds a component over 120 lines`)
+})

@@ -28,9 +28,8 @@ import { StrandedNotice } from '../components/StrandedNotice.tsx'
 import { BasicFields, DeliveryFields, deployKeyNote, ServiceFields } from '../components/ConfigurationFields.tsx'
 
 export function EnvironmentDetail({ id }: { id: string }) {
-  const { api, toast, takeEnvironment, credentials, keptCatalog } = useApp()
+  const { api, toast, takeEnvironment, keptCatalog } = useApp()
   const [env, setEnv] = useState<Environment | null>(() => takeEnvironment(id))
-  const [credential, setCredential] = useState<CloudCredential | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [confirming, setConfirming] = useState(false)
   const [deleting, setDeleting] = useState(false)
@@ -42,21 +41,9 @@ export function EnvironmentDetail({ id }: { id: string }) {
     // The wizard hands over the environment it just saved; otherwise one request.
     if (!env) api.getEnvironment(id).then(setEnv, setError)
   }, [api, id])
-  useEffect(() => {
-    // The name of its credential from the session's list (no request per credential).
-    const cid = env?.cloudCredentialId
-    if (cid)
-      credentials().then(
-        (list) => setCredential(list.find((c) => c.id === cid) ?? null),
-        () => setCredential(null),
-      )
-  }, [credentials, env?.cloudCredentialId])
 
   if (error) return <ErrorNotice error={error} what="Loading the environment" />
   if (!env) return <Spinner label="Loading the environment" />
-
-  // The catalog's labels (and option labels) for the stored values, from the catalog at hand: no request.
-  const enabled = enabledServices(env.services ?? {}, keptCatalog())
 
   async function remove() {
     setDeleting(true)
@@ -95,39 +82,7 @@ export function EnvironmentDetail({ id }: { id: string }) {
       <EnvironmentTabs id={env.id} current="overview" />
       <ErrorNotice error={deleteError} what="Deleting" />
       <StrandedNotice env={env} />
-      <div className="grid-2">
-        <div className="card">
-          <h2>Configuration</h2>
-          <dl className="props">
-            <BasicFields globalPrefix={env.globalPrefix} region={env.region} domain={env.domain} />
-            <DeliveryFields
-              bucket={env.terraformBackend?.bucket}
-              git={
-                env.gitRepository && {
-                  ...env.gitRepository,
-                  deployKey: deployKeyNote({ replacing: false, stored: !!env.gitRepository.hasDeployKey }),
-                }
-              }
-              credential={env.cloudCredentialId ? (credential?.name ?? <span className="mono">{env.cloudCredentialId}</span>) : null}
-            />
-            <dt>Created</dt>
-            <dd>{formatDate(env.createdAt)}</dd>
-          </dl>
-        </div>
-        <div className="card">
-          <h2>Services</h2>
-          {env.provider !== 'aws' ? (
-            <p className="muted" data-testid="provider-not-generated">
-              IES generates infrastructure for AWS only today; this {PROVIDER_LABELS[env.provider] ?? env.provider} environment is stored
-              without services.
-            </p>
-          ) : enabled.length === 0 ? (
-            <p className="muted">No service is enabled. Edit the environment to choose services from the catalog.</p>
-          ) : (
-            <ServiceFields services={enabled} testId="detail-services" />
-          )}
-        </div>
-      </div>
+      <ConfigurationCards env={env} />
       {env.provider === 'aws' && (
         <section className="card" aria-labelledby="diagram-title">
           <h2 id="diagram-title">Diagram</h2>
@@ -157,6 +112,58 @@ export function EnvironmentDetail({ id }: { id: string }) {
         </ConfirmDialog>
       )}
     </>
+  )
+}
+
+/** The stored configuration and the enabled services, with the catalog's labels. */
+function ConfigurationCards({ env }: { env: Environment }) {
+  const { credentials, keptCatalog } = useApp()
+  const [credential, setCredential] = useState<CloudCredential | null>(null)
+  useEffect(() => {
+    // The name of its credential from the session's list (no request per credential).
+    const cid = env.cloudCredentialId
+    if (cid)
+      credentials().then(
+        (list) => setCredential(list.find((c) => c.id === cid) ?? null),
+        () => setCredential(null),
+      )
+  }, [credentials, env.cloudCredentialId])
+  // The catalog's labels (and option labels) for the stored values, from the catalog at hand: no request.
+  const enabled = enabledServices(env.services ?? {}, keptCatalog())
+  return (
+    <div className="grid-2">
+      <div className="card">
+        <h2>Configuration</h2>
+        <dl className="props">
+          <BasicFields globalPrefix={env.globalPrefix} region={env.region} domain={env.domain} />
+          <DeliveryFields
+            bucket={env.terraformBackend?.bucket}
+            git={
+              env.gitRepository && {
+                ...env.gitRepository,
+                deployKey: deployKeyNote({ replacing: false, stored: !!env.gitRepository.hasDeployKey }),
+              }
+            }
+            credential={env.cloudCredentialId ? (credential?.name ?? <span className="mono">{env.cloudCredentialId}</span>) : null}
+          />
+          <dt>Created</dt>
+          <dd>{formatDate(env.createdAt)}</dd>
+        </dl>
+      </div>
+      <div className="card">
+        <h2>Services</h2>
+        {env.provider !== 'aws' ? (
+          <p className="muted" data-testid="provider-not-generated">
+            IES generates infrastructure for AWS only today; this {PROVIDER_LABELS[env.provider] ?? env.provider} environment is stored
+            without services.
+          </p>
+        ) : enabled.length === 0 ? (
+          <p className="muted">No service is enabled. Edit the environment to choose services from the catalog.</p>
+        ) : (
+          <ServiceFields services={enabled} testId="detail-services" />
+        )}
+      </div>
+    </div>
   )
 }
 
