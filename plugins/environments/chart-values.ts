@@ -1,6 +1,6 @@
 // The chart values YAML of a request is checked in a worker thread (chart-values-worker.js), never
 // on the request thread: the yaml package's parser is far from linear on some shapes (a flow map's
-// duplicate-key check is quadratic: 600 KB took 14 s), and one request must not stall the service.
+// duplicate-key check is quadratic in the text's size), and one request must not stall the service.
 // The texts of one request go to the worker in one message and get one time limit
 // (HELM_VALUES_PARSE_TIMEOUT_MS); past it the worker is ended and the values are refused as too
 // complex (a fresh worker takes the next request). Requests are checked one after the other.

@@ -1,7 +1,7 @@
 // How an environment record is stored: `services` and `helmCharts` (the free-form settings: with every
 // service configured, several hundred values) as one JSON text each. The embedded store (FerretDB)
-// decodes a document value by value on every read: the record of an environment with every service
-// set read in 2.6 ms as nested documents and in 1.0 ms as text (docs/internals/data-and-scale.md). No query
+// decodes a document value by value on every read, so a record with every service set reads in well
+// under half the time as text (docs/internals/data-and-scale.md). No query
 // filters on a setting, so nothing is lost by storing them whole. Records stored before this (nested
 // documents) are read as they are and take the text form on their next write.
 import type { EnvironmentRecord } from './record.ts'

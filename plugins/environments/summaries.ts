@@ -41,8 +41,8 @@ export interface SummaryDocument {
 /**
  * As stored: the entries as one string, a line each (`id`, `name`, `provider`, `status`, `createdAt`
  * in ms, `version`, `region`, `updatedAt` in ms, `labels` as `k=v,k=v`, tab-separated; none of them can hold a tab or a line break). FerretDB decodes
- * a document field by field: 10,000 entries as objects took half a second to read, as one string
- * a few milliseconds.
+ * a document field by field, so entries as objects cost a read in proportion to their fields, as one
+ * string about one field's worth.
  */
 interface StoredSummary {
   _id: string
@@ -63,8 +63,8 @@ const complete = (entries: SummaryEntry[]): boolean => entries.every((e) => !Num
 
 /**
  * The entries of recently read summaries by their stored text, and (by entries) the selections made
- * from them: a user paging through a large list reads the same text again, and decoding 10,000 lines
- * costs 15-50 ms, sorting them 5-15 ms. Comparing the text read with the one cached is a memory
+ * from them: a user paging through a large list reads the same text again, and decoding and sorting
+ * 10,000 lines is what a page would otherwise cost. Comparing the text read with the one cached is a memory
  * compare. The arrays are shared: nothing changes them in place (`put` and `remove` copy).
  */
 const decodedTexts = new LRUCache<string, SummaryEntry[]>({

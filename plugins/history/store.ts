@@ -153,8 +153,8 @@ export class HistoryStore {
   /**
    * Appends an entry; its number. `retainUntil` marks the history of a deleted environment. Appends
    * to one environment that arrive while one is being written wait, and are then written together:
-   * one head write takes their numbers, one write per page pushes them (200 generations of one
-   * environment at once wrote the head and the page 200 times, one after another, on the requests' path).
+   * one head write takes their numbers, one write per page pushes them, so many changes of one
+   * environment at once cost a few writes on the requests' path rather than two each, one after another.
    */
   append(entry: NewEntry, retainUntil?: Date): Promise<number> {
     return new Promise<number>((resolve, reject) => {

@@ -6,8 +6,8 @@
  * Compression is Node's zlib (raw deflate) and its CRC-32. Most files of a generation are the same
  * from one generation to the next and across environments (the modules, the pipeline), so each
  * entry's compressed bytes are kept in a bounded cache keyed by the SHA-256 of its content and the
- * level: a warm generation compresses only what changed. (archiver, used before, made a deflate
- * stream per entry: 26 ms of the 30 ms a generation of the AWS tree took in process; see the README.)
+ * level: a warm generation compresses only what changed. No zip library takes entries already
+ * compressed, which the cache needs (README.md, "Archives").
  */
 import { createHash } from 'node:crypto'
 import { crc32, deflateRawSync } from 'node:zlib'
@@ -15,8 +15,8 @@ import { LRUCache } from 'lru-cache'
 import type { TreeFile } from './files.ts'
 
 /**
- * Deflate level of the archives: 1 compresses the generated tree several times faster than the
- * default 6 for about 5% more bytes.
+ * Deflate level of the archives: 1, much faster than the default 6 on the generated tree for a few
+ * more bytes (docs/internals/benchmarks.md, "Measurements behind the code").
  */
 export const DEFAULT_ZIP_LEVEL = 1
 

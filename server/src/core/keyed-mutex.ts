@@ -3,10 +3,9 @@
 //
 // It is not re-entrant: a call under a key that waits for another call with the same key waits
 // forever. Code that runs under the lock and needs the locked work of a helper calls the helper's
-// variant that expects the lock held (the environment summaries' `put`). It used to be re-entrant
-// through AsyncLocalStorage, but on Node 20 an AsyncLocalStorage in use turns on promise hooks for
-// the whole process, which made every generation about 1.6 to 2 times slower (the in-process floor,
-// measured with and without one).
+// variant that expects the lock held (the environment summaries' `put`). It keeps no
+// AsyncLocalStorage to know its holder: on Node 20 one in use turns on promise hooks for the whole
+// process, which slows every promise of every request.
 //
 // It serialises work inside one server only. Across replicas a write also needs a guarantee from the
 // database (a conditional write on a version field, atomic on MongoDB). FerretDB 1.x on SQLite has

@@ -1,7 +1,7 @@
 // A replacement conditional on the version its writer read (optimistic concurrency: README,
 // "Concurrent writes"), written as each store serves it by index. MongoDB: one atomic
 // `replaceOne({ _id, version })`. FerretDB 1.24 looks a document up by index only for a filter that is
-// exactly `{ _id }` (any other filter reads the whole collection, so an update took about 1 s at 10,000
+// exactly `{ _id }` (any other filter reads the whole collection, so its cost grows with the number of
 // environments) and applies a conditional write in two steps anyway, a read and then a write; there
 // the same two steps are taken by `_id`: read, compare the version, replace. On FerretDB what keeps
 // such writes correct is that the writers of one document take turns in the process (`ownerLock`).

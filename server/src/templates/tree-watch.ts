@@ -1,6 +1,6 @@
 // Watching a templates directory, so that its source (templates.ts) can skip its check while nothing
-// can have changed: the tree's fingerprint and the templates commit cost ~5 ms for the bundled
-// templates, and every generation and catalog read asks. Linux inotify through Node's fs.watch, one
+// can have changed: the tree's fingerprint and the templates commit cost a walk of the tree and a
+// Git read, and every generation and catalog read asks. Linux inotify through Node's fs.watch, one
 // NON-recursive watcher per directory (Node 20's recursive mode on Linux is a JavaScript walk of its
 // own, not an inotify feature, and is not relied upon):
 //
