@@ -6,7 +6,8 @@ import type { SORTS } from '@ies/api/schemas/environments'
 import type { Caller, Scope } from '../teams/scopes.ts'
 import type { EnvironmentRecord } from './record.ts'
 import { fromStored, type StoredEnvironment } from './stored-form.ts'
-import { entryMatches, mergeSelections, select, type EnvironmentSummaries } from './summaries.ts'
+import type { EnvironmentSummaries } from './summaries.ts'
+import { entryMatches, mergeSelections, select } from './summary-selection.ts'
 import type { SummaryEntry } from './summary-entries.ts'
 
 export interface ListOptions {

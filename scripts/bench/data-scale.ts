@@ -17,7 +17,7 @@
 import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { Binary } from 'mongodb'
-import { entryOf } from '../../plugins/environments/summaries.ts'
+import { entryOf } from '../../plugins/environments/summary-selection.ts'
 import { encodeEntries } from '../../plugins/environments/summary-entries.ts'
 import type { EnvironmentRecord } from '../../plugins/environments/record.ts'
 import type { JobRecord } from '../../server/src/jobs/queue/store.ts'

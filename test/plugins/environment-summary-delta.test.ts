@@ -187,11 +187,11 @@ t.test("a reader that kept a large summary reads only its delta, and follows ano
   for (let i = 1; i <= FOLD; i++) await s.save(record(i))
   const reader = s.writers[1]
   let summaryReads = 0
-  const findOne = reader.collection.findOne.bind(reader.collection)
-  reader.collection.findOne = ((filter: { _id?: string }, ...rest: unknown[]) => {
+  const findOne = reader.store.collection.findOne.bind(reader.store.collection)
+  reader.store.collection.findOne = ((filter: { _id?: string }, ...rest: unknown[]) => {
     if (filter?._id === OWNER) summaryReads++
     return (findOne as (...args: unknown[]) => unknown)(filter, ...rest)
-  }) as typeof reader.collection.findOne
+  }) as typeof reader.store.collection.findOne
   const expect = (n: number, skip: number[] = []) =>
     Array.from({ length: n }, (_, i) => i + 1)
       .filter((i) => !skip.includes(i))
