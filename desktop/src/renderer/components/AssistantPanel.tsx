@@ -4,7 +4,7 @@
 // deploy key or a credential), and every suggestion is applied by the user: one click each, or one
 // "Apply all" click for the rest of a turn's suggestions. Each suggestion shows its reason and, when
 // the wizard gives `labelOf`, the catalog's label before the raw path.
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react'
 
 export type SuggestionValue = string | number | boolean
 
@@ -151,7 +151,6 @@ export function AssistantPanel({
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [applied, setApplied] = useState<Set<string>>(() => new Set())
-  const inputId = useId()
   const logRef = useRef<HTMLDivElement>(null)
   const inputRef = useRef<HTMLTextAreaElement>(null)
 
@@ -186,36 +185,14 @@ export function AssistantPanel({
     }
   }
 
-  function apply(turn: number, s: AssistantSuggestion) {
-    onApply(s.path, s.value)
-    setApplied((prev) => new Set(prev).add(keyOf(turn, s)))
-  }
-
-  /** Every suggestion of the turn not applied yet, in the order the assistant gave them. */
-  function applyAll(turn: number, pending: AssistantSuggestion[]) {
-    for (const s of pending) onApply(s.path, s.value)
+  /** Applies the suggestions given (one, or the rest of a turn's), in the order the assistant gave them. */
+  function apply(turn: number, list: AssistantSuggestion[]) {
+    for (const s of list) onApply(s.path, s.value)
     setApplied((prev) => {
       const next = new Set(prev)
-      for (const s of pending) next.add(keyOf(turn, s))
+      for (const s of list) next.add(keyOf(turn, s))
       return next
     })
-  }
-
-  /** One button for the rest of a turn's suggestions (a plain function, so the button keeps its focus across renders). */
-  function applyAllButton(turn: number, suggestions: AssistantSuggestion[]) {
-    const pending = suggestions.filter((s) => !applied.has(keyOf(turn, s)))
-    return (
-      <div className="assistant-apply-all">
-        <button type="button" className="btn small" disabled={pending.length === 0} onClick={() => applyAll(turn, pending)}>
-          {pending.length === 0 ? 'All applied' : `Apply all ${pending.length} suggestion${pending.length === 1 ? '' : 's'}`}
-        </button>
-      </div>
-    )
-  }
-
-  function submit(event: FormEvent) {
-    event.preventDefault()
-    void send(input)
   }
 
   return (
@@ -252,38 +229,14 @@ export function AssistantPanel({
               <p className="assistant-content assistant-plain">{turn.content}</p>
             )}
             {turn.suggestions && turn.suggestions.length > 0 && (
-              <ul className="assistant-suggestions" aria-label="Suggestions">
-                {turn.suggestions.map((s) => {
-                  const done = applied.has(keyOf(i, s))
-                  const label = labelOf?.(s.path)
-                  return (
-                    <li key={keyOf(i, s)}>
-                      <div className="assistant-suggestion">
-                        {label ? (
-                          <>
-                            <span className="assistant-label">{label}</span> <code className="assistant-path">{s.path}</code>
-                          </>
-                        ) : (
-                          <code>{s.path}</code>
-                        )}{' '}
-                        = <code>{showVisible(s.value)}</code>
-                        {s.reason && <p className="help">{s.reason}</p>}
-                      </div>
-                      <button
-                        type="button"
-                        className="btn small"
-                        onClick={() => apply(i, s)}
-                        disabled={done}
-                        aria-label={`Apply ${s.path} = ${show(s.value)}`}
-                      >
-                        {done ? 'Applied' : 'Apply'}
-                      </button>
-                    </li>
-                  )
-                })}
-              </ul>
+              <SuggestionList
+                turn={i}
+                suggestions={turn.suggestions}
+                applied={applied}
+                labelOf={labelOf}
+                onApply={(list) => apply(i, list)}
+              />
             )}
-            {turn.suggestions && turn.suggestions.length > 1 && applyAllButton(i, turn.suggestions)}
           </div>
         ))}
         {busy && (
@@ -297,9 +250,82 @@ export function AssistantPanel({
           {error}
         </p>
       )}
+      <AskForm input={input} setInput={setInput} busy={busy} inputRef={inputRef} onSend={(text) => void send(text)} />
+    </section>
+  )
+}
+
+/** A turn's suggestions, each with its Apply button, and one button for the rest when there are several. */
+function SuggestionList(p: {
+  turn: number
+  suggestions: AssistantSuggestion[]
+  applied: Set<string>
+  labelOf?: (path: string) => string | undefined
+  onApply: (list: AssistantSuggestion[]) => void
+}) {
+  const pending = p.suggestions.filter((s) => !p.applied.has(keyOf(p.turn, s)))
+  return (
+    <>
+      <ul className="assistant-suggestions" aria-label="Suggestions">
+        {p.suggestions.map((s) => {
+          const done = p.applied.has(keyOf(p.turn, s))
+          const label = p.labelOf?.(s.path)
+          return (
+            <li key={keyOf(p.turn, s)}>
+              <div className="assistant-suggestion">
+                {label ? (
+                  <>
+                    <span className="assistant-label">{label}</span> <code className="assistant-path">{s.path}</code>
+                  </>
+                ) : (
+                  <code>{s.path}</code>
+                )}{' '}
+                = <code>{showVisible(s.value)}</code>
+                {s.reason && <p className="help">{s.reason}</p>}
+              </div>
+              <button
+                type="button"
+                className="btn small"
+                onClick={() => p.onApply([s])}
+                disabled={done}
+                aria-label={`Apply ${s.path} = ${show(s.value)}`}
+              >
+                {done ? 'Applied' : 'Apply'}
+              </button>
+            </li>
+          )
+        })}
+      </ul>
+      {p.suggestions.length > 1 && (
+        <div className="assistant-apply-all">
+          <button type="button" className="btn small" disabled={pending.length === 0} onClick={() => p.onApply(pending)}>
+            {pending.length === 0 ? 'All applied' : `Apply all ${pending.length} suggestion${pending.length === 1 ? '' : 's'}`}
+          </button>
+        </div>
+      )}
+    </>
+  )
+}
+
+/** The quick questions and the question box: Enter sends, Shift+Enter adds a line. */
+function AskForm(p: {
+  input: string
+  setInput: (text: string) => void
+  busy: boolean
+  inputRef: RefObject<HTMLTextAreaElement | null>
+  onSend: (text: string) => void
+}) {
+  const { input, setInput, busy, inputRef } = p
+  const inputId = useId()
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    p.onSend(input)
+  }
+  return (
+    <>
       <div className="assistant-quick">
         {QUICK.map((q) => (
-          <button key={q} type="button" className="btn small" onClick={() => void send(q)} disabled={busy}>
+          <button key={q} type="button" className="btn small" onClick={() => p.onSend(q)} disabled={busy}>
             {q}
           </button>
         ))}
@@ -319,7 +345,7 @@ export function AssistantPanel({
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey) {
               e.preventDefault()
-              void send(input)
+              p.onSend(input)
             }
           }}
         />
@@ -333,7 +359,7 @@ export function AssistantPanel({
           </button>
         </div>
       </form>
-    </section>
+    </>
   )
 }
 
