@@ -2,7 +2,7 @@
 // reason, and the wizard opens it at the step of the first one with that field in error until the
 // value changes. Relations between fields: Minimum nodes 10 with Maximum nodes 5 is said at both fields
 // as soon as they contradict, and goes from both once they agree (while the organisation's rules still
-// warn at another EKS field, the stored public endpoint).
+// warn at another EKS field, the stored public endpoint, without marking it invalid).
 import t from 'tap'
 import { startTestApp } from '../harness/app.ts'
 import { startGitServer } from '../harness/git-server.ts'
@@ -97,8 +97,10 @@ t.test('stranded environment in the list, the detail page, the push preview and 
   t.equal(await min.getAttribute('aria-invalid'), null, 'Minimum nodes is no longer marked')
   t.equal(await max.getAttribute('aria-invalid'), null, 'Maximum nodes is no longer marked')
   // Other EKS fields keep what the organisation's rules say (asked a moment after each change): the
-  // stored public endpoint open to every address is a warning at the CIDR blocks, whenever it comes.
+  // stored public endpoint open to every address is a warning at the CIDR blocks, whenever it comes;
+  // a warning, so the field is not marked invalid.
   await eks.getByText(/Warning from the rule eks_private_endpoint: the public API endpoint is open to every address/).waitFor()
+  t.equal(await eks.getByLabel('Public API allowed CIDR blocks').getAttribute('aria-invalid'), null, 'a warning marks nothing invalid')
   t.equal(await min.getAttribute('aria-invalid'), null, 'the rules say nothing of the node counts')
   t.same(problems.errors, [])
 })
