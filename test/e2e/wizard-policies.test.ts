@@ -5,7 +5,7 @@
 // the next evaluation answers (a finding is for the draft it was computed for). A warning (a missing
 // tier; a staging cluster's endpoint open to every address) is said at its field without marking it
 // invalid or its step as one with errors, and the draft saves. Saving a refused draft anyway is
-// refused by the server, and the denial stays at its field.
+// refused by the server: the denial stays at its field, and the refused save's notice goes with the fix.
 import t from 'tap'
 import type { Page } from 'playwright-core'
 import { startTestApp } from '../harness/app.ts'
@@ -72,7 +72,8 @@ t.test('a rule refuses a value at its field while the user edits', async (t) => 
   // Saving anyway: the server refuses; the wizard opens the Services step with the denial at its field.
   await page.getByRole('button', { name: 'Review', exact: true }).click()
   await page.getByRole('button', { name: 'Create environment' }).click()
-  await page.getByText('Creating the environment failed').waitFor()
+  const failed = page.getByText('Creating the environment failed')
+  await failed.waitFor()
   await refusal.waitFor()
   t.equal(await endpoint.getAttribute('aria-invalid'), 'true', 'still marked after the refused save')
   const listed = await fetch(`${ies.url}/api/environments`, { headers: ies.auth('dev') })
@@ -83,6 +84,7 @@ t.test('a rule refuses a value at its field while the user edits', async (t) => 
   await endpoint.click()
   await refusal.waitFor({ state: 'detached' })
   t.equal(await endpoint.getAttribute('aria-invalid'), null, 'no longer marked')
+  await failed.waitFor({ state: 'detached' })
   t.equal(await page.locator('li.has-error').count(), 0, 'no step with errors')
   await release()
 

@@ -166,6 +166,8 @@ function errorsShown(errors: StepErrors, touched: Record<string, boolean>, step:
   return { fieldError, fieldWarning, stepHasErrors, stepHasWarnings, ruleDetail }
 }
 
+const policyDenied = (e: unknown) => e instanceof ApiError && e.code === 'POLICY_DENIED'
+
 /** The server's field errors of a failed save; a duplicate name (409) belongs at the name field, in words. */
 function saveFieldErrors(e: ApiError, editing: boolean, name: string): FieldErrors {
   const fe = e.fieldErrors
@@ -191,6 +193,8 @@ export function useWizard(id: string | null) {
   const [step, setStep] = useState(0)
   const { loaded, original, values, setValues, loadError, draftInfo } = useOpened(app, id, key, setStep)
   const [submitError, setSubmitError] = useState<unknown>(null)
+  // The values a save was refused for: the rules' refusal is said only while they are the ones on screen.
+  const [refusedValues, setRefusedValues] = useState<WizardValues | null>(null)
   const [serverErrors, setServerErrors] = useState<FieldErrors>({})
   const [busy, setBusy] = useState(false)
   const [touched, setTouched] = useState<Record<string, boolean>>({})
@@ -234,11 +238,12 @@ export function useWizard(id: string | null) {
       navigate(href.environment(saved.id))
     } catch (e) {
       setSubmitError(e)
+      setRefusedValues(v)
       if (e instanceof ApiError) {
         const fe = saveFieldErrors(e, editing, v.name)
         // A rule's denial is said at its field by the rules' findings for this draft (the same
         // evaluation), which go as soon as the draft changes: kept here it would outlive the fix.
-        if (e.code !== 'POLICY_DENIED') setServerErrors(fe)
+        if (!policyDenied(e)) setServerErrors(fe)
         const first = Object.keys(fe)[0]
         if (first) setStep(stepOfField(first))
       }
@@ -277,7 +282,7 @@ export function useWizard(id: string | null) {
     step,
     setStep,
     loadError,
-    submitError,
+    submitError: policyDenied(submitError) && refusedValues !== values ? null : submitError,
     serverErrors,
     busy,
     draftInfo,
