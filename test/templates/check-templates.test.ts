@@ -2,7 +2,10 @@
  * `npm run check:templates` over templates/ as CI runs it (its one run there): the author checks,
  * the gate matrix, `terraform fmt -check` and `validate`, checkov and tflint, the migrations and
  * the desktop's built-in catalog must give no finding. The command is run as an author runs it, so
- * its exit code and report are what is checked; a failure shows the report. Under CI=true Terraform
+ * its exit code and report are what is checked; a failure shows the report. This is the one
+ * checkov and tflint run over the trees of the gate matrix (security-scan.test.ts runs the other
+ * scanners and a broken copy), so checkov must also have evaluated what the every-service tree
+ * deploys (hundreds of passed checks), lest "no finding" mean "nothing scanned". Under CI=true Terraform
  * and the scanners must run; elsewhere a missing scanner leaves them out (said in a comment), and
  * check:templates itself skips Terraform with the reason when it cannot run.
  */
@@ -33,5 +36,9 @@ t.test('check:templates over templates/: no finding, Terraform and the scanners 
   if (inCi) {
     t.notMatch(r.stdout, /terraform skipped/, 'Terraform ran');
     t.notMatch(r.stdout, / 0 scanned by checkov/, 'checkov and tflint scanned the trees');
+  }
+  if (!noScan.length) {
+    const deployed = /checkov passed (\d+) checks on what "all services on" deploys/.exec(r.stdout);
+    t.ok(deployed && Number(deployed[1]) > 500, `checkov evaluated the every-service tree's resources with its values (${deployed?.[0] ?? 'no such line'})`);
   }
 });
