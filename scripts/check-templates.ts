@@ -23,8 +23,9 @@
 //                             (for `ies-processor gate --config <file>`), then exit
 //   --no-terraform            skip terraform fmt and validate
 //   --no-scan                 skip checkov and tflint
-//   --service <key>           only the configurations of the matrix that turn the service on (every
-//                             module folder is still scanned, without values, in the smallest tree)
+//   --service <key>           only the configurations of the matrix that turn the service on, and
+//                             every service off (its section commented out, every module folder
+//                             scanned without values)
 //   --upgrade-from <commit>   only the upgrade check instead (scripts/check-templates/upgrade.ts): the
 //                             tree of <commit> applied to moto, the current tree planned against it
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -34,7 +35,7 @@ import { parseArgs } from 'node:util'
 import { lintTree, runGate, ValidationCache, type Finding, type TreeFile } from '@ies/processor-lib'
 import { staticCatalog } from '../desktop/scripts/static-catalog.ts'
 import { checkConsistency } from '../desktop/src/catalog/guard.ts'
-import { catalogDefaults, gateMatrix } from './check-templates/configs.ts'
+import { ALL_OFF, catalogDefaults, gateMatrix } from './check-templates/configs.ts'
 import { FindingSet, formatReport } from './check-templates/report.ts'
 import { missingScanner, scanTrees } from './check-templates/scanners.ts'
 import { checkTerraform, terraformMissing, type GeneratedTree } from './check-templates/terraform.ts'
@@ -52,7 +53,7 @@ export interface CheckOptions {
   terraform?: boolean
   /** checkov and tflint (default true). */
   scan?: boolean
-  /** Only the configurations that turn this service on (a service's author checking it alone). */
+  /** Only the configurations that turn this service on, and every service off (an author checking one service). */
   service?: string
   log?: (line: string) => void
 }
@@ -92,8 +93,11 @@ export async function checkTemplates(opts: CheckOptions): Promise<CheckResult> {
   // The gate matrix. A knob whose decorator is already reported (its field is not in the catalog,
   // so no configuration has it) is not reported again as unresolved at its value line.
   const broken = new Set(authored.filter((f) => f.severity === 'error' && f.path).map((f) => f.path))
-  const matrix = gateMatrix(catalog).filter(({ config }) => !opts.service || config.services[opts.service]?.enabled === true)
-  if (matrix.length === 0) throw new Error(`no service "${opts.service}" in the catalog of ${opts.templatesDir}`)
+  if (opts.service && !catalog.services[opts.service])
+    throw new Error(`no service "${opts.service}" in the catalog of ${opts.templatesDir}`)
+  const matrix = gateMatrix(catalog).filter(
+    ({ name, config }) => !opts.service || config.services[opts.service]?.enabled === true || name === ALL_OFF,
+  )
   const trees: GeneratedTree[] = []
   const cache = new ValidationCache()
   for (const { name, config } of matrix) {

@@ -61,6 +61,9 @@ export function catalogDefaults(catalog: Catalog): Config {
 /** A sample domain for the configurations that have one (a real answer; "" means no domain). */
 export const SAMPLE_DOMAIN = 'apps.example.com'
 
+/** The configuration of the gate matrix with every service off. */
+export const ALL_OFF = 'all services off'
+
 /** The services of the two mixed configurations of the gate matrix (the keys of the bundled templates). */
 const SOME = ['vpc', 'eks', 'rds', 's3', 'route53']
 const HALF_OFF = ['vpc', 'waf', 'route53', 'msk', 'lambda', 's3', 'sqs']
@@ -75,7 +78,7 @@ export function gateMatrix(catalog: Catalog): { name: string; config: Config }[]
   const keys = Object.keys(catalog.services)
   return [
     { name: 'all services on', config: configFrom(catalog, { enabled: true, domain: SAMPLE_DOMAIN }) },
-    { name: 'all services off', config: configFrom(catalog, { enabled: false, domain: SAMPLE_DOMAIN }) },
+    { name: ALL_OFF, config: configFrom(catalog, { enabled: false, domain: SAMPLE_DOMAIN }) },
     { name: 'no domain', config: configFrom(catalog, { enabled: true, domain: '' }) },
     { name: `${SOME.join(', ')}; no domain`, config: configFrom(catalog, { enabled: (k) => SOME.includes(k), domain: '' }) },
     { name: `${HALF_OFF.join(', ')} off`, config: configFrom(catalog, { enabled: (k) => !HALF_OFF.includes(k), domain: SAMPLE_DOMAIN }) },

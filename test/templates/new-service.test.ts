@@ -2,9 +2,10 @@
  * A plugin author adds a service with templates alone. A realistic one (a DynamoDB table, kept in
  * test/fixtures/services/dynamodb/) added to a temporary copy of the tree passes `npm run
  * check:templates -- --service dynamodb` on the copy as it is (strict extraction, the gate
- * configurations that turn the service on, terraform fmt and validate, checkov and tflint, every
- * module folder scanned): nothing outside the copy needs regenerating. The configurations without
- * the service are those of templates/ itself, which check-templates.test.ts checks. The catalog, the
+ * configurations that turn the service on and the one with every service off, terraform fmt and
+ * validate, checkov and tflint, every module folder scanned): nothing outside the copy needs
+ * regenerating. The other configurations differ from those of templates/ itself, which
+ * check-templates.test.ts checks, only in other services. The catalog, the
  * desktop's built-in catalog made from the copy and the wizard's prepared catalog list it,
  * generation includes it, and the template tests pass on the copy unchanged (their service lists
  * come from the catalog). `npm run new-service` scaffolds one that passes too. Then a broken copy:
@@ -74,7 +75,7 @@ t.test('a DynamoDB table service added to a copy of templates/ passes check:temp
   const r = await checkService(tree);
   t.equal(r.code, 0, `check:templates passes on the copy:\n${r.stdout}${r.stderr}`);
   t.match(r.stdout, /check:templates: ok; \d+ configurations, \d+ Terraform trees validated, \d+ scanned by checkov and tflint; [\d.]+ s/);
-  t.match(r.stdout, /check:templates: ok; 4 configurations/, 'the configurations that turn dynamodb on: every service with and without a domain, half, dynamodb alone');
+  t.match(r.stdout, /check:templates: ok; 5 configurations/, 'every service with and without a domain, half, dynamodb alone, every service off');
   if (!scanners) t.notMatch(r.stdout, / 0 scanned by checkov/, 'checkov and tflint scanned the trees');
   if (inCi) t.notMatch(r.stdout, /terraform skipped/, 'terraform ran');
 
