@@ -92,7 +92,15 @@ export async function pushPlanning(ctx: JobContext, record: JobRecord, env: JobE
     // A push that changes nothing on the branch changes nothing in the cloud either.
     if (!dryRun && !standalone && sameTree(trees.branch, trees.merged)) return
     try {
-      outcome = await runPlan({ settings: ctx.config.plan, cloud: access.cloud, holders, kind, files: filesOf(tree, read) })
+      outcome = await runPlan({
+        settings: ctx.config.plan,
+        cloud: access.cloud,
+        holders,
+        kind,
+        environmentId: record.environmentId,
+        warm: ctx.warmDirs,
+        files: filesOf(tree, read),
+      })
     } catch (err) {
       if (standalone || dryRun || !(err instanceof JobFailure)) throw err
       warning = `The push was not planned, so data-holding resources were not checked (${err.code}): ${err.message}`

@@ -7,6 +7,7 @@ import type { JobEnvironment, ProcessorInput } from '../generation/transform.ts'
 import type { PushRecords } from '../push/push-records.ts'
 import type { DataHoldersSource } from '../plan/data-holders.ts'
 import type { DriftRecords } from '../plan/drift-records.ts'
+import type { WarmDirs } from '../plan/warm-dirs.ts'
 import type { ArchiveStore } from './archives.ts'
 import type { CompletionBus } from './completions.ts'
 import type { EnvironmentAccess } from './environment-access.ts'
@@ -37,6 +38,8 @@ export interface JobContext {
   drift: DriftRecords
   /** The templates' data-holding resource types (plans mark them, pushes guard them: jobs/plan/). */
   dataHolders: DataHoldersSource
+  /** The initialised Terraform directories plans reuse (plan/warm-dirs.ts). */
+  warmDirs: WarmDirs
   /** The job's environment, from `read` when it was started already; ENVIRONMENT_NOT_FOUND when it is gone. */
   environmentOf(record: JobRecord, read?: Promise<JobEnvironment | null>): Promise<JobEnvironment>
   /** Stores the job's error and logs what the operator needs (job-failures.ts). */
