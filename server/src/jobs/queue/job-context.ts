@@ -13,7 +13,7 @@ import type { CompletionBus } from './completions.ts'
 import type { EnvironmentAccess } from './environment-access.ts'
 import type { JobMigrations } from './job-migrations.ts'
 import type { PushLocks } from './push-lock.ts'
-import type { JobRecord, JobStore } from './store.ts'
+import type { JobError, JobRecord, JobStore } from './store.ts'
 
 /** Keeps the job's lock fresh (written at most once a tenth of a lock lifetime). */
 export type Touch = () => Promise<void>
@@ -42,8 +42,14 @@ export interface JobContext {
   warmDirs: WarmDirs
   /** The job's environment, from `read` when it was started already; ENVIRONMENT_NOT_FOUND when it is gone. */
   environmentOf(record: JobRecord, read?: Promise<JobEnvironment | null>): Promise<JobEnvironment>
-  /** Stores the job's error and logs what the operator needs (job-failures.ts). */
-  fail(record: JobRecord, err: unknown, input: ProcessorInput | undefined, secrets?: (string | null)[]): Promise<void>
+  /** Stores the job's error and logs what the operator needs (job-failures.ts); `before` gets the error as stored first. */
+  fail(
+    record: JobRecord,
+    err: unknown,
+    input: ProcessorInput | undefined,
+    secrets?: (string | null)[],
+    before?: (error: JobError) => Promise<void>,
+  ): Promise<void>
 }
 
 /** The work, with `keep` called every third of a lock lifetime while it runs. */

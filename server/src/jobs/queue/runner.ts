@@ -104,7 +104,7 @@ export class JobRunner {
       dataHolders: opts.dataHolders ?? (async () => ({})),
       warmDirs: this.warmDirs,
       environmentOf: (record, read) => this.environmentOf(record, read),
-      fail: (record, err, input, secrets) => failJob({ store: this.store, log: opts.log }, record, err, input, secrets),
+      fail: (record, err, input, secrets, before) => failJob({ store: this.store, log: opts.log }, record, err, input, secrets, before),
     }
     const { jobs } = opts.config
     this.channel = notificationChannel({ notify: jobs.notify, redisUrl: opts.config.rateLimit.redisUrl })
