@@ -18,7 +18,7 @@ const DB = 'module.rds.aws_db_instance.this'
 t.test('a planned preview: its summary, and data at risk refused unless confirmed', async (t) => {
   const plan = { summary: { add: 1, change: 0, destroy: 1, replace: 1, noOp: 3 }, dataAtRisk: [DB], resources: [] }
   const job = (result: unknown) =>
-    ({ status: 'succeeded', result: { dryRun: true, changes: [], conflicts: [], ...(result as object) } }) as JobRecord
+    ({ status: 'succeeded', result: { dryRun: true, changes: [], conflicts: [], ...(result as object) } }) as unknown as JobRecord
   const env = (extra: Partial<RolloutEnvironment> = {}): RolloutEnvironment => ({ id: 'e1', name: 'shop-dev', push: {} as never, ...extra })
 
   const refused = env()
