@@ -1,7 +1,8 @@
 // Plans that cannot run, without Terraform or a cloud (fast: no moto, no terraform process runs):
 //   - a plan and a drift check whose Terraform cannot be started fail with TERRAFORM_UNAVAILABLE, and
 //     are in the environment's history as `plan` / `drift` entries carrying the error's code and
-//     message (and no secret), before the job is seen to have failed.
+//     message (and no secret), before the job is seen to have failed;
+//   - a push whose plan cannot be made goes through, its result warning that it was not planned.
 // The plans that run (against moto) are in plan.test.ts.
 import t from 'tap'
 import { startTestApp } from '../harness/app.ts'
@@ -27,8 +28,8 @@ const api = async (method: string, route: string, body?: unknown) => {
   seen.push(text)
   return { status: res.status, body: JSON.parse(text) as any }
 }
-const job = async (route: string) => {
-  const queued = await api('POST', route)
+const job = async (route: string, body?: unknown) => {
+  const queued = await api('POST', route, body)
   if (queued.status !== 202) throw new Error(`${route}: ${queued.status} ${JSON.stringify(queued.body)}`)
   const done = await waitForJob(app.url, app.auth('dev'), queued.body.data.id, 120_000, 50)
   seen.push(JSON.stringify(done))
@@ -69,6 +70,19 @@ t.test('failed plans and drift checks are in the history with their error code',
   const drift = await job(`/environments/${planned.id}/drift`)
   t.equal(drift.error?.code, 'TERRAFORM_UNAVAILABLE', JSON.stringify(drift.error))
   t.match(await entryOf(planned.id, drift.id), { kind: 'drift', error: { code: 'TERRAFORM_UNAVAILABLE', message: /TERRAFORM_BIN/ } })
+
+  // A push whose plan cannot be made goes through, with a warning naming the plan's error code.
+  const pushed = await job(`/environments/${planned.id}/push`, {})
+  t.equal(pushed.status, 'succeeded', JSON.stringify(pushed.error))
+  t.match(pushed.result.warnings, [/not planned.*TERRAFORM_UNAVAILABLE/], 'the push says it was not planned, and why')
+  t.notOk(pushed.result.plan, 'and carries no plan')
+  t.same(
+    ((await api('GET', `/environments/${planned.id}/history`)).body.data as any[]).filter(
+      (e) => e.jobId === pushed.id && e.kind === 'plan',
+    ),
+    [],
+    "a push's plan is not a plan entry of the history",
+  )
 
   t.notOk(
     seen.some((x) => x.includes(SECRET) || x.includes(DEPLOY_KEY)),
