@@ -6,8 +6,8 @@
 // queued by inserting `<environment>:<time it became due>` into `driftScheduleClaims` (a unique `_id`,
 // atomic on every store), so two replicas never queue the same check. At most
 // DRIFT_SCHEDULE_CONCURRENCY scheduled checks are queued or running at once (counted from the jobs
-// the schedule queued, `driftSchedule`, one document per environment): the rest wait for a later
-// scan, oldest due first. Drift jobs run in the plan slots (PLAN_CONCURRENCY), never in those of
+// the schedule queued, `driftSchedule`, one document per environment; replicas scanning at the same
+// moment may each add one): the rest wait for a later scan, oldest due first. Drift jobs run in the plan slots (PLAN_CONCURRENCY), never in those of
 // generations and pushes. An environment without a state backend, a cloud credential or a Git
 // repository is passed over until it has them.
 import type { Collection, Db } from 'mongodb'
