@@ -111,7 +111,7 @@ export interface Config {
     driftSchedule: {
       /** DRIFT_SCHEDULE_SCAN_MS: how often a replica that runs jobs looks for environments due a check. */
       scanEveryMs: number
-      /** DRIFT_SCHEDULE_CONCURRENCY: scheduled checks queued or running at once (all replicas), so they never fill the plan slots. */
+      /** DRIFT_SCHEDULE_CONCURRENCY: scheduled checks queued or running at once (counted from the database), so they never fill the plan slots. */
       concurrency: number
     }
   }
