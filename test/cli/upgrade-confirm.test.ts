@@ -2,7 +2,7 @@
 // addresses grouped by environment name; a value without both parts is a usage error (exit 2).
 import t from 'tap'
 import { confirmationsOf } from '../../cli/src/commands/upgrade.ts'
-import { EXIT } from '../../cli/src/output.ts'
+import { CommandFailed, EXIT } from '../../cli/src/output.ts'
 
 t.test('--confirm-destroy values by environment', async (t) => {
   t.same(
@@ -13,5 +13,9 @@ t.test('--confirm-destroy values by environment', async (t) => {
     },
   )
   for (const bad of ['module.sqs.aws_sqs_queue.this', '=module.x', 'shop-dev='])
-    t.throws(() => confirmationsOf([bad]), { exitCode: EXIT.USAGE }, `"${bad}" is refused`)
+    t.throws(
+      () => confirmationsOf([bad]),
+      new CommandFailed(`--confirm-destroy takes ENVIRONMENT=ADDRESS, not "${bad}"`, EXIT.USAGE, 'USAGE'),
+      `"${bad}" is refused`,
+    )
 })
