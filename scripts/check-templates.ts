@@ -23,6 +23,9 @@
 //                             (for `ies-processor gate --config <file>`), then exit
 //   --no-terraform            skip terraform fmt and validate
 //   --no-scan                 skip checkov and tflint
+//   --service <key>           only the configurations of the matrix that turn the service on, and
+//                             every service off (its section commented out, every module folder
+//                             scanned without values)
 //   --upgrade-from <commit>   only the upgrade check instead (scripts/check-templates/upgrade.ts): the
 //                             tree of <commit> applied to moto, the current tree planned against it
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -32,7 +35,7 @@ import { parseArgs } from 'node:util'
 import { lintTree, runGate, ValidationCache, type Finding, type TreeFile } from '@ies/processor-lib'
 import { staticCatalog } from '../desktop/scripts/static-catalog.ts'
 import { checkConsistency } from '../desktop/src/catalog/guard.ts'
-import { catalogDefaults, gateMatrix } from './check-templates/configs.ts'
+import { ALL_OFF, catalogDefaults, gateMatrix } from './check-templates/configs.ts'
 import { FindingSet, formatReport } from './check-templates/report.ts'
 import { missingScanner, scanTrees } from './check-templates/scanners.ts'
 import { checkTerraform, terraformMissing, type GeneratedTree } from './check-templates/terraform.ts'
@@ -42,13 +45,16 @@ import { treeManifestFindings } from './check-templates/manifests.ts'
 import { policyFindings } from './check-templates/policies.ts'
 import { REPO_ROOT } from './terraform/cli-config.ts'
 
-const USAGE = 'usage: npm run check:templates -- [folder] [--emit-config <file>] [--no-terraform] [--no-scan] [--upgrade-from <commit>]'
+const USAGE =
+  'usage: npm run check:templates -- [folder] [--emit-config <file>] [--no-terraform] [--no-scan] [--service <key>] [--upgrade-from <commit>]'
 
 export interface CheckOptions {
   templatesDir: string
   terraform?: boolean
   /** checkov and tflint (default true). */
   scan?: boolean
+  /** Only the configurations that turn this service on, and every service off (an author checking one service). */
+  service?: string
   log?: (line: string) => void
 }
 
@@ -87,7 +93,11 @@ export async function checkTemplates(opts: CheckOptions): Promise<CheckResult> {
   // The gate matrix. A knob whose decorator is already reported (its field is not in the catalog,
   // so no configuration has it) is not reported again as unresolved at its value line.
   const broken = new Set(authored.filter((f) => f.severity === 'error' && f.path).map((f) => f.path))
-  const matrix = gateMatrix(catalog)
+  if (opts.service && !catalog.services[opts.service])
+    throw new Error(`no service "${opts.service}" in the catalog of ${opts.templatesDir}`)
+  const matrix = gateMatrix(catalog).filter(
+    ({ name, config }) => !opts.service || config.services[opts.service]?.enabled === true || name === ALL_OFF,
+  )
   const trees: GeneratedTree[] = []
   const cache = new ValidationCache()
   for (const { name, config } of matrix) {
@@ -162,7 +172,10 @@ async function scanStep(
   }
   const scans = await scanTrees(trees, work, opts.templatesDir)
   for (const scan of scans) for (const name of scan.names) set.add(scan.findings, name)
-  log(`checkov and tflint: ${scans.length} distinct tree(s)`)
+  const first = scans[0]
+  log(
+    `checkov and tflint: ${scans.length} distinct tree(s); checkov passed ${first?.deployedPassed ?? 0} checks on what "${first?.names[0] ?? ''}" deploys`,
+  )
   return scans.length
 }
 
@@ -188,6 +201,7 @@ async function main(argv: string[]): Promise<number> {
         'emit-config': { type: 'string' },
         'no-terraform': { type: 'boolean' },
         'no-scan': { type: 'boolean' },
+        service: { type: 'string' },
         'upgrade-from': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -230,6 +244,7 @@ async function main(argv: string[]): Promise<number> {
     templatesDir,
     terraform: !v['no-terraform'],
     scan: !v['no-scan'],
+    service: v.service,
     log: (line) => console.log(`check:templates: ${line}`),
   })
   if (result.terraformSkipped) console.log(`check:templates: terraform skipped: ${result.terraformSkipped}`)

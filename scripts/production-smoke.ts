@@ -6,8 +6,11 @@
 // Journey: store a cloud credential and apply an environment file through A (the credential named,
 // the repository without its token), give it its deploy key from a file, generate and download
 // through A (B runs the job), push through A and read the push job from B, then check the commit
-// with the git CLI on the local Git server. Run it with `bash scripts/production-smoke.sh`, which
-// stops every process it started however this script ends.
+// with the git CLI on the local Git server, then plan the environment with `ies plan` through A
+// (Terraform on replica B, the state bucket and the cloud in moto: 0 to change or destroy, every
+// resource to add, nothing applied yet). Run it with `bash scripts/production-smoke.sh`, which stops
+// every process it started however this script ends. It needs Terraform and the provider mirror
+// (scripts/terraform/build-mirror.sh) and moto, as the plan tests do.
 import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -19,8 +22,15 @@ import { startChildService } from './services/child-service.ts'
 import { REPO_ROOT, startFerretDB } from './services/ferretdb.ts'
 import { freePort } from './services/net.ts'
 import { startRedis } from './services/redis.ts'
+import { startMoto } from './services/moto.ts'
+import { createStateBucket } from './check-templates/moto-stack.ts'
+import { terraformMissing } from './check-templates/terraform.ts'
+import { ensureCliConfig } from './terraform/cli-config.ts'
 
 const IES_BIN = path.join(REPO_ROOT, 'cli/bin/ies.js')
+const REGION = 'eu-west-1'
+const STATE_BUCKET = 'ies-smoke-state'
+
 const started = Date.now()
 const work = mkdtempSync(path.join(os.tmpdir(), 'ies-production-smoke-'))
 const stops: (() => Promise<void>)[] = []
@@ -89,6 +99,13 @@ function ies(server: string, args: string[], env: Record<string, string>): Promi
 
 /** Keycloak, the store, Redis, the processor service and two IES replicas; each stopped by stopAll. */
 async function startStack(): Promise<{ keycloak: Awaited<ReturnType<typeof startKeycloak>>; replicaA: string; replicaB: string }> {
+  const noTerraform = terraformMissing()
+  if (noTerraform) throw new Error(`${noTerraform}: the smoke runs a plan`)
+  step('moto (the cloud and the state bucket the plan reads)')
+  const moto = await startMoto()
+  stops.push(moto.stop)
+  await createStateBucket(moto.endpoint, { bucket: STATE_BUCKET, region: REGION } as never)
+
   step('Keycloak, realm imported from scripts/keycloak/realm.json')
   const keycloak = await startKeycloak()
   recordProcessGroup(keycloak.pid)
@@ -137,6 +154,9 @@ async function startStack(): Promise<{ keycloak: Awaited<ReturnType<typeof start
     PROCESSOR_URL: `http://127.0.0.1:${processorPort}`,
     PROCESSOR_SERVICE_TOKEN: processorToken,
     PUSH_ALLOWED_HOSTS: '127.0.0.1',
+    // Plans: Terraform with the checkout's provider mirror, the cloud in moto (docs/operations.md, "Terraform for plans").
+    TERRAFORM_CLI_CONFIG: ensureCliConfig()!,
+    AWS_ENDPOINT_URL: moto.endpoint,
   }
   const replicaA = await startReplica('A', { ...shared, JOBS_PROCESS: 'false' })
   const replicaB = await startReplica('B', { ...shared, JOBS_PROCESS: 'true' })
@@ -168,7 +188,7 @@ async function main() {
   step('ies credentials create and ies apply -f, through A')
   const secretFile = file(
     'aws.yaml',
-    `accessKeyId: AKIASMOKETEST0000001\nsecretAccessKey: ${randomBytes(30).toString('base64')}\nregion: eu-west-1\n`,
+    `accessKeyId: AKIASMOKETEST0000001\nsecretAccessKey: ${randomBytes(30).toString('base64')}\nregion: ${REGION}\n`,
   )
   await ies(replicaA, ['credentials', 'create', '--name', 'aws-dev', '--provider', 'aws', '--from-file', secretFile], cli)
   const envFile = file(
@@ -177,12 +197,13 @@ async function main() {
       'name: shop-dev',
       'globalPrefix: shop',
       'provider: aws',
-      'region: eu-west-1',
+      `region: ${REGION}`,
       'cloudCredential: aws-dev',
+      `terraformBackend: { bucket: ${STATE_BUCKET}, region: ${REGION} }`,
       'services:',
-      '  vpc: { enabled: true }',
-      '  eks: { enabled: true }',
-      '  rds: { enabled: true }',
+      '  rds: { enabled: true, deletionProtection: false }',
+      '  sqs: { enabled: true }',
+      '  s3: { enabled: true }',
       'gitRepository:',
       `  url: ${repoUrl}`,
       '  branch: main',
@@ -209,7 +230,7 @@ async function main() {
 
   step('ies push --no-wait through A, ies jobs wait through B')
   const queued = (await ies(replicaA, ['push', 'shop-dev', '--no-wait'], cli)) as { id: string }
-  const push = (await ies(replicaB, ['jobs', 'wait', queued.id, '--timeout', '120'], cli)) as {
+  const push = (await ies(replicaB, ['jobs', 'wait', queued.id, '--timeout', '600'], cli)) as {
     status: string
     result?: { commit?: string }
   }
@@ -218,6 +239,17 @@ async function main() {
   check(head === push.result?.commit, `the Git server's main is the pushed commit ${head.slice(0, 12)}`)
   const tree = await git.git('shop-dev', ['ls-tree', '-r', '--name-only', 'main'])
   check(tree.includes('README.md') && tree.includes('terraform/main.tf'), "the customer's README.md is kept beside terraform/")
+
+  step('ies plan through A (B runs Terraform against moto)')
+  const planned = (await ies(replicaA, ['plan', 'shop-dev', '--timeout', '600'], cli)) as {
+    status: string
+    result?: { summary?: { add: number; change: number; destroy: number }; dataAtRisk?: string[] }
+  }
+  const summary = planned.result?.summary
+  check(
+    planned.status === 'succeeded' && summary !== undefined && summary.add > 0 && summary.change === 0 && summary.destroy === 0,
+    `the plan job succeeded: ${summary ? `${summary.add} to add, ${summary.change} to change, ${summary.destroy} to destroy` : 'no summary'}`,
+  )
 
   step(`passed in ${((Date.now() - started) / 1000).toFixed(0)} s`)
 }

@@ -24,8 +24,8 @@ import path from 'node:path'
 
 const SCHEMATHESIS_CHECK = 'test/security/schemathesis.check.ts'
 
-/** Files that apply Terraform trees to moto: mostly waiting, minutes each; run in a lane of their own. */
-const WAITING = ['test/templates/terraform-apply.test.ts', 'test/templates/upgrade-check.test.ts']
+/** Files that apply Terraform trees to moto (plan.test through the server): mostly waiting, minutes each; run in a lane of their own. */
+const WAITING = ['test/templates/terraform-apply.test.ts', 'test/templates/upgrade-check.test.ts', 'test/jobs/plan.test.ts']
 
 /**
  * The longest of the other files, longest first (per-file times of a full run,
@@ -34,9 +34,11 @@ const WAITING = ['test/templates/terraform-apply.test.ts', 'test/templates/upgra
  */
 const SLOW_FIRST = [
   'test/templates/new-service.test.ts',
-  'test/templates/security-scan.test.ts',
-  'test/templates/terraform-validate.test.ts',
+  'test/cli/lifecycle.test.ts',
+  'test/faults/database-outage.test.ts',
   'test/templates/check-templates.test.ts',
+  'test/templates/terraform-validate.test.ts',
+  'test/templates/security-scan.test.ts',
 ]
 
 interface Counts {

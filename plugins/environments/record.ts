@@ -54,6 +54,7 @@ export function toEnvironment(doc: EnvironmentRecord): Environment {
     ...(doc.cloudCredentialId && { cloudCredentialId: doc.cloudCredentialId }),
     ...(doc.migrations && { migrations: doc.migrations }),
     ...(doc.templatesPin && { templatesPin: doc.templatesPin }),
+    ...(doc.driftCheckHours && { driftCheckHours: doc.driftCheckHours }),
     status: doc.status,
     createdAt: doc.createdAt.toISOString(),
     updatedAt: doc.updatedAt.toISOString(),

@@ -449,6 +449,18 @@ export class EnvironmentRepository {
     return result.deletedCount === 1
   }
 
+  /**
+   * The environments checked for drift on a schedule (`driftCheckHours`), every owner's: one query
+   * (a scan of the table on the embedded store) per DRIFT_SCHEDULE_SCAN_MS, projected to what the
+   * schedule reads.
+   */
+  async driftScheduled(): Promise<{ id: string; userId: string; everyHours: number }[]> {
+    const docs = await this.collection
+      .find({ driftCheckHours: { $gte: 1 } }, { projection: { _id: 1, userId: 1, driftCheckHours: 1 } })
+      .toArray()
+    return docs.map((d) => ({ id: d._id, userId: d.userId, everyHours: d.driftCheckHours! }))
+  }
+
   /** Names of the user's environments that reference a cloud credential. */
   async namesUsingCredential(userId: string, credentialId: string): Promise<string[]> {
     return (await this.usingCredential(userId, credentialId)).map((e) => e.name)

@@ -23,6 +23,8 @@ export interface ChangeRecord {
   credentialId?: string
   /** A plan or drift check: its summary line. */
   plan?: string
+  /** A plan or drift check that failed: its job's error (already redacted). */
+  error?: { code: string; message: string }
 }
 
 const DAY_MS = 24 * 3600_000
@@ -90,6 +92,7 @@ function entryOf(actor: Actor, requestId: string, change: ChangeRecord): NewEntr
     ...(change.restoredFrom !== undefined && { restoredFrom: change.restoredFrom }),
     ...(change.credentialId && { credentialId: change.credentialId }),
     ...(change.plan && { plan: change.plan }),
+    ...(change.error && { error: { code: change.error.code, message: change.error.message } }),
   }
   if (!change.after) return entry
   const configuration = configurationOf(change.after)

@@ -43,6 +43,7 @@ export interface StoredEntry {
   restoredFrom?: number
   credentialId?: string
   plan?: string
+  error?: { code: string; message: string }
   configuration?: Configuration
 }
 

@@ -9,6 +9,7 @@ import { JobRunner } from '@ies/server/jobs/queue/runner'
 import { templatesMigrations } from '@ies/server/templates/migrations'
 import { templatesDataHolders } from '@ies/server/jobs/plan/data-holders'
 import type { Migration } from '@ies/processor-lib/migrations/index'
+import type { PlanOutcomeRecord } from '@ies/server/jobs/queue/environment-access'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,11 +35,11 @@ export default fp(
         const stored = await app.cloudCredentials.getCredentials(env.userId, env.cloudCredentialId)
         return stored && { provider: stored.provider, credentials: stored.credentials as unknown as Record<string, unknown> }
       },
-      planned: async (userId: string, id: string, jobId: string, kind: 'plan' | 'drift', summary: string) => {
+      planned: async (userId: string, id: string, jobId: string, kind: 'plan' | 'drift', outcome: PlanOutcomeRecord) => {
         const env = await environments.forJob(id)
         if (!env) return
         const user = await app.users.get(userId).catch(() => null)
-        const change = { kind, environment: { id, name: env.name }, plan: summary }
+        const change = { kind, environment: { id, name: env.name }, ...outcome }
         await app.history.recordJobChange({ userId, username: user?.username ?? userId }, jobId, change, app.log)
       },
       storeMigrated: async (userId: string, id: string, all: readonly Migration[], jobId?: string) => {

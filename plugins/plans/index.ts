@@ -12,12 +12,36 @@ import { EnvironmentParams } from '@ies/api/schemas/generation'
 import { Job, toJob } from '@ies/api/schemas/jobs'
 import { PLAN_CODES, PlanQuery } from '@ies/api/schemas/plans'
 import { PUSH_DEFAULTS } from '@ies/api/schemas/push'
+import { DriftSchedule } from './drift-schedule.ts'
 
 export const autoPrefix = '/environments'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody }
 
+/** What a plan or drift job is queued with: a push dry run of the environment's default format. */
+const planParams = () => ({ format: PUSH_DEFAULTS.format, options: { ...PUSH_DEFAULTS.options }, dryRun: true })
+
 const plans: FastifyPluginAsyncTypebox = async (app) => {
+  // Drift checks on a schedule (environments' driftCheckHours), queued by the replicas that run jobs.
+  const schedule = new DriftSchedule({
+    db: app.mongo.db,
+    config: app.config.plan.driftSchedule,
+    log: app.log,
+    scheduled: () => app.environments.driftScheduled(),
+    environment: (id) => app.environments.forJob(id),
+    lastDrift: (id) => app.jobs.drift.last(id),
+    job: (id) => app.jobs.store.byId(id),
+    enqueue: async (env) => (await app.jobs.enqueue('drift', env.userId, env._id, planParams()))._id,
+  })
+  app.environments.onEnvironmentDeleted((env) => schedule.remove(env._id))
+  if (app.config.jobs.process) {
+    let stop: (() => void) | undefined
+    app.addHook('onReady', async () => {
+      stop = schedule.start()
+    })
+    app.addHook('onClose', async () => stop?.())
+  }
+
   /** An environment the caller may plan (operator or more), pushable, with a state backend and a cloud credential. */
   async function plannable(principal: FastifyRequest['principal'], id: string) {
     const { env } = await app.environments.access(principal, id, 'operate')
@@ -42,8 +66,7 @@ const plans: FastifyPluginAsyncTypebox = async (app) => {
       async (request, reply) => {
         const { userId } = request.principal
         const env = await plannable(request.principal, request.params.id)
-        const params = { format: PUSH_DEFAULTS.format, options: { ...PUSH_DEFAULTS.options }, dryRun: true }
-        const job = await app.jobs.enqueue(type, userId, env._id, params)
+        const job = await app.jobs.enqueue(type, userId, env._id, planParams())
         // The history records the plan once it has finished, with its summary (jobs/plan/push-plan.ts).
         if (!request.query.wait) return reply.code(202).send(ok(request, toJob(job)))
         const done = await app.jobs.waitFor(userId, job._id, app.config.jobs.waitTimeoutMs)

@@ -35,10 +35,11 @@ function rolloutView(doc: RolloutDoc): RolloutView {
     waves: doc.waves.map((w) => ({
       pattern: w.pattern,
       status: w.status,
-      environments: w.environments.map(({ push: _push, ...e }) => e),
+      environments: w.environments.map(({ push: _push, confirmDestroy: _confirmed, ...e }) => e),
     })),
     skipped: doc.skipped,
     ...(doc.stopped && { stopped: doc.stopped }),
+    ...(doc.plan && { plan: true }),
     createdAt: doc.createdAt.toISOString(),
     updatedAt: doc.updatedAt.toISOString(),
   }

@@ -6,8 +6,8 @@
 // replicas never start the same wave twice; the record is the whole state, so a restarted server
 // carries on where it was.
 //
-// A wave: a dry run of each of its environments (the preview), then, when no preview has a conflict
-// and none failed, the pushes. A preview with a conflict, or a push that fails, stops the rollout:
+// A wave: a dry run of each of its environments (the preview; with `plan`, planned too), then, when
+// no preview has a conflict, none failed and none would replace or destroy data unconfirmed, the pushes. A preview with a conflict, or a push that fails, stops the rollout:
 // later waves are not started. A push that succeeded moves the environment's pin (`templatesPin`)
 // to the version pushed when the environment is pinned or the rollout names a version.
 import { randomUUID } from 'node:crypto'
@@ -16,6 +16,9 @@ import type { JobRecord } from '@ies/server/jobs/queue/store'
 import type { DryRunResult } from '@ies/api/schemas/push'
 import type { LifecyclePushParams } from '@ies/server/jobs/push/push-job'
 import type { RolloutView } from '@ies/api/schemas/upgrades'
+import { planSummaryLine } from '@ies/api/schemas/plans'
+import { JobFailure } from '@ies/server/core/job-failure'
+import { guard } from '@ies/server/jobs/plan/push-plan'
 
 export type WaveStatus = RolloutView['waves'][number]['status']
 
@@ -30,6 +33,11 @@ export interface RolloutEnvironment {
   jobId?: string
   outcome?: 'previewed' | 'pushed' | 'conflict' | 'failed'
   reason?: string
+  /** The data-holding addresses its push may replace or destroy (the request's confirmDestroy for it). */
+  confirmDestroy?: string[]
+  /** A planned preview: its plan's summary line (or why there is none), and what it puts at risk. */
+  plan?: string
+  dataAtRisk?: string[]
 }
 
 export interface RolloutDoc {
@@ -43,6 +51,8 @@ export interface RolloutDoc {
   templatesCommit: string
   /** False for the request without waves: its pushes start at once, without a preview. */
   preview: boolean
+  /** The previews (dry runs) are planned too (jobs/plan/push-plan.ts); a real rollout's wave stops at data put at risk unconfirmed. */
+  plan?: boolean
   waves: { pattern: string; status: WaveStatus; environments: RolloutEnvironment[] }[]
   skipped: { environmentId: string; name?: string; reason: string }[]
   stopped?: { wave: number; reason: string }
@@ -185,7 +195,14 @@ async function step(doc: RolloutDoc, deps: RolloutDeps, act: boolean): Promise<b
   }
   const wave = doc.waves[at]
   const push = (e: RolloutEnvironment, dryRun: boolean) =>
-    deps.enqueuePush(doc.userId, e.id, { ...e.push, dryRun, strategy: doc.strategy, templatesVersion: doc.templatesCommit })
+    deps.enqueuePush(doc.userId, e.id, {
+      ...e.push,
+      dryRun,
+      strategy: doc.strategy,
+      templatesVersion: doc.templatesCommit,
+      ...(dryRun && doc.plan && { plan: true }),
+      ...(!dryRun && e.confirmDestroy && { confirmDestroy: e.confirmDestroy }),
+    })
   if (wave.status === 'pending') {
     const previewing = doc.preview || doc.dryRun
     if (act) {
@@ -204,7 +221,7 @@ async function step(doc: RolloutDoc, deps: RolloutDeps, act: boolean): Promise<b
     }),
   )
   if (!jobs.every(finished)) return false
-  wave.environments.forEach((e, i) => judge(e, jobs[i], wave.status === 'previewing'))
+  wave.environments.forEach((e, i) => judge(e, jobs[i], wave.status === 'previewing' && { guard: !doc.dryRun }))
   // Each environment pushed keeps the version it now has on its branch, also when the wave stops.
   if (act && wave.status === 'pushing') {
     for (const e of wave.environments) if (e.outcome === 'pushed' && e.pinTo) await deps.setPin(doc.userId, e.id, e.pinTo)
@@ -229,8 +246,12 @@ async function step(doc: RolloutDoc, deps: RolloutDeps, act: boolean): Promise<b
   return true
 }
 
-/** The outcome of an environment's preview or push job. */
-function judge(e: RolloutEnvironment, job: JobRecord | null, preview: boolean): void {
+/**
+ * The outcome of an environment's preview or push job. A preview that was planned carries its plan's
+ * summary; with `guard` (a rollout that pushes next), one whose plan replaces or destroys data not
+ * confirmed is refused as its push would be (PUSH_WOULD_DESTROY_DATA), before the wave pushes anything.
+ */
+export function judge(e: RolloutEnvironment, job: JobRecord | null, preview: false | { guard: boolean }): void {
   if (!job) {
     e.outcome = 'failed'
     e.reason = 'the job is gone (the environment was deleted)'
@@ -238,9 +259,26 @@ function judge(e: RolloutEnvironment, job: JobRecord | null, preview: boolean): 
     e.outcome = job.error?.code === 'PUSH_CONFLICT' ? 'conflict' : 'failed'
     e.reason = `${job.error?.code}: ${job.error?.message}`
   } else if (preview) {
-    const conflicts = (job.result as DryRunResult | undefined)?.conflicts ?? []
+    const result = job.result as DryRunResult | undefined
+    const conflicts = result?.conflicts ?? []
     e.outcome = conflicts.length > 0 ? 'conflict' : 'previewed'
     if (conflicts.length > 0) e.reason = `conflicts in ${conflicts.map((c) => c.file).join(', ')}`
+    const plan = result?.plan
+    if (!plan) return
+    if ('unavailable' in plan) {
+      e.plan = `no plan: ${plan.unavailable}`
+      return
+    }
+    e.plan = planSummaryLine(plan.summary)
+    e.dataAtRisk = plan.dataAtRisk
+    if (!preview.guard || e.outcome !== 'previewed') return
+    try {
+      guard(plan.dataAtRisk, e.confirmDestroy)
+    } catch (err) {
+      if (!(err instanceof JobFailure)) throw err
+      e.outcome = 'failed'
+      e.reason = `${err.code}: ${err.message}`
+    }
   } else {
     e.outcome = 'pushed'
   }

@@ -27,6 +27,24 @@ async function versionsOf(app: FastifyInstance, request: FastifyRequest, to: str
   return { newest: newest.commit, target: target.commit }
 }
 
+/**
+ * Gives each environment its confirmDestroy (keyed by its id or name); 400 on a key that names no
+ * environment the upgrade pushes (a confirmation must not be silently lost).
+ */
+function confirmations(body: UpgradeBody, waves: RolloutDoc['waves']): void {
+  const given = body.confirmDestroy ?? {}
+  const used = new Set<string>()
+  for (const e of waves.flatMap((w) => w.environments)) {
+    const key = e.id in given ? e.id : e.name in given ? e.name : undefined
+    if (key === undefined) continue
+    used.add(key)
+    e.confirmDestroy = [...given[key]!]
+  }
+  const unknown = Object.keys(given).filter((k) => !used.has(k))
+  if (unknown.length > 0)
+    throw validationError(unknown.map((k) => ({ field: `confirmDestroy.${k}`, message: 'names no environment this upgrade pushes' })))
+}
+
 /** The jobs the rollout's first step started, by environment. */
 const startedJobs = (doc: RolloutDoc) =>
   doc.waves.flatMap((w) =>
@@ -45,12 +63,14 @@ export const upgradeRoute: FastifyPluginAsyncTypebox<{ rollouts: Rollouts; deps:
       const versions = await versionsOf(app, request, body.to)
       const selected = await selection(app.environments, request.principal, body)
       const { waves, skipped } = await planWaves(app, request, body, selected, versions)
+      confirmations(body, waves)
       const created = await rollouts.create({
         userId: request.principal.userId,
         dryRun: body.dryRun,
         strategy: body.strategy,
         templatesCommit: versions.target,
         preview: body.waves !== undefined,
+        ...(body.plan && { plan: true }),
         waves,
         skipped,
       })

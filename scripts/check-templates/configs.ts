@@ -61,16 +61,27 @@ export function catalogDefaults(catalog: Catalog): Config {
 /** A sample domain for the configurations that have one (a real answer; "" means no domain). */
 export const SAMPLE_DOMAIN = 'apps.example.com'
 
+/** The configuration of the gate matrix with every service off. */
+export const ALL_OFF = 'all services off'
+
+/** The services of the two mixed configurations of the gate matrix (the keys of the bundled templates). */
+const SOME = ['vpc', 'eks', 'rds', 's3', 'route53']
+const HALF_OFF = ['vpc', 'waf', 'route53', 'msk', 'lambda', 's3', 'sqs']
+
 /**
  * The gate matrix of `check:templates`: every service on (with a domain), every service off, every
- * service on with no domain, and each service alone (with a domain). Names are what a finding says.
+ * service on with no domain, each service alone (with a domain), and two mixes: a few services
+ * without a domain, and half the services with the network, WAF and zone among those off (what
+ * wiring.tf's stand-alone defaults feed). Names are what a finding says.
  */
 export function gateMatrix(catalog: Catalog): { name: string; config: Config }[] {
   const keys = Object.keys(catalog.services)
   return [
     { name: 'all services on', config: configFrom(catalog, { enabled: true, domain: SAMPLE_DOMAIN }) },
-    { name: 'all services off', config: configFrom(catalog, { enabled: false, domain: SAMPLE_DOMAIN }) },
+    { name: ALL_OFF, config: configFrom(catalog, { enabled: false, domain: SAMPLE_DOMAIN }) },
     { name: 'no domain', config: configFrom(catalog, { enabled: true, domain: '' }) },
+    { name: `${SOME.join(', ')}; no domain`, config: configFrom(catalog, { enabled: (k) => SOME.includes(k), domain: '' }) },
+    { name: `${HALF_OFF.join(', ')} off`, config: configFrom(catalog, { enabled: (k) => !HALF_OFF.includes(k), domain: SAMPLE_DOMAIN }) },
     ...keys.map((key) => ({ name: `${key} alone`, config: configFrom(catalog, { enabled: (k) => k === key, domain: SAMPLE_DOMAIN }) })),
   ]
 }

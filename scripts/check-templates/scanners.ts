@@ -190,6 +190,8 @@ export interface TreeScan {
   /** The configurations whose trees showed these findings. */
   names: string[]
   findings: ScanFinding[]
+  /** checkov's passed checks on the resources the tree deploys (what shows checkov evaluated it with its values). */
+  deployedPassed: number
 }
 
 const MODULES = 'terraform/modules/'
@@ -237,7 +239,7 @@ export async function scanTrees(trees: readonly GeneratedTree[], work: string, t
       if (!own) await symlink(path.join('..', '..', `t${owner}`, MODULES), path.join(root, `t${i}`, MODULES.slice(0, -1)))
     }),
   )
-  const scans: TreeScan[] = distinct.map((t) => ({ names: t.names, findings: [] }))
+  const scans: TreeScan[] = distinct.map((t) => ({ names: t.names, findings: [], deployedPassed: 0 }))
   // The tree's own tflint configuration; a tree without one is linted under the repository's.
   let config = path.join(templatesDir, 'terraform', '.tflint.hcl')
   if (!existsSync(config)) {
@@ -259,7 +261,16 @@ export async function scanTrees(trees: readonly GeneratedTree[], work: string, t
       else scans[0]?.findings.push(f)
     }
   }
-  if (checks) place(checkovFindings(checks))
+  if (checks) {
+    place(checkovFindings(checks))
+    distinct.forEach((tree, i) => {
+      const main = tree.files.find((f) => f.path === 'terraform/main.tf')?.content.toString() ?? ''
+      scans[i]!.deployedPassed = deployed(
+        { passed: checks.passed.filter((c) => c.file.startsWith(`t${i}/`)), failed: [], skipped: [] },
+        main,
+      ).passed.length
+    })
+  }
   if (issues) {
     // tflint reads a module folder without the values of its callers: what it finds in the folder a
     // tree owns holds for every tree that links to it.

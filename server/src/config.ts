@@ -107,6 +107,13 @@ export interface Config {
     outputCapBytes: number
     /** PLAN_CONCURRENCY: plans (and drift checks) of one replica at once, apart from generations and pushes. */
     concurrency: number
+    /** Scheduled drift checks (environments' `driftCheckHours`; plugins/plans/drift-schedule.ts). */
+    driftSchedule: {
+      /** DRIFT_SCHEDULE_SCAN_MS: how often a replica that runs jobs looks for environments due a check. */
+      scanEveryMs: number
+      /** DRIFT_SCHEDULE_CONCURRENCY: scheduled checks queued or running at once (counted from the database), so they never fill the plan slots. */
+      concurrency: number
+    }
   }
   /** Where generation reads templates: TEMPLATES_REPO (a Git URL, branch main, unpinned) or TEMPLATES_DIR. */
   templates: {
@@ -258,6 +265,10 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: Math.max(1000, int(env, 'PLAN_TIMEOUT_MS', 10 * 60_000)),
       outputCapBytes: Math.max(1024 * 1024, int(env, 'PLAN_OUTPUT_CAP_BYTES', 128 * 1024 * 1024)),
       concurrency: Math.max(1, int(env, 'PLAN_CONCURRENCY', 2)),
+      driftSchedule: {
+        scanEveryMs: Math.max(50, int(env, 'DRIFT_SCHEDULE_SCAN_MS', 60_000)),
+        concurrency: Math.max(1, int(env, 'DRIFT_SCHEDULE_CONCURRENCY', 1)),
+      },
     },
     templates: {
       dir: str(env, 'TEMPLATES_DIR', BUNDLED_TEMPLATES_DIR),

@@ -54,6 +54,8 @@ interface Teardown {
 export interface TestAppOptions {
   /** Capture the server's log: pino writes its JSON lines here (logging is off without it). */
   logStream?: NodeJS.WritableStream
+  /** Run on the app before its routes are added (`buildApp`'s `beforeRoutes`): a hook that sees every route. */
+  beforeRoutes?: (app: FastifyInstance) => Promise<void>
 }
 
 export async function startTestApp(t: Teardown, env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -77,7 +79,7 @@ export async function startTestApp(t: Teardown, env: Record<string, string> = {}
     PUSH_CACHE_DIR: pushCache,
     ...env,
   })
-  const app = await buildApp({ config, logger: opts.logStream ? { stream: opts.logStream } : false })
+  const app = await buildApp({ config, logger: opts.logStream ? { stream: opts.logStream } : false, beforeRoutes: opts.beforeRoutes })
   await app.listen({ host: '127.0.0.1', port: 0 })
   t.teardown(() => app.close())
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`

@@ -5,36 +5,22 @@
 // message, no trailers) or by rebase all leave the next push a clean merge. Also: no branch
 // configured is the repository's default branch, and a conflict's job record leaves out the
 // customer's secret-looking lines.
-import { execFile } from 'node:child_process'
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { chmod, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { promisify } from 'node:util'
 import t, { type Test } from 'tap'
 import { LEFT_OUT } from '../../server/src/jobs/push/push-details.ts'
-import { startTestApp } from '../harness/app.ts'
-import { startGitServer } from '../harness/git-server.ts'
 import { eventually } from '../harness/eventually.ts'
+import { checkout as clone, startPushServer } from '../harness/push-server.ts'
 import { environmentBody, waitForJob } from './fixtures.ts'
 
-const run = promisify(execFile)
 const DEPLOY_KEY = 'iest_YmFzZS10ZXN0LWRlcGxveS1rZXk'
-const BASIC = `Authorization: Basic ${Buffer.from(`x-access-token:${DEPLOY_KEY}`).toString('base64')}`
-const IDENTITY = ['-c', 'user.name=Customer', '-c', 'user.email=customer@example.invalid', '-c', `http.extraHeader=${BASIC}`]
 const TFVARS = 'terraform/terraform.tfvars'
 const OUTPUTS = 'terraform/outputs.tf'
 const REFUSE_IES_REFS =
   '#!/bin/sh\nwhile read old new ref; do case "$ref" in refs/ies/*|refs/heads/ies/generated/*) echo "$ref is not allowed here" >&2; exit 1;; esac; done\nexit 0\n'
 
 t.test('the base of a push cannot be lost', async (t) => {
-  const git = await startGitServer({ username: 'x-access-token', password: DEPLOY_KEY })
-  t.teardown(() => git.stop())
-  const { app, url, auth } = await startTestApp(t, { PUSH_ALLOWED_HOSTS: '127.0.0.1' })
-  const dev = { ...auth('dev'), 'content-type': 'application/json' }
-  const api = async (method: string, route: string, body?: unknown) => {
-    const res = await fetch(`${url}/api${route}`, { method, headers: dev, ...(body !== undefined && { body: JSON.stringify(body) }) })
-    return { status: res.status, body: (await res.json()) as any }
-  }
+  const { git, app, url, auth, dev, api } = await startPushServer(t, DEPLOY_KEY)
   const envWith = async (name: string, repo: string, branch: string | null = 'main') => {
     const gitRepository = { url: git.url(repo), ...(branch && { branch }), deployKey: DEPLOY_KEY }
     const res = await api('POST', '/environments', { ...environmentBody({ name }), gitRepository })
@@ -52,23 +38,7 @@ t.test('the base of a push cannot be lost', async (t) => {
   }
 
   /** A clone of the repository on `branch`, worked on with the git CLI. */
-  const checkout = async (repo: string, branch = 'main') => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), `ies-base-${repo}-`))
-    t.teardown(() => rm(dir, { recursive: true, force: true }))
-    const gitIn = async (...args: string[]) => (await run('git', [...IDENTITY, ...args], { cwd: dir })).stdout
-    await gitIn('clone', '-q', '--branch', branch, git.url(repo), '.')
-    const file = (p: string) => path.join(dir, ...p.split('/'))
-    const read = (p: string) => readFile(file(p), 'utf8')
-    return {
-      git: gitIn,
-      read,
-      edit: async (p: string, change: (text: string) => string) => writeFile(file(p), change(await read(p))),
-      commitAndPush: async (message: string) => {
-        await gitIn('commit', '-q', '-am', message)
-        await gitIn('push', '-q', 'origin', `HEAD:${branch}`)
-      },
-    }
-  }
+  const checkout = (repo: string, branch = 'main') => clone(t, git, DEPLOY_KEY, repo, branch)
   const show = (repo: string, spec: string) => git.git(repo, ['show', spec])
   const refuseIesRefs = async (repo: string) => {
     const hook = path.join(git.reposDir, `${repo}.git`, 'hooks', 'pre-receive')

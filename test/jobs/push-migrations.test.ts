@@ -5,30 +5,16 @@
 // configuration and records the migration ids on the environment and in `.ies/generation.json`; a
 // value the migrations cannot move fails the push naming the field; a download uses the migrated
 // configuration in memory; a new environment has run every migration.
-import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
-import path from 'node:path'
-import { promisify } from 'node:util'
 import t from 'tap'
-import { startTestApp } from '../harness/app.ts'
-import { startGitServer } from '../harness/git-server.ts'
+import { checkout, startPushServer } from '../harness/push-server.ts'
 import { environmentBody, unzip, waitForJob } from './fixtures.ts'
 import { oldDefaults, strandEnvironment } from '../harness/stranded.ts'
 
-const run = promisify(execFile)
 const DEPLOY_KEY = 'iest_bWlncmF0aW9ucy1kZXBsb3kta2V5LWZvci10ZXN0cw'
 const MIGRATIONS = ['0001-eks-endpoint-private', '0002-postgresql-major-versions']
 
 t.test('migrations on stored environments', async (t) => {
-  const git = await startGitServer({ username: 'x-access-token', password: DEPLOY_KEY })
-  t.teardown(() => git.stop())
-  const { app, url, auth } = await startTestApp(t, { PUSH_ALLOWED_HOSTS: '127.0.0.1' })
-  const dev = { ...auth('dev'), 'content-type': 'application/json' }
-  const api = async (method: string, route: string, body?: unknown) => {
-    const res = await fetch(`${url}/api${route}`, { method, headers: dev, ...(body !== undefined && { body: JSON.stringify(body) }) })
-    return { status: res.status, body: (await res.json()) as any }
-  }
+  const { git, app, url, dev, api } = await startPushServer(t, DEPLOY_KEY)
   const job = async (route: string, body: unknown) => {
     const queued = await api('POST', route, body)
     t.equal(queued.status, 202, JSON.stringify(queued.body))
@@ -86,14 +72,11 @@ t.test('migrations on stored environments', async (t) => {
     t.notOk(after.body.data.problems, 'no longer stranded')
     t.same(after.body.data.behind, { templates: false, configuration: false }, 'the stored configuration is the one pushed')
 
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'ies-migrated-clone-'))
-    t.teardown(() => rm(dir, { recursive: true, force: true }))
-    const basic = `Authorization: Basic ${Buffer.from(`x-access-token:${DEPLOY_KEY}`).toString('base64')}`
-    await run('git', ['-c', `http.extraHeader=${basic}`, 'clone', '-q', '--branch', 'main', git.url('migrated'), dir])
-    const record = JSON.parse(await readFile(path.join(dir, '.ies/generation.json'), 'utf8'))
+    const clone = await checkout(t, git, DEPLOY_KEY, 'migrated')
+    const record = JSON.parse(await clone.read('.ies/generation.json'))
     t.same(record.migrations, MIGRATIONS, '.ies/generation.json records them')
     t.equal(record.input.services.rds.engineVersion, '16')
-    t.match(await readFile(path.join(dir, 'terraform/terraform.tfvars'), 'utf8'), /eks_endpoint_public_access = false/)
+    t.match(await clone.read('terraform/terraform.tfvars'), /eks_endpoint_public_access = false/)
 
     const again = await job(`/environments/${id}/push`, {})
     t.notOk(again.result.configurationChange, 'nothing is pending any more')

@@ -3,32 +3,17 @@
 // 422 MIGRATION_FAILED naming the field, for a push and a dry run alike, the branch head unchanged;
 // once the value is changed the same push goes through. A pinned environment is judged by the
 // catalog of its own templates version: an option the newest templates dropped still pushes there.
-import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import os from 'node:os'
-import path from 'node:path'
-import { promisify } from 'node:util'
 import t from 'tap'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
-import { startTestApp } from '../harness/app.ts'
 import { eventually } from '../harness/eventually.ts'
-import { startGitServer } from '../harness/git-server.ts'
+import { checkout, startPushServer } from '../harness/push-server.ts'
 import { environmentBody, waitForJob } from './fixtures.ts'
 import { strandEnvironment } from '../harness/stranded.ts'
-
-const run = promisify(execFile)
 
 const DEPLOY_KEY = 'iest_c3RyYW5kZWQtcHVzaC1kZXBsb3kta2V5LWZvci10ZXN0cw'
 
 t.test('a stranded environment is not pushed', async (t) => {
-  const git = await startGitServer({ username: 'x-access-token', password: DEPLOY_KEY })
-  t.teardown(() => git.stop())
-  const { app, url, auth } = await startTestApp(t, { PUSH_ALLOWED_HOSTS: '127.0.0.1' })
-  const dev = { ...auth('dev'), 'content-type': 'application/json' }
-  const api = async (method: string, route: string, body?: unknown) => {
-    const res = await fetch(`${url}/api${route}`, { method, headers: dev, ...(body !== undefined && { body: JSON.stringify(body) }) })
-    return { status: res.status, body: (await res.json()) as any }
-  }
+  const { git, app, url, dev, api } = await startPushServer(t, DEPLOY_KEY)
   const remote = await git.createRepo('stranded', { 'README.md': '# shop\n' })
   const head = async () => (await git.git('stranded', ['rev-parse', 'main'])).trim()
 
@@ -70,19 +55,10 @@ t.test('a stranded environment is not pushed', async (t) => {
 })
 
 t.test('a pinned environment is judged against its own templates version', async (t) => {
-  const git = await startGitServer({ username: 'x-access-token', password: DEPLOY_KEY })
-  t.teardown(() => git.stop())
-  await git.createRepo('templates', BUNDLED_TEMPLATES_DIR)
-  const { url, auth } = await startTestApp(t, {
-    PUSH_ALLOWED_HOSTS: '127.0.0.1',
-    TEMPLATES_REPO: git.url('templates', true),
-    CATALOG_CACHE_TTL_MS: '0',
+  const { git, url, dev, api } = await startPushServer(t, DEPLOY_KEY, async (git) => {
+    await git.createRepo('templates', BUNDLED_TEMPLATES_DIR)
+    return { TEMPLATES_REPO: git.url('templates', true), CATALOG_CACHE_TTL_MS: '0' }
   })
-  const dev = { ...auth('dev'), 'content-type': 'application/json' }
-  const api = async (method: string, route: string, body?: unknown) => {
-    const res = await fetch(`${url}/api${route}`, { method, headers: dev, ...(body !== undefined && { body: JSON.stringify(body) }) })
-    return { status: res.status, body: (await res.json()) as any }
-  }
   const remote = await git.createRepo('pinned', { 'README.md': '# shop\n' })
   const head = async () => (await git.git('pinned', ['rev-parse', 'main'])).trim()
   const created = await api('POST', '/environments', {
@@ -102,21 +78,12 @@ t.test('a pinned environment is judged against its own templates version', async
   t.equal((await api('PUT', `/environments/${id}`, { templatesPin: v0 })).status, 200)
 
   // The template author drops the option the environment uses.
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'ies-stranded-templates-'))
-  t.teardown(() => rm(dir, { recursive: true, force: true }))
-  const basic = `Authorization: Basic ${Buffer.from(`x-access-token:${DEPLOY_KEY}`).toString('base64')}`
-  const gitIn = (...args: string[]) =>
-    run('git', ['-c', 'user.name=Author', '-c', 'user.email=author@example.invalid', '-c', `http.extraHeader=${basic}`, ...args], {
-      cwd: dir,
-    })
-  await gitIn('clone', '-q', git.url('templates'), '.')
-  const tfvars = path.join(dir, 'terraform', 'terraform.tfvars')
+  const templates = await checkout(t, git, DEPLOY_KEY, 'templates')
+  const tfvars = 'terraform/terraform.tfvars'
   const option = ',{"value":"c6i.xlarge","label":"c6i.xlarge"}'
-  const text = await readFile(tfvars, 'utf8')
-  t.ok(text.includes(option), 'the templates offer c6i.xlarge')
-  await writeFile(tfvars, text.replace(option, ''))
-  await gitIn('commit', '-q', '-am', 'templates: c6i.xlarge is no longer offered')
-  await gitIn('push', '-q', 'origin', 'HEAD:main')
+  t.ok((await templates.read(tfvars)).includes(option), 'the templates offer c6i.xlarge')
+  await templates.edit(tfvars, (text) => text.replace(option, ''))
+  await templates.commitAndPush('templates: c6i.xlarge is no longer offered')
 
   const stranded = await eventually(
     async () => (await api('GET', `/environments/${id}`)).body.data,

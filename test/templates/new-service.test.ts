@@ -1,8 +1,11 @@
 /**
  * A plugin author adds a service with templates alone. A realistic one (a DynamoDB table, kept in
  * test/fixtures/services/dynamodb/) added to a temporary copy of the tree passes `npm run
- * check:templates` on the copy as it is (strict extraction, the gate matrix, terraform fmt and
- * validate, checkov and tflint): nothing outside the copy needs regenerating. The catalog, the
+ * check:templates -- --service dynamodb` on the copy as it is (strict extraction, the gate
+ * configurations that turn the service on and the one with every service off, terraform fmt and
+ * validate, checkov and tflint, every module folder scanned): nothing outside the copy needs
+ * regenerating. The other configurations differ from those of templates/ itself, which
+ * check-templates.test.ts checks, only in other services. The catalog, the
  * desktop's built-in catalog made from the copy and the wizard's prepared catalog list it,
  * generation includes it, and the template tests pass on the copy unchanged (their service lists
  * come from the catalog). `npm run new-service` scaffolds one that passes too. Then a broken copy:
@@ -21,7 +24,7 @@ import { addService } from '../fixtures/services/add-service.ts';
 import { configFrom, repoRoot, templatesDir } from './helpers.ts';
 import { missingTools } from './security-scan.ts';
 
-// Three check:templates runs over 19 configurations, scanners included: minutes on a shared machine.
+// Two check:templates runs with Terraform and the scanners, one without: minutes on a shared machine.
 t.setTimeout(1_200_000);
 const work = mkdtempSync(join(tmpdir(), 'ies-new-service-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
@@ -44,8 +47,8 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Prom
 const tsx = (script: string, args: string[], env?: NodeJS.ProcessEnv) => run(process.execPath, ['--import', 'tsx', script, ...args], env);
 /** The findings of a check:templates report: its `file:line: CODE` lines. */
 const reported = (out: string) => [...out.matchAll(/^(\S+:\d+): ([A-Z_]+) /gm)].map((m) => `${m[1]} ${m[2]}`);
-/** check:templates on a tree; the scanners only where they are installed (provision.sh), always under CI. */
-const checkTemplates = (tree: string, ...args: string[]) => tsx('scripts/check-templates.ts', [tree, ...args, ...(scanners && !inCi ? ['--no-scan'] : [])]);
+/** check:templates of the added service on a tree; the scanners only where they are installed (provision.sh), always under CI. */
+const checkService = (tree: string) => tsx('scripts/check-templates.ts', [tree, '--service', 'dynamodb', ...(scanners && !inCi ? ['--no-scan'] : [])]);
 
 function copyTree(name: string): string {
   const tree = join(work, name, 'templates');
@@ -69,9 +72,10 @@ t.test('a DynamoDB table service added to a copy of templates/ passes check:temp
     `the service is files of the templates tree only: ${touched.join(', ')}`,
   );
 
-  const r = await checkTemplates(tree);
+  const r = await checkService(tree);
   t.equal(r.code, 0, `check:templates passes on the copy:\n${r.stdout}${r.stderr}`);
   t.match(r.stdout, /check:templates: ok; \d+ configurations, \d+ Terraform trees validated, \d+ scanned by checkov and tflint; [\d.]+ s/);
+  t.match(r.stdout, /check:templates: ok; 5 configurations/, 'every service with and without a domain, half, dynamodb alone, every service off');
   if (!scanners) t.notMatch(r.stdout, / 0 scanned by checkov/, 'checkov and tflint scanned the trees');
   if (inCi) t.notMatch(r.stdout, /terraform skipped/, 'terraform ran');
 
@@ -131,7 +135,7 @@ t.test('check:templates on a broken copy: each mistake once, at the template lin
   const table = join(tree, 'terraform/modules/dynamodb/main.tf');
   const variables = join(tree, 'terraform/modules/dynamodb/variables.tf');
   let params = readFileSync(tfvars, 'utf8');
-  // 1. a blank line under a knob's @param (the service is off in most configurations of the matrix)
+  // 1. a blank line under a knob's @param (an author check: no configuration needed)
   params = params.replace('dynamodb_ttl_attribute = ""\n', '\ndynamodb_ttl_attribute = ""\n');
   // 2. a "|" inside pattern= on another service's knob
   params = params.replace(/^(# @param services\.sqs\.queueName .*)pattern=[^|]*\|/m, '$1pattern=^(jobs|tasks)$ |');
@@ -154,7 +158,7 @@ t.test('check:templates on a broken copy: each mistake once, at the template lin
   const tableLine = lineIn(table, 'resource "aws_dynamodb_table" "this"');
   const unusedLine = lineIn(variables, 'variable "read_capacity"');
 
-  const r = await checkTemplates(tree);
+  const r = await checkService(tree);
   t.equal(r.code, 1);
   const terraformRan = !/terraform skipped/.test(r.stdout);
   const scanned = !/ 0 scanned by checkov/.test(r.stdout);

@@ -4,7 +4,9 @@
  * state in moto's S3 through the generated backend.tf; the two that create resources are applied
  * and destroyed again. A failure names the resource and the error. What moto cannot do is the one
  * list in scripts/check-templates/moto-gaps.ts: only those resources may be missing after the
- * apply, everything else planned must be in the state.
+ * apply, everything else planned must be in the state. The plans also show the domain's resources
+ * (zone, certificates) planned with a domain and absent without, and the archive_file data source's
+ * lambda placeholder zip built with its SHA1 as the id.
  *
  * The test follows a customer's first apply (the generated README, templates/terraform/README.md, "First apply") where it can: the state bucket
  * is made first (versioned), then the pipeline's role (the documented trust policy), then the
@@ -18,7 +20,8 @@
  * them as AWS does, and they are not force-destroyed).
  * Under CI=true a missing terraform or provider mirror fails the test; elsewhere it is skipped.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -100,8 +103,23 @@ async function pipelineRole(moto: TestMoto, config: Config): Promise<Record<stri
   return { AWS_ACCESS_KEY_ID: value('AccessKeyId'), AWS_SECRET_ACCESS_KEY: value('SecretAccessKey'), AWS_SESSION_TOKEN: value('SessionToken') };
 }
 
+/** The lambda placeholder zips the plan's archive_file built in .terraform, and the data source's id in the plan output. */
+function placeholderZip(dir: string, planned: Plan): { zips: Buffer[]; id: string | undefined } {
+  const zips = readdirSync(join(dir, '.terraform'))
+    .filter((f) => /^lambda-.*\.zip$/.test(f))
+    .map((f) => readFileSync(join(dir, '.terraform', f)));
+  const read = planned.run.stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as { type?: string; hook?: { resource?: { addr?: string }; id_value?: string } })
+    .find((m) => m.type === 'apply_complete' && m.hook?.resource?.addr === 'module.lambda.data.archive_file.placeholder');
+  return { zips, id: read?.hook?.id_value };
+}
+
 interface TreeRun {
   planned: Plan;
+  zip: ReturnType<typeof placeholderZip>;
+  domain: boolean;
   apply?: Apply;
   destroyed?: Awaited<ReturnType<typeof destroy>>;
   lockStatus: number;
@@ -133,7 +151,7 @@ if (reason) {
     const planned = await plan(dir, env, pipelinePlanArgs(dir));
     seconds.plan = planned.run.ms / 1000;
     const lock = `${moto.endpoint}/${config.terraformBackend.bucket}/${config.terraformBackend.key}.tflock`;
-    const out: TreeRun = { planned, seconds, lockStatus: (await fetch(lock)).status };
+    const out: TreeRun = { planned, seconds, lockStatus: (await fetch(lock)).status, zip: placeholderZip(dir, planned), domain: config.domain !== '' };
     if (!tree.apply || planned.run.code !== 0) return out;
     out.apply = await applyWithoutGaps(dir, env, planned);
     seconds.apply = out.apply.run.ms / 1000;
@@ -154,7 +172,7 @@ if (reason) {
 
   for (const tree of TREES) {
     t.test(`${tree.name}: plan${tree.apply ? ', apply, destroy' : ''} against moto`, async (t) => {
-      const { planned, apply, destroyed, lockStatus, seconds } = await runs.get(tree.name)!;
+      const { planned, apply, destroyed, lockStatus, seconds, zip, domain } = await runs.get(tree.name)!;
       t.comment(`seconds: ${JSON.stringify(seconds)}`);
       t.same(planned.diagnostics.map((d) => describeDiagnostic(d)), [], `plan: no error or warning${planned.run.stderr ? ` (stderr: ${planned.run.stderr})` : ''}`);
       t.equal(planned.run.code, 0, 'plan exits 0');
@@ -163,6 +181,11 @@ if (reason) {
       t.equal(lockStatus, 404, 'the S3 lock file was released');
       if (!tree.apply) return t.equal(summary?.add, 0, 'nothing to create');
       t.ok(summary && summary.add > 0, 'resources to create');
+      const types = new Set(planned.changes.map((c) => c.type));
+      for (const type of ['aws_route53_zone', 'aws_acm_certificate']) t.equal(types.has(type), domain, `${type} ${domain ? 'planned with a domain' : 'absent without a domain'}`);
+      t.equal(zip.zips.length, 1, 'the lambda placeholder zip was built');
+      t.equal(zip.id, zip.zips[0] && createHash('sha1').update(zip.zips[0]).digest('hex'), 'the data source id is the zip SHA1');
+      t.ok(zip.zips[0]?.includes(Buffer.from('index.mjs')), 'the zip holds the placeholder handler');
       if (!apply || !destroyed) return t.fail('not applied');
       t.same(apply.failures, [], 'apply: no error (each names its resource)');
       const undocumented = apply.missing.filter((m) => !m.gap).map((m) => `${m.address}: ${m.why}`);

@@ -1,17 +1,17 @@
 /**
- * Real Terraform over generated trees (spec, decorator rule 12: the gate fails on validation
- * errors of the generated infrastructure code). For each tree of the gate matrix: the real
- * processor writes it (with the backend.tf a generation job adds), then `terraform init
- * -backend=false` and `terraform validate -json`, which must report no error and no warning.
- * A copy with injected mistakes must make validate report exactly those. Then the every-service
- * trees (domain set, domain empty) are planned against moto (the local AWS stand-in) with fake credentials, its state in
- * moto's S3 through the generated backend.tf: the plan is also what reads terraform.tfvars
- * (validate reads no variable values, so trees that differ only there are validated once).
+ * Real Terraform over generated trees, beyond what check:templates does (its one run,
+ * check-templates.test.ts, puts every distinct tree of the gate matrix through `terraform validate`,
+ * no error and no warning; spec, decorator rule 12). Here: a copy of the every-service tree with
+ * injected mistakes (written with the backend.tf a generation job adds) must make `terraform init
+ * -backend=false` and `terraform validate -json` report exactly those. Then the every-service tree
+ * without a domain is planned against moto (the local AWS stand-in) with fake credentials, its
+ * state in moto's S3 through the generated backend.tf: the plan is also what reads terraform.tfvars
+ * (validate reads no variable values), and no domain means no zone and no certificate. The same
+ * tree with a domain is planned (and applied) by terraform-apply.test.ts.
  *
  * Each tree keeps its own .terraform in its temporary folder. No plugin cache is needed: init
  * links the mirror's unpacked providers into .terraform instead of copying them, so it takes
- * about a second; validate costs about 4-5 s of CPU per tree, nearly all of it the aws
- * provider's start and schema. Two terraform processes run at a time.
+ * about a second. Two terraform processes run at a time.
  *
  * Providers come from the mirror `scripts/terraform/build-mirror.sh` builds under .tools/terraform
  * (provision.sh runs it): the real hashicorp/aws, and a local STAND-IN for hashicorp/archive (the
@@ -28,7 +28,7 @@ import { extractCatalog, processTree, writeTree, type Catalog } from '@ies/proce
 import { backendFile, BACKEND_FILE } from '../../server/src/jobs/generation/backend-file.ts';
 import type { ProcessorInput } from '../../server/src/jobs/generation/transform.ts';
 import { startTestMoto } from '../harness/moto.ts';
-import { catalogDefaults, configFrom, repoRoot, templatesDir, type Config } from './helpers.ts';
+import { configFrom, repoRoot, templatesDir, type Config } from './helpers.ts';
 import { terraform, tfEnv, type Diagnostic, type TerraformRun as Run } from '../../scripts/check-templates/terraform.ts';
 
 const inCi = !!process.env.CI && process.env.CI !== 'false';
@@ -57,26 +57,6 @@ interface Validation {
 
 const describe = (d: Diagnostic) =>
   `${d.severity} ${d.range ? `${d.range.filename}:${d.range.start.line} ` : ''}${d.summary}${d.detail ? `: ${d.detail}` : ''}`;
-
-/**
- * Warnings that are accepted, each with its reason (matched on summary and file). None today:
- * a warning that appears must be fixed in the templates or justified here.
- */
-const JUSTIFIED_WARNINGS: { summary: string; file: RegExp; why: string }[] = [];
-
-/** A hash of every file below a terraform/ folder except terraform.tfvars (paths and contents). */
-function tfContentHash(dir: string): string {
-  const hash = createHash('sha256');
-  const walk = (rel: string) => {
-    for (const e of readdirSync(join(dir, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const p = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(p);
-      else if (p !== 'terraform.tfvars') hash.update(`${p}\0`).update(readFileSync(join(dir, p))).update('\0');
-    }
-  };
-  walk('');
-  return hash.digest('hex');
-}
 
 /** Two terraform processes at a time (the CI machine has two cores; the aws provider is heavy). */
 function limiter(n: number) {
@@ -131,57 +111,22 @@ if (reason) {
   }
 
   let catalog: Catalog;
-  const trees: [string, () => Config][] = [
-    ['every service enabled, domain set', () => configFrom(catalog, { enabled: true, domain: 'apps.example.com' })],
-    ['every service enabled, domain empty', () => configFrom(catalog, { enabled: true, domain: '' })],
-    ['the catalog defaults', () => catalogDefaults(catalog)],
-    ['every service disabled', () => configFrom(catalog, { enabled: false, domain: '' })],
-    // The stand-alone defaults of wiring.tf (default VPC, no WAF, no zone) feeding live consumers.
-    ['half the services (vpc, waf, route53 off; eks, rds, cloudfront on)', () =>
-      configFrom(catalog, { enabled: (k) => !['vpc', 'waf', 'route53', 'msk', 'lambda', 's3', 'sqs'].includes(k), domain: 'apps.example.com' })],
-  ];
-  const checks = new Map<string, ReturnType<typeof check>>();
+  // Planned below (check:templates validates it and the rest of its matrix).
+  const trees: [string, () => Config][] = [['every service enabled, domain empty', () => configFrom(catalog, { enabled: true, domain: '' })]];
   const dirs = new Map<string, string>();
-  const sameAs = new Map<string, string>();
   let broken: ReturnType<typeof check>;
   let moto: ReturnType<typeof startTestMoto>;
 
   t.before(async () => {
-    moto = startTestMoto(t); // for the plan at the end; it starts while the trees are checked
+    moto = startTestMoto(t); // for the plans at the end; it starts while the broken copy is checked
     moto.catch(() => {}); // (its failure is reported by the plan test)
     catalog = await extractCatalog({ templatesDir, provider: 'aws' });
-    // Every tree is generated first, then all are checked two at a time; the subtests await their own.
     for (const [name, cfg] of trees) dirs.set(name, await generate(name.replace(/\W+/g, '-'), cfg()));
-    // validate reads no variable values: trees whose .tf files are the same (the catalog defaults
-    // turn every service off, as the all-off tree; only terraform.tfvars differs) are checked once.
-    const byContent = new Map<string, ReturnType<typeof check>>();
-    for (const [name] of trees) {
-      const key = tfContentHash(dirs.get(name)!);
-      if (!byContent.has(key)) byContent.set(key, check(dirs.get(name)!));
-      else sameAs.set(name, trees.find(([other]) => tfContentHash(dirs.get(other)!) === key)![0]);
-      checks.set(name, byContent.get(key)!);
-    }
     broken = generate('broken', configFrom(catalog, { enabled: true, domain: 'apps.example.com' })).then((dir) => {
       injectErrors(dir);
       return check(dir);
     });
   });
-
-  for (const [name] of trees) {
-    t.test(`terraform validate: ${name}`, async (t) => {
-      const { init, validate, result } = await checks.get(name)!;
-      t.equal(init.code, 0, `terraform init -backend=false succeeds (${init.ms} ms)${init.code ? `\n${init.stdout}\n${init.stderr}` : ''}`);
-      if (!result) return t.fail(`validate -json gave no JSON: ${validate.stdout}\n${validate.stderr}`);
-      t.comment(sameAs.has(name) ? `same .tf files as "${sameAs.get(name)}": validated once` : `init ${init.ms} ms, validate ${validate.ms} ms`);
-      const errors = result.diagnostics.filter((d) => d.severity === 'error');
-      const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
-      const unjustified = warnings.filter((w) => !JUSTIFIED_WARNINGS.some((j) => j.summary === w.summary && j.file.test(w.range?.filename ?? '')));
-      t.same(errors.map(describe), [], 'no validation error');
-      t.same(unjustified.map(describe), [], 'no warning (or only the justified ones)');
-      t.equal(result.valid, true, 'valid');
-      t.equal(validate.code, 0, 'exit 0');
-    });
-  }
 
   /**
    * Three mistakes in a copy of the every-service tree: an argument the aws provider does not
@@ -224,13 +169,11 @@ if (reason) {
     t.equal(errors.length, 4, `only those (the conflict is reported from both sides): ${errors.map(describe).join('\n')}`);
   });
 
-  // Both domain answers are planned: the .tf files are the same, terraform.tfvars is not (a domain
-  // set gives the zone, certificates and host names; empty gives none of them).
+  // The .tf files are those of the tree with a domain, terraform.tfvars is not (a domain set gives
+  // the zone, certificates and host names; empty gives none of them).
   let stateBucket: Promise<number> | undefined;
-  for (const [name, cfg] of trees.slice(0, 2)) t.test(`terraform plan: ${name}, against moto (state in its S3)`, async (t) => {
+  for (const [name, cfg] of trees) t.test(`terraform plan: ${name}, against moto (state in its S3)`, async (t) => {
     const dir = dirs.get(name)!;
-    const { init } = await checks.get(name)!;
-    if (init.code !== 0) return t.fail('init failed (see the validate test)');
     const { endpoint } = await moto;
     const env = tfEnv({
       AWS_ENDPOINT_URL: endpoint,

@@ -155,6 +155,14 @@ export const TemplatesPin = Type.String({
     'Pin the environment to this templates version: a templates commit (`templatesCommit` of a generation or push) or, with a templates repository, a tag. Absent: the environment follows the newest templates.',
 })
 
+/** A drift check on a schedule (docs/plans.md, "Drift"): every this many hours; absent: only on request. */
+export const DriftCheckHours = Type.Integer({
+  minimum: 1,
+  maximum: 720,
+  description:
+    'Check the environment for drift every this many hours (1 to 720; needs a state backend, a cloud credential and a Git repository). Absent: only when asked (POST /environments/:id/drift).',
+})
+
 /** Everything a caller may set; anything else (`configuration`, `status`, ids) is dropped. */
 export const EnvironmentInput = Type.Object(
   {
@@ -175,6 +183,7 @@ export const EnvironmentInput = Type.Object(
      */
     team: Type.Optional(TeamName),
     templatesPin: Type.Optional(TemplatesPin),
+    driftCheckHours: Type.Optional(DriftCheckHours),
   },
   { additionalProperties: false },
 )
@@ -207,6 +216,7 @@ export const Environment = Type.Object({
   cloudCredentialId: Type.Optional(Type.String()),
   migrations: Type.Optional(Type.Array(Type.String(), { description: "The ids of the templates' migrations its configuration has run." })),
   templatesPin: Type.Optional(Type.String()),
+  driftCheckHours: Type.Optional(Type.Integer()),
   status: StringEnum(ENVIRONMENT_STATUSES),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),

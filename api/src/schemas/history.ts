@@ -75,6 +75,12 @@ const EntryFields = {
       description: 'A plan or drift check: its summary ("0 to add, 1 to change, 0 to destroy"; drift: how many resources differ).',
     }),
   ),
+  error: Type.Optional(
+    Type.Object(
+      { code: Type.String(), message: Type.String() },
+      { description: "A plan or drift check that failed: the job's error code and message (secrets removed), instead of `plan`." },
+    ),
+  ),
 }
 
 /** An entry as `GET …/history` lists it. */

@@ -43,6 +43,18 @@ export const UpgradeBody = Type.Object(
     ),
     dryRun: Type.Boolean({ default: false }),
     strategy: { ...PushStrategySchema, default: 'merge' },
+    plan: Type.Optional(
+      Type.Boolean({
+        description:
+          "Plan each environment's preview (dry run) too: its result carries the Terraform plan, and the rollout shows its summary and the data-holding addresses at risk. With `waves` (not a dry run), a preview whose plan replaces or destroys data that `confirmDestroy` does not confirm stops the rollout before the wave is pushed.",
+      }),
+    ),
+    confirmDestroy: Type.Optional(
+      Type.Record(Type.String({ maxLength: 64 }), Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 200 }), {
+        description:
+          "By environment id or name: the data-holding addresses its push may replace or destroy (exactly its plan's dataAtRisk, as for a push). Any other environment whose push would replace or destroy data is refused (PUSH_WOULD_DESTROY_DATA).",
+      }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -78,12 +90,21 @@ export const RolloutView = Type.Object({
           outcome: Type.Optional(StringEnum(['previewed', 'pushed', 'conflict', 'failed'] as const)),
           reason: Type.Optional(Type.String()),
           pinTo: Type.Optional(Type.String({ description: 'The templatesPin set once the push succeeds.' })),
+          plan: Type.Optional(
+            Type.String({
+              description: 'With `plan`: the summary of its preview\'s plan ("0 to add, 1 to change, 0 to destroy"), or why there is none.',
+            }),
+          ),
+          dataAtRisk: Type.Optional(
+            Type.Array(Type.String(), { description: "With `plan`: the data-holding addresses its preview's plan replaces or destroys." }),
+          ),
         }),
       ),
     }),
   ),
   skipped: Type.Array(Skipped),
   stopped: Type.Optional(Type.Object({ wave: Type.Integer(), reason: Type.String() })),
+  plan: Type.Optional(Type.Boolean({ description: 'Whether the previews are planned.' })),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 })

@@ -21,6 +21,20 @@ type UpgradeOpts = WaitOptions & {
   select?: string
   to?: string
   wave?: string[]
+  plan?: boolean
+  confirmDestroy?: string[]
+}
+
+/** `--confirm-destroy ENV=ADDRESS` values (repeatable) as the body's `confirmDestroy`: addresses by environment name. */
+export function confirmationsOf(values: readonly string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {}
+  for (const value of values) {
+    const at = value.indexOf('=')
+    if (at < 1 || at === value.length - 1)
+      throw new CommandFailed(`--confirm-destroy takes ENVIRONMENT=ADDRESS, not "${value}"`, EXIT.USAGE, 'USAGE')
+    ;(out[value.slice(0, at)] ??= []).push(value.slice(at + 1))
+  }
+  return out
 }
 
 export const behindText = (behind: Upgradable['behind']) =>
@@ -74,6 +88,8 @@ function printRollout(out: Output, rollout: RolloutView): void {
       const outcome = e.outcome ?? (w.status === 'pending' ? 'not started' : 'unfinished')
       const text = e.reason ? `${outcome}: ${e.reason}` : outcome
       out.line(`  ${e.name}: ${e.outcome === 'conflict' || e.outcome === 'failed' ? out.colors.red(text) : text}`)
+      if (e.plan) out.line(`    plan: ${e.plan}`)
+      for (const address of e.dataAtRisk ?? []) out.line(out.colors.red(`    would replace or destroy data: ${address}`))
     }
   })
   for (const s of rollout.skipped) out.line(`${s.name ?? s.environmentId}: skipped (${s.reason})`)
@@ -160,6 +176,12 @@ export function registerUpgrade(program: Command, ctx: () => Context): void {
     .option('--to <version>', 'the templates version to upgrade to (a commit, or a tag of a templates repository); default the newest')
     .option('--wave <glob>', 'upgrade in waves, in the order given (repeatable): each previewed, then pushed; stops at a conflict', collect)
     .option('--rollout <id>', 'follow a rollout started earlier')
+    .option('--plan', 'plan each preview too (Terraform): its summary and the data-holding resources at risk')
+    .option(
+      '--confirm-destroy <env=address>',
+      "let that environment's push replace or destroy this data-holding resource (repeatable; exactly its plan's addresses)",
+      collect,
+    )
   addWaitOptions(command, 'pushes')
   withExamples(command, [
     '# which environments are behind, and why',
@@ -173,6 +195,8 @@ export function registerUpgrade(program: Command, ctx: () => Context): void {
     'ies upgrade --wave "*-dev" --wave "*-staging" --wave "*-prod"',
     '# pinned environments to a tagged templates version',
     'ies upgrade --select "shop-*" --to v2.1.0',
+    '# plan every preview; let shop-dev lose its old queue',
+    'ies upgrade --wave "*-dev" --plan --confirm-destroy "shop-dev=module.sqs.aws_sqs_queue.this"',
   ])
   command.action(async (opts: UpgradeOpts & { rollout?: string }) => {
     const c = ctx()
@@ -185,6 +209,8 @@ export function registerUpgrade(program: Command, ctx: () => Context): void {
       ...(opts.select && { pattern: opts.select }),
       ...(opts.to && { to: opts.to }),
       ...(opts.wave && { waves: opts.wave }),
+      ...(opts.plan && { plan: true }),
+      ...(opts.confirmDestroy && { confirmDestroy: confirmationsOf(opts.confirmDestroy) }),
     }
     if (opts.rollout || opts.wave) {
       const id = opts.rollout ?? (await client.upgrade(body)).rolloutId

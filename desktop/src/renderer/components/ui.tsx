@@ -1,21 +1,43 @@
 // The renderer's building blocks: every control has a label, help text under it and the error the
-// client or the server named for it.
+// client or the server named for it, or a warning (an organisation rule's: the value is accepted, so
+// the control is not marked invalid; the warning describes it).
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import { ApiError, rateLimitMessage } from '@ies/api'
+
+/** The ids of a control's error, warning and help under `id`, and its aria-describedby. */
+function messageIds(id: string, p: { error?: string | null; warning?: string | null; help?: ReactNode }) {
+  const errId = p.error ? `${id}-err` : undefined
+  const warnId = p.warning && !p.error ? `${id}-warn` : undefined
+  const helpId = p.help ? `${id}-help` : undefined
+  return { errId, warnId, helpId, describedBy: [errId, warnId, helpId].filter(Boolean).join(' ') || undefined }
+}
+
+/** A warning under a control: said, not an error (no alert, the control stays valid). */
+function FieldWarning({ id, warning }: { id: string | undefined; warning?: string | null }) {
+  if (!id || !warning) return null
+  return (
+    <p className="warning" id={id} data-testid="field-warning">
+      <span className="warning-icon" aria-hidden="true">
+        ⚠
+      </span>{' '}
+      {warning}
+    </p>
+  )
+}
 
 export function Field(props: {
   label: string
   help?: ReactNode
   error?: string | null
+  /** What an organisation rule warns of the value: shown apart from an error, and only without one. */
+  warning?: string | null
   /** The exact rule behind the error (a pattern), shown only on request. */
   errorDetail?: string
   required?: boolean
   children: (id: string, describedBy: string | undefined) => ReactNode
 }) {
   const id = useId()
-  const helpId = props.help ? `${id}-help` : undefined
-  const errId = props.error ? `${id}-err` : undefined
-  const describedBy = [errId, helpId].filter(Boolean).join(' ') || undefined
+  const { errId, warnId, helpId, describedBy } = messageIds(id, props)
   return (
     <div className="field">
       <label htmlFor={id}>
@@ -32,6 +54,7 @@ export function Field(props: {
           {props.error}
         </p>
       )}
+      <FieldWarning id={warnId} warning={props.warning} />
       {props.error && props.errorDetail && (
         <details className="error-detail">
           <summary>The exact rule</summary>
@@ -53,6 +76,7 @@ type InputProps = {
   onChange: (v: string) => void
   help?: ReactNode
   error?: string | null
+  warning?: string | null
   errorDetail?: string
   required?: boolean
   readOnly?: boolean
@@ -64,7 +88,7 @@ type InputProps = {
 
 export function TextField(p: InputProps) {
   return (
-    <Field label={p.label} help={p.help} error={p.error} errorDetail={p.errorDetail} required={p.required}>
+    <Field label={p.label} help={p.help} error={p.error} warning={p.warning} errorDetail={p.errorDetail} required={p.required}>
       {(id, describedBy) => (
         <input
           id={id}
@@ -114,13 +138,14 @@ export function SelectField<T extends string | number | boolean>(p: {
   onChange: (v: T) => void
   help?: ReactNode
   error?: string | null
+  warning?: string | null
   required?: boolean
   disabled?: boolean
   placeholder?: string
 }) {
   const index = p.options.findIndex((o) => o.value === p.value)
   return (
-    <Field label={p.label} help={p.help} error={p.error} required={p.required}>
+    <Field label={p.label} help={p.help} error={p.error} warning={p.warning} required={p.required}>
       {(id, describedBy) => (
         <select
           id={id}
@@ -148,12 +173,15 @@ export function Toggle(p: {
   checked: boolean
   onChange: (v: boolean) => void
   help?: ReactNode
-  /** What the client or the server (an organisation rule) says of the value. */
+  /** What the client or the server (an organisation rule's denial) says of the value. */
   error?: string | null
+  /** What an organisation rule warns of the value (accepted). */
+  warning?: string | null
   disabled?: boolean
   hideLabel?: boolean
 }) {
   const id = useId()
+  const { errId, warnId, helpId, describedBy } = messageIds(id, p)
   return (
     <div className="field">
       <div className="switch">
@@ -163,7 +191,7 @@ export function Toggle(p: {
           id={id}
           aria-checked={p.checked}
           aria-label={p.hideLabel ? p.label : undefined}
-          aria-describedby={[p.error && `${id}-err`, p.help && `${id}-help`].filter(Boolean).join(' ') || undefined}
+          aria-describedby={describedBy}
           aria-invalid={p.error ? true : undefined}
           disabled={p.disabled}
           onClick={() => p.onChange(!p.checked)}
@@ -171,12 +199,13 @@ export function Toggle(p: {
         {!p.hideLabel && <label htmlFor={id}>{p.label}</label>}
       </div>
       {p.error && (
-        <p className="error" id={`${id}-err`} role="alert">
+        <p className="error" id={errId} role="alert">
           {p.error}
         </p>
       )}
+      <FieldWarning id={warnId} warning={p.warning} />
       {p.help && (
-        <p className="help" id={`${id}-help`}>
+        <p className="help" id={helpId}>
           {p.help}
         </p>
       )}

@@ -13,7 +13,7 @@ import type { JobEnvironment } from '../generation/transform.ts'
 import type { LifecyclePushParams } from '../push/push-job.ts'
 import type { PushRequest } from '../push/push.ts'
 import type { JobContext } from '../queue/job-context.ts'
-import type { JobRecord } from '../queue/store.ts'
+import type { JobError, JobRecord } from '../queue/store.ts'
 import { cloudSecrets, runPlan, type PlanKind, type PlanOutcome, type TreeFile } from './plan-run.ts'
 import type { CloudAccess } from './terraform.ts'
 
@@ -92,7 +92,15 @@ export async function pushPlanning(ctx: JobContext, record: JobRecord, env: JobE
     // A push that changes nothing on the branch changes nothing in the cloud either.
     if (!dryRun && !standalone && sameTree(trees.branch, trees.merged)) return
     try {
-      outcome = await runPlan({ settings: ctx.config.plan, cloud: access.cloud, holders, kind, files: filesOf(tree, read) })
+      outcome = await runPlan({
+        settings: ctx.config.plan,
+        cloud: access.cloud,
+        holders,
+        kind,
+        environmentId: record.environmentId,
+        warm: ctx.warmDirs,
+        files: filesOf(tree, read),
+      })
     } catch (err) {
       if (standalone || dryRun || !(err instanceof JobFailure)) throw err
       warning = `The push was not planned, so data-holding resources were not checked (${err.code}): ${err.message}`
@@ -105,7 +113,7 @@ export async function pushPlanning(ctx: JobContext, record: JobRecord, env: JobE
     if (kind === 'drift' && plan) await ctx.drift.record(record.environmentId, record._id, plan)
     if (standalone) {
       const line = kind === 'drift' ? `${plan!.resources.length} resource(s) drifted` : planSummaryLine(plan!.summary)
-      await ctx.environments.planned?.(record.userId, record.environmentId, record._id, kind, line)
+      await ctx.environments.planned?.(record.userId, record.environmentId, record._id, kind, { plan: line })
       return plan!
     }
     if (dryRun) return { ...result, plan }
@@ -114,6 +122,14 @@ export async function pushPlanning(ctx: JobContext, record: JobRecord, env: JobE
     return { ...result, ...(plan && { plan }), ...(warnings.length > 0 && { warnings }) }
   }
   return { onMerge, secrets: cloudSecrets(access.cloud), finish }
+}
+
+/** A plan or drift job that failed is in the history too, with its error as stored (redacted); a push or dry run is not. */
+export async function planFailed(ctx: JobContext, record: JobRecord, error: JobError): Promise<void> {
+  if (record.type !== 'plan' && record.type !== 'drift') return
+  await ctx.environments
+    .planned?.(record.userId, record.environmentId, record._id, record.type, { error: { code: error.code, message: error.message } })
+    .catch((err: Error) => ctx.log.warn({ jobId: record._id, err: { message: err.message } }, 'failed plan not recorded in the history'))
 }
 
 function sameTree(a: ReadonlyMap<string, { oid: string; mode: string }>, b: ReadonlyMap<string, { oid: string; mode: string }>): boolean {

@@ -3,6 +3,9 @@
 import type { Migration } from '@ies/processor-lib/migrations/index'
 import type { JobEnvironment } from '../generation/transform.ts'
 
+/** What the history keeps of a plan or drift check: its summary line, or the error it failed with. */
+export type PlanOutcomeRecord = { plan: string } | { error: { code: string; message: string } }
+
 export interface EnvironmentAccess {
   get(userId: string, id: string): Promise<JobEnvironment | null>
   /**
@@ -10,8 +13,8 @@ export interface EnvironmentAccess {
    * (jobs/plan/push-plan.ts), and hands it to the Terraform process alone.
    */
   getCloudCredential?(userId: string, id: string): Promise<{ provider: string; credentials: Record<string, unknown> } | null>
-  /** Records a finished plan or drift check in the environment's history, with its summary line. */
-  planned?(userId: string, id: string, jobId: string, kind: 'plan' | 'drift', summary: string): Promise<void>
+  /** Records a finished plan or drift check in the environment's history: its summary line, or its error (redacted). */
+  planned?(userId: string, id: string, jobId: string, kind: 'plan' | 'drift', outcome: PlanOutcomeRecord): Promise<void>
   /** The decrypted deploy key; only the push job asks for it. */
   getDeployKey(userId: string, id: string): Promise<string | null>
   /**

@@ -7,12 +7,13 @@ import type { JobEnvironment, ProcessorInput } from '../generation/transform.ts'
 import type { PushRecords } from '../push/push-records.ts'
 import type { DataHoldersSource } from '../plan/data-holders.ts'
 import type { DriftRecords } from '../plan/drift-records.ts'
+import type { WarmDirs } from '../plan/warm-dirs.ts'
 import type { ArchiveStore } from './archives.ts'
 import type { CompletionBus } from './completions.ts'
 import type { EnvironmentAccess } from './environment-access.ts'
 import type { JobMigrations } from './job-migrations.ts'
 import type { PushLocks } from './push-lock.ts'
-import type { JobRecord, JobStore } from './store.ts'
+import type { JobError, JobRecord, JobStore } from './store.ts'
 
 /** Keeps the job's lock fresh (written at most once a tenth of a lock lifetime). */
 export type Touch = () => Promise<void>
@@ -37,10 +38,18 @@ export interface JobContext {
   drift: DriftRecords
   /** The templates' data-holding resource types (plans mark them, pushes guard them: jobs/plan/). */
   dataHolders: DataHoldersSource
+  /** The initialised Terraform directories plans reuse (plan/warm-dirs.ts). */
+  warmDirs: WarmDirs
   /** The job's environment, from `read` when it was started already; ENVIRONMENT_NOT_FOUND when it is gone. */
   environmentOf(record: JobRecord, read?: Promise<JobEnvironment | null>): Promise<JobEnvironment>
-  /** Stores the job's error and logs what the operator needs (job-failures.ts). */
-  fail(record: JobRecord, err: unknown, input: ProcessorInput | undefined, secrets?: (string | null)[]): Promise<void>
+  /** Stores the job's error and logs what the operator needs (job-failures.ts); `before` gets the error as stored first. */
+  fail(
+    record: JobRecord,
+    err: unknown,
+    input: ProcessorInput | undefined,
+    secrets?: (string | null)[],
+    before?: (error: JobError) => Promise<void>,
+  ): Promise<void>
 }
 
 /** The work, with `keep` called every third of a lock lifetime while it runs. */

@@ -4,10 +4,10 @@ import type { FastifyBaseLogger } from 'fastify'
 import { isDatabaseUnavailable } from '../../core/errors.ts'
 import type { ProcessorInput } from '../generation/transform.ts'
 import { jobErrorOf } from './errors.ts'
-import type { JobRecord, JobStore } from './store.ts'
+import type { JobError, JobRecord, JobStore } from './store.ts'
 
 /**
- * Stores the job's error. The original error (message, code, cause chain; redacted like the job's
+ * Stores the job's error (`before` is given it, as it will be stored, first). The original error (message, code, cause chain; redacted like the job's
  * error) is logged for the operator: at error level when unexpected (the user sees only
  * INTERNAL_ERROR), at warn level when something outside failed (a Git server: GIT_UNREACHABLE, ...).
  * A database that does not answer is not the job's fault: rethrown, the attempt is run again (runner.ts).
@@ -18,6 +18,7 @@ export async function failJob(
   err: unknown,
   input: ProcessorInput | undefined,
   secrets: (string | null)[] = [],
+  before?: (error: JobError) => Promise<void>,
 ): Promise<void> {
   if (isDatabaseUnavailable(err)) throw err
   const { error, unexpected, cause } = jobErrorOf(err, secrets)
@@ -27,5 +28,6 @@ export async function failJob(
     if (unexpected) ctx.log.error(entry, 'job failed unexpectedly')
     else ctx.log.warn(entry, `job failed: ${error.message}`)
   }
+  await before?.(error)
   await ctx.store.fail(record, error, input)
 }

@@ -9,7 +9,7 @@ import { processorInput, templatesVersionOf, type JobEnvironment, type Processor
 import { isPemPrivateKey, PEM_OVER_HTTPS_MESSAGE } from '../push/deploy-key.ts'
 import { checkDestination } from '../push/destination.ts'
 import { pushEnvironment, type LifecyclePushParams } from '../push/push-job.ts'
-import { pushPlanning, type Planning } from '../plan/push-plan.ts'
+import { planFailed, pushPlanning, type Planning } from '../plan/push-plan.ts'
 import { UNZIP_LIMITS } from '../../core/archive-limits.ts'
 import type { ArchiveId } from './archives.ts'
 import { JobFailure } from '../../core/job-failure.ts'
@@ -76,7 +76,8 @@ export async function runPush(ctx: JobContext, record: JobRecord, touch: Touch, 
       await ctx.store.succeed(record, (await planning.finish(result)) as PushResult, { processorInput: input })
     })
   } catch (err) {
-    await ctx.fail(record, err, input, [...credentialSecrets(ctx.config.push.username, deployKey), ...(planning?.secrets ?? [])])
+    const secrets = [...credentialSecrets(ctx.config.push.username, deployKey), ...(planning?.secrets ?? [])]
+    await ctx.fail(record, err, input, secrets, (error) => planFailed(ctx, record, error))
   } finally {
     if (exclusive) await ctx.pushLocks.release(environmentId, jobId).catch(() => {})
   }

@@ -10,6 +10,7 @@ import type { Config } from '../../config.ts'
 import type { MigrationsSource } from '../../templates/migrations.ts'
 import type { DataHoldersSource } from '../plan/data-holders.ts'
 import { DriftRecords } from '../plan/drift-records.ts'
+import { WarmDirs } from '../plan/warm-dirs.ts'
 import type { TemplateProcessor } from '../generation/generation.ts'
 import type { JobEnvironment } from '../generation/transform.ts'
 import { PushRecords } from '../push/push-records.ts'
@@ -72,6 +73,8 @@ export class JobRunner {
   readonly pushing: { records: PushRecords; config: Config }
   /** The last drift check of each environment (GET /api/environments/:id). */
   readonly drift: DriftRecords
+  /** The initialised Terraform directories plans reuse, removed when the runner stops. */
+  private readonly warmDirs = new WarmDirs()
   /** One push per environment at a time. */
   private readonly pushLocks: PushLocks
   /** What the jobs' work is given (job-context.ts). */
@@ -99,8 +102,9 @@ export class JobRunner {
       pushing: this.pushing,
       drift: this.drift,
       dataHolders: opts.dataHolders ?? (async () => ({})),
+      warmDirs: this.warmDirs,
       environmentOf: (record, read) => this.environmentOf(record, read),
-      fail: (record, err, input, secrets) => failJob({ store: this.store, log: opts.log }, record, err, input, secrets),
+      fail: (record, err, input, secrets, before) => failJob({ store: this.store, log: opts.log }, record, err, input, secrets, before),
     }
     const { jobs } = opts.config
     this.channel = notificationChannel({ notify: jobs.notify, redisUrl: opts.config.rateLimit.redisUrl })
@@ -183,6 +187,7 @@ export class JobRunner {
       await this.channel?.disconnect().catch(() => {})
     }
     await this.completions.disconnect()
+    await this.warmDirs.close().catch(() => {})
   }
 
   /** Stores the job record and queues it; the record as queued. */

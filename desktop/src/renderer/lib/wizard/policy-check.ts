@@ -1,7 +1,8 @@
 // The organisation's rules at the field, while the user edits: the draft (as the create request it
 // would be, without the deploy key) is sent to POST /api/policies/evaluate a moment after the last
 // change, and each rule's finding is shown at the field it names. The rules live on the server only
-// (the same evaluation as the write): no copy of a rule in the browser.
+// (the same evaluation as the write): no copy of a rule in the browser. Findings are for the draft
+// they were computed for: once the draft changes they are not shown until its own evaluation answers.
 import { useEffect, useState } from 'react'
 import type { ApiClient, PolicyResult, PolicyViolation } from '@ies/api'
 import { toCreateRequest, type WizardValues } from './values.ts'
@@ -18,6 +19,12 @@ export interface PolicyFindings {
 
 const NONE: PolicyFindings = { deny: {}, warn: {} }
 
+/** The rules' answer for one draft (`draftForRules`). */
+export interface PolicyAnswer {
+  draft: string
+  findings: PolicyFindings
+}
+
 /** The sentence a field shows for a rule's finding. */
 export function policyMessage(v: Pick<PolicyViolation, 'rule' | 'level' | 'message'>): string {
   return v.level === 'deny' ? `Refused by the rule ${v.rule}: ${v.message}` : `Warning from the rule ${v.rule}: ${v.message}`
@@ -29,25 +36,30 @@ function byField(violations: PolicyViolation[]): Record<string, string> {
   return out
 }
 
-/** The draft as the rules read it: the create request without the write-only deploy key. */
-function evaluated(values: WizardValues): Record<string, unknown> {
+/** The draft as the rules read it, as JSON: the create request without the write-only deploy key. */
+export function draftForRules(values: WizardValues): string {
   const body = toCreateRequest(values) as Record<string, unknown>
   const git = body.gitRepository as Record<string, unknown> | undefined
   if (git) body.gitRepository = { ...git, deployKey: undefined }
-  return JSON.parse(JSON.stringify(body)) as Record<string, unknown>
+  return JSON.stringify(body)
+}
+
+/** The answer's findings if it is for this draft; none while the draft's own evaluation has not answered. */
+export function findingsFor(answer: PolicyAnswer | null, draft: string | null): PolicyFindings {
+  return answer !== null && answer.draft === draft ? answer.findings : NONE
 }
 
 /** The rules' findings on the values, evaluated a moment after each change (a failed evaluation shows none). */
 export function usePolicyFindings(api: ApiClient, values: WizardValues | null): PolicyFindings {
-  const [findings, setFindings] = useState<PolicyFindings>(NONE)
-  const draft = values ? JSON.stringify(evaluated(values)) : null
+  const [answer, setAnswer] = useState<PolicyAnswer | null>(null)
+  const draft = values ? draftForRules(values) : null
   useEffect(() => {
     if (draft === null) return
     let live = true
     const timer = setTimeout(() => {
       api.evaluatePolicies(JSON.parse(draft) as Record<string, unknown>).then(
-        (result: PolicyResult) => live && setFindings({ deny: byField(result.deny), warn: byField(result.warn) }),
-        () => live && setFindings(NONE),
+        (result: PolicyResult) => live && setAnswer({ draft, findings: { deny: byField(result.deny), warn: byField(result.warn) } }),
+        () => live && setAnswer({ draft, findings: NONE }),
       )
     }, POLICY_DEBOUNCE_MS)
     return () => {
@@ -55,5 +67,5 @@ export function usePolicyFindings(api: ApiClient, values: WizardValues | null): 
       clearTimeout(timer)
     }
   }, [api, draft])
-  return findings
+  return findingsFor(answer, draft)
 }

@@ -25,7 +25,7 @@ function TeamField({ wizard }: { wizard: OpenWizard }) {
 }
 
 export function GlobalStep({ wizard }: { wizard: OpenWizard }) {
-  const { values, editing, set, touch, clearServerError, serverErrors, fieldError, ruleDetail } = wizard
+  const { values, editing, set, touch, clearServerError, serverErrors, fieldError, fieldWarning, ruleDetail } = wizard
   const global = wizard.loaded.catalog.global
   const globalHelp = (k: string, fallback: string) => global[k]?.description ?? fallback
   return (
@@ -39,6 +39,7 @@ export function GlobalStep({ wizard }: { wizard: OpenWizard }) {
         onChange={(name) => (set({ name }), touch('name'), clearServerError('name'))}
         help={editing ? 'Immutable after creation.' : globalHelp('name', 'Lowercase letters, digits and hyphens; 3 to 50 characters.')}
         error={fieldError('name')}
+        warning={fieldWarning('name')}
         errorDetail={ruleDetail('name')}
       />
       <TextField
@@ -49,6 +50,7 @@ export function GlobalStep({ wizard }: { wizard: OpenWizard }) {
         onChange={(globalPrefix) => (set({ globalPrefix }), touch('globalPrefix'))}
         help={editing ? 'Immutable after creation.' : globalHelp('globalPrefix', 'Prefixes every resource name.')}
         error={fieldError('globalPrefix')}
+        warning={fieldWarning('globalPrefix')}
         errorDetail={ruleDetail('globalPrefix')}
       />
       <SelectField
@@ -69,6 +71,7 @@ export function GlobalStep({ wizard }: { wizard: OpenWizard }) {
         onChange={(region) => (set({ region }), touch('region'))}
         help={globalHelp('region', 'Lowercase letters, digits and hyphens.')}
         error={fieldError('region')}
+        warning={fieldWarning('region')}
         errorDetail={ruleDetail('region')}
       />
       <SelectField
@@ -78,6 +81,7 @@ export function GlobalStep({ wizard }: { wizard: OpenWizard }) {
         onChange={(tier) => (set({ labels: { ...values.labels, tier } }), clearServerError('labels.tier'))}
         help="The label tier: the organisation's rules for production apply to a production environment."
         error={fieldError('labels.tier')}
+        warning={fieldWarning('labels.tier')}
       />
       <TextField
         label={global.domain?.label ?? 'Domain'}
@@ -86,6 +90,7 @@ export function GlobalStep({ wizard }: { wizard: OpenWizard }) {
         onChange={(domain) => (set({ domain }), touch('domain'))}
         help={globalHelp('domain', 'Optional. Without a domain no host-based ingresses are generated.')}
         error={fieldError('domain')}
+        warning={fieldWarning('domain')}
         errorDetail={ruleDetail('domain')}
       />
     </div>

@@ -1,6 +1,6 @@
 // The services step, built from the catalog at run time: services grouped by category, an enable
 // toggle per service, and one widget per field (text, toggle, dropdown, number) with its help text,
-// default and pattern check.
+// default and pattern check; an organisation rule's warning is said at its field apart from errors.
 import type { PreparedCatalog, WizardField, WizardService } from '../../lib/catalog/prepared-catalog.ts'
 import { shortCommit, validateField } from '../../lib/catalog/prepared-catalog.ts'
 import type { ServicesConfig } from '../../lib/api/types.ts'
@@ -11,17 +11,30 @@ export function FieldWidget(p: {
   value: unknown
   onChange: (v: unknown) => void
   serverError?: string
+  /** An organisation rule's warning: said under the field, which stays valid; not shown beside an error. */
+  warning?: string
   readOnly?: boolean
 }) {
   const { field } = p
   const clientError = validateField(field, p.value)
   const error = clientError ?? p.serverError ?? null
+  const warning = error ? null : (p.warning ?? null)
   // The pattern itself only as a detail under the message in words.
   const errorDetail = clientError && field.rule && field.type !== 'dropdown' ? field.rule : undefined
   const help = field.description
   switch (field.type) {
     case 'toggle':
-      return <Toggle label={field.label} checked={p.value === true} onChange={p.onChange} help={help} error={error} disabled={p.readOnly} />
+      return (
+        <Toggle
+          label={field.label}
+          checked={p.value === true}
+          onChange={p.onChange}
+          help={help}
+          error={error}
+          warning={warning}
+          disabled={p.readOnly}
+        />
+      )
     case 'dropdown':
       return (
         <SelectField
@@ -31,6 +44,7 @@ export function FieldWidget(p: {
           onChange={p.onChange}
           help={help}
           error={error}
+          warning={warning}
           disabled={p.readOnly}
         />
       )
@@ -43,6 +57,7 @@ export function FieldWidget(p: {
           onChange={(text) => p.onChange(text === '' ? null : Number.isNaN(Number(text)) ? text : Number(text))}
           help={help}
           error={error}
+          warning={warning}
           errorDetail={errorDetail}
           readOnly={p.readOnly}
         />
@@ -55,6 +70,7 @@ export function FieldWidget(p: {
           onChange={p.onChange}
           help={help}
           error={error}
+          warning={warning}
           errorDetail={errorDetail}
           readOnly={p.readOnly}
         />
@@ -67,6 +83,7 @@ function ServiceCard(p: {
   values: Record<string, unknown>
   onChange: (field: string, v: unknown) => void
   serverErrors: Record<string, string>
+  warnings: Record<string, string>
 }) {
   const { service, values } = p
   const enabled = values.enabled === true
@@ -92,6 +109,7 @@ function ServiceCard(p: {
               value={values[f.key]}
               onChange={(v) => p.onChange(f.key, v)}
               serverError={p.serverErrors[`services.${service.key}.${f.key}`]}
+              warning={p.warnings[`services.${service.key}.${f.key}`]}
             />
           ))}
         </div>
@@ -105,6 +123,8 @@ export function ServicesStep(p: {
   services: ServicesConfig
   onChange: (services: ServicesConfig) => void
   serverErrors: Record<string, string>
+  /** The organisation's rules' warnings by field. */
+  warnings?: Record<string, string>
 }) {
   const change = (service: string, field: string, value: unknown) =>
     p.onChange({ ...p.services, [service]: { ...p.services[service], [field]: value } })
@@ -131,6 +151,7 @@ export function ServicesStep(p: {
               values={p.services[s.key] ?? {}}
               onChange={(f, v) => change(s.key, f, v)}
               serverErrors={p.serverErrors}
+              warnings={p.warnings ?? {}}
             />
           ))}
         </div>

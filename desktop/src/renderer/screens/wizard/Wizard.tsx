@@ -62,18 +62,21 @@ function WizardHead({ wizard, assistant }: { wizard: OpenWizard; assistant: Retu
 }
 
 function StepNav({ wizard }: { wizard: OpenWizard }) {
-  const { step, setStep, stepHasErrors } = wizard
+  const { step, setStep, stepHasErrors, stepHasWarnings } = wizard
+  // A step with only warnings is not one with errors: its values are accepted.
+  const warnedOnly = (i: number) => !stepHasErrors(i) && stepHasWarnings(i)
   return (
     <nav aria-label="Wizard steps">
       <ol className="steps">
         {WIZARD_STEPS.map((label, i) => (
-          <li key={label} className={stepHasErrors(i) ? 'has-error' : i < step ? 'done' : ''}>
+          <li key={label} className={stepHasErrors(i) ? 'has-error' : warnedOnly(i) ? 'has-warning' : i < step ? 'done' : ''}>
             <button type="button" aria-current={i === step ? 'step' : undefined} onClick={() => setStep(i)}>
               <span className="num" aria-hidden="true">
                 {i + 1}
               </span>
               {label}
               {stepHasErrors(i) && <span className="visually-hidden"> (has errors)</span>}
+              {warnedOnly(i) && <span className="visually-hidden"> (has warnings)</span>}
             </button>
           </li>
         ))}
@@ -97,6 +100,7 @@ function ServicesOfProvider({ wizard }: { wizard: OpenWizard }) {
       services={values.services}
       onChange={(services) => set({ services })}
       serverErrors={{ ...errors.knownErrors, ...errors.serviceErrors }}
+      warnings={errors.warnings}
     />
   )
 }

@@ -111,7 +111,8 @@ function useEditorTeams(api: ApiClient): Team[] {
 
 /**
  * The client's errors of the basics, the catalog's global fields and the services, the stored values
- * refused, and the organisation's rules' findings (a denial counts as an error, a warning is said).
+ * refused, and the organisation's rules' findings (a denial counts as an error; a warning is not one:
+ * the value is accepted, so `warnings` are said apart).
  */
 function useStepErrors(
   values: WizardValues | null,
@@ -134,35 +135,38 @@ function useStepErrors(
   const serviceErrors = useMemo(() => (values && loaded ? validateServices(values.services, loaded.catalog) : {}), [values, loaded])
   // The stored values the current catalog refuses, while they are still the stored ones; then the server's answer.
   const knownErrors = useMemo(
-    () => ({ ...policy.warn, ...strandedErrors(original, values), ...policy.deny, ...serverErrors }),
+    () => ({ ...strandedErrors(original, values), ...policy.deny, ...serverErrors }),
     [original, values, serverErrors, policy],
   )
-  return { basicsErrors, catalogGlobalErrors, serviceErrors, knownErrors, policy }
+  return { basicsErrors, catalogGlobalErrors, serviceErrors, knownErrors, warnings: policy.warn }
 }
 
 type StepErrors = ReturnType<typeof useStepErrors>
 
 /**
  * The error a field shows: the client's once the field was touched or the user left the first step,
- * else a refused stored value or the server's answer; whether a step has any; and the catalog's
- * pattern behind a basics error in words, as a detail.
+ * else a refused stored value or the server's answer; its rule's warning when it shows no error;
+ * whether a step has errors, or only warnings; and the catalog's pattern behind a basics error in
+ * words, as a detail.
  */
 function errorsShown(errors: StepErrors, touched: Record<string, boolean>, step: number, loaded: LoadedCatalog | null) {
-  const { basicsErrors, catalogGlobalErrors, serviceErrors, knownErrors, policy } = errors
-  // A field with only a rule's warning does not make its step one with errors.
-  const isError = (f: string) => !(f in policy.warn) || knownErrors[f] !== policy.warn[f]
+  const { basicsErrors, catalogGlobalErrors, serviceErrors, knownErrors, warnings } = errors
   const fieldError = (field: string) => {
     const client = field in basicsErrors ? basicsErrors[field] : catalogGlobalErrors[field]
     return (touched[field] || step > 0 ? client : null) ?? knownErrors[field] ?? null
   }
+  const fieldWarning = (field: string) => (fieldError(field) ? null : (warnings[field] ?? null))
   const stepHasErrors = (i: number) =>
     (i === 0 && Object.keys({ ...basicsErrors, ...catalogGlobalErrors }).length > 0) ||
     (i === 1 && Object.keys(serviceErrors).length > 0) ||
-    Object.keys(knownErrors).some((f) => isError(f) && stepOfField(f) === i)
+    Object.keys(knownErrors).some((f) => stepOfField(f) === i)
+  const stepHasWarnings = (i: number) => Object.keys(warnings).some((f) => stepOfField(f) === i)
   const ruleDetail = (k: string) =>
     fieldError(k) && fieldError(k) === catalogGlobalErrors[k] ? loaded?.catalog.global[k]?.rule : undefined
-  return { fieldError, stepHasErrors, ruleDetail }
+  return { fieldError, fieldWarning, stepHasErrors, stepHasWarnings, ruleDetail }
 }
+
+const policyDenied = (e: unknown) => e instanceof ApiError && e.code === 'POLICY_DENIED'
 
 /** The server's field errors of a failed save; a duplicate name (409) belongs at the name field, in words. */
 function saveFieldErrors(e: ApiError, editing: boolean, name: string): FieldErrors {
@@ -189,6 +193,8 @@ export function useWizard(id: string | null) {
   const [step, setStep] = useState(0)
   const { loaded, original, values, setValues, loadError, draftInfo } = useOpened(app, id, key, setStep)
   const [submitError, setSubmitError] = useState<unknown>(null)
+  // The values a save was refused for: the rules' refusal is said only while they are the ones on screen.
+  const [refusedValues, setRefusedValues] = useState<WizardValues | null>(null)
   const [serverErrors, setServerErrors] = useState<FieldErrors>({})
   const [busy, setBusy] = useState(false)
   const [touched, setTouched] = useState<Record<string, boolean>>({})
@@ -213,7 +219,7 @@ export function useWizard(id: string | null) {
       const { [field]: _gone, ...rest } = e
       return rest
     })
-  const { fieldError, stepHasErrors, ruleDetail } = errorsShown(errors, touched, step, loaded)
+  const { fieldError, fieldWarning, stepHasErrors, stepHasWarnings, ruleDetail } = errorsShown(errors, touched, step, loaded)
 
   async function submit() {
     const v = values!
@@ -232,9 +238,12 @@ export function useWizard(id: string | null) {
       navigate(href.environment(saved.id))
     } catch (e) {
       setSubmitError(e)
+      setRefusedValues(v)
       if (e instanceof ApiError) {
         const fe = saveFieldErrors(e, editing, v.name)
-        setServerErrors(fe)
+        // A rule's denial is said at its field by the rules' findings for this draft (the same
+        // evaluation), which go as soon as the draft changes: kept here it would outlive the fix.
+        if (!policyDenied(e)) setServerErrors(fe)
         const first = Object.keys(fe)[0]
         if (first) setStep(stepOfField(first))
       }
@@ -273,7 +282,7 @@ export function useWizard(id: string | null) {
     step,
     setStep,
     loadError,
-    submitError,
+    submitError: policyDenied(submitError) && refusedValues !== values ? null : submitError,
     serverErrors,
     busy,
     draftInfo,
@@ -283,7 +292,9 @@ export function useWizard(id: string | null) {
     touch,
     clearServerError,
     fieldError,
+    fieldWarning,
     stepHasErrors,
+    stepHasWarnings,
     ruleDetail,
     submit,
     applySuggestion,
