@@ -1,7 +1,9 @@
 // How the jobs read and update environments: an interface the job engine declares and the
 // environments plugin satisfies (the engine knows no plugin).
 import type { Migration } from '@ies/processor-lib/migrations/index'
+import type { PolicyResult } from '@ies/api/schemas/policies'
 import type { JobEnvironment } from '../generation/transform.ts'
+import type { PlanInput } from '../plan/plan-input.ts'
 
 export interface EnvironmentAccess {
   get(userId: string, id: string): Promise<JobEnvironment | null>
@@ -12,6 +14,8 @@ export interface EnvironmentAccess {
   getCloudCredential?(userId: string, id: string): Promise<{ provider: string; credentials: Record<string, unknown> } | null>
   /** Records a finished plan or drift check in the environment's history, with its summary line. */
   planned?(userId: string, id: string, jobId: string, kind: 'plan' | 'drift', summary: string): Promise<void>
+  /** The organisation's rules on the environment as stored with a push's plan (`input.plan`; plan/plan-policies.ts). */
+  judgePlan?(userId: string, id: string, plan: PlanInput): Promise<PolicyResult>
   /** The decrypted deploy key; only the push job asks for it. */
   getDeployKey(userId: string, id: string): Promise<string | null>
   /**
