@@ -56,7 +56,9 @@ t.test('rules on the plan', async (t) => {
     const err = await judge(prod, outcome(change(DB, 'aws_db_instance', 'replace', true))).catch((e: unknown) => e)
     t.ok(err instanceof JobFailure, String(err))
     t.match(err, { code: 'POLICY_DENIED', message: /plan_data_destroy \(module\.rds\[0\]\.aws_db_instance\.this\)/ })
-    t.match((err as JobFailure).details, [{ rule: 'plan_data_destroy', field: DB, fields: [DB, 'labels.allow-data-destroy'] }])
+    t.match((err as JobFailure).details, {
+      violations: [{ rule: 'plan_data_destroy', field: DB, fields: [DB, 'labels.allow-data-destroy'] }],
+    })
     t.same(await judge(prod, outcome(change(DB, 'aws_db_instance', 'update', true))), [], 'an update in place passes')
   })
 

@@ -20,7 +20,7 @@ export async function judgePlan(ctx: JobContext, record: JobRecord, plan: PlanOu
     throw new JobFailure(
       OPEN_CODES.policyDenied,
       `The organisation's rules refuse the push's plan; nothing was pushed: ${deny.map(violationLine).join('; ')}`,
-      deniedDetails(deny),
+      { violations: deniedDetails(deny) },
     )
   }
   return warn.map((v) => `rule ${violationLine(v)}`)
