@@ -15,7 +15,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import { AppError, conflict, notFound } from '@ies/server/core/errors'
 import { SPEC_CODES } from '@ies/api/errors'
 import type { LifecyclePushParams } from '@ies/server/jobs/push/push-job'
-import type { JobApproval, JobClaim, JobRecord } from '@ies/server/jobs/queue/store'
+import type { AwaitingApproval, JobApproval, JobClaim, JobRecord } from '@ies/server/jobs/queue/store'
 import { APPROVAL_CODES, type Approval } from '@ies/api/schemas/approvals'
 import { roleAllows } from '@ies/api/schemas/teams'
 
@@ -119,26 +119,43 @@ export class ApprovalDesk {
    * How many requests it ended or carried out.
    */
   async sweep(log: FastifyBaseLogger): Promise<number> {
-    const { store } = this.app.jobs
-    const grace = this.app.config.jobs.lockLifetimeMs
     let done = 0
-    for (const entry of await store.awaitingApproval()) {
-      const job = await store.byId(entry._id)
-      if (!job || (job.status !== 'awaiting-approval' && job.status !== 'queued') || !job.approval) {
-        // Carried out (the job ran or ended), or the record was never stored: its creator died between the two
-        // inserts, or is between them now (so a young entry stays).
-        if (job || Date.now() - entry.createdAt.getTime() > grace) await store.settled(entry._id)
-        continue
+    for (const entry of await this.app.jobs.store.awaitingApproval()) {
+      // One push that cannot be repaired now (the database failed) does not hold the others up.
+      try {
+        if (await this.repair(entry, log)) done++
+      } catch (err) {
+        log.warn({ err: { message: (err as Error).message }, jobId: entry._id }, 'approval not repaired; tried again by the next sweep')
       }
-      const decided = await store.claims.findOne({ _id: decisionId(job._id) })
-      if (!decided) {
-        if (job.approval.expiresAt.getTime() <= Date.now() && (await this.expire(job, log))) done++
-        continue
-      }
-      const claim = await this.takeOver(job._id, decided, grace)
-      if (claim && (await this.carryOut(job, decided, log))) done++
     }
     return done
+  }
+
+  /** The sweep's work on one waiting push; whether it ended it or carried its decision out. */
+  private async repair(entry: AwaitingApproval, log: FastifyBaseLogger): Promise<boolean> {
+    const { store } = this.app.jobs
+    const grace = this.app.config.jobs.lockLifetimeMs
+    const job = await store.byId(entry._id)
+    if (!job || (job.status !== 'awaiting-approval' && job.status !== 'queued') || !job.approval) {
+      // Carried out (the job ran or ended), or the record was never stored: its creator died between the two
+      // inserts, or is between them now (so a young entry stays).
+      if (job || Date.now() - entry.createdAt.getTime() > grace) await store.settled(entry._id)
+      return false
+    }
+    // A push marked queued was approved (its decision claim may have gone with the retention sweep).
+    const decided =
+      (await store.claims.findOne({ _id: decisionId(job._id) })) ??
+      (job.status === 'queued'
+        ? { _id: decisionId(job._id), jobId: job._id, at: job.approval.decidedAt ?? entry.createdAt, decision: 'approved' as const }
+        : null)
+    if (!decided) return job.approval.expiresAt.getTime() <= Date.now() && this.expire(job, log)
+    if (!(await this.takeOver(job._id, decided, grace))) return false
+    await this.carryOut(
+      job,
+      { ...decided, ...(!decided.decidedBy && job.approval.decidedBy && { decidedBy: job.approval.decidedBy }) },
+      log,
+    )
+    return true
   }
 
   /** Ends an expired request (unless it was decided meanwhile); whether this call ended it. */
