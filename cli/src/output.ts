@@ -106,6 +106,11 @@ export class Output {
     else human()
   }
 
+  /** A list: as JSON in --json mode; else `empty` when it has no item, or a table of one row per item. */
+  list<T>(items: T[], empty: string, head: string[], row: (item: T) => Array<string | number | boolean | null | undefined>): void {
+    this.result(items, () => (items.length === 0 ? this.line(empty) : this.table(head, items.map(row))))
+  }
+
   /** A borderless table (like `gh` and `kubectl`); headers bold on a terminal. */
   table(head: string[], rows: Array<Array<string | number | boolean | null | undefined>>): void {
     const table = new Table({

@@ -6,12 +6,16 @@
 //
 // One decision per job: approving, rejecting and expiring each first insert `<job>:decision` into the
 // job claims (a unique `_id`, atomic on every MongoDB-compatible store, FerretDB included), so two
-// members deciding at once, or a decision racing the expiry, end with exactly one of them.
+// members deciding at once, or a decision racing the expiry, end with exactly one of them. The claim
+// holds the decision, so a decision whose decider died before carrying it out (the push marked
+// approved but never queued) is carried out by the sweep (`sweep`) once a lock lifetime has passed.
+// The waiting pushes are read from their own small collection (store.ts `AwaitingApproval`), never
+// by scanning the job queue for a status.
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
 import { AppError, conflict, notFound } from '@ies/server/core/errors'
 import { SPEC_CODES } from '@ies/api/errors'
 import type { LifecyclePushParams } from '@ies/server/jobs/push/push-job'
-import type { JobApproval, JobRecord } from '@ies/server/jobs/queue/store'
+import type { AwaitingApproval, JobApproval, JobClaim, JobRecord } from '@ies/server/jobs/queue/store'
 import { APPROVAL_CODES, type Approval } from '@ies/api/schemas/approvals'
 import { roleAllows } from '@ies/api/schemas/teams'
 
@@ -24,6 +28,8 @@ export interface Person {
 type Decision = 'approved' | 'rejected'
 
 const isDuplicateKey = (err: unknown) => (err as { code?: unknown }).code === 11000
+
+const decisionId = (jobId: string) => `${jobId}:decision`
 
 export class ApprovalDesk {
   constructor(private readonly app: FastifyInstance) {}
@@ -56,12 +62,14 @@ export class ApprovalDesk {
   async list(request: FastifyRequest): Promise<Approval[]> {
     const { principal } = request
     const out: Approval[] = []
-    for (const job of await this.app.jobs.store.awaitingApproval()) {
+    for (const entry of await this.app.jobs.store.awaitingApproval()) {
+      const job = await this.app.jobs.store.byId(entry._id)
+      if (job?.status !== 'awaiting-approval' || !job.approval) continue
       const seen = await this.app.environments.access(principal, job.environmentId, 'read').catch((err: unknown) => {
         if (err instanceof AppError && (err.statusCode === 404 || err.statusCode === 403)) return null
         throw err
       })
-      if (!seen || !job.approval) continue
+      if (!seen) continue
       out.push({
         jobId: job._id,
         environment: { id: seen.env._id, name: seen.env.name },
@@ -98,50 +106,140 @@ export class ApprovalDesk {
       await this.expire(record, request.log)
       throw conflict('The approval request has expired')
     }
-    if (!(await this.claim(record))) throw conflict('The push was approved, rejected or expired meanwhile')
     const decidedBy = { userId: principal.userId, username: principal.username }
-    const approval: JobApproval = { ...record.approval, decision, decidedBy, decidedAt: new Date() }
-    const kind = decision === 'approved' ? 'approval-approved' : 'approval-rejected'
-    let result: JobRecord
-    if (decision === 'approved') {
-      const queued = await app.jobs.store.approved(record._id, approval)
-      if (!queued) throw notFound('Job not found')
-      await app.jobs.release(queued)
-      result = queued
-    } else {
-      const why = reason ? `: ${reason}` : ''
-      const error = { code: APPROVAL_CODES.rejected, message: `${principal.username} rejected the push${why}` }
-      await app.jobs.end({ ...record, approval }, error)
-      result = (await app.jobs.store.byId(record._id)) ?? { ...record, approval, status: 'failed', error }
-    }
-    await this.record(decidedBy, record, kind, request.log)
-    return result
+    const claim = await this.claim(record, { decision, decidedBy, ...(reason && { reason }) })
+    if (!claim) throw conflict('The push was approved, rejected or expired meanwhile')
+    return this.carryOut(record, claim, request.log)
   }
 
-  /** Ends every push whose approval request has expired (run by each replica that runs jobs). */
-  async expireDue(log: FastifyBaseLogger): Promise<number> {
-    let ended = 0
-    for (const job of await this.app.jobs.store.awaitingApproval()) {
-      if (job.approval && job.approval.expiresAt.getTime() <= Date.now() && (await this.expire(job, log))) ended++
+  /**
+   * The approvals sweep, run at start and on a timer by each replica that runs jobs: ends the requests
+   * that have expired, and carries out each decision whose decider died before it was done (an
+   * approved push marked but never queued, a rejection never ended), exactly once across replicas.
+   * How many requests it ended or carried out.
+   */
+  async sweep(log: FastifyBaseLogger): Promise<number> {
+    let done = 0
+    for (const entry of await this.app.jobs.store.awaitingApproval()) {
+      // One push that cannot be repaired now (the database failed) does not hold the others up.
+      try {
+        if (await this.repair(entry, log)) done++
+      } catch (err) {
+        log.warn({ err: { message: (err as Error).message }, jobId: entry._id }, 'approval not repaired; tried again by the next sweep')
+      }
     }
-    return ended
+    return done
+  }
+
+  /** The sweep's work on one waiting push; whether it ended it or carried its decision out. */
+  private async repair(entry: AwaitingApproval, log: FastifyBaseLogger): Promise<boolean> {
+    const { store } = this.app.jobs
+    const grace = this.app.config.jobs.lockLifetimeMs
+    const job = await store.byId(entry._id)
+    if (!job || (job.status !== 'awaiting-approval' && job.status !== 'queued') || !job.approval) {
+      // Carried out (the job ran or ended), or the record was never stored: its creator died between the two
+      // inserts, or is between them now (so a young entry stays).
+      if (job || Date.now() - entry.createdAt.getTime() > grace) await store.settled(entry._id)
+      return false
+    }
+    // A push marked queued was approved (its decision claim may have gone with the retention sweep).
+    const decided =
+      (await store.claims.findOne({ _id: decisionId(job._id) })) ??
+      (job.status === 'queued'
+        ? { _id: decisionId(job._id), jobId: job._id, at: job.approval.decidedAt ?? entry.createdAt, decision: 'approved' as const }
+        : null)
+    if (!decided) return job.approval.expiresAt.getTime() <= Date.now() && this.expire(job, log)
+    if (!(await this.takeOver(job._id, decided, grace))) return false
+    await this.carryOut(
+      job,
+      { ...decided, ...(!decided.decidedBy && job.approval.decidedBy && { decidedBy: job.approval.decidedBy }) },
+      log,
+    )
+    return true
   }
 
   /** Ends an expired request (unless it was decided meanwhile); whether this call ended it. */
   private async expire(record: JobRecord, log: FastifyBaseLogger): Promise<boolean> {
-    if (!record.approval || !(await this.claim(record))) return false
-    const approval: JobApproval = { ...record.approval, decision: 'expired', decidedAt: new Date() }
-    const minutes = Math.round(this.app.config.approvals.expiryMs / 60_000)
-    const message = `No team member approved the push within ${minutes >= 1 ? `${minutes} min` : `${this.app.config.approvals.expiryMs} ms`} (APPROVAL_EXPIRY_MS)`
-    await this.app.jobs.end({ ...record, approval }, { code: APPROVAL_CODES.expired, message })
-    await this.record(record.approval.requestedBy, record, 'approval-expired', log)
+    const claim = await this.claim(record, { decision: 'expired' })
+    if (!claim) return false
+    await this.carryOut(record, claim, log)
     return true
   }
 
-  /** The one decision on a job (see the top); false when it was taken already. */
-  private async claim(record: JobRecord): Promise<boolean> {
+  /**
+   * Carries a decision out: an approved push is marked queued and queued, a rejected or expired one
+   * ends; the history records it and the push no longer waits. Each step may be done again by a sweep
+   * that takes over (marking and ending are idempotent; a push queued twice still runs once: the job
+   * store's attempt claims).
+   */
+  private async carryOut(record: JobRecord, claim: JobClaim, log: FastifyBaseLogger): Promise<JobRecord> {
+    const { app } = this
+    const decision = claim.decision ?? 'expired'
+    const approval: JobApproval = {
+      ...record.approval!,
+      decision,
+      ...(claim.decidedBy && { decidedBy: claim.decidedBy }),
+      decidedAt: claim.at,
+    }
+    let result: JobRecord
+    if (decision === 'approved') {
+      const queued = record.status === 'queued' ? record : await app.jobs.store.approved(record._id, approval)
+      if (!queued) {
+        await app.jobs.store.settled(record._id)
+        throw notFound('Job not found')
+      }
+      await app.jobs.release(queued)
+      result = queued
+    } else {
+      const error = decision === 'rejected' ? this.rejection(claim) : this.expiry()
+      await app.jobs.end({ ...record, approval }, error)
+      result = (await app.jobs.store.byId(record._id)) ?? { ...record, approval, status: 'failed', error }
+    }
+    const kind = decision === 'approved' ? 'approval-approved' : decision === 'rejected' ? 'approval-rejected' : 'approval-expired'
+    await this.record(claim.decidedBy ?? record.approval!.requestedBy, record, kind, log)
+    await app.jobs.store.settled(record._id)
+    return result
+  }
+
+  private rejection(claim: JobClaim) {
+    const why = claim.reason ? `: ${claim.reason}` : ''
+    return { code: APPROVAL_CODES.rejected, message: `${claim.decidedBy?.username ?? 'A team member'} rejected the push${why}` }
+  }
+
+  private expiry() {
+    const { expiryMs } = this.app.config.approvals
+    const minutes = Math.round(expiryMs / 60_000)
+    return {
+      code: APPROVAL_CODES.expired,
+      message: `No team member approved the push within ${minutes >= 1 ? `${minutes} min` : `${expiryMs} ms`} (APPROVAL_EXPIRY_MS)`,
+    }
+  }
+
+  /** The one decision on a job (see the top), or null when it was taken already. */
+  private async claim(record: JobRecord, decision: Pick<JobClaim, 'decision' | 'decidedBy' | 'reason'>): Promise<JobClaim | null> {
+    const claim: JobClaim = { _id: decisionId(record._id), jobId: record._id, at: new Date(), ...decision }
+    return (await this.insertClaim(claim)) ? claim : null
+  }
+
+  /**
+   * Takes over a decision not carried out for `grace` (its decider died, or is slow): the next
+   * `<job>:settle:<n>` claim is this replica's, unless another replica's is younger than `grace`.
+   */
+  private async takeOver(jobId: string, decided: JobClaim, grace: number): Promise<JobClaim | null> {
+    let latest = decided
+    for (let n = 1; ; n++) {
+      if (Date.now() - latest.at.getTime() < grace) return null
+      const claim: JobClaim = { _id: `${jobId}:settle:${n}`, jobId, at: new Date() }
+      if (await this.insertClaim(claim)) return claim
+      const held = await this.app.jobs.store.claims.findOne({ _id: claim._id })
+      if (!held) return null
+      latest = held
+    }
+  }
+
+  private async insertClaim(claim: JobClaim): Promise<boolean> {
     try {
-      await this.app.jobs.store.claims.insertOne({ _id: `${record._id}:decision`, jobId: record._id, at: new Date() })
+      await this.app.jobs.store.claims.insertOne(claim)
       return true
     } catch (err) {
       if (isDuplicateKey(err)) return false

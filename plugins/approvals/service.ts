@@ -1,6 +1,7 @@
 // Decorates `app.approvals` (desk.ts): the push route and the upgrades' rollouts queue pushes through
-// it, and the routes beside this file list and decide. Where jobs run, expired requests are ended in
-// the background, a tenth of APPROVAL_EXPIRY_MS apart (at least 250 ms, at most a minute).
+// it, and the routes beside this file list and decide. Where jobs run, the approvals sweep (expired
+// requests ended, decisions whose decider died carried out) runs at start and then in the background,
+// a tenth of APPROVAL_EXPIRY_MS apart (at least 250 ms, at most a minute).
 import fp from 'fastify-plugin'
 import { ApprovalDesk } from './desk.ts'
 
@@ -21,14 +22,15 @@ export default fp(
       if (sweeping) return
       sweeping = true
       try {
-        await desk.expireDue(app.log)
+        await desk.sweep(app.log)
       } catch (err) {
-        app.log.warn({ err: { message: (err as Error).message } }, 'expired approvals not ended; tried again shortly')
+        app.log.warn({ err: { message: (err as Error).message } }, 'approvals sweep failed; tried again shortly')
       } finally {
         sweeping = false
       }
     }
     app.addHook('onReady', async () => {
+      void sweep()
       sweeper = setInterval(() => void sweep(), Math.min(60_000, Math.max(250, app.config.approvals.expiryMs / 10)))
       sweeper.unref()
     })

@@ -10,6 +10,7 @@ import { templatesMigrations } from '@ies/server/templates/migrations'
 import { templatesDataHolders } from '@ies/server/jobs/plan/data-holders'
 import type { Migration } from '@ies/processor-lib/migrations/index'
 import type { PlanOutcomeRecord } from '@ies/server/jobs/queue/environment-access'
+import type { PlanInput } from '@ies/server/jobs/plan/plan-input'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -41,6 +42,14 @@ export default fp(
         const user = await app.users.get(userId).catch(() => null)
         const change = { kind, environment: { id, name: env.name }, ...outcome }
         await app.history.recordJobChange({ userId, username: user?.username ?? userId }, jobId, change, app.log)
+      },
+      // The rules on a push's plan, with the environment as stored (jobs/plan/plan-policies.ts).
+      judgePlan: async (_userId: string, id: string, plan: PlanInput) => {
+        const env = await environments.forJob(id)
+        if (!env) return { deny: [], warn: [] }
+        const teamId = app.teams.teamOf(env.userId)
+        const team = teamId ? ((await app.teams.byId(teamId))?.name ?? null) : null
+        return app.policies.evaluate(env as unknown as Record<string, unknown>, { team, plan, log: app.log })
       },
       storeMigrated: async (userId: string, id: string, all: readonly Migration[], jobId?: string) => {
         const env = await environments.forJob(id)

@@ -39,14 +39,20 @@ const push: FastifyPluginAsyncTypebox = async (app) => {
 
   /**
    * An environment the caller may push (operator or more), of a provider that generates, that the
-   * organisation's rules do not refuse as it is now (a rule added since its last write counts).
+   * organisation's rules do not refuse as the push would generate it (after its pending migrations; a
+   * rule added since its last write counts).
    */
   async function pushable(request: FastifyRequest, id: string) {
     const { env, team } = await app.environments.access(request.principal, id, 'operate')
     if (env.provider !== 'aws') throw fieldError('provider', 'only provider aws generates a stack')
     const problem = await app.pushProblem(env)
     if (problem) throw pushRefusal(problem)
-    const { deny } = await app.policies.evaluate(env as unknown as Record<string, unknown>, { team: team?.name ?? null, log: request.log })
+    // The rules judge what the push generates: the configuration after its pending migrations.
+    const pushed = await app.pushedConfiguration(env)
+    const { deny } = await app.policies.evaluate(pushed as unknown as Record<string, unknown>, {
+      team: team?.name ?? null,
+      log: request.log,
+    })
     if (deny.length > 0) throw policyDenied(deniedDetails(deny))
     return env
   }

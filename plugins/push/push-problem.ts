@@ -72,6 +72,31 @@ function catalogAt(templates: Templates): TypedCatalog | null {
   return doc.schemaVersion === 1 ? catalogView(doc).catalog : null
 }
 
+/** The environment as the pending migrations of its templates version make it (as a push job migrates it); throws as they do. */
+export type Migrate = (env: EnvironmentRecord) => Promise<EnvironmentRecord>
+
+export function migrateOf(app: FastifyInstance): Migrate {
+  const migrations = templatesMigrations(app.templates)
+  return async (env) => migrateEnvironment(env, await migrations(env.templatesPin)).env
+}
+
+/**
+ * What a push of the environment generates from: the configuration after its pending migrations (the
+ * organisation's rules judge this before a push, docs/policies.md); as stored when the migrations
+ * cannot run here (the push job then fails naming why).
+ */
+export function pushedConfigurationOf(app: FastifyInstance, migrate: Migrate): (env: EnvironmentRecord) => Promise<EnvironmentRecord> {
+  return async (env) => {
+    if (env.provider !== 'aws') return env
+    try {
+      return await migrate(env)
+    } catch (err) {
+      if (!(err instanceof JobFailure)) app.log.warn({ err: { message: (err as Error).message } }, 'push: migrations not run for the rules')
+      return env
+    }
+  }
+}
+
 /**
  * `RefusedValues` of the app: the environment as the pending migrations of its templates version
  * make it (as a push job migrates it), judged by the environments' one rule (`storedValueProblems`)
@@ -79,8 +104,7 @@ function catalogAt(templates: Templates): TypedCatalog | null {
  * pinned version's. A migration that cannot move a value is left to the push job (MIGRATION_FAILED,
  * the migration named); templates that cannot be read are judged nowhere (the job reports them).
  */
-export function refusedValuesOf(app: FastifyInstance): RefusedValues {
-  const migrations = templatesMigrations(app.templates)
+export function refusedValuesOf(app: FastifyInstance, migrate: Migrate): RefusedValues {
   const pinned = new LRUCache<string, { view: TypedCatalog | null }>({ max: 16 })
   async function catalogOf(pin: string | undefined): Promise<TypedCatalog | null> {
     if (!pin) {
@@ -100,7 +124,7 @@ export function refusedValuesOf(app: FastifyInstance): RefusedValues {
     try {
       catalog = await catalogOf(env.templatesPin)
       if (!catalog) return []
-      migrated = migrateEnvironment(env, await migrations(env.templatesPin)).env
+      migrated = await migrate(env)
     } catch (err) {
       if (err instanceof JobFailure) return []
       app.log.warn({ err: { message: (err as Error).message } }, 'push: stored values not checked against the templates')

@@ -1,20 +1,25 @@
 // Decorates `app.pushProblem`: why an environment cannot be pushed (push-problem.ts), with the
-// app's PUSH_ALLOWED_HOSTS and the stored values its templates refuse. The push route and the bulk upgrade (plugins/upgrades) ask it.
+// app's PUSH_ALLOWED_HOSTS and the stored values its templates refuse. The push route and the bulk upgrade (plugins/upgrades) ask it,
+// and `app.pushedConfiguration`: the configuration a push generates from, which the organisation's rules judge.
 import fp from 'fastify-plugin'
 import type { EnvironmentRecord } from '../environments/record.ts'
-import { pushProblem, refusedValuesOf, type PushProblem } from './push-problem.ts'
+import { migrateOf, pushedConfigurationOf, pushProblem, refusedValuesOf, type PushProblem } from './push-problem.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     pushProblem: (env: EnvironmentRecord) => Promise<PushProblem | null>
+    /** The environment as a push would generate it: after its pending migrations (push-problem.ts). */
+    pushedConfiguration: (env: EnvironmentRecord) => Promise<EnvironmentRecord>
   }
 }
 
 export default fp(
   async (app) => {
     const allowedHosts = app.config.push.allowedHosts
-    const refusedValues = refusedValuesOf(app)
+    const migrate = migrateOf(app)
+    const refusedValues = refusedValuesOf(app, migrate)
     app.decorate('pushProblem', (env: EnvironmentRecord) => pushProblem(env, allowedHosts, refusedValues))
+    app.decorate('pushedConfiguration', pushedConfigurationOf(app, migrate))
   },
   { name: 'push', dependencies: ['environments', 'catalog'], decorators: { fastify: ['config', 'templates'] } },
 )

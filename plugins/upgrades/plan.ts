@@ -86,7 +86,8 @@ export async function planWaves(
       skip(`${problem.field}: ${problem.message}`)
       continue
     }
-    const { deny } = await app.policies.evaluate(env as unknown as Record<string, unknown>, { team: teamOf(env), log: request.log })
+    const generated = await app.pushedConfiguration(env)
+    const { deny } = await app.policies.evaluate(generated as unknown as Record<string, unknown>, { team: teamOf(env), log: request.log })
     if (deny.length > 0) {
       skip(`the organisation's rules refuse it: ${deny.map(violationLine).join('; ')}`)
       continue

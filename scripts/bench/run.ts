@@ -49,6 +49,12 @@ const BENCHMARKS: { name: string; file: string; args: string[]; what: string }[]
     args: long ? ['--runs', '20000'] : [],
     what: "organisation rules' evaluation vs the input's JSON round trip",
   },
+  {
+    name: 'approvals-list',
+    file: 'approvals-list.ts',
+    args: long ? ['--sizes', '1000,10000,100000'] : [],
+    what: 'reading the pushes awaiting approval: the waiting collection vs a status scan of the job queue',
+  },
 ]
 
 const only = process.argv.slice(2)

@@ -34,7 +34,7 @@ export const tokenOf = (ctx: TestApp, who: Who): string =>
 /** A caller of the API as `who`: status and parsed body. */
 export function caller(ctx: TestApp) {
   const token = (who: Who) => tokenOf(ctx, who)
-  return async (who: Who, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) => {
+  return async (who: Who, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => {
     const res = await ctx.app.inject({
       method,
       url,

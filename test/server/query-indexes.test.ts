@@ -12,12 +12,15 @@ import { isFerretDB } from '@ies/server/core/db'
 import { startTestApp } from '../harness/app.ts'
 import { environmentBody } from '../jobs/fixtures.ts'
 import { AWS_KEY } from '../plugins/helpers.ts'
+import { approvingTeam } from '../approvals/fixtures.ts'
 
 /** Whole-collection reads that are meant, with why (background work, not a request). */
 const SCANS_ALLOWED: Record<string, string> = {
   jobHistory: 'the retention sweep reads the history once per RETENTION_SWEEP_EVERY_MS',
   upgradeRollouts: 'the retention sweep reads the rollouts once per RETENTION_SWEEP_EVERY_MS',
   environments: 'once per database, the first time a summary is missing: builds every user summary (plugins/environments/summaries.ts)',
+  teams: 'the few teams are read whole and kept for a while (plugins/teams/repository.ts `known`)',
+  jobsAwaitingApproval: 'holds only the pushes waiting for approval: GET /api/approvals and the approvals sweep read it whole',
 }
 
 /** The field names a filter constrains (top level, and inside $and / $or / $nor). */
@@ -55,7 +58,12 @@ function queriesOf(name: string, command: Document): [string, Document | undefin
 
 t.test('every query shape has an index', async (t) => {
   // The server under test runs the jobs with a monitored client; the harness app only serves tokens.
-  const ctx = await startTestApp(t, { JOBS_PROCESS: 'false', RETENTION_KEEP_PER_ENVIRONMENT: '1', RETENTION_MAX_AGE_MS: '0' })
+  const ctx = await startTestApp(t, {
+    JOBS_PROCESS: 'false',
+    PUSH_ALLOWED_HOSTS: '127.0.0.1',
+    RETENTION_KEEP_PER_ENVIRONMENT: '1',
+    RETENTION_MAX_AGE_MS: '0',
+  })
   const client = new MongoClient(ctx.db.uri, { monitorCommands: true })
   const shapes = new Map<string, { collection: string; fields: string[]; command: string; example: string }>()
   // The queue's commands FerretDB would serve by reading the whole queue (agenda-backend.ts).
@@ -128,6 +136,27 @@ t.test('every query shape has an index', async (t) => {
   t.equal((await call('dev', 'GET', `/api/jobs/${jobs[1]}/files`)).status, 200)
   const history = await call('dev', 'GET', `/api/environments/${envId}/jobs?limit=1`)
   t.equal((await call('dev', 'GET', `/api/environments/${envId}/jobs?limit=1&cursor=${history.body.pagination.nextCursor}`)).status, 200)
+  // Approvals: pushes held, listed, approved, rejected, expired by the sweep, and a held push's environment deleted.
+  const team = await approvingTeam(t, { ...ctx, app })
+  const prod = await team.environment('shapes-prod', 'main')
+  await team.asOperator()
+  t.equal((await team.call('admin', 'PUT', '/api/teams/platform/settings', { requireProductionApproval: true })).status, 200)
+  const held = async () => {
+    const push = await team.call('dev', 'POST', `/api/environments/${prod.id}/push`, {})
+    t.equal(push.body.data.status, 'awaiting-approval')
+    return push.body.data.id as string
+  }
+  const [toApprove, toReject, toExpire] = [await held(), await held(), await held()]
+  t.equal((await team.call('carol', 'GET', '/api/approvals')).body.data.length, 3)
+  t.equal((await team.call('carol', 'POST', `/api/approvals/${toApprove}/approve`)).status, 200)
+  t.equal((await team.call('carol', 'POST', `/api/approvals/${toReject}/reject`, {})).status, 200)
+  await app.jobs.store.collection.updateOne({ _id: toExpire }, { $set: { 'approval.expiresAt': new Date(0) } })
+  t.equal(await app.approvals.sweep(app.log), 1, 'the sweep ends the expired request')
+  await held()
+  await team.call('dev', 'GET', `/api/jobs/${toApprove}?wait=true`)
+  await team.call('admin', 'PUT', '/api/teams/platform/members/user/dev', { role: 'editor' })
+  t.equal((await team.call('dev', 'DELETE', `/api/environments/${prod.id}`)).status, 204)
+  t.same(await app.jobs.store.awaitingApproval(), [], 'a deleted environment’s held push no longer waits')
   await app.jobs.sweep()
   t.equal((await call('dev', 'DELETE', `/api/cloud-credentials/${credId}`)).status, 400, 'a credential in use is not deleted')
   t.equal((await call('dev', 'DELETE', `/api/environments/${envId}`)).status, 204)

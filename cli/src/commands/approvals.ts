@@ -17,14 +17,12 @@ export function registerApprovals(program: Command, ctx: () => Context): void {
     'ies approvals list --json',
   ]).action(async () => {
     const c = ctx()
-    const list = await (await c.client()).approvals()
-    c.out.result(list, () => {
-      if (list.length === 0) return c.out.line('No pushes awaiting approval.')
-      c.out.table(
-        ['JOB', 'ENVIRONMENT', 'TEAM', 'REQUESTED BY', 'EXPIRES', 'YOURS TO DECIDE'],
-        list.map((a) => [a.jobId, a.environment.name, a.team.name, a.requestedBy.username, a.expiresAt, a.canDecide ? 'yes' : 'no']),
-      )
-    })
+    c.out.list(
+      await (await c.client()).approvals(),
+      'No pushes awaiting approval.',
+      ['JOB', 'ENVIRONMENT', 'TEAM', 'REQUESTED BY', 'EXPIRES', 'YOURS TO DECIDE'],
+      (a) => [a.jobId, a.environment.name, a.team.name, a.requestedBy.username, a.expiresAt, a.canDecide ? 'yes' : 'no'],
+    )
   })
 
   withExamples(approvals.command('approve <job-id>').description('Approve a push (operator or more, not the requester): it is queued'), [

@@ -61,13 +61,13 @@ export function registerCredentials(program: Command, ctx: () => Context): void 
     .action(async (opts: { provider?: string }) => {
       const c = ctx()
       const list = await (await c.client()).allCredentials(opts as { provider?: CredentialSummary['provider'] })
-      c.out.result(list, () => {
-        if (list.length === 0) return c.out.line('No cloud credentials.')
-        c.out.table(
-          ['NAME', 'PROVIDER', 'DEFAULT', 'UPDATED', 'ID'],
-          list.map((x) => [x.name, x.provider, x.isDefault ? 'yes' : '', x.updatedAt, x.id]),
-        )
-      })
+      c.out.list(list, 'No cloud credentials.', ['NAME', 'PROVIDER', 'DEFAULT', 'UPDATED', 'ID'], (x) => [
+        x.name,
+        x.provider,
+        x.isDefault ? 'yes' : '',
+        x.updatedAt,
+        x.id,
+      ])
     })
 
   credentials

@@ -23,14 +23,7 @@ export function registerTeams(program: Command, ctx: () => Context): void {
     'ies teams list --json',
   ]).action(async () => {
     const c = ctx()
-    const list = await (await c.client()).teams()
-    c.out.result(list, () => {
-      if (list.length === 0) return c.out.line('No teams.')
-      c.out.table(
-        ['NAME', 'ROLE', 'ID'],
-        list.map((t) => [t.name, t.role ?? '', t.id]),
-      )
-    })
+    c.out.list(await (await c.client()).teams(), 'No teams.', ['NAME', 'ROLE', 'ID'], (t) => [t.name, t.role ?? '', t.id])
   })
 
   withExamples(teams.command('create <name>').description('Create a team (admin)'), ['ies teams create platform']).action(
@@ -67,14 +60,7 @@ export function registerTeams(program: Command, ctx: () => Context): void {
     ['ies teams members platform'],
   ).action(async (team: string) => {
     const c = ctx()
-    const members = await (await c.client()).teamMembers(team)
-    c.out.result(members, () => {
-      if (members.length === 0) return c.out.line('No members.')
-      c.out.table(
-        ['KIND', 'NAME', 'ROLE'],
-        members.map((m) => [m.kind, m.name, m.role]),
-      )
-    })
+    c.out.list(await (await c.client()).teamMembers(team), 'No members.', ['KIND', 'NAME', 'ROLE'], (m) => [m.kind, m.name, m.role])
   })
 
   withExamples(

@@ -19,6 +19,7 @@ import {
   TextField,
   formatDate,
 } from '../components/ui.tsx'
+import { ListTable } from '../components/ListTable.tsx'
 
 export function Credentials() {
   const { api, toast, credentials, setCredentials } = useApp()
@@ -128,86 +129,72 @@ export function Credentials() {
       )}
       <div className="card">
         <ErrorNotice error={error} what="Loading cloud credentials" />
-        {!list && !error && <Spinner label="Loading cloud credentials" />}
-        {list && list.length === 0 && (
-          <EmptyState
-            title="No cloud credentials yet"
-            action={
-              !adding && (
-                <button type="button" className="btn primary" onClick={() => setAdding(true)}>
-                  Add your first credential
-                </button>
-              )
-            }
-          >
-            A credential lets IES check your account, create a state bucket, and is referenced by environments.
-          </EmptyState>
-        )}
-        {list && list.length > 0 && (
-          <div className="table-wrap">
-            <table className="table" aria-label="Cloud credentials">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Provider</th>
-                  <th scope="col">Added</th>
-                  <th scope="col">Check</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((c) => {
-                  return (
-                    <tr key={c.id} data-credential={c.name}>
-                      <td>
-                        <strong>{c.name}</strong> {c.isDefault && <Badge kind="default">default</Badge>}
-                      </td>
-                      <td>
-                        <Badge kind={c.provider}>{PROVIDER_LABELS[c.provider]}</Badge>
-                      </td>
-                      <td>{formatDate(c.createdAt)}</td>
-                      <td aria-live="polite">
-                        {checking[c.id] && <Spinner label="Checking" />}
-                        {!checking[c.id] && c.lastValidation && <CheckResult result={c.lastValidation} />}
-                        {rowError?.id === c.id && <ErrorNotice error={rowError.error} what="The action" />}
-                      </td>
-                      <td>
-                        <div className="row">
-                          <button type="button" className="btn small" onClick={() => validate(c)}>
-                            Validate
-                          </button>
-                          <button
-                            type="button"
-                            className="btn small"
-                            onClick={() => (setAdding(false), setEditing(c))}
-                            aria-label={`Edit ${c.name}`}
-                          >
-                            Edit
-                          </button>
-                          {!c.isDefault && (
-                            <button type="button" className="btn small" onClick={() => makeDefault(c)}>
-                              Set default
-                            </button>
-                          )}
-                          <button
-                            type="button"
-                            className="btn small danger"
-                            onClick={() => (setBlocked(null), setDeleting(c))}
-                            aria-label={`Delete ${c.name}`}
-                          >
-                            Delete
-                          </button>
-                        </div>
-                      </td>
-                    </tr>
-                  )
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          label="Cloud credentials"
+          loading="Loading cloud credentials"
+          items={list}
+          error={error}
+          empty={
+            <EmptyState
+              title="No cloud credentials yet"
+              action={
+                !adding && (
+                  <button type="button" className="btn primary" onClick={() => setAdding(true)}>
+                    Add your first credential
+                  </button>
+                )
+              }
+            >
+              A credential lets IES check your account, create a state bucket, and is referenced by environments.
+            </EmptyState>
+          }
+          columns={['Name', 'Provider', 'Added', 'Check']}
+          actions="Actions"
+          row={(c) => (
+            <tr key={c.id} data-credential={c.name}>
+              <td>
+                <strong>{c.name}</strong> {c.isDefault && <Badge kind="default">default</Badge>}
+              </td>
+              <td>
+                <Badge kind={c.provider}>{PROVIDER_LABELS[c.provider]}</Badge>
+              </td>
+              <td>{formatDate(c.createdAt)}</td>
+              <td aria-live="polite">
+                {checking[c.id] && <Spinner label="Checking" />}
+                {!checking[c.id] && c.lastValidation && <CheckResult result={c.lastValidation} />}
+                {rowError?.id === c.id && <ErrorNotice error={rowError.error} what="The action" />}
+              </td>
+              <td>
+                <div className="row">
+                  <button type="button" className="btn small" onClick={() => validate(c)}>
+                    Validate
+                  </button>
+                  <button
+                    type="button"
+                    className="btn small"
+                    onClick={() => (setAdding(false), setEditing(c))}
+                    aria-label={`Edit ${c.name}`}
+                  >
+                    Edit
+                  </button>
+                  {!c.isDefault && (
+                    <button type="button" className="btn small" onClick={() => makeDefault(c)}>
+                      Set default
+                    </button>
+                  )}
+                  <button
+                    type="button"
+                    className="btn small danger"
+                    onClick={() => (setBlocked(null), setDeleting(c))}
+                    aria-label={`Delete ${c.name}`}
+                  >
+                    Delete
+                  </button>
+                </div>
+              </td>
+            </tr>
+          )}
+        />
       </div>
       {deleting && (
         <ConfirmDialog

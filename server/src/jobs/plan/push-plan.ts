@@ -16,6 +16,7 @@ import type { JobContext } from '../queue/job-context.ts'
 import type { JobError, JobRecord } from '../queue/store.ts'
 import { cloudSecrets, runPlan, type PlanKind, type PlanOutcome, type TreeFile } from './plan-run.ts'
 import type { CloudAccess } from './terraform.ts'
+import { judgePlan } from './plan-policies.ts'
 
 export interface Planning {
   onMerge?: PushRequest['onMerge']
@@ -85,6 +86,7 @@ export async function pushPlanning(ctx: JobContext, record: JobRecord, env: JobE
   const holders = await ctx.dataHolders(templatesVersion)
   let outcome: PlanOutcome | undefined
   let warning: string | undefined
+  let ruleWarnings: string[] = []
   const onMerge: PushRequest['onMerge'] = async (trees, read) => {
     const tree = kind === 'drift' ? trees.branch : trees.merged
     if (kind === 'drift' && tree.size === 0)
@@ -107,6 +109,7 @@ export async function pushPlanning(ctx: JobContext, record: JobRecord, env: JobE
       return
     }
     if (!dryRun && !standalone) guard(outcome.dataAtRisk, params.confirmDestroy)
+    if (!dryRun && !standalone) ruleWarnings = await judgePlan(ctx, record, outcome)
   }
   const finish = async (result: PushJobResult | DryRunResult): Promise<object> => {
     const plan = outcome && ({ ...outcome, branch: result.branch, templatesCommit: result.templatesCommit } satisfies PlanResult)
@@ -117,7 +120,7 @@ export async function pushPlanning(ctx: JobContext, record: JobRecord, env: JobE
       return plan!
     }
     if (dryRun) return { ...result, plan }
-    const warnings = [...(('warnings' in result && result.warnings) || []), ...(warning ? [warning] : [])]
+    const warnings = [...(('warnings' in result && result.warnings) || []), ...(warning ? [warning] : []), ...ruleWarnings]
     if (plan) ctx.log.info({ jobId: record._id, plan: planSummaryLine(plan.summary) }, 'push planned')
     return { ...result, ...(plan && { plan }), ...(warnings.length > 0 && { warnings }) }
   }

@@ -1,7 +1,9 @@
 // How the jobs read and update environments: an interface the job engine declares and the
 // environments plugin satisfies (the engine knows no plugin).
 import type { Migration } from '@ies/processor-lib/migrations/index'
+import type { PolicyResult } from '@ies/api/schemas/policies'
 import type { JobEnvironment } from '../generation/transform.ts'
+import type { PlanInput } from '../plan/plan-input.ts'
 
 /** What the history keeps of a plan or drift check: its summary line, or the error it failed with. */
 export type PlanOutcomeRecord = { plan: string } | { error: { code: string; message: string } }
@@ -15,6 +17,8 @@ export interface EnvironmentAccess {
   getCloudCredential?(userId: string, id: string): Promise<{ provider: string; credentials: Record<string, unknown> } | null>
   /** Records a finished plan or drift check in the environment's history: its summary line, or its error (redacted). */
   planned?(userId: string, id: string, jobId: string, kind: 'plan' | 'drift', outcome: PlanOutcomeRecord): Promise<void>
+  /** The organisation's rules on the environment as stored with a push's plan (`input.plan`; plan/plan-policies.ts). */
+  judgePlan?(userId: string, id: string, plan: PlanInput): Promise<PolicyResult>
   /** The decrypted deploy key; only the push job asks for it. */
   getDeployKey(userId: string, id: string): Promise<string | null>
   /**

@@ -67,6 +67,32 @@ export interface JobApproval {
   decidedAt?: Date
 }
 
+/**
+ * A push waiting for approval, in `jobsAwaitingApproval` by the job's `_id` (plugins/approvals): inserted
+ * before the held job record and deleted once its decision (approval, rejection, expiry) has been
+ * carried out or its environment is deleted. So the waiting pushes are read without scanning `jobs`
+ * by status (a whole-queue read on FerretDB): this collection holds only them.
+ */
+export interface AwaitingApproval {
+  _id: string
+  environmentId: string
+  expiresAt: Date
+  createdAt: Date
+}
+
+/**
+ * A claim in `jobClaims`: a job's attempt (`<job>:<attempt>`), its approval decision (`<job>:decision`,
+ * with the decision, who and why) or the taking over of a decision whose decider died (`<job>:settle:<n>`).
+ */
+export interface JobClaim {
+  _id: string
+  jobId: string
+  at: Date
+  decision?: 'approved' | 'rejected' | 'expired'
+  decidedBy?: { userId: string; username: string }
+  reason?: string
+}
+
 export interface JobRecord {
   _id: string
   type: JobType
@@ -96,8 +122,11 @@ export class JobStore {
   /** Finished jobs' final records (insert-only, pruned by retention.ts). */
   readonly history: Collection<JobRecord>
 
-  /** One document per started attempt of a job (see `start`). */
-  readonly claims: Collection<{ _id: string; jobId: string; at: Date }>
+  /** One document per started attempt of a job (see `start`), and approval decisions (plugins/approvals). */
+  readonly claims: Collection<JobClaim>
+
+  /** The pushes waiting for approval (see `AwaitingApproval`). */
+  readonly awaiting: Collection<AwaitingApproval>
 
   /** Final records of jobs finished here lately (see the top). */
   private readonly recent = new LRUCache<string, JobRecord>({ max: 2000 })
@@ -109,6 +138,7 @@ export class JobStore {
     this.collection = db.collection<JobRecord>('jobs')
     this.history = db.collection<JobRecord>('jobHistory')
     this.claims = db.collection('jobClaims')
+    this.awaiting = db.collection('jobsAwaitingApproval')
   }
 
   async init(): Promise<void> {
@@ -145,17 +175,23 @@ export class JobStore {
       finishedAt: null,
       ...(approval && { approval }),
     }
+    // The waiting entry first: a record without its entry would never be listed, decided or expired
+    // (an entry without its record is dropped by the approvals sweep).
+    if (approval) await this.awaiting.insertOne({ _id: doc._id, environmentId, expiresAt: approval.expiresAt, createdAt: doc.createdAt })
     await this.collection.insertOne(doc)
     if (!approval) this.queuedHere.set(doc._id, structuredClone(doc))
     return doc
   }
 
-  /** The jobs awaiting approval (the queue collection holds only unfinished jobs: a small read). */
-  awaitingApproval(): Promise<JobRecord[]> {
-    return this.collection
-      .find({ status: 'awaiting-approval' }, { projection: { processorInput: 0 } })
-      .sort({ createdAt: 1 })
-      .toArray()
+  /** The pushes waiting for approval, or whose decision is being carried out, oldest first (a whole read of a small collection). */
+  async awaitingApproval(): Promise<AwaitingApproval[]> {
+    const entries = await this.awaiting.find({}).toArray()
+    return entries.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+  }
+
+  /** The job's approval has been carried out (or the job is gone): it no longer waits. */
+  async settled(id: string): Promise<void> {
+    await this.awaiting.deleteOne({ _id: id })
   }
 
   /** An approved job becomes queued (by `_id` alone, see the top); the record as queued, or null when it is gone. */
@@ -321,6 +357,7 @@ export class JobStore {
     this.forget(docs.map((d) => d._id))
     for (const memory of [this.recent, this.queuedHere])
       for (const [id, record] of memory.entries()) if (record.environmentId === environmentId) memory.delete(id)
+    await this.awaiting.deleteMany({ _id: { $in: docs.map((d) => d._id) } })
     await this.claims.deleteMany({ jobId: { $in: docs.map((d) => d._id) } })
     return docs.map((d) => d.archiveId).filter((id) => id !== undefined && id !== null)
   }
