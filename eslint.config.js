@@ -41,7 +41,7 @@ const sources = ['api', 'server', 'plugins', 'processor-lib', 'cli', 'desktop', 
 export { oversized }
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/', '**/dist/', '.tools/', '.data/', 'templates/', 'test/processor/fixtures/'] },
+  { ignores: ['**/node_modules/', '**/dist/', '.tools/', '.data/', 'templates/', 'test/processor-lib/fixtures/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,5 +1,5 @@
 // `npm test`: installs what the tests need beyond npm packages (scripts/provision.sh: quick when
-// all is there), runs every tap test (or the files given: `npm test -- test/server/auth.test.ts`),
+// all is there), runs every tap test (or the files given: `npm test -- test/server/core/auth.test.ts`),
 // and the schemathesis check, and prints one plain summary line, "tests: N passed, N failed,
 // N skipped", exiting non-zero when anything failed or nothing ran.
 //
@@ -25,7 +25,7 @@ import path from 'node:path'
 const SCHEMATHESIS_CHECK = 'test/security/schemathesis.check.ts'
 
 /** Files that apply Terraform trees to moto (plan.test through the server): mostly waiting, minutes each; run in a lane of their own. */
-const WAITING = ['test/templates/terraform-apply.test.ts', 'test/templates/upgrade-check.test.ts', 'test/jobs/plan.test.ts']
+const WAITING = ['test/templates/terraform-apply.test.ts', 'test/templates/upgrade-check.test.ts', 'test/server/jobs/plan/plan.test.ts']
 
 /**
  * The longest of the other files, longest first (per-file times of a full run,

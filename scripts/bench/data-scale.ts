@@ -23,7 +23,7 @@ import type { EnvironmentRecord } from '../../plugins/environments/record.ts'
 import type { JobRecord } from '../../server/src/jobs/queue/store.ts'
 import { documentsOf, type StoredEntry } from '../../plugins/history/store.ts'
 import { startTestApp } from '../../test/harness/app.ts'
-import { allServicesEnabled, environmentBody, generateAndWait } from '../../test/jobs/fixtures.ts'
+import { allServicesEnabled, environmentBody, generateAndWait } from '../../test/harness/jobs.ts'
 import { heldToken } from './held-token.ts'
 import { insertInBatches, stats, teamScale } from './team-scale.ts'
 

@@ -7,7 +7,7 @@ import { BUNDLED_TEMPLATES_DIR } from '../../server/src/config.ts'
 import { archiveOf, generate, inProcessProcessor } from '../../server/src/jobs/generation/generation.ts'
 import { directorySource } from '../../server/src/templates/templates.ts'
 import { processorInput, type JobEnvironment } from '../../server/src/jobs/generation/transform.ts'
-import { allServicesEnabled, environmentBody } from '../../test/jobs/fixtures.ts'
+import { allServicesEnabled, environmentBody } from '../../test/harness/jobs.ts'
 
 export const FULL_TREE = { includeBackend: true, includeChart: true, includeGitops: true }
 

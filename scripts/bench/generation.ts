@@ -10,7 +10,7 @@
 // job's finishedAt - createdAt). 50 clients polling every 10 ms are themselves most of the load.
 import { parseArgs } from 'node:util'
 import { startTestApp } from '../../test/harness/app.ts'
-import { allServicesEnabled, environmentBody } from '../../test/jobs/fixtures.ts'
+import { allServicesEnabled, environmentBody } from '../../test/harness/jobs.ts'
 import { FULL_TREE, floorSamples } from './floor.ts'
 
 const { values } = parseArgs({

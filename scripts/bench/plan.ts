@@ -23,7 +23,7 @@ import { ensureCliConfig } from '../terraform/cli-config.ts'
 import { startMoto } from '../services/moto.ts'
 import { startTestApp } from '../../test/harness/app.ts'
 import { startGitServer } from '../../test/harness/git-server.ts'
-import type { JobView } from '../../test/jobs/fixtures.ts'
+import type { JobView } from '../../test/harness/jobs.ts'
 
 const run = promisify(execFile)
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, load: { type: 'boolean', default: false } } })

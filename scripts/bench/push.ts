@@ -23,7 +23,7 @@ import { pushFiles } from '../../server/src/jobs/push/push.ts'
 import { selectedPrefixes } from '../../server/src/jobs/generation/selection.ts'
 import { selectInputs } from '@ies/processor-lib/tree'
 import { startGitServer, type GitServer } from '../../test/harness/git-server.ts'
-import { allServicesEnabled, environmentBody } from '../../test/jobs/fixtures.ts'
+import { allServicesEnabled, environmentBody } from '../../test/harness/jobs.ts'
 
 const run = promisify(execFile)
 const { values } = parseArgs({

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util'
 import Fastify from 'fastify'
 import { MongoClient } from 'mongodb'
 import { startTestApp } from '../../test/harness/app.ts'
-import { environmentBody } from '../../test/jobs/fixtures.ts'
+import { environmentBody } from '../../test/harness/jobs.ts'
 
 export interface BenchServers {
   ies: string

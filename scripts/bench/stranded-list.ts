@@ -8,7 +8,7 @@
 //   npx tsx scripts/bench/stranded-list.ts [--environments 100] [--limit 100] [--rounds 10]
 import { parseArgs } from 'node:util'
 import { startTestApp } from '../../test/harness/app.ts'
-import { allServicesEnabled, environmentBody } from '../../test/jobs/fixtures.ts'
+import { allServicesEnabled, environmentBody } from '../../test/harness/jobs.ts'
 import { catalogCheckFor } from '../../plugins/environments/catalog-check.ts'
 import { StrandedCheck } from '../../plugins/environments/stranded.ts'
 

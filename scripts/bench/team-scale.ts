@@ -16,7 +16,7 @@ import { encodeEntries } from '../../plugins/environments/summary-entries.ts'
 import type { EnvironmentRecord } from '../../plugins/environments/record.ts'
 import { teamOwnerKey } from '../../plugins/teams/owner-key.ts'
 import { startTestApp, type TestApp } from '../../test/harness/app.ts'
-import { environmentBody } from '../../test/jobs/fixtures.ts'
+import { environmentBody } from '../../test/harness/jobs.ts'
 import { heldToken } from './held-token.ts'
 
 /** Creates timed in a fresh owner (the summary small). */

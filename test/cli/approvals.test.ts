@@ -5,7 +5,7 @@
 import t from 'tap'
 import { getUserToken } from '../harness/identity.ts'
 import { startGitServer } from '../harness/git-server.ts'
-import { environmentBody } from '../jobs/fixtures.ts'
+import { environmentBody } from '../harness/jobs.ts'
 import { iesRunner, parseJson, PIPELINE_ENV, startCliServer } from './helpers.ts'
 
 const DEPLOY_KEY = 'iest_c2VjcmV0LWRlcGxveS1rZXktZm9yLXRlc3Rz'

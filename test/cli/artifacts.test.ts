@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
-import { unzip } from '../jobs/fixtures.ts'
+import { unzip } from '../harness/jobs.ts'
 import { assertNothingSecret, iesRunner, tempDir, parseJson, PIPELINE_ENV, startCliServer } from './helpers.ts'
 
 const work = tempDir(t, 'ies-cli-artifacts-')

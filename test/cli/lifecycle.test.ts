@@ -9,7 +9,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { startGitServer } from '../harness/git-server.ts'
-import { unzip } from '../jobs/fixtures.ts'
+import { unzip } from '../harness/jobs.ts'
 import { assertNothingSecret, iesRunner, parseJson, PIPELINE_ENV, startCliServer, tempDir } from './helpers.ts'
 
 const run = promisify(execFile)

@@ -4,7 +4,7 @@
 import t from 'tap'
 import { startTestApp } from '../harness/app.ts'
 import { eventually } from '../harness/eventually.ts'
-import { approvingTeam, tokenOf } from '../approvals/fixtures.ts'
+import { approvingTeam, tokenOf } from '../plugins/approvals/fixtures.ts'
 import { launchBrowser, newPage, signedInContext } from './browser.ts'
 
 t.test('approve and reject pushes on the Approvals page', async (t) => {

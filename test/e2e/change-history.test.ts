@@ -4,7 +4,7 @@
 // the overview shows the restored values. No secret reaches the page.
 import t from 'tap'
 import { startTestApp } from '../harness/app.ts'
-import { environmentBody } from '../jobs/fixtures.ts'
+import { environmentBody } from '../harness/jobs.ts'
 import { launchBrowser, newPage, screenshot, signedInContext } from './browser.ts'
 
 const DEPLOY_KEY = 'iest_e2e_history_deploy_key_canary_0123456789'

@@ -3,7 +3,7 @@
 // on the page joins the list when it ends; older jobs come by "Show older jobs".
 import t from 'tap'
 import { startTestApp } from '../harness/app.ts'
-import { environmentBody, generateAndWait } from '../jobs/fixtures.ts'
+import { environmentBody, generateAndWait } from '../harness/jobs.ts'
 import { launchBrowser, newPage, screenshot, signedInContext } from './browser.ts'
 
 t.test('job history on the environment page', async (t) => {

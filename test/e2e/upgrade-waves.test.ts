@@ -12,7 +12,7 @@ import t from 'tap'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
 import { startTestApp } from '../harness/app.ts'
 import { startGitServer } from '../harness/git-server.ts'
-import { waitForJob } from '../jobs/fixtures.ts'
+import { waitForJob } from '../harness/jobs.ts'
 import { launchBrowser, newPage, screenshot, signedInContext } from './browser.ts'
 
 const run = promisify(execFile)

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { startTestApp } from '../harness/app.ts'
-import { environmentBody } from '../jobs/fixtures.ts'
+import { environmentBody } from '../harness/jobs.ts'
 
 /** Holds an exclusive transaction on the SQLite file argv[1] for argv[2] seconds; prints "locked" once it holds it. */
 const HOLD_LOCK = [

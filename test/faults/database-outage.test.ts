@@ -5,7 +5,7 @@
 import { Writable } from 'node:stream'
 import t from 'tap'
 import { startTestApp } from '../harness/app.ts'
-import { environmentBody, waitForJob } from '../jobs/fixtures.ts'
+import { environmentBody, waitForJob } from '../harness/jobs.ts'
 
 if (process.env.MONGODB_URI) {
   t.skip('needs the FerretDB the harness starts (MONGODB_URI points at an external server it cannot stop)', () => {})

@@ -4,8 +4,8 @@
 // recovery succeeds. Assertions are on outcomes only: every loop is bounded in count and in time.
 import t from 'tap'
 import { startTestApp } from '../harness/app.ts'
-import { environmentBody, waitForJob } from '../jobs/fixtures.ts'
-import { startReplicaProcess } from '../jobs/replica.ts'
+import { environmentBody, waitForJob } from '../harness/jobs.ts'
+import { startReplicaProcess } from '../harness/replica.ts'
 
 const GENERATIONS = 200
 

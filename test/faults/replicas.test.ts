@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify'
 import { buildApp } from '@ies/server'
 import type { Config } from '@ies/server/config'
 import { startTestApp } from '../harness/app.ts'
-import { environmentBody, waitForJob } from '../jobs/fixtures.ts'
+import { environmentBody, waitForJob } from '../harness/jobs.ts'
 import { redisAvailable, startRedis } from '../../scripts/services/redis.ts'
 
 type Tap = { teardown(fn: () => unknown): void }

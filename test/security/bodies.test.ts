@@ -3,7 +3,7 @@
 // envelope, fast, and nothing is stored.
 import t from 'tap'
 import { startTestApp } from '../harness/app.ts'
-import { environmentBody } from '../jobs/fixtures.ts'
+import { environmentBody } from '../harness/jobs.ts'
 
 const LIMIT = 64 * 1024
 

@@ -11,7 +11,7 @@ import { addressProblem, destinationHttp, DestinationRefused } from '@ies/proces
 import { checkDestination, DestinationError } from '@ies/server/jobs/push/destination'
 import { startTestApp } from '../harness/app.ts'
 import { startGitServer } from '../harness/git-server.ts'
-import { environmentBody } from '../jobs/fixtures.ts'
+import { environmentBody } from '../harness/jobs.ts'
 
 /** True when the promise rejects with an instance of `type` (its message printed on failure). */
 async function refusedBy(promise: Promise<unknown>, type: new (...args: any[]) => Error): Promise<boolean> {

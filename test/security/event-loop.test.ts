@@ -17,7 +17,7 @@ import t from 'tap'
 import { extractCatalog } from '@ies/processor-lib'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
 import { startTestApp } from '../harness/app.ts'
-import { environmentBody } from '../jobs/fixtures.ts'
+import { environmentBody } from '../harness/jobs.ts'
 
 const BLOCK_LIMIT_MS = 100
 const BODY_LIMIT = 1024 * 1024

@@ -5,7 +5,7 @@
 import t from 'tap'
 import { jsonShape } from '@ies/server/core/json-body'
 import { startTestApp } from '../harness/app.ts'
-import { environmentBody } from '../jobs/fixtures.ts'
+import { environmentBody } from '../harness/jobs.ts'
 
 t.test('jsonShape finds the first duplicate key by its path, escapes decoded', async (t) => {
   t.equal(jsonShape('{"name":"a","name":"b"}').duplicateKey, 'name')

@@ -8,7 +8,7 @@ import t from 'tap'
 import { randomUUID } from 'node:crypto'
 import { startTestApp } from '../harness/app.ts'
 import { eventually } from '../harness/eventually.ts'
-import { environmentBody, waitForJob } from '../jobs/fixtures.ts'
+import { environmentBody, waitForJob } from '../harness/jobs.ts'
 import { Canaries, CanaryScan } from './canary.ts'
 import { refusingEndpoint } from './loopback.ts'
 import { operationsOf, type Operation } from './openapi.ts'
@@ -16,7 +16,7 @@ import { ownedSnapshot } from './snapshot.ts'
 
 type IdKind = 'environment' | 'credential' | 'generateJob' | 'pushJob' | 'team' | 'rollout'
 
-/** Operations only an admin may call (test/teams/isolation.test.ts covers them): other gets 403 whatever the id. */
+/** Operations only an admin may call (test/plugins/teams/isolation.test.ts covers them): other gets 403 whatever the id. */
 const ADMIN_ONLY = new Set([
   'PUT /api/teams/{team}',
   'DELETE /api/teams/{team}',

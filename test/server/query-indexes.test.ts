@@ -10,9 +10,9 @@ import { MongoClient, type Document } from 'mongodb'
 import { buildApp } from '@ies/server'
 import { isFerretDB } from '@ies/server/core/db'
 import { startTestApp } from '../harness/app.ts'
-import { environmentBody } from '../jobs/fixtures.ts'
+import { environmentBody } from '../harness/jobs.ts'
 import { AWS_KEY } from '../plugins/helpers.ts'
-import { approvingTeam } from '../approvals/fixtures.ts'
+import { approvingTeam } from '../plugins/approvals/fixtures.ts'
 
 /** Whole-collection reads that are meant, with why (background work, not a request). */
 const SCANS_ALLOWED: Record<string, string> = {

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { SHUTDOWN_GRACE_MS } from '@ies/server/app'
 import { startTestApp } from '../harness/app.ts'
-import { environmentBody } from '../jobs/fixtures.ts'
+import { environmentBody } from '../harness/jobs.ts'
 
 t.test('boots', async (t) => {
   const { app, auth } = await startTestApp(t)

@@ -1,6 +1,6 @@
 // The web UI's runtime environment script (`/env.js`), written by the server from its own
 // configuration. The app (desktop/src/shared/env.ts) reads `window.__IES_ENV__` with these field
-// names (@ies/api/env-script); test/desktop/export-and-env.test.ts runs this writer's script and that
+// names (@ies/api/env-script); test/desktop/renderer/lib/environments/export-and-env.test.ts runs this writer's script and that
 // reader together.
 import { renderEnvScript, type EnvScriptValues } from '@ies/api/env-script'
 import { authBaseUrl, type Config } from '../config.ts'

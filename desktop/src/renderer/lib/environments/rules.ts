@@ -1,5 +1,5 @@
 // The environment's basic fields as the spec states them (Resources, Environment), checked as the
-// user types. The server is the authority; test/desktop/environment-rules.test.ts holds these rules
+// user types. The server is the authority; test/desktop/renderer/lib/environments/environment-rules.test.ts holds these rules
 // against the server's own schema so the two cannot drift apart.
 
 /** 3-63 chars by pattern, and the stated 2-50 bound: a valid name satisfies both (3-50). */
