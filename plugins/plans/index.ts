@@ -45,7 +45,6 @@ const plans: FastifyPluginAsyncTypebox = async (app) => {
   /** An environment the caller may plan (operator or more), pushable, with a state backend and a cloud credential. */
   async function plannable(principal: FastifyRequest['principal'], id: string) {
     const { env } = await app.environments.access(principal, id, 'operate')
-    if (env.provider !== 'aws') throw fieldError('provider', 'only provider aws generates a stack')
     const problem = await app.pushProblem(env)
     if (problem) throw fieldError(problem.field, problem.message)
     if (!env.terraformBackend?.bucket)

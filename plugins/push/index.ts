@@ -9,7 +9,7 @@ import type { LifecyclePushParams } from '@ies/server/jobs/push/push-job'
 import { EnvironmentParams } from '@ies/api/schemas/generation'
 import { Job, toJob } from '@ies/api/schemas/jobs'
 import { PUSH_DEFAULTS, PushBody } from '@ies/api/schemas/push'
-import { pushRefusal } from './push-problem.ts'
+import { isUsableGeneration, pushRefusal } from '@ies/server/jobs/push/push-rule'
 import { deniedDetails } from '@ies/api/schemas/policies'
 
 export const autoPrefix = '/environments'
@@ -17,7 +17,7 @@ export const autoPrefix = '/environments'
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody }
 
 const push: FastifyPluginAsyncTypebox = async (app) => {
-  /** The format and options to push: the body's (or the full repository), or those of the generation job it names. */
+  /** The format and options to push: the body's (or the full repository), or those of the generation job it names (the push rule's `isUsableGeneration`). */
   async function whatToPush(
     userId: string,
     environmentId: string,
@@ -25,12 +25,7 @@ const push: FastifyPluginAsyncTypebox = async (app) => {
   ): Promise<Pick<LifecyclePushParams, 'format' | 'options'>> {
     if (!body.generationJobId) return { format: body.format ?? PUSH_DEFAULTS.format, options: body.options ?? { ...PUSH_DEFAULTS.options } }
     const generationJob = await app.jobs.store.get(userId, body.generationJobId)
-    if (
-      !generationJob ||
-      generationJob.type !== 'generate' ||
-      generationJob.environmentId !== environmentId ||
-      generationJob.status !== 'succeeded'
-    ) {
+    if (!isUsableGeneration(generationJob, environmentId)) {
       throw fieldError('generationJobId', 'must name a successful generation job of this environment')
     }
     const { format, options } = generationJob.params
@@ -38,13 +33,13 @@ const push: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   /**
-   * An environment the caller may push (operator or more), of a provider that generates, that the
-   * organisation's rules do not refuse as the push would generate it (after its pending migrations; a
-   * rule added since its last write counts).
+   * An environment the caller may push (operator or more) that the push rule accepts (`app.pushProblem`:
+   * its provider, repository, deploy key and stored values) and the organisation's rules do not
+   * refuse as the push would generate it (after its pending migrations; a rule added since its last
+   * write counts).
    */
   async function pushable(request: FastifyRequest, id: string) {
     const { env, team } = await app.environments.access(request.principal, id, 'operate')
-    if (env.provider !== 'aws') throw fieldError('provider', 'only provider aws generates a stack')
     const problem = await app.pushProblem(env)
     if (problem) throw pushRefusal(problem)
     // The rules judge what the push generates: the configuration after its pending migrations.

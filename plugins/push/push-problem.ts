@@ -1,9 +1,8 @@
-// What makes an environment pushable at all: one rule for POST /:id/push and the bulk upgrade.
-// A Git repository, an allowed destination, a deploy key, and stored values its templates accept
-// once the pending migrations have moved them (`refusedValues`).
-import { checkDestination, DestinationError, urlProblem } from '@ies/server/jobs/push/destination'
-import { AppError, fieldError, type FieldError } from '@ies/server/core/errors'
-import { migrateEnvironment, MIGRATION_FAILED } from '@ies/server/jobs/generation/migrations'
+// The parts of the push rule (server/src/jobs/push/push-rule.ts) that need the app: the stored values
+// an environment's templates refuse once its pending migrations have moved them (`refusedValuesOf`),
+// and the configuration a push generates from (`pushedConfigurationOf`), which the organisation's rules judge.
+import { migrateEnvironment } from '@ies/server/jobs/generation/migrations'
+import { PUSHED_PROVIDER, type RefusedValues } from '@ies/server/jobs/push/push-rule'
 import { JobFailure } from '@ies/server/core/job-failure'
 import { templatesMigrations } from '@ies/server/templates/migrations'
 import type { Templates } from '@ies/server/templates/source'
@@ -12,55 +11,6 @@ import { catalogView, type TypedCatalog } from '@ies/processor-lib/contract/view
 import type { FastifyInstance } from 'fastify'
 import { LRUCache } from 'lru-cache'
 import type { EnvironmentRecord } from '../environments/record.ts'
-
-export interface PushProblem {
-  field: string
-  message: string
-  /** The stored values the templates refuse (MIGRATION_FAILED); absent for the destination's problems (VALIDATION_ERROR). */
-  refused?: FieldError[]
-}
-
-/**
- * The stored values of an environment that its templates refuse after its pending migrations (the
- * catalog and migrations of its templates version: its pin, else the newest); none when they cannot be judged.
- */
-export type RefusedValues = (env: EnvironmentRecord) => Promise<FieldError[]>
-
-/** Why the environment cannot be pushed, as the field and sentence of a 400 (or a 422 for refused values); null when it can. */
-export async function pushProblem(
-  env: EnvironmentRecord,
-  allowedHosts: readonly string[],
-  refusedValues?: RefusedValues,
-): Promise<PushProblem | null> {
-  const url = env.gitRepository?.url
-  if (!url) return { field: 'gitRepository', message: 'the environment has no Git repository to push to' }
-  const problem = urlProblem(url, allowedHosts)
-  if (problem) return { field: 'gitRepository.url', message: problem }
-  if (!env.deployKey) return { field: 'gitRepository.deployKey', message: 'the environment has no deploy key to push with' }
-  const refused = (await refusedValues?.(env)) ?? []
-  if (refused.length > 0) {
-    const [first] = refused
-    const more = refused.length > 1 ? ` (and ${refused.length - 1} more)` : ''
-    const message = `The templates refuse the stored value of ${first.field}: ${first.message}${more}. Change the value, then push again; nothing was pushed.`
-    return { field: first.field, message, refused }
-  }
-  try {
-    await checkDestination(url, allowedHosts)
-  } catch (err) {
-    if (err instanceof DestinationError) return { field: 'gitRepository.url', message: err.message }
-    throw err
-  }
-  return null
-}
-
-/**
- * The error a refused push answers: 422 MIGRATION_FAILED with every refused field in
- * `details.problems` (as a push job that no migration can move fails), else 400 on the field.
- */
-export function pushRefusal(problem: PushProblem): AppError {
-  if (problem.refused) return new AppError(422, MIGRATION_FAILED, problem.message, { problems: problem.refused })
-  return fieldError(problem.field, problem.message)
-}
 
 /** The typed catalog of a templates version, from its parameter-values file; null when it has none. */
 function catalogAt(templates: Templates): TypedCatalog | null {
@@ -87,7 +37,7 @@ export function migrateOf(app: FastifyInstance): Migrate {
  */
 export function pushedConfigurationOf(app: FastifyInstance, migrate: Migrate): (env: EnvironmentRecord) => Promise<EnvironmentRecord> {
   return async (env) => {
-    if (env.provider !== 'aws') return env
+    if (env.provider !== PUSHED_PROVIDER) return env
     try {
       return await migrate(env)
     } catch (err) {
@@ -104,7 +54,7 @@ export function pushedConfigurationOf(app: FastifyInstance, migrate: Migrate): (
  * pinned version's. A migration that cannot move a value is left to the push job (MIGRATION_FAILED,
  * the migration named); templates that cannot be read are judged nowhere (the job reports them).
  */
-export function refusedValuesOf(app: FastifyInstance, migrate: Migrate): RefusedValues {
+export function refusedValuesOf(app: FastifyInstance, migrate: Migrate): RefusedValues<EnvironmentRecord> {
   const pinned = new LRUCache<string, { view: TypedCatalog | null }>({ max: 16 })
   async function catalogOf(pin: string | undefined): Promise<TypedCatalog | null> {
     if (!pin) {
@@ -118,7 +68,7 @@ export function refusedValuesOf(app: FastifyInstance, migrate: Migrate): Refused
     return kept.view
   }
   return async (env) => {
-    if (env.provider !== 'aws') return []
+    if (env.provider !== PUSHED_PROVIDER) return []
     let catalog: TypedCatalog | null
     let migrated: EnvironmentRecord
     try {

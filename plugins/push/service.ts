@@ -1,9 +1,12 @@
-// Decorates `app.pushProblem`: why an environment cannot be pushed (push-problem.ts), with the
-// app's PUSH_ALLOWED_HOSTS and the stored values its templates refuse. The push route and the bulk upgrade (plugins/upgrades) ask it,
-// and `app.pushedConfiguration`: the configuration a push generates from, which the organisation's rules judge.
+// Decorates `app.pushProblem`: why an environment cannot be pushed (the push rule,
+// server/src/jobs/push/push-rule.ts), with the app's PUSH_ALLOWED_HOSTS and the stored values its
+// templates refuse (push-problem.ts). The push route, the plans (plugins/plans) and the bulk upgrade
+// (plugins/upgrades) ask it; and `app.pushedConfiguration`: the configuration a push generates from,
+// which the organisation's rules judge.
 import fp from 'fastify-plugin'
+import { pushProblem, type PushProblem } from '@ies/server/jobs/push/push-rule'
 import type { EnvironmentRecord } from '../environments/record.ts'
-import { migrateOf, pushedConfigurationOf, pushProblem, refusedValuesOf, type PushProblem } from './push-problem.ts'
+import { migrateOf, pushedConfigurationOf, refusedValuesOf } from './push-problem.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -73,17 +73,14 @@ export async function planWaves(
   for (const { env, pushed, behind, problems } of await statusOf(app, request, candidates)) {
     const skip = (reason: string) => skipped.push({ environmentId: env._id, name: env.name, reason })
     if (!explicit && !(pushed && isBehind(behind))) continue
-    if (env.provider !== 'aws') {
-      skip('only provider aws generates a stack')
-      continue
-    }
+    // The current catalog judges only an aws environment's values: another provider is refused by the push rule.
     if (problems.length > 0) {
       skip(`stored values the current catalog refuses: ${problems.map((p) => `${p.field}: ${p.reason}`).join('; ')}`)
       continue
     }
     const problem = await app.pushProblem(env)
     if (problem) {
-      skip(`${problem.field}: ${problem.message}`)
+      skip(problem.field === 'provider' ? problem.message : `${problem.field}: ${problem.message}`)
       continue
     }
     const generated = await app.pushedConfiguration(env)

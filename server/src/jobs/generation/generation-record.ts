@@ -59,6 +59,11 @@ export function parseGenerationRecord(content: Buffer | string | undefined | nul
   }
 }
 
+/** The record among generated files (`GENERATION_RECORD_PATH`); null when they carry none. */
+export function recordOf(files: readonly TreeFile[]): GenerationRecord | null {
+  return parseGenerationRecord(files.find((f) => f.path === GENERATION_RECORD_PATH)?.content)
+}
+
 /** Two records of the same generation: alike but for when (and by which IES version) they were written. */
 export function sameGeneration(a: GenerationRecord | null, b: GenerationRecord | null): boolean {
   return !!a && !!b && generationIdentity(a) === generationIdentity(b)

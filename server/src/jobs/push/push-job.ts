@@ -5,7 +5,7 @@ import type { TreeFile } from '@ies/processor-lib'
 import type { JobEnvironment } from '../generation/transform.ts'
 import type { Config } from '../../config.ts'
 import { pushHttp } from './destination.ts'
-import { GENERATION_RECORD_PATH, generationRecord, generationRecordFile, parseGenerationRecord } from '../generation/generation-record.ts'
+import { generationRecord, generationRecordFile, recordOf } from '../generation/generation-record.ts'
 import { pushFiles, type PushRequest, type PushStrategy } from './push.ts'
 import { pushCommitMessage } from './push-message.ts'
 import { recordedChanges, recordedConflicts } from './push-details.ts'
@@ -49,25 +49,21 @@ export async function pushEnvironment(opts: {
   const { job, env } = opts
   const params = job.params as LifecyclePushParams
   const strategy = params.strategy ?? 'merge'
-  // Files of an earlier generation (generationJobId) carry the input they were made from.
-  const carried = parseGenerationRecord(opts.files.find((f) => f.path === GENERATION_RECORD_PATH)?.content)
+  // The generation record, read once per push: files of an earlier generation (generationJobId)
+  // carry the input they were made from; an archive made before the record existed gets one.
+  const carried = recordOf(opts.files)
   const input = carried?.input ?? opts.input
-  const files = carried
-    ? opts.files
-    : // An archive made before the record existed.
-      [
-        ...opts.files,
-        generationRecordFile(
-          generationRecord({
-            environmentId: env._id,
-            environmentName: env.name,
-            templatesCommit: opts.templatesCommit,
-            format: params.format,
-            options: params.options,
-            input: opts.input,
-          }),
-        ),
-      ]
+  const record =
+    carried ??
+    generationRecord({
+      environmentId: env._id,
+      environmentName: env.name,
+      templatesCommit: opts.templatesCommit,
+      format: params.format,
+      options: params.options,
+      input: opts.input,
+    })
+  const files = carried ? opts.files : [...opts.files, generationRecordFile(record)]
   const outcome = await pushFiles({
     url: opts.url,
     branch: opts.branch,
@@ -80,9 +76,10 @@ export async function pushEnvironment(opts: {
     beforeUpdate: opts.beforeUpdate,
     onMerge: opts.onMerge,
     keptBase: (record) => (record.environmentId === env._id ? opts.records.bases.files(record) : Promise.resolve(null)),
+    record,
+    // The record as pushed may be the branch's copy of the same generation (push.ts): the same identity, so the same kept base.
     keepBase: async (pushed) => {
-      const record = parseGenerationRecord(pushed.find((f) => f.path === GENERATION_RECORD_PATH)?.content)
-      if (record) await opts.records.bases.keep(pushed, record)
+      await opts.records.bases.keep(pushed, record)
     },
     http: pushHttp(opts.config.push.allowedHosts, opts.config.push.gitTimeoutMs),
     cacheDir: opts.config.push.cacheDir,

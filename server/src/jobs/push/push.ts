@@ -48,7 +48,7 @@ import {
   type Credentials,
   type TreeEntries,
 } from '@ies/processor-lib/git-objects'
-import { GENERATION_RECORD_PATH, parseGenerationRecord, sameGeneration, type GenerationRecord } from '../generation/generation-record.ts'
+import { GENERATION_RECORD_PATH, parseGenerationRecord, recordOf, sameGeneration, type GenerationRecord } from '../generation/generation-record.ts'
 import { changesOf, type FileChange } from './push-preview.ts'
 import { recordedConflicts } from './push-details.ts'
 import { withRepository } from './repository-cache.ts'
@@ -79,6 +79,8 @@ export interface PushRequest {
   auth: Credentials
   /** The generated files, the generation record (`.ies/generation.json`) among them. */
   files: readonly TreeFile[]
+  /** That generation record, when the caller has read it (push-job.ts); else it is read from `files`. */
+  record?: GenerationRecord | null
   /** The commit message, given the generation record of the last push (null when there is none). */
   message(previous: GenerationRecord | null): string
   author: { name: string; email: string }
@@ -156,7 +158,7 @@ async function pushInto(gitdir: string, req: PushRequest): Promise<PushOutcome> 
     const defaultOf = () => (defaultBranch ??= session.remote(defaultBranchOf(req)))
     const branch = req.branch || (await defaultOf()) || 'main'
     const theirs = await writeFileBlobs(gitdir, req.files)
-    const ownRecord = parseGenerationRecord(req.files.find((f) => f.path === GENERATION_RECORD_PATH)?.content)
+    const ownRecord = req.record !== undefined ? req.record : recordOf(req.files)
     const ctx: PushContext = { gitdir, basedir, cache, req, session, branch, defaultOf, ownRecord }
     for (let attempt = 1; ; attempt++) {
       const outcome = await pushAttempt(ctx, theirs, attempt)
@@ -235,7 +237,7 @@ async function pushAttempt(ctx: PushContext, theirs: TreeEntries, attempt: numbe
   const { pushRef, read, commitOf, treeOf } = ctx.session
   const { head, generated, keptAt, from, ours, found } = await readBranch(ctx)
   const { base, lastGenerated } = found
-  const previous = parseGenerationRecordOf(base.get(GENERATION_RECORD_PATH) && (await read(base.get(GENERATION_RECORD_PATH)!.oid)))
+  const previous = parseGenerationRecord(base.get(GENERATION_RECORD_PATH) && (await read(base.get(GENERATION_RECORD_PATH)!.oid)))
   const next = await withPreviousRecord(theirs, base, previous, read, (content) => writeBlob(gitdir, content))
   const merge = await mergeTrees({
     base,
@@ -472,8 +474,6 @@ async function reviewedBase(
   const parent = (await git.readCommit({ fs, gitdir: basedir, oid: candidate })).commit.parent[0] ?? null
   return parent === generated ? candidate : null
 }
-
-const parseGenerationRecordOf = (content: Buffer | undefined | false) => (content ? parseGenerationRecord(content) : null)
 
 /**
  * The new generated tree, its generation record replaced by the last push's when both describe the

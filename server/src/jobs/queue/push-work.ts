@@ -9,6 +9,7 @@ import { processorInput, templatesVersionOf, type JobEnvironment, type Processor
 import { isPemPrivateKey, PEM_OVER_HTTPS_MESSAGE } from '../push/deploy-key.ts'
 import { checkDestination } from '../push/destination.ts'
 import { pushEnvironment, type LifecyclePushParams } from '../push/push-job.ts'
+import { isUsableGeneration } from '../push/push-rule.ts'
 import { planFailed, pushPlanning, type Planning } from '../plan/push-plan.ts'
 import { UNZIP_LIMITS } from '../../core/archive-limits.ts'
 import type { ArchiveId } from './archives.ts'
@@ -103,20 +104,14 @@ async function pushTurn(ctx: JobContext, record: JobRecord, keep: () => Promise<
   }
 }
 
-/** The files of an earlier successful generation of the same environment, read back from its archive. */
+/** The files of an earlier successful generation of the same environment (the push rule's `isUsableGeneration`), read back from its archive. */
 async function filesOfGeneration(
   ctx: JobContext,
   record: JobRecord,
   generationJobId: string,
 ): Promise<{ files: TreeFile[]; templatesCommit: string }> {
   const generation = await ctx.store.get(record.userId, generationJobId)
-  if (
-    !generation ||
-    generation.type !== 'generate' ||
-    generation.environmentId !== record.environmentId ||
-    generation.status !== 'succeeded' ||
-    !generation.archiveId
-  ) {
+  if (!isUsableGeneration(generation, record.environmentId)) {
     throw new JobFailure('GENERATION_NOT_USABLE', 'The given generation job is not a successful generation of this environment')
   }
   const inputs = await unzipToFiles(await ctx.archives.read(generation.archiveId as ArchiveId), UNZIP_LIMITS)
