@@ -1,12 +1,12 @@
 // One generation: the templates a format and its options select, processed with the transform's
 // output by a template processor (in process, or the remote processor service: processor-client.ts),
-// the backend file, the generation record (`.ies/generation.json`, generation-record.ts), and the zip,
+// the backend file, the generation record (`.ies/generation.json`, ../push/generation-record.ts), and the zip,
 // which is checked to hold every expected file. Pure with respect to the database.
 import { processFiles, zipTree, type Finding, type TreeFile } from '@ies/processor-lib'
 import { selectInputs } from '@ies/processor-lib/tree'
 import { archiveFindings } from '@ies/processor-lib/tree'
 import { backendFile, BACKEND_FILE } from './backend-file.ts'
-import { generationRecord, generationRecordFile } from './generation-record.ts'
+import { generationRecord, generationRecordFile } from '../push/generation-record.ts'
 import { selectedPrefixes, writesBackend, type Format, type GenerateOptions } from './selection.ts'
 import type { TemplatesSource } from '../../templates/source.ts'
 import type { ProcessorInput } from './transform.ts'

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto'
 import { Binary, type Collection, type Db } from 'mongodb'
 import { unzipToFiles, zipTree, type TreeFile } from '@ies/processor-lib'
-import { generationIdentity, type GenerationRecord } from '../generation/generation-record.ts'
+import { generationIdentity, type GenerationRecord } from './generation-record.ts'
 import { INLINE_LIMIT_BYTES, UNZIP_LIMITS } from '../../core/archive-limits.ts'
 
 /** How many generations of one environment are kept (the last pushes' and reviews' bases). */

@@ -1,7 +1,7 @@
 // The commit message of a push: what changed since the last push (the templates commit, old -> new,
 // and the configuration fields that changed, read from the last push's generation record), and the
 // trailers `IES-Environment: <id>` and `IES-Templates-Commit: <sha>`.
-import { changedFields, type GenerationRecord } from '../generation/generation-record.ts'
+import { changedFields, type GenerationRecord } from './generation-record.ts'
 import type { ProcessorInput } from '../generation/transform.ts'
 
 /** How many changed configuration fields a message names before it says how many more there are. */

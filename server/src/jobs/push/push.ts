@@ -48,7 +48,7 @@ import {
   type Credentials,
   type TreeEntries,
 } from '@ies/processor-lib/git-objects'
-import { GENERATION_RECORD_PATH, parseGenerationRecord, recordOf, sameGeneration, type GenerationRecord } from '../generation/generation-record.ts'
+import { GENERATION_RECORD_PATH, parseGenerationRecord, recordOf, sameGeneration, type GenerationRecord } from './generation-record.ts'
 import { changesOf, type FileChange } from './push-preview.ts'
 import { recordedConflicts } from './push-details.ts'
 import { withRepository } from './repository-cache.ts'

@@ -17,7 +17,7 @@
 // A conflicted entry keeps the branch's version in `entries` (nothing is ever overwritten) and holds
 // the conflict markers in `marked` (what a push to a review branch carries).
 import { isRegularFile, type TreeEntries, type TreeEntry } from '@ies/processor-lib/git-objects'
-import { GENERATION_RECORD_PATH } from '../generation/generation-record.ts'
+import { GENERATION_RECORD_PATH } from './generation-record.ts'
 import { mergeText, textDecoder, type ConflictHunk, type MarkerLabels } from './line-merge.ts'
 import type { ConflictKind } from '@ies/api/schemas/push'
 

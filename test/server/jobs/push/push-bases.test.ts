@@ -4,7 +4,7 @@
 // environment's removal takes them all.
 import t from 'tap'
 import { KEPT_PER_ENVIRONMENT, PushBases } from '../../../../server/src/jobs/push/push-bases.ts'
-import type { GenerationRecord } from '../../../../server/src/jobs/generation/generation-record.ts'
+import type { GenerationRecord } from '../../../../server/src/jobs/push/generation-record.ts'
 import { startTestDatabase } from '../../../harness/database.ts'
 
 const record = (environmentId: string, templatesCommit: string): GenerationRecord => ({

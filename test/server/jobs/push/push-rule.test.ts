@@ -18,7 +18,12 @@ t.test('each problem names its field, the first in order winning', async (t) => 
     ['another provider', { ...pushable, provider: 'gcp', gitRepository: undefined }, 'provider', /^only provider aws generates a stack$/],
     ['no repository', { ...pushable, gitRepository: undefined, deployKey: undefined }, 'gitRepository', /no Git repository to push to/],
     ['an SSH URL', { ...pushable, gitRepository: { url: 'git@example.com:org/repo.git' } }, 'gitRepository.url', /SSH and git:\/\/ URLs/],
-    ['plain http to a host not allowed', { ...pushable, gitRepository: { url: 'http://example.com/r.git' } }, 'gitRepository.url', /https:\/\//],
+    [
+      'plain http to a host not allowed',
+      { ...pushable, gitRepository: { url: 'http://example.com/r.git' } },
+      'gitRepository.url',
+      /https:\/\//,
+    ],
     ['no deploy key', { ...pushable, deployKey: undefined }, 'gitRepository.deployKey', /no deploy key to push with/],
   ]
   for (const [name, env, field, message] of cases) {

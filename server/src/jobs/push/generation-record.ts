@@ -4,8 +4,8 @@
 // other configuration.
 import { createRequire } from 'node:module'
 import type { TreeFile } from '@ies/processor-lib'
-import type { Format, GenerateOptions } from './selection.ts'
-import type { ProcessorInput } from './transform.ts'
+import type { Format, GenerateOptions } from '../generation/selection.ts'
+import type { ProcessorInput } from '../generation/transform.ts'
 
 export const GENERATION_RECORD_PATH = '.ies/generation.json'
 
@@ -20,7 +20,7 @@ export interface GenerationRecord {
   format: Format
   options: GenerateOptions
   input: ProcessorInput
-  /** The ids of the templates' migrations the configuration has run (generation/migrations.ts). */
+  /** The ids of the templates' migrations the configuration has run (../generation/migrations.ts). */
   migrations?: string[]
   generatedAt: string
   iesVersion: string
