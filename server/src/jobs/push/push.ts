@@ -79,7 +79,7 @@ export interface PushRequest {
   auth: Credentials
   /** The generated files, the generation record (`.ies/generation.json`) among them. */
   files: readonly TreeFile[]
-  /** That generation record, when the caller has read it (push-job.ts); else it is read from `files`. */
+  /** That generation record, when the caller has read it (push-job.ts); else it is read from `files` here. */
   record?: GenerationRecord | null
   /** The commit message, given the generation record of the last push (null when there is none). */
   message(previous: GenerationRecord | null): string
@@ -158,8 +158,7 @@ async function pushInto(gitdir: string, req: PushRequest): Promise<PushOutcome> 
     const defaultOf = () => (defaultBranch ??= session.remote(defaultBranchOf(req)))
     const branch = req.branch || (await defaultOf()) || 'main'
     const theirs = await writeFileBlobs(gitdir, req.files)
-    const ownRecord = req.record !== undefined ? req.record : recordOf(req.files)
-    const ctx: PushContext = { gitdir, basedir, cache, req, session, branch, defaultOf, ownRecord }
+    const ctx: PushContext = { gitdir, basedir, cache, req, session, branch, defaultOf, ownRecord: req.record ?? recordOf(req.files) }
     for (let attempt = 1; ; attempt++) {
       const outcome = await pushAttempt(ctx, theirs, attempt)
       if (outcome) return outcome
@@ -238,7 +237,7 @@ async function pushAttempt(ctx: PushContext, theirs: TreeEntries, attempt: numbe
   const { head, generated, keptAt, from, ours, found } = await readBranch(ctx)
   const { base, lastGenerated } = found
   const previous = parseGenerationRecord(base.get(GENERATION_RECORD_PATH) && (await read(base.get(GENERATION_RECORD_PATH)!.oid)))
-  const next = await withPreviousRecord(theirs, base, previous, read, (content) => writeBlob(gitdir, content))
+  const next = await withPreviousRecord(theirs, base, previous, ctx.ownRecord, read, (content) => writeBlob(gitdir, content))
   const merge = await mergeTrees({
     base,
     ours,
@@ -476,20 +475,21 @@ async function reviewedBase(
 }
 
 /**
- * The new generated tree, its generation record replaced by the last push's when both describe the
- * same generation (only the time differs): an unchanged generation then changes nothing.
+ * The new generated tree, its generation record (`own`) replaced by the last push's when both describe
+ * the same generation (only the time differs): an unchanged generation then changes nothing.
  */
 async function withPreviousRecord(
   theirs: TreeEntries,
   base: TreeEntries,
   previous: GenerationRecord | null,
+  own: GenerationRecord | null,
   read: (oid: string) => Promise<Buffer>,
   write: (content: Buffer) => Promise<string>,
 ): Promise<TreeEntries> {
   const ours = theirs.get(GENERATION_RECORD_PATH)
   const before = base.get(GENERATION_RECORD_PATH)
   if (!ours || !before || ours.oid === before.oid) return theirs
-  if (!sameGeneration(previous, parseGenerationRecord(await read(ours.oid)))) return theirs
+  if (!sameGeneration(previous, own)) return theirs
   // Into the repository the commits are made in (the base was fetched into another).
   await write(await read(before.oid))
   return new Map(theirs).set(GENERATION_RECORD_PATH, before)
