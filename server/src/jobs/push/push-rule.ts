@@ -1,12 +1,15 @@
 // Whether an environment can be pushed, and from which generation: the one rule of the push route
 // (a push and a dry run alike), the plans and the bulk upgrade (through `app.pushProblem`,
-// plugins/push/service.ts), and of the push job for the generation it takes its files from
-// (queue/push-work.ts). An environment is pushable when its provider generates a stack (aws), it has
-// a Git repository at an allowed destination and a deploy key, and its templates accept its stored
-// values once its pending migrations have moved them (`RefusedValues`, plugins/push/push-problem.ts).
+// plugins/push/service.ts), and of the push job (queue/push-work.ts), which asks again at its turn
+// with the environment as migrated and its deploy key read. An environment is pushable when its
+// provider generates a stack (aws), it has a Git repository at an allowed destination and a deploy
+// key, and its templates accept its stored values once its pending migrations have moved them
+// (`RefusedValues`, plugins/push/push-problem.ts).
 import { AppError, fieldError, type FieldError } from '../../core/errors.ts'
+import { JobFailure } from '../../core/job-failure.ts'
 import { MIGRATION_FAILED } from '../generation/migrations.ts'
 import type { JobRecord } from '../queue/store.ts'
+import { isPemPrivateKey, PEM_OVER_HTTPS_MESSAGE } from './deploy-key.ts'
 import { checkDestination, DestinationError, urlProblem } from './destination.ts'
 
 /** What the rule reads of an environment (a stored environment record has all of it). */
@@ -76,4 +79,20 @@ export function pushRefusal(problem: PushProblem): AppError {
  */
 export function isUsableGeneration(job: JobRecord | null | undefined, environmentId: string): job is JobRecord {
   return !!job && job.type === 'generate' && job.environmentId === environmentId && job.status === 'succeeded' && !!job.archiveId
+}
+
+/**
+ * The push job's repository, at its turn (the environment may have changed since the push was
+ * asked for): NO_GIT_REPOSITORY without one. Its destination is checked again before the push connects.
+ */
+export function jobRepository<R extends { url: string }>(env: { gitRepository?: R }): R {
+  const repository = env.gitRepository
+  if (!repository?.url) throw new JobFailure('NO_GIT_REPOSITORY', 'The environment has no Git repository')
+  return repository
+}
+
+/** The push job's deploy key, as read at its turn: NO_DEPLOY_KEY without one, DEPLOY_KEY_NOT_USABLE for an SSH key (pushes use HTTPS). */
+export function checkJobDeployKey(deployKey: string | null): asserts deployKey is string {
+  if (!deployKey) throw new JobFailure('NO_DEPLOY_KEY', 'The environment has no deploy key to push with')
+  if (isPemPrivateKey(deployKey)) throw new JobFailure('DEPLOY_KEY_NOT_USABLE', PEM_OVER_HTTPS_MESSAGE)
 }

@@ -6,10 +6,9 @@ import { unzipToFiles, type TreeFile } from '@ies/processor-lib'
 import { credentialSecrets } from '../../core/redaction.ts'
 import { generate } from '../generation/generation.ts'
 import { processorInput, templatesVersionOf, type JobEnvironment, type ProcessorInput } from '../generation/transform.ts'
-import { isPemPrivateKey, PEM_OVER_HTTPS_MESSAGE } from '../push/deploy-key.ts'
 import { checkDestination } from '../push/destination.ts'
 import { pushEnvironment, type LifecyclePushParams } from '../push/push-job.ts'
-import { isUsableGeneration } from '../push/push-rule.ts'
+import { checkJobDeployKey, isUsableGeneration, jobRepository } from '../push/push-rule.ts'
 import { planFailed, pushPlanning, type Planning } from '../plan/push-plan.ts'
 import { UNZIP_LIMITS } from '../../core/archive-limits.ts'
 import type { ArchiveId } from './archives.ts'
@@ -39,12 +38,10 @@ export async function runPush(ctx: JobContext, record: JobRecord, touch: Touch, 
       const stored = await environment
       const migrated = await ctx.migrations.migrated(stored, templatesVersionOf(stored, params.templatesVersion))
       const { env } = migrated
-      const repository = env.gitRepository
-      if (!repository?.url) throw new JobFailure('NO_GIT_REPOSITORY', 'The environment has no Git repository')
+      const repository = jobRepository(env)
       input = processorInput(env)
       deployKey = await ctx.environments.getDeployKey(record.userId, environmentId)
-      if (!deployKey) throw new JobFailure('NO_DEPLOY_KEY', 'The environment has no deploy key to push with')
-      if (isPemPrivateKey(deployKey)) throw new JobFailure('DEPLOY_KEY_NOT_USABLE', PEM_OVER_HTTPS_MESSAGE)
+      checkJobDeployKey(deployKey)
       planning = await pushPlanning(ctx, record, env, templatesVersionOf(env, params.templatesVersion))
       const { files, templatesCommit } = params.generationJobId
         ? await filesOfGeneration(ctx, record, params.generationJobId)

@@ -1,8 +1,16 @@
 // The push rule (server/src/jobs/push/push-rule.ts): why an environment cannot be pushed, checked in
 // order (provider, repository, its URL, deploy key, refused values, destination), the error each
-// problem answers, and which generation jobs a push may take its files from.
+// problem answers, which generation jobs a push may take its files from, and the push job's own
+// checks at its turn (its repository and deploy key, with the job's failure codes).
 import t from 'tap'
-import { isUsableGeneration, pushProblem, pushRefusal, type PushableEnvironment } from '../../../../server/src/jobs/push/push-rule.ts'
+import {
+  checkJobDeployKey,
+  isUsableGeneration,
+  jobRepository,
+  pushProblem,
+  pushRefusal,
+  type PushableEnvironment,
+} from '../../../../server/src/jobs/push/push-rule.ts'
 import type { JobRecord } from '../../../../server/src/jobs/queue/store.ts'
 
 const ALLOWED = ['127.0.0.1']
@@ -68,4 +76,16 @@ t.test('a usable generation: a successful generation of the same environment wit
   t.notOk(isUsableGeneration({ ...job, status: 'failed' }, 'e1'), 'a failed generation')
   t.notOk(isUsableGeneration({ ...job, status: 'running' }, 'e1'), 'an unfinished generation')
   t.notOk(isUsableGeneration({ ...job, archiveId: undefined }, 'e1'), 'no archive')
+})
+
+t.test("the push job's repository and deploy key at its turn", async (t) => {
+  const repository = { url: 'https://git.example.com/org/repo.git', branch: 'main' }
+  t.equal(jobRepository({ gitRepository: repository }), repository)
+  t.throws(() => jobRepository({}), { code: 'NO_GIT_REPOSITORY', message: 'The environment has no Git repository' })
+  t.throws(() => jobRepository({ gitRepository: { url: '' } }), { code: 'NO_GIT_REPOSITORY' }, 'an empty URL')
+  t.doesNotThrow(() => checkJobDeployKey('ghp_token123'))
+  t.throws(() => checkJobDeployKey(null), { code: 'NO_DEPLOY_KEY', message: 'The environment has no deploy key to push with' })
+  t.throws(() => checkJobDeployKey(''), { code: 'NO_DEPLOY_KEY' }, 'an empty key')
+  const pem = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE=\n-----END OPENSSH PRIVATE KEY-----\n'
+  t.throws(() => checkJobDeployKey(pem), { code: 'DEPLOY_KEY_NOT_USABLE', message: /SSH deploy key cannot authenticate an HTTPS push/ })
 })
