@@ -26,6 +26,8 @@ import type { Environment, EnvironmentInput } from '@ies/api/schemas/environment
 import { DEPLOY_KEY_PURPOSE, toEnvironment, type EnvironmentRecord } from './record.ts'
 import { fromStored, toStored, type StoredEnvironment } from './stored-form.ts'
 import { EnvironmentSummaries } from './summaries.ts'
+import type { Summarized } from './summary-selection.ts'
+import { DriftScheduledList, type DriftScheduled } from './drift-scheduled.ts'
 import { CredentialReferences, credentialRefused } from './credential-references.ts'
 import { EnvironmentLists, type ListOptions, type ListRow } from './lists.ts'
 
@@ -72,6 +74,8 @@ export class EnvironmentRepository {
   private readonly migratedHooks: EnvironmentMigratedHook[] = []
   /** Per user: what a list filters, sorts, counts and pages (summaries.ts). */
   readonly summaries: EnvironmentSummaries
+  /** The environments checked for drift on a schedule (drift-scheduled.ts). */
+  private readonly driftList: DriftScheduledList
   /** When each user's list page was last compared with its records here (see `listRows`). */
   private readonly verifiedAt = new Map<string, number>()
 
@@ -83,6 +87,7 @@ export class EnvironmentRepository {
   ) {
     this.collection = db.collection<StoredEnvironment>('environments')
     this.credentialRefs = new CredentialReferences(db)
+    this.driftList = new DriftScheduledList(db)
     this.summaries = new EnvironmentSummaries(db, this.collection, (userId, fn) => ownerLock(db, userId, fn))
     this.lists = new EnvironmentLists(this.collection, this.summaries, (caller, team) => this.scopes(caller, team))
   }
@@ -222,7 +227,7 @@ export class EnvironmentRepository {
         await this.collection.deleteOne({ _id: id })
         throw credentialRefused(doc.provider)
       }
-      await this.summarize(userId, () => this.summaries.put(doc))
+      await this.written(userId, doc)
       return doc
     })
   }
@@ -295,10 +300,10 @@ export class EnvironmentRepository {
         )
       }
       const now = await this.collection.findOne({ _id: id })
-      if (now) await this.summarize(userId, () => this.summaries.put(now))
+      if (now) await this.written(userId, now)
       throw credentialRefused(doc.provider)
     }
-    await this.summarize(userId, () => this.summaries.put(doc))
+    await this.written(userId, doc)
     return doc
   }
 
@@ -307,6 +312,12 @@ export class EnvironmentRepository {
    * write still stands (the summary marked itself for a rebuild on the user's next list); any other
    * failure is a bug and is thrown.
    */
+  /** Keeps what is derived from a written record: the owner's list summary and the drift schedule's list. */
+  private async written(userId: string, doc: Summarized & Pick<EnvironmentRecord, 'driftCheckHours'>): Promise<void> {
+    await this.summarize(userId, () => this.summaries.put(doc))
+    await this.summarize(userId, () => this.driftList.keep(doc))
+  }
+
   private async summarize(userId: string, update: () => Promise<void>): Promise<void> {
     try {
       await update()
@@ -370,7 +381,7 @@ export class EnvironmentRepository {
           updatedAt: new Date(Math.max(Date.now(), stored.updatedAt.getTime() + 1)),
         }
         if (await replaceAtVersion(this.db, this.collection, stored.version, toStored(doc))) {
-          await this.summarize(userId, () => this.summaries.put(doc))
+          await this.written(userId, doc)
           for (const hook of this.migratedHooks) await hook(toEnvironment(stored), toEnvironment(doc), by)
           return
         }
@@ -420,6 +431,7 @@ export class EnvironmentRepository {
       return doc
     })
     await this.summarize(ownerKey, () => this.summaries.putLocking(moved))
+    await this.summarize(ownerKey, () => this.driftList.keep(moved))
     return moved
   }
 
@@ -446,19 +458,13 @@ export class EnvironmentRepository {
     for (const hook of this.deletedHooks) await hook(doc)
     const result = await this.collection.deleteOne({ _id: id })
     await this.summarize(userId, () => this.summaries.remove(userId, id))
+    await this.summarize(userId, () => this.driftList.remove(id))
     return result.deletedCount === 1
   }
 
-  /**
-   * The environments checked for drift on a schedule (`driftCheckHours`), every owner's: one query
-   * (a scan of the table on the embedded store) per DRIFT_SCHEDULE_SCAN_MS, projected to what the
-   * schedule reads.
-   */
-  async driftScheduled(): Promise<{ id: string; userId: string; everyHours: number }[]> {
-    const docs = await this.collection
-      .find({ driftCheckHours: { $gte: 1 } }, { projection: { _id: 1, userId: 1, driftCheckHours: 1 } })
-      .toArray()
-    return docs.map((d) => ({ id: d._id, userId: d.userId, everyHours: d.driftCheckHours! }))
+  /** The environments checked for drift on a schedule (`driftCheckHours`), every owner's. */
+  driftScheduled(): Promise<DriftScheduled[]> {
+    return this.driftList.all()
   }
 
   /** Names of the user's environments that reference a cloud credential. */

@@ -4,7 +4,8 @@
 //
 // Each replica that runs jobs scans every DRIFT_SCHEDULE_SCAN_MS. A check is claimed before it is
 // queued by inserting `<environment>:<time it became due>` into `driftScheduleClaims` (a unique `_id`,
-// atomic on every store), so two replicas never queue the same check. At most
+// atomic on every store), so two replicas never queue the same check; an environment's claim is
+// removed, by its `_id`, once the next one is made or the environment is deleted. At most
 // DRIFT_SCHEDULE_CONCURRENCY scheduled checks are queued or running at once (counted from the jobs
 // the schedule queued, `driftSchedule`, one document per environment; replicas scanning at the same
 // moment may each add one): the rest wait for a later scan, oldest due first. Drift jobs run in the plan slots (PLAN_CONCURRENCY), never in those of
@@ -18,13 +19,13 @@ import type { LastDrift } from '@ies/api/schemas/plans'
 import type { EnvironmentRecord } from '../environments/record.ts'
 
 const HOUR_MS = 3600_000
-/** Claims older than this are removed (they only matter while their check could be queued twice). */
-const CLAIM_KEEP_MS = 7 * 24 * HOUR_MS
 
 interface ScheduleDoc {
   _id: string
   queuedAt: Date
   jobId: string
+  /** The claim the check was queued under (`<environment>:<due time>`). */
+  claimId?: string
 }
 
 export interface DriftScheduleDeps {
@@ -51,7 +52,7 @@ function notCheckable(env: EnvironmentRecord | null): string | null {
 
 export class DriftSchedule {
   private readonly state: Collection<ScheduleDoc>
-  private readonly claims: Collection<{ _id: string; at: Date }>
+  private readonly claims: Collection<{ _id: string }>
   /** Scans finished by this replica (tests wait for them). */
   private readonly scans: Collection<{ _id: string; count: number }>
 
@@ -81,18 +82,20 @@ export class DriftSchedule {
       if (outstanding >= this.deps.config.concurrency) break
       const env = await this.deps.environment(id)
       if (notCheckable(env)) continue
-      if (!(await this.claim(`${id}:${dueAt}`))) continue
+      const claimId = `${id}:${dueAt}`
+      if (!(await this.claim(claimId))) continue
       const jobId = await this.deps.enqueue(env!)
-      await this.state.replaceOne({ _id: id }, { queuedAt: new Date(now), jobId }, { upsert: true })
+      const before = await this.state.findOneAndReplace({ _id: id }, { queuedAt: new Date(now), jobId, claimId }, { upsert: true })
+      if (before?.claimId) await this.claims.deleteOne({ _id: before.claimId })
       outstanding++
     }
-    await this.claims.deleteMany({ at: { $lt: new Date(now - CLAIM_KEEP_MS) } })
     await this.scans.updateOne({ _id: 'scans' }, { $inc: { count: 1 } }, { upsert: true })
   }
 
   /** Forgets a deleted environment's schedule. */
   async remove(environmentId: string): Promise<void> {
-    await this.state.deleteOne({ _id: environmentId })
+    const state = await this.state.findOneAndDelete({ _id: environmentId })
+    if (state?.claimId) await this.claims.deleteOne({ _id: state.claimId })
   }
 
   /** Scans every DRIFT_SCHEDULE_SCAN_MS until the returned stop is called. */
@@ -121,7 +124,7 @@ export class DriftSchedule {
 
   private async claim(id: string): Promise<boolean> {
     try {
-      await this.claims.insertOne({ _id: id, at: new Date() })
+      await this.claims.insertOne({ _id: id })
       return true
     } catch (err) {
       if ((err as { code?: unknown }).code === 11000) return false

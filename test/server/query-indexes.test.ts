@@ -10,6 +10,7 @@ import { MongoClient, type Document } from 'mongodb'
 import { buildApp } from '@ies/server'
 import { isFerretDB } from '@ies/server/core/db'
 import { startTestApp } from '../harness/app.ts'
+import { eventually } from '../harness/eventually.ts'
 import { environmentBody } from '../harness/jobs.ts'
 import { AWS_KEY } from '../plugins/helpers.ts'
 import { approvingTeam } from '../plugins/approvals/fixtures.ts'
@@ -21,6 +22,7 @@ const SCANS_ALLOWED: Record<string, string> = {
   environments: 'once per database, the first time a summary is missing: builds every user summary (plugins/environments/summaries.ts)',
   teams: 'the few teams are read whole and kept for a while (plugins/teams/repository.ts `known`)',
   jobsAwaitingApproval: 'holds only the pushes waiting for approval: GET /api/approvals and the approvals sweep read it whole',
+  environmentsDriftScheduled: 'holds only the environments with driftCheckHours: each drift schedule scan reads it whole',
 }
 
 /** The field names a filter constrains (top level, and inside $and / $or / $nor). */
@@ -84,7 +86,12 @@ t.test('every query shape has an index', async (t) => {
   })
   await client.connect()
   t.teardown(() => client.close())
-  const app = await buildApp({ config: { ...ctx.config, jobs: { ...ctx.config.jobs, process: true } }, logger: false, mongoClient: client })
+  const config = {
+    ...ctx.config,
+    jobs: { ...ctx.config.jobs, process: true },
+    plan: { ...ctx.config.plan, driftSchedule: { ...ctx.config.plan.driftSchedule, scanEveryMs: 50 } },
+  }
+  const app = await buildApp({ config, logger: false, mongoClient: client })
   t.teardown(() => app.close())
   await app.listen({ host: '127.0.0.1', port: 0 })
 
@@ -116,6 +123,12 @@ t.test('every query shape has an index', async (t) => {
   await call('dev', 'GET', `/api/environments/${envId}`)
   await call('other', 'GET', `/api/environments/${envId}`)
   t.equal((await call('dev', 'PUT', `/api/environments/${envId}`, { domain: 'other.example.com' })).status, 200)
+  // The drift schedule's scans read the list of scheduled environments, not the environments.
+  t.equal((await call('dev', 'PUT', `/api/environments/${envId}`, { driftCheckHours: 24 })).status, 200)
+  const scans = async () =>
+    (await app.mongo.db.collection<{ _id: string; count: number }>('driftScheduleScans').findOne({ _id: 'scans' }))?.count ?? 0
+  const seen = await scans()
+  await eventually(scans, (n) => n >= seen + 2, { timeoutMs: 30_000 })
   t.equal((await call('dev', 'GET', '/api/environments/upgrades')).status, 200)
   const rollout = await call('dev', 'POST', '/api/environments/upgrade', { pattern: 'shapes*', waves: ['*-2', '*'], dryRun: true })
   t.equal(rollout.status, 202)
