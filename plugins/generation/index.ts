@@ -3,7 +3,7 @@
 // upgrades in plugins/upgrades).
 //   POST /environments/:id/generate   202 with the queued job; ?wait=true: 200 with the files
 //   POST /environments/terraform-backend/create   the S3 state bucket (terraform-backend.ts)
-//   GET  /environments/:id/jobs       the environment's jobs, newest first, by cursor (history.ts)
+//   GET  /environments/:id/jobs       the environment's jobs, newest first, by cursor (environment-jobs.ts)
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { unzipToFiles } from '@ies/processor-lib'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
@@ -13,7 +13,7 @@ import { UNZIP_LIMITS } from '@ies/server/core/archive-limits'
 import type { ArchiveId } from '@ies/server/jobs/queue/archives'
 import type { GenerateResult } from '@ies/server/jobs/queue/store'
 import { Job, toJob } from '@ies/api/schemas/jobs'
-import { jobHistoryRoutes } from './history.ts'
+import { environmentJobsRoutes } from './environment-jobs.ts'
 import { terraformBackendRoutes } from './terraform-backend.ts'
 import { EnvironmentParams, GeneratedFiles, GenerateBody, GenerateQuery } from '@ies/api/schemas/generation'
 
@@ -24,7 +24,7 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 const generation: FastifyPluginAsyncTypebox = async (app) => {
   const environments = app.environments
   await app.register(terraformBackendRoutes)
-  await app.register(jobHistoryRoutes)
+  await app.register(environmentJobsRoutes)
 
   /** An environment the caller may generate (operator or more), of a provider that generates. */
   const environmentOf = async (principal: Parameters<typeof environments.access>[0], id: string) => {

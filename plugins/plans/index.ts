@@ -58,22 +58,25 @@ const plans: FastifyPluginAsyncTypebox = async (app) => {
     return env
   }
 
-  for (const type of ['plan', 'drift'] as const) {
-    app.post(
-      `/:id/${type}`,
-      { schema: { params: EnvironmentParams, querystring: PlanQuery, response: { 200: Envelope(Job), 202: Envelope(Job), ...errors } } },
-      async (request, reply) => {
-        const { userId } = request.principal
-        const env = await plannable(request.principal, request.params.id)
-        const job = await app.jobs.enqueue(type, userId, env._id, planParams())
-        // The history records the plan once it has finished, with its summary (jobs/plan/push-plan.ts).
-        if (!request.query.wait) return reply.code(202).send(ok(request, toJob(job)))
-        const done = await app.jobs.waitFor(userId, job._id, app.config.jobs.waitTimeoutMs)
-        if (!done || done.status === 'queued' || done.status === 'running') return reply.code(202).send(ok(request, toJob(done ?? job)))
-        return reply.code(200).send(ok(request, toJob(done)))
-      },
-    )
+  /** Queues a plan or a drift check of the environment: 202 with the job, or 200 with it finished (`?wait=true`). */
+  async function queue(type: 'plan' | 'drift', principal: FastifyRequest['principal'], id: string, wait: boolean) {
+    const env = await plannable(principal, id)
+    const job = await app.jobs.enqueue(type, principal.userId, env._id, planParams())
+    // The history records the plan once it has finished, with its summary (jobs/plan/push-plan.ts).
+    if (!wait) return { code: 202 as const, job }
+    const done = await app.jobs.waitFor(principal.userId, job._id, app.config.jobs.waitTimeoutMs)
+    if (!done || done.status === 'queued' || done.status === 'running') return { code: 202 as const, job: done ?? job }
+    return { code: 200 as const, job: done }
   }
+  const schema = { params: EnvironmentParams, querystring: PlanQuery, response: { 200: Envelope(Job), 202: Envelope(Job), ...errors } }
+  app.post('/:id/plan', { schema }, async (request, reply) => {
+    const { code, job } = await queue('plan', request.principal, request.params.id, request.query.wait)
+    return reply.code(code).send(ok(request, toJob(job)))
+  })
+  app.post('/:id/drift', { schema }, async (request, reply) => {
+    const { code, job } = await queue('drift', request.principal, request.params.id, request.query.wait)
+    return reply.code(code).send(ok(request, toJob(job)))
+  })
 }
 
 export default plans

@@ -21,7 +21,7 @@ function parseCursor(cursor: string): { createdAt: Date; id: string } {
   return { createdAt: new Date(Number(match[1])), id: match[2] }
 }
 
-export const jobHistoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const environmentJobsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/:id/jobs',
     {
