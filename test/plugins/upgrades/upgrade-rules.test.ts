@@ -44,7 +44,10 @@ t.test("an upgrade is judged on the target version's migrations", async (t) => {
   }
 
   await git.createRepo('shop-prod', {})
-  const services = { vpc: { enabled: true, singleNatGateway: false }, eks: { enabled: true, endpointPublicAccess: false, publicAccessCidrs: '203.0.113.0/24' } }
+  const services = {
+    vpc: { enabled: true, singleNatGateway: false },
+    eks: { enabled: true, endpointPublicAccess: false, publicAccessCidrs: '203.0.113.0/24' },
+  }
   const made = await api('POST', '/environments', {
     ...environmentBody({ name: 'shop-prod', labels: { tier: 'production' }, services }),
     gitRepository: { url: git.url('shop-prod'), branch: 'main', deployKey: DEPLOY_KEY },
