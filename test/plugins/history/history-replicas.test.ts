@@ -91,8 +91,7 @@ t.test('appends from two servers to one history', async (t) => {
     Array.from({ length: 100 }, (_, i) => expected - i),
   )
   const exported: { environmentId: string; id: number }[] = []
-  for await (const e of stores[0].between(new Date(0), new Date(Date.now() + 1000)))
-    if (e.environmentId === env.id) exported.push(e)
+  for await (const e of stores[0].between(new Date(0), new Date(Date.now() + 1000))) if (e.environmentId === env.id) exported.push(e)
   t.same(
     exported.map((e) => e.id),
     Array.from({ length: expected }, (_, i) => i + 1),
