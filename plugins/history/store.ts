@@ -18,9 +18,11 @@ import { KeyedMutex } from '@ies/server/core/keyed-mutex'
 import { decode, encode, type EncodedEntry, type NewEntry, type StoredEntry } from './entry.ts'
 import { LegacyPages, PAGE_SIZE } from './legacy-pages.ts'
 import { mergeSorted } from './merge.ts'
+import { SealedPages, sealedPage } from './sealed-pages.ts'
 
 export type { NewEntry, StoredEntry } from './entry.ts'
 export { PAGE_SIZE } from './legacy-pages.ts'
+export { INLINE_MAX_CHARS } from './sealed-pages.ts'
 
 /** An append waiting its turn, written with the others waiting when its turn comes. */
 interface Waiting {
@@ -75,11 +77,20 @@ function insertedBeforeDuplicate(err: unknown): number | undefined {
  * The head and entry documents that hold a whole history (entries numbered 1..n, oldest first), as
  * appends would have written them: how a benchmark seeds a long history in bulk.
  */
-export function documentsOf(environmentId: string, entries: StoredEntry[]): { head: Head; entries: EntryDoc[] } {
+export function documentsOf(environmentId: string, entries: StoredEntry[]) {
   const last = entries.at(-1)
+  const docs: EntryDoc[] = entries.map((e) => ({ _id: entryId(environmentId, e.id), ...encode(e) }))
+  const full = Math.floor(entries.length / PAGE_SIZE)
   return {
-    head: { _id: environmentId, count: last?.id ?? 0, environmentName: last?.environmentName ?? '' },
-    entries: entries.map((e) => ({ _id: entryId(environmentId, e.id), ...encode(e) })),
+    head: { _id: environmentId, count: last?.id ?? 0, environmentName: last?.environmentName ?? '' } satisfies Head,
+    entries: docs,
+    pages: Array.from({ length: full }, (_, n) =>
+      sealedPage(
+        environmentId,
+        (n + 1) * PAGE_SIZE,
+        docs.slice(n * PAGE_SIZE, (n + 1) * PAGE_SIZE).map((d) => withoutId(d)),
+      ),
+    ),
   }
 }
 
@@ -88,6 +99,7 @@ export class HistoryStore {
   private readonly entries: Collection<EntryDoc>
   private readonly retained: Collection<Retain>
   private readonly legacy: LegacyPages
+  private readonly sealed: SealedPages
   private readonly appending = new KeyedMutex()
   /** By environment: the appends waiting for the one being written (see `append`). */
   private readonly waiting = new Map<string, Waiting[]>()
@@ -98,6 +110,7 @@ export class HistoryStore {
     this.entries = db.collection<EntryDoc>('environmentHistory')
     this.retained = db.collection<Retain>('environmentHistory')
     this.legacy = new LegacyPages(db)
+    this.sealed = new SealedPages(db)
   }
 
   /** Indexes for the background readers only (export by time, retention); the routes read by `_id`. */
@@ -145,6 +158,9 @@ export class HistoryStore {
     )
     const update = { $max: { count: ids[ids.length - 1] }, $set: { environmentName: batch[batch.length - 1].entry.environmentName } }
     await this.upsert(this.heads, environmentId, update)
+    for (const last of ids.filter((id) => id % PAGE_SIZE === 0)) {
+      await this.sealed.seal(environmentId, last, (from, to) => this.encodedRange(environmentId, from, to))
+    }
     return ids
   }
 
@@ -203,14 +219,20 @@ export class HistoryStore {
     return count
   }
 
-  /** Entries `from`..`to` (numbers, inclusive), newest first: the legacy pages that may hold them, then the entries' documents. */
+  /** Entries `from`..`to` (numbers, inclusive), newest first. */
   async range(environmentId: string, from: number, to: number): Promise<StoredEntry[]> {
+    return this.legacy.decoded((await this.encodedRange(environmentId, from, to)).reverse())
+  }
+
+  /** Entries `from`..`to` as stored, oldest first: the pages that may hold them, then the documents of those they do not. */
+  private async encodedRange(environmentId: string, from: number, to: number): Promise<EncodedEntry[]> {
     if (to < from) return []
-    const found = await this.legacy.range(environmentId, from, to)
+    const [legacy, sealed] = await Promise.all([this.legacy.range(environmentId, from, to), this.sealed.range(environmentId, from, to)])
+    const found = new Map([...legacy, ...sealed])
     const missing = numbers(from, to).filter((n) => !found.has(n))
     const docs = await Promise.all(missing.map((n) => this.entries.findOne({ _id: entryId(environmentId, n) })))
     for (const doc of docs) if (doc) found.set(doc.id, withoutId(doc))
-    return this.legacy.decoded([...found.values()].sort((a, b) => b.id - a.id))
+    return [...found.values()].sort((a, b) => a.id - b.id)
   }
 
   /** One entry, or null. */

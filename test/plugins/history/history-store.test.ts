@@ -65,6 +65,30 @@ t.test('history store', async (t) => {
   const helm = { ingress: { enabled: true, customValues: true, values: 'x: 1\n'.repeat(10_000) } }
   const large = await store.append({ ...entry('env-a'), configuration: { helmCharts: helm } })
   t.same((await store.entry('env-a', large))?.configuration, { helmCharts: helm }, 'a large configuration reads back whole')
+
+  // Full pages are sealed into one document each (the large entry stays out of its page), and read
+  // from it; a page whose sealer died reads from its entries' documents.
+  await Promise.all(Array.from({ length: 2 * PAGE_SIZE - large }, () => store.append(entry('env-a'))))
+  const history = db.collection<{ _id: string; entries: { id: number }[] }>('environmentHistory')
+  const sealed = await Promise.all([0, 1].map((n) => history.findOne({ _id: `env-a:p${n}` })))
+  t.same(
+    sealed.map((p) => p?.entries.length),
+    [PAGE_SIZE, PAGE_SIZE - 1],
+    'two full pages sealed, the large entry left out',
+  )
+  t.ok(JSON.stringify(sealed[1]).length < 50_000, 'the sealed page holds the entry without its configuration')
+  const read = (await store.range('env-a', 1, 2 * PAGE_SIZE)).map((e) => [e.id, e.configuration])
+  t.same(read.at(-large)?.[1], { helmCharts: helm }, 'the large entry, from its own document')
+  await history.deleteOne({ _id: 'env-a:p0' })
+  t.same(
+    (await store.range('env-a', 1, 2 * PAGE_SIZE)).map((e) => [e.id, e.configuration]),
+    read,
+    'an unsealed page reads the same',
+  )
+  t.same(
+    read.map(([id]) => id),
+    Array.from({ length: 2 * PAGE_SIZE }, (_, i) => 2 * PAGE_SIZE - i),
+  )
   const old = new Date('2020-01-01T00:00:00Z')
   await store.append(entry('env-b', old))
   const window = []
@@ -84,7 +108,7 @@ t.test('history store', async (t) => {
     0,
     'head, entries and its retention',
   )
-  t.equal(await store.count('env-a'), n + 1, 'another environment’s history stays')
+  t.equal(await store.count('env-a'), 2 * PAGE_SIZE, 'another environment’s history stays')
 
   t.test('two stores on one database append to one history at once', async (t) => {
     const other = new HistoryStore(db)
