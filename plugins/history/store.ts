@@ -167,8 +167,8 @@ export class HistoryStore {
   /**
    * Stores the entries under the next free numbers, in order: an ordered insert from the first number
    * not known to be taken; where it meets a taken number (another server's entry), the rest starts
-   * after it, or after the head's hint if that is further. So a number is tried only when every number
-   * below it is taken.
+   * at the first number found free after it (or after the head's hint if that is further), read by
+   * `_id`. So a number is tried only when every number below it is taken.
    */
   private async claim(environmentId: string, entries: NewEntry[]): Promise<number[]> {
     const ids: number[] = []
@@ -187,8 +187,8 @@ export class HistoryStore {
       }
       ids.push(...numbers(next, next + stored - 1))
       next += stored
-      // `next` is taken too, if entries remain.
-      if (ids.length < entries.length) next = Math.max(next, await this.hint(environmentId)) + 1
+      // `next` is taken too, if entries remain: the rest go after it, past what is taken since.
+      if (ids.length < entries.length) next = await this.firstFree(environmentId, Math.max(next, await this.hint(environmentId)) + 1)
     }
     return ids
   }
@@ -214,9 +214,13 @@ export class HistoryStore {
    * the hint): usually one read more.
    */
   async count(environmentId: string): Promise<number> {
-    let count = await this.hint(environmentId)
-    while (await this.entries.findOne({ _id: entryId(environmentId, count + 1) }, { projection: { _id: 1 } })) count++
-    return count
+    return (await this.firstFree(environmentId, (await this.hint(environmentId)) + 1)) - 1
+  }
+
+  /** The first number from `n` on without an entry, `n` being one whose predecessors are all taken. */
+  private async firstFree(environmentId: string, n: number): Promise<number> {
+    while (await this.entries.findOne({ _id: entryId(environmentId, n) }, { projection: { _id: 1 } })) n++
+    return n
   }
 
   /** Entries `from`..`to` (numbers, inclusive), newest first. */
