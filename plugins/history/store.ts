@@ -1,21 +1,28 @@
 // Where the history of environments is kept (collection `environmentHistory`), read only by exact
 // `_id` but for the admin export and the retention sweep (the embedded store, FerretDB, answers any
 // other filter by reading the whole table):
-//   head   `_id: <environmentId>`      the entry count (the number of the newest entry) and a version
-//   pages  `_id: <environmentId>:<n>`  entries (n * PAGE_SIZE + 1) to (n + 1) * PAGE_SIZE, oldest first
-// An append takes the next number by a versioned write of the head (server/src/core/versioned-write.ts:
-// atomic on MongoDB, so replicas never share a number; in one process appends to one environment
-// also take turns), then pushes the entry onto its page. A page of newest-first entries is one or two
-// page reads, whatever the length of the history. Entries are never changed; a deleted environment's
-// head and pages go when its retention ends (`prune`).
+//   entry  `_id: <environmentId>:n<number>`  one entry; its insert is what takes the number
+//   head   `_id: <environmentId>`            the newest number known (a hint, see `count`) and the name
+//   retain `_id: <environmentId>:retain`     when a deleted environment's history goes
+//   pages  `_id: <environmentId>:<n>`        what appends wrote before entries had documents of their
+//                                            own: read, never written (legacy-pages.ts)
+// An append takes the next number by inserting the entry under it: a unique `_id` is inserted once,
+// on FerretDB as on MongoDB, so two servers never take one number; the loser tries the next. A
+// number is tried only once every number below it is taken, so the numbers have no gap, and an entry
+// is stored by the same single write that takes its number, so a crash cannot leave a number without
+// an entry. Entries are never changed; a deleted environment's documents go when its retention ends
+// (`prune`).
 import type { Collection, Db } from 'mongodb'
 import { isDuplicateKey } from '@ies/server/core/db'
 import { KeyedMutex } from '@ies/server/core/keyed-mutex'
-import { replaceAtVersion } from '@ies/server/core/versioned-write'
-import type { ChangeKind, Configuration, FieldChange } from '@ies/api/schemas/history'
+import { decode, encode, type EncodedEntry, type NewEntry, type StoredEntry } from './entry.ts'
+import { LegacyPages, PAGE_SIZE } from './legacy-pages.ts'
+import { mergeSorted } from './merge.ts'
+import { SealedPages, sealedPage } from './sealed-pages.ts'
 
-/** Entries per stored page: a first page of 20 newest-first is at most two reads, a page of 100 at most three. */
-export const PAGE_SIZE = 50
+export type { NewEntry, StoredEntry } from './entry.ts'
+export { PAGE_SIZE } from './legacy-pages.ts'
+export { INLINE_MAX_CHARS } from './sealed-pages.ts'
 
 /** An append waiting its turn, written with the others waiting when its turn comes. */
 interface Waiting {
@@ -25,137 +32,99 @@ interface Waiting {
   reject(err: Error): void
 }
 
-/** How often an append retries a head another replica wrote first. */
-const APPEND_ATTEMPTS = 20
-
-/** An entry as stored (`at` a Date). */
-export interface StoredEntry {
-  id: number
-  environmentId: string
-  environmentName: string
-  kind: ChangeKind
-  at: Date
-  actor: { userId: string; username: string }
-  requestId: string
-  jobId?: string
-  changes?: FieldChange[]
-  secretsChanged?: string[]
-  restoredFrom?: number
-  credentialId?: string
-  plan?: string
-  error?: { code: string; message: string }
-  configuration?: Configuration
-}
-
-export type NewEntry = Omit<StoredEntry, 'id'>
-
 /**
- * An entry as its page holds it: the diff and the configuration as JSON text. The database never
- * looks into them, and the embedded store's cost of reading a document grows with its number of
- * fields (a configuration of every service has hundreds): as text, a page reads several times faster.
+ * How many numbers an append may find taken by other servers before it gives up: each is an entry
+ * another server stored meanwhile, so only a fault (a duplicate key that is not a number) reaches it.
  */
-type PageEntry = Omit<StoredEntry, 'changes' | 'configuration'> & { changes?: string; configuration?: string; detached?: true }
+const CLAIM_COLLISIONS = 10_000
 
-/**
- * An entry whose diff and configuration together are longer than this keeps them in a document of
- * its own (`<environmentId>:e<number>`, `detached` on the page): large chart values changed often
- * would otherwise take a page past the 16 MB a document may hold.
- */
-export const INLINE_MAX_CHARS = 16 * 1024
-
-interface Detached {
-  _id: string
-  environmentId: string
-  changes?: string
-  configuration?: string
-}
-
-const detachedId = (environmentId: string, entryId: number) => `${environmentId}:e${entryId}`
-
-function encode({ changes, configuration, ...rest }: StoredEntry): PageEntry {
-  return {
-    ...rest,
-    ...(changes && { changes: JSON.stringify(changes) }),
-    ...(configuration && { configuration: JSON.stringify(configuration) }),
-  }
-}
-
-function decode({ changes, configuration, ...rest }: PageEntry): StoredEntry {
-  return {
-    ...rest,
-    ...(changes !== undefined && { changes: JSON.parse(changes) as FieldChange[] }),
-    ...(configuration !== undefined && { configuration: JSON.parse(configuration) as Configuration }),
-  }
-}
+/** One entry in a document of its own: its `_id` is its number's claim. */
+type EntryDoc = EncodedEntry & { _id: string }
 
 interface Head {
   _id: string
+  /**
+   * A number every number up to which is taken (raised after each append, never lowered on MongoDB;
+   * on FerretDB two raises at once may leave the lower one): where `count` and an append start looking.
+   */
   count: number
-  version: number
   environmentName: string
-  /** Set when the environment is deleted: the history goes after this instant. */
+  /** Legacy heads: the version of their versioned writes, and `retainUntil` (now in `Retain`). */
+  version?: number
   retainUntil?: Date
 }
 
-interface Page {
+/** Set when the environment is deleted: its history goes after this instant. */
+interface Retain {
   _id: string
   environmentId: string
-  page: number
-  entries: PageEntry[]
-  /** Time of the first and the last entry appended: what the export selects pages by. */
-  firstAt: Date
-  lastAt: Date
+  retainUntil: Date
 }
 
-const pageId = (environmentId: string, n: number) => `${environmentId}:${n}`
-const pageOf = (entryId: number) => Math.floor((entryId - 1) / PAGE_SIZE)
+const entryId = (environmentId: string, n: number) => `${environmentId}:n${n}`
+const retainId = (environmentId: string) => `${environmentId}:retain`
+const numbers = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i)
+
+/** Of an ordered insert that failed: how many documents went in before the first, a taken `_id`; undefined for another error. */
+function insertedBeforeDuplicate(err: unknown): number | undefined {
+  const writeErrors = (err as { writeErrors?: { index: number; code?: number }[] | { index: number; code?: number } }).writeErrors
+  const first = writeErrors === undefined ? undefined : [writeErrors].flat()[0]
+  if (first) return first.code === 11000 ? first.index : undefined
+  return isDuplicateKey(err) ? 0 : undefined
+}
 
 /**
- * The head and pages that hold a whole history (entries numbered 1..n, oldest first), as appends
- * would have written them: how a benchmark seeds a long history in bulk.
+ * The head and entry documents that hold a whole history (entries numbered 1..n, oldest first), as
+ * appends would have written them: how a benchmark seeds a long history in bulk.
  */
-export function documentsOf(environmentId: string, entries: StoredEntry[]): { head: Head; pages: Page[] } {
-  const pages: Page[] = []
-  for (const entry of entries) {
-    const n = pageOf(entry.id)
-    pages[n] ??= { _id: pageId(environmentId, n), environmentId, page: n, entries: [], firstAt: entry.at, lastAt: entry.at }
-    pages[n].entries.push(encode(entry))
-    pages[n].lastAt = entry.at
-  }
+export function documentsOf(environmentId: string, entries: StoredEntry[]) {
   const last = entries.at(-1)
+  const docs: EntryDoc[] = entries.map((e) => ({ _id: entryId(environmentId, e.id), ...encode(e) }))
+  const full = Math.floor(entries.length / PAGE_SIZE)
   return {
-    head: { _id: environmentId, count: last?.id ?? 0, version: entries.length, environmentName: last?.environmentName ?? '' },
-    pages,
+    head: { _id: environmentId, count: last?.id ?? 0, environmentName: last?.environmentName ?? '' } satisfies Head,
+    entries: docs,
+    pages: Array.from({ length: full }, (_, n) =>
+      sealedPage(
+        environmentId,
+        (n + 1) * PAGE_SIZE,
+        docs.slice(n * PAGE_SIZE, (n + 1) * PAGE_SIZE).map((d) => withoutId(d)),
+      ),
+    ),
   }
 }
 
 export class HistoryStore {
   private readonly heads: Collection<Head>
-  private readonly pages: Collection<Page>
-  private readonly details: Collection<Detached>
+  private readonly entries: Collection<EntryDoc>
+  private readonly retained: Collection<Retain>
+  private readonly legacy: LegacyPages
+  private readonly sealed: SealedPages
   private readonly appending = new KeyedMutex()
   /** By environment: the appends waiting for the one being written (see `append`). */
   private readonly waiting = new Map<string, Waiting[]>()
 
-  constructor(private readonly db: Db) {
-    // One collection, three shapes, told apart by `_id`.
+  constructor(db: Db) {
+    // One collection, several shapes, told apart by `_id`.
     this.heads = db.collection<Head>('environmentHistory')
-    this.pages = db.collection<Page>('environmentHistory')
-    this.details = db.collection<Detached>('environmentHistory')
+    this.entries = db.collection<EntryDoc>('environmentHistory')
+    this.retained = db.collection<Retain>('environmentHistory')
+    this.legacy = new LegacyPages(db)
+    this.sealed = new SealedPages(db)
   }
 
   /** Indexes for the background readers only (export by time, retention); the routes read by `_id`. */
   async indexes(): Promise<void> {
-    await this.pages.createIndex({ lastAt: 1 }, { name: 'last_at', sparse: true })
-    await this.pages.createIndex({ environmentId: 1, page: 1 }, { name: 'environment_page', sparse: true })
-    await this.heads.createIndex({ retainUntil: 1 }, { name: 'retain_until', sparse: true })
+    await this.entries.createIndex({ at: 1 }, { name: 'at', sparse: true })
+    await this.retained.createIndex({ retainUntil: 1 }, { name: 'retain_until', sparse: true })
+    await this.legacy.indexes()
   }
 
   /**
    * Appends an entry; its number. `retainUntil` marks the history of a deleted environment. Appends
    * to one environment that arrive while one is being written wait, and are then written together:
-   * one head write takes their numbers, one write per page pushes them, so many changes of one
-   * environment at once cost a few writes on the requests' path rather than two each, one after another.
+   * one ordered insert takes their numbers, so many changes of one environment at once cost a few
+   * writes on the requests' path rather than one each, one after another.
    */
   append(entry: NewEntry, retainUntil?: Date): Promise<number> {
     return new Promise<number>((resolve, reject) => {
@@ -179,95 +148,95 @@ export class HistoryStore {
 
   /** Writes the entries of one environment, in order: their numbers. */
   private async appendAll(batch: Waiting[]): Promise<number[]> {
-    const retainUntil = batch.findLast((w) => w.retainUntil)?.retainUntil
-    const last = await this.nextNumber(batch[batch.length - 1].entry, retainUntil, batch.length)
-    const ids = batch.map((_, i) => last - batch.length + 1 + i)
-    const onPages = await Promise.all(batch.map((w, i) => this.detachedIfLarge(encode({ id: ids[i], ...w.entry }))))
     const environmentId = batch[0].entry.environmentId
-    for (const page of new Set(ids.map(pageOf))) {
-      const on = batch.map((w, i) => ({ ...w, id: ids[i], onPage: onPages[i] })).filter((w) => pageOf(w.id) === page)
-      await this.pages.updateOne(
-        { _id: pageId(environmentId, page) },
-        {
-          $push: { entries: { $each: on.map((w) => w.onPage) } },
-          $set: { lastAt: on[on.length - 1].entry.at },
-          $setOnInsert: { environmentId, page, firstAt: on[0].entry.at },
-        },
-        { upsert: true },
-      )
+    // Before the entry: a crash in between leaves a deleted environment's history that still goes.
+    const retainUntil = batch.findLast((w) => w.retainUntil)?.retainUntil
+    if (retainUntil) await this.upsert(this.retained, retainId(environmentId), { $set: { environmentId, retainUntil } })
+    const ids = await this.claim(
+      environmentId,
+      batch.map((w) => w.entry),
+    )
+    const update = { $max: { count: ids[ids.length - 1] }, $set: { environmentName: batch[batch.length - 1].entry.environmentName } }
+    await this.upsert(this.heads, environmentId, update)
+    for (const last of ids.filter((id) => id % PAGE_SIZE === 0)) {
+      await this.sealed.seal(environmentId, last, (from, to) => this.encodedRange(environmentId, from, to))
     }
     return ids
   }
 
-  /** Takes the next `n` entry numbers by a write of the head conditional on the version read; the last of them. */
-  private async nextNumber(entry: NewEntry, retainUntil: Date | undefined, n = 1): Promise<number> {
-    for (let attempt = 1; ; attempt++) {
-      const head = await this.heads.findOne({ _id: entry.environmentId })
-      const next: Head = {
-        _id: entry.environmentId,
-        count: (head?.count ?? 0) + n,
-        version: (head?.version ?? 0) + 1,
-        environmentName: entry.environmentName,
-        ...((retainUntil ?? head?.retainUntil) && { retainUntil: retainUntil ?? head?.retainUntil }),
+  /**
+   * Stores the entries under the next free numbers, in order: an ordered insert from the first number
+   * not known to be taken; where it meets a taken number (another server's entry), the rest starts
+   * at the first number found free after it (or after the head's hint if that is further), read by
+   * `_id`. So a number is tried only when every number below it is taken.
+   */
+  private async claim(environmentId: string, entries: NewEntry[]): Promise<number[]> {
+    const ids: number[] = []
+    let next = (await this.hint(environmentId)) + 1
+    for (let collisions = 0; ids.length < entries.length; collisions++) {
+      if (collisions > CLAIM_COLLISIONS) throw new Error('history append kept meeting taken numbers')
+      const rest = entries.slice(ids.length)
+      const docs = rest.map((e, i) => ({ _id: entryId(environmentId, next + i), ...encode({ id: next + i, ...e }) }))
+      let stored = docs.length
+      try {
+        await this.entries.insertMany(docs, { ordered: true })
+      } catch (err) {
+        const before = insertedBeforeDuplicate(err)
+        if (before === undefined) throw err
+        stored = before
       }
-      if (head ? await replaceAtVersion(this.db, this.heads, head.version, next) : await this.inserted(next)) return next.count
-      if (attempt >= APPEND_ATTEMPTS) throw new Error('history head kept changing under the append')
+      ids.push(...numbers(next, next + stored - 1))
+      next += stored
+      // `next` is taken too, if entries remain: the rest go after it, past what is taken since.
+      if (ids.length < entries.length) next = await this.firstFree(environmentId, Math.max(next, await this.hint(environmentId)) + 1)
     }
+    return ids
   }
 
-  /** The entry as its page holds it: a large diff and configuration written to a document of their own first. */
-  private async detachedIfLarge(entry: PageEntry): Promise<PageEntry> {
-    const { changes, configuration, ...rest } = entry
-    if ((changes?.length ?? 0) + (configuration?.length ?? 0) <= INLINE_MAX_CHARS) return entry
-    await this.details.replaceOne(
-      { _id: detachedId(entry.environmentId, entry.id) },
-      { environmentId: entry.environmentId, ...(changes && { changes }), ...(configuration && { configuration }) },
-      { upsert: true },
-    )
-    return { ...rest, detached: true }
-  }
-
-  /** Page entries as entries: detached diffs and configurations read back (by `_id`), the text parsed. */
-  private async decoded(entries: PageEntry[]): Promise<StoredEntry[]> {
-    return Promise.all(
-      entries.map(async ({ detached, ...entry }) => {
-        if (!detached) return decode(entry)
-        const details = await this.details.findOne({ _id: detachedId(entry.environmentId, entry.id) })
-        return decode({
-          ...entry,
-          ...(details?.changes && { changes: details.changes }),
-          ...(details?.configuration && { configuration: details.configuration }),
-        })
-      }),
-    )
-  }
-
-  private async inserted(head: Head): Promise<boolean> {
+  /** An update of one document by `_id`, inserting it if absent (two servers inserting at once: the second updates). */
+  private async upsert<T extends { _id: string }>(collection: Collection<T>, id: string, update: object): Promise<void> {
+    const filter = { _id: id } as never
     try {
-      await this.heads.insertOne(head)
-      return true
+      await collection.updateOne(filter, update, { upsert: true })
     } catch (err) {
-      if (isDuplicateKey(err)) return false
-      throw err
+      if (!isDuplicateKey(err)) throw err
+      await collection.updateOne(filter, update)
     }
   }
 
-  /** How many entries the environment's history has (the newest entry's number); 0 for none. */
-  async count(environmentId: string): Promise<number> {
+  private async hint(environmentId: string): Promise<number> {
     return (await this.heads.findOne({ _id: environmentId }, { projection: { count: 1 } }))?.count ?? 0
   }
 
-  /** Entries `from`..`to` (numbers, inclusive), newest first: the one or few pages that hold them. */
+  /**
+   * How many entries the environment's history has (the newest entry's number); 0 for none. The head's
+   * hint, then the numbers after it whose entries exist (an append stores its entries before it raises
+   * the hint): usually one read more.
+   */
+  async count(environmentId: string): Promise<number> {
+    return (await this.firstFree(environmentId, (await this.hint(environmentId)) + 1)) - 1
+  }
+
+  /** The first number from `n` on without an entry, `n` being one whose predecessors are all taken. */
+  private async firstFree(environmentId: string, n: number): Promise<number> {
+    while (await this.entries.findOne({ _id: entryId(environmentId, n) }, { projection: { _id: 1 } })) n++
+    return n
+  }
+
+  /** Entries `from`..`to` (numbers, inclusive), newest first. */
   async range(environmentId: string, from: number, to: number): Promise<StoredEntry[]> {
+    return this.legacy.decoded((await this.encodedRange(environmentId, from, to)).reverse())
+  }
+
+  /** Entries `from`..`to` as stored, oldest first: the pages that may hold them, then the documents of those they do not. */
+  private async encodedRange(environmentId: string, from: number, to: number): Promise<EncodedEntry[]> {
     if (to < from) return []
-    const numbers = Array.from({ length: pageOf(to) - pageOf(from) + 1 }, (_, i) => pageOf(from) + i)
-    const pages = await Promise.all(numbers.map((n) => this.pages.findOne({ _id: pageId(environmentId, n) })))
-    return this.decoded(
-      pages
-        .flatMap((p) => p?.entries ?? [])
-        .filter((e) => e.id >= from && e.id <= to)
-        .sort((a, b) => b.id - a.id),
-    )
+    const [legacy, sealed] = await Promise.all([this.legacy.range(environmentId, from, to), this.sealed.range(environmentId, from, to)])
+    const found = new Map([...legacy, ...sealed])
+    const missing = numbers(from, to).filter((n) => !found.has(n))
+    const docs = await Promise.all(missing.map((n) => this.entries.findOne({ _id: entryId(environmentId, n) })))
+    for (const doc of docs) if (doc) found.set(doc.id, withoutId(doc))
+    return [...found.values()].sort((a, b) => a.id - b.id)
   }
 
   /** One entry, or null. */
@@ -275,23 +244,26 @@ export class HistoryStore {
     return (await this.range(environmentId, id, id))[0] ?? null
   }
 
-  /** Every entry of one environment (also a deleted one) between two instants, oldest first, a page at a time. */
+  /** Every entry of one environment (also a deleted one) between two instants, oldest first, PAGE_SIZE at a time. */
   async *ofEnvironment(environmentId: string, from: Date, to: Date): AsyncGenerator<StoredEntry> {
     const count = await this.count(environmentId)
-    for (let n = 0; n <= pageOf(count); n++) {
-      const page = await this.pages.findOne({ _id: pageId(environmentId, n) })
-      yield* await this.inWindow(page, from, to)
+    for (let first = 1; first <= count; first += PAGE_SIZE) {
+      const entries = await this.range(environmentId, first, Math.min(count, first + PAGE_SIZE - 1))
+      yield* entries.filter((e) => e.at >= from && e.at < to).reverse()
     }
   }
 
   /**
-   * Every entry between two instants, environment by environment, each oldest first: the pages whose
-   * entries may fall in the window, read one at a time (the export; on the embedded store a scan).
+   * Every entry between two instants, environment by environment, each oldest first: the entries
+   * selected by `at`, merged with those of the legacy pages (the export; on the embedded store a scan).
    */
   async *between(from: Date, to: Date): AsyncGenerator<StoredEntry> {
-    const cursor = this.pages.find({ lastAt: { $gte: from }, firstAt: { $lt: to } }).sort({ environmentId: 1, page: 1 })
+    const cursor = this.entries.find({ at: { $gte: from, $lt: to } }).sort({ environmentId: 1, id: 1 })
+    const entries = (async function* () {
+      for await (const doc of cursor) yield decode(withoutId(doc))
+    })()
     try {
-      for await (const page of cursor) yield* await this.inWindow(page, from, to)
+      yield* mergeSorted(this.legacy.between(from, to), entries, byEnvironmentAndNumber)
     } finally {
       await cursor.close()
     }
@@ -299,17 +271,24 @@ export class HistoryStore {
 
   /** Removes the histories whose retention ended; how many environments' histories went. */
   async prune(now = new Date()): Promise<number> {
-    const expired = await this.heads.find({ retainUntil: { $lt: now } }, { projection: { _id: 1, count: 1 } }).toArray()
-    for (const head of expired) {
-      // Pages and detached entries carry `environmentId`; the head does not, and goes last.
-      await this.pages.deleteMany({ environmentId: head._id })
-      await this.heads.deleteOne({ _id: head._id })
+    const expired = await this.retained.find({ retainUntil: { $lt: now } }, { projection: { _id: 1, environmentId: 1 } }).toArray()
+    // Legacy heads carry `retainUntil` themselves, and no `environmentId`.
+    const ids = [...new Set(expired.map((d: Partial<Retain>) => d.environmentId ?? d._id!))]
+    for (const id of ids) {
+      // Entries, legacy pages and detached entries carry `environmentId`; the head and what marks the end go last.
+      await this.entries.deleteMany({ environmentId: id, _id: { $ne: retainId(id) } })
+      await this.heads.deleteOne({ _id: id })
+      await this.retained.deleteOne({ _id: retainId(id) })
     }
-    return expired.length
+    return ids.length
   }
+}
 
-  /** A page's entries between two instants, oldest first. */
-  private inWindow(page: Page | null, from: Date, to: Date): Promise<StoredEntry[]> {
-    return this.decoded((page?.entries ?? []).filter((e) => e.at >= from && e.at < to).sort((a, b) => a.id - b.id))
-  }
+function withoutId({ _id, ...entry }: EntryDoc): EncodedEntry {
+  void _id
+  return entry
+}
+
+function byEnvironmentAndNumber(a: StoredEntry, b: StoredEntry): number {
+  return a.environmentId < b.environmentId ? -1 : a.environmentId > b.environmentId ? 1 : a.id - b.id
 }

@@ -256,10 +256,10 @@ try {
       id: i + 1,
       at: new Date(start + i * 60_000),
     }))
-    const { head, pages } = documentsOf(id, entries)
+    const { head, entries: docs, pages } = documentsOf(id, entries)
     const history = db.collection<{ _id: string }>('environmentHistory')
-    await history.deleteMany({ _id: { $in: [id, ...pages.map((p) => p._id)] } })
-    await insertInBatches(db, 'environmentHistory', [head, ...pages])
+    await history.deleteMany({ _id: { $in: [id, ...docs.map((d) => d._id), ...pages.map((p) => p._id)] } })
+    await insertInBatches(db, 'environmentHistory', [head, ...docs, ...pages])
     const first = await measure(() => call('GET', `/api/environments/${id}/history?limit=20`))
     const deep = await measure((i) => call('GET', `/api/environments/${id}/history?limit=100&page=${1 + (i % 100)}`))
     const append = await measure(() => store.append({ ...model, environmentId: id, environmentName: 'dev-002', at: new Date() }))

@@ -1,9 +1,11 @@
 // Tenant isolation: for every operation of the OpenAPI document that takes an id (path parameter),
-// user `other` sends user `dev`'s ids (environment, credential, generation job, push job, team, rollout): 404, a body
+// user `other` sends user `dev`'s ids (environment, credential, generation job, push job, a job of dev's
+// team's environment queued under the team as the drift schedule queues it, team, rollout): 404, a body
 // no different from the 404 for an id that does not exist, nothing of dev's in it, and dev's records
 // unchanged. Ids in bodies (a credential for an environment, a generation job for a push, an
 // environment for the assistant) are refused the same way. A new route with an id fails this test
-// until it is added to the matrix below.
+// until it is added to the matrix below. A batch of those job ids (`GET /api/jobs?ids=`, also waiting)
+// answers none of them.
 import t from 'tap'
 import { randomUUID } from 'node:crypto'
 import { startTestApp } from '../harness/app.ts'
@@ -14,7 +16,7 @@ import { refusingEndpoint } from './loopback.ts'
 import { operationsOf, type Operation } from './openapi.ts'
 import { ownedSnapshot } from './snapshot.ts'
 
-type IdKind = 'environment' | 'credential' | 'generateJob' | 'pushJob' | 'team' | 'rollout'
+type IdKind = 'environment' | 'credential' | 'generateJob' | 'pushJob' | 'teamJob' | 'team' | 'rollout'
 
 /** Operations only an admin may call (test/plugins/teams/isolation.test.ts covers them): other gets 403 whatever the id. */
 const ADMIN_ONLY = new Set([
@@ -39,7 +41,7 @@ const MATRIX: Record<string, { ids: IdKind[]; body?: unknown }> = {
   'DELETE /api/cloud-credentials/{id}': { ids: ['credential'] },
   'PUT /api/cloud-credentials/{id}/default': { ids: ['credential'], body: {} },
   'POST /api/cloud-credentials/{id}/validate': { ids: ['credential'] },
-  'GET /api/jobs/{jobId}': { ids: ['generateJob', 'pushJob'] },
+  'GET /api/jobs/{jobId}': { ids: ['generateJob', 'pushJob', 'teamJob'] },
   'GET /api/jobs/{jobId}/download': { ids: ['generateJob', 'pushJob'] },
   'GET /api/jobs/{jobId}/files': { ids: ['generateJob', 'pushJob'] },
   'GET /api/environments/{id}/jobs': { ids: ['environment'] },
@@ -118,6 +120,15 @@ t.test('tenant isolation', async (t) => {
   // dev's team (an admin made it and added dev): its members are not other's to read.
   const team = (await (await send('admin', 'POST', '/api/teams', { name: 'dev-team' })).json()) as any
   await send('admin', 'PUT', '/api/teams/dev-team/members/user/dev', { role: 'editor' })
+  // A job of the team's environment owned by the team (`team:<id>`), as the drift schedule queues one.
+  const teamEnv = await create('/api/environments', environmentBody({ name: 'team-env', team: 'dev-team' }))
+  const teamOwner = (await app.mongo.db.collection<{ _id: string; userId: string }>('environments').findOne({ _id: teamEnv.id }))!.userId
+  t.match(teamOwner, /^team:/)
+  const teamJob = await app.jobs.enqueue('drift', teamOwner, teamEnv.id, {
+    format: 'terraform',
+    options: { includeBackend: true, includeChart: true, includeGitops: true },
+  })
+  t.ok(['succeeded', 'failed'].includes((await waitForJob(url, dev, teamJob._id)).status), 'dev, a member, follows the team’s job')
   // dev's upgrade rollout (a preview of dev's environment): its waves and jobs are dev's alone.
   const rollout = await create('/api/environments/upgrade', { ids: [environment.id], dryRun: true })
   const readRollout = async () => ((await (await send('dev', 'GET', `/api/environments/upgrade/${rollout.rolloutId}`)).json()) as any).data
@@ -128,6 +139,7 @@ t.test('tenant isolation', async (t) => {
     credential: credential.id,
     generateJob: generateJob.id,
     pushJob: pushJob.id,
+    teamJob: teamJob._id,
     team: team.data.id,
     rollout: rollout.rolloutId,
   }
@@ -227,6 +239,12 @@ t.test('tenant isolation', async (t) => {
     await send('other', 'POST', '/api/environments/terraform-backend/create', { cloudCredentialId: credential.id, bucket: 'other-state' }),
     [400, 404],
   )
+  for (const wait of ['', '&wait=true']) {
+    const batch = await send('other', 'GET', `/api/jobs?ids=${generateJob.id},${pushJob.id},${teamJob._id}${wait}`)
+    const text = await batch.text()
+    t.same([batch.status, JSON.parse(text).data], [200, []], `GET /api/jobs?ids=<dev's and dev's team's jobs>${wait}: none of them`)
+    scan.add(`GET /api/jobs?ids=...${wait} as other`, text)
+  }
   const list = await send('other', 'GET', '/api/environments?limit=100')
   scan.add('GET /api/environments as other', await list.text())
   scan.add('GET /api/cloud-credentials as other', await (await send('other', 'GET', '/api/cloud-credentials')).text())

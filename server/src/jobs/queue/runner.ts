@@ -227,7 +227,7 @@ export class JobRunner {
   }
 
   /** The records once one of them has finished, or as they are after `timeoutMs` (waits.ts). */
-  waitForAny(userId: string, jobIds: readonly string[], timeoutMs: number): Promise<(JobRecord | null)[]> {
+  waitForAny(userId: string | null, jobIds: readonly string[], timeoutMs: number): Promise<(JobRecord | null)[]> {
     return waitForAny(this.store, this.completions, this.opts.config.jobs.waitRecheckMs, userId, jobIds, timeoutMs)
   }
 

@@ -5,7 +5,8 @@ import type { CompletionBus } from './completions.ts'
 import type { JobRecord, JobStore } from './store.ts'
 
 /**
- * The records (null for an id that is not one of the user's jobs), once one of them has finished
+ * The records (null for an id that is not one of the user's jobs; `userId` null: whoever's, for ids
+ * the caller has checked the reader may see), once one of them has finished
  * or is unknown, or as they are after `timeoutMs`. Re-read, when no announcement came, after a
  * sixteenth of `recheckMs` (JOBS_WAIT_RECHECK_MS), then twice as long each time up to all of it
  * (0.3, 0.6, 1.2, 2.5, 5, 5 ... s by default).
@@ -14,7 +15,7 @@ export async function waitForAny(
   store: JobStore,
   completions: CompletionBus,
   recheckMs: number,
-  userId: string,
+  userId: string | null,
   jobIds: readonly string[],
   timeoutMs: number,
 ): Promise<(JobRecord | null)[]> {
@@ -25,7 +26,7 @@ export async function waitForAny(
     // Listening before the reads: an announcement between a read and the wait is not lost.
     const waiters = jobIds.map((id) => completions.waiter(id, Math.max(0, Math.min(left, pause, recheckMs))))
     const cancel = () => waiters.forEach((w) => w.cancel())
-    const records = await Promise.all(jobIds.map((id) => store.get(userId, id))).catch((err) => {
+    const records = await Promise.all(jobIds.map((id) => (userId === null ? store.byId(id) : store.get(userId, id)))).catch((err) => {
       cancel()
       throw err
     })
