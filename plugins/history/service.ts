@@ -14,7 +14,13 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    const history = new ChangeHistory(new HistoryStore(app.mongo.db), app.config.history.retentionDays)
+    const store = new HistoryStore(app.mongo.db, (err) =>
+      app.log.warn(
+        { err: { message: err.message } },
+        'history entries stored; their count hint or page copy not written (reads fall back)',
+      ),
+    )
+    const history = new ChangeHistory(store, app.config.history.retentionDays)
     app.decorate('history', history)
     // A push that ran the templates' migrations changed the stored configuration: recorded as the
     // job's requester's change, with the job's id.

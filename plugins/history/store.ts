@@ -104,7 +104,11 @@ export class HistoryStore {
   /** By environment: the appends waiting for the one being written (see `append`). */
   private readonly waiting = new Map<string, Waiting[]>()
 
-  constructor(db: Db) {
+  /** `onIndexFailure`: told when an append stored its entries but not the head's hint or a full page's copy. */
+  constructor(
+    db: Db,
+    private readonly onIndexFailure: (err: Error) => void = () => {},
+  ) {
     // One collection, several shapes, told apart by `_id`.
     this.heads = db.collection<Head>('environmentHistory')
     this.entries = db.collection<EntryDoc>('environmentHistory')
@@ -156,10 +160,17 @@ export class HistoryStore {
       environmentId,
       batch.map((w) => w.entry),
     )
-    const update = { $max: { count: ids[ids.length - 1] }, $set: { environmentName: batch[batch.length - 1].entry.environmentName } }
-    await this.upsert(this.heads, environmentId, update)
-    for (const last of ids.filter((id) => id % PAGE_SIZE === 0)) {
-      await this.sealed.seal(environmentId, last, (from, to) => this.encodedRange(environmentId, from, to))
+    // The entries are stored. The head's hint and a full page's copy only speed up reads (a count
+    // reads past the hint, a page without its copy is read entry by entry): their failure is
+    // reported, and the append, done, still answers its numbers.
+    try {
+      const update = { $max: { count: ids[ids.length - 1] }, $set: { environmentName: batch[batch.length - 1].entry.environmentName } }
+      await this.upsert(this.heads, environmentId, update)
+      for (const last of ids.filter((id) => id % PAGE_SIZE === 0)) {
+        await this.sealed.seal(environmentId, last, (from, to) => this.encodedRange(environmentId, from, to))
+      }
+    } catch (err) {
+      this.onIndexFailure(err as Error)
     }
     return ids
   }
