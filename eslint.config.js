@@ -19,14 +19,9 @@ const ies = {
 // fails on a name that no longer needs its exception); a unit not named here is held to every limit.
 const oversized = {
   // files over 400 lines
-  files: ['server/src/jobs/push/push.ts', 'server/src/config.ts', 'plugins/environments/repository.ts'],
-  // classes over 200 lines: EnvironmentRepository, JobRunner, JobStore, ApprovalDesk
-  classes: [
-    'plugins/environments/repository.ts',
-    'server/src/jobs/queue/runner.ts',
-    'server/src/jobs/queue/store.ts',
-    'plugins/approvals/desk.ts',
-  ],
+  files: ['server/src/jobs/push/push.ts'],
+  // classes over 200 lines: JobRunner, JobStore
+  classes: ['server/src/jobs/queue/runner.ts', 'server/src/jobs/queue/store.ts'],
   // React components over 120 lines
   components: [],
 }
@@ -61,8 +56,6 @@ export default tseslint.config(
     // Every request and response schema lives in api/src/schemas/ (@ies/api): the server and the
     // plugins build none (scripts/eslint/contract-schemas.js).
     files: ['server/**/*.ts', 'plugins/**/*.ts'],
-    // Modules another branch edits today, to be moved over when it has landed: this list only shrinks.
-    ignores: ['plugins/approvals/index.ts', 'plugins/upgrades/index.ts'],
     plugins: { ies },
     rules: { 'ies/contract-schemas': 'error' },
   },

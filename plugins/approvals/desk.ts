@@ -4,10 +4,9 @@
 // rejects it (it ends as APPROVAL_REJECTED, nothing is pushed); unanswered for APPROVAL_EXPIRY_MS it
 // ends as APPROVAL_EXPIRED. A held push is a job record only: no Agenda job, no worker.
 //
-// One decision per job: approving, rejecting and expiring each first insert `<job>:decision` into the
-// job claims (a unique `_id`, atomic on every MongoDB-compatible store, FerretDB included), so two
-// members deciding at once, or a decision racing the expiry, end with exactly one of them. The claim
-// holds the decision, so a decision whose decider died before carrying it out (the push marked
+// One decision per job (decision-claims.ts): approving, rejecting and expiring each first claim it,
+// so two members deciding at once, or a decision racing the expiry, end with exactly one of them. The
+// claim holds the decision, so a decision whose decider died before carrying it out (the push marked
 // approved but never queued) is carried out by the sweep (`sweep`) once a lock lifetime has passed.
 // The waiting pushes are read from their own small collection (store.ts `AwaitingApproval`), never
 // by scanning the job queue for a status.
@@ -16,8 +15,9 @@ import { AppError, conflict, notFound } from '@ies/server/core/errors'
 import { SPEC_CODES } from '@ies/api/errors'
 import type { LifecyclePushParams } from '@ies/server/jobs/push/push-job'
 import type { AwaitingApproval, JobApproval, JobClaim, JobRecord } from '@ies/server/jobs/queue/store'
-import { APPROVAL_CODES, type Approval } from '@ies/api/schemas/approvals'
+import type { Approval } from '@ies/api/schemas/approvals'
 import { roleAllows } from '@ies/api/schemas/teams'
+import { DecisionClaims, decisionId, expiry, rejection } from './decision-claims.ts'
 
 /** Who asked or decided: the IES user id and the identity provider's user name. */
 export interface Person {
@@ -27,12 +27,12 @@ export interface Person {
 
 type Decision = 'approved' | 'rejected'
 
-const isDuplicateKey = (err: unknown) => (err as { code?: unknown }).code === 11000
-
-const decisionId = (jobId: string) => `${jobId}:decision`
-
 export class ApprovalDesk {
-  constructor(private readonly app: FastifyInstance) {}
+  private readonly claims: DecisionClaims
+
+  constructor(private readonly app: FastifyInstance) {
+    this.claims = new DecisionClaims(() => app.jobs.store.claims)
+  }
 
   /**
    * Queues a push, or holds it for approval when its environment is a team's, labelled
@@ -107,7 +107,7 @@ export class ApprovalDesk {
       throw conflict('The approval request has expired')
     }
     const decidedBy = { userId: principal.userId, username: principal.username }
-    const claim = await this.claim(record, { decision, decidedBy, ...(reason && { reason }) })
+    const claim = await this.claims.claim(record, { decision, decidedBy, ...(reason && { reason }) })
     if (!claim) throw conflict('The push was approved, rejected or expired meanwhile')
     return this.carryOut(record, claim, request.log)
   }
@@ -144,12 +144,12 @@ export class ApprovalDesk {
     }
     // A push marked queued was approved (its decision claim may have gone with the retention sweep).
     const decided =
-      (await store.claims.findOne({ _id: decisionId(job._id) })) ??
+      (await this.claims.decided(job._id)) ??
       (job.status === 'queued'
         ? { _id: decisionId(job._id), jobId: job._id, at: job.approval.decidedAt ?? entry.createdAt, decision: 'approved' as const }
         : null)
     if (!decided) return job.approval.expiresAt.getTime() <= Date.now() && this.expire(job, log)
-    if (!(await this.takeOver(job._id, decided, grace))) return false
+    if (!(await this.claims.takeOver(job._id, decided, grace))) return false
     await this.carryOut(
       job,
       { ...decided, ...(!decided.decidedBy && job.approval.decidedBy && { decidedBy: job.approval.decidedBy }) },
@@ -160,7 +160,7 @@ export class ApprovalDesk {
 
   /** Ends an expired request (unless it was decided meanwhile); whether this call ended it. */
   private async expire(record: JobRecord, log: FastifyBaseLogger): Promise<boolean> {
-    const claim = await this.claim(record, { decision: 'expired' })
+    const claim = await this.claims.claim(record, { decision: 'expired' })
     if (!claim) return false
     await this.carryOut(record, claim, log)
     return true
@@ -191,7 +191,7 @@ export class ApprovalDesk {
       await app.jobs.release(queued)
       result = queued
     } else {
-      const error = decision === 'rejected' ? this.rejection(claim) : this.expiry()
+      const error = decision === 'rejected' ? rejection(claim) : expiry(app.config.approvals.expiryMs)
       await app.jobs.end({ ...record, approval }, error)
       result = (await app.jobs.store.byId(record._id)) ?? { ...record, approval, status: 'failed', error }
     }
@@ -199,52 +199,6 @@ export class ApprovalDesk {
     await this.record(claim.decidedBy ?? record.approval!.requestedBy, record, kind, log)
     await app.jobs.store.settled(record._id)
     return result
-  }
-
-  private rejection(claim: JobClaim) {
-    const why = claim.reason ? `: ${claim.reason}` : ''
-    return { code: APPROVAL_CODES.rejected, message: `${claim.decidedBy?.username ?? 'A team member'} rejected the push${why}` }
-  }
-
-  private expiry() {
-    const { expiryMs } = this.app.config.approvals
-    const minutes = Math.round(expiryMs / 60_000)
-    return {
-      code: APPROVAL_CODES.expired,
-      message: `No team member approved the push within ${minutes >= 1 ? `${minutes} min` : `${expiryMs} ms`} (APPROVAL_EXPIRY_MS)`,
-    }
-  }
-
-  /** The one decision on a job (see the top), or null when it was taken already. */
-  private async claim(record: JobRecord, decision: Pick<JobClaim, 'decision' | 'decidedBy' | 'reason'>): Promise<JobClaim | null> {
-    const claim: JobClaim = { _id: decisionId(record._id), jobId: record._id, at: new Date(), ...decision }
-    return (await this.insertClaim(claim)) ? claim : null
-  }
-
-  /**
-   * Takes over a decision not carried out for `grace` (its decider died, or is slow): the next
-   * `<job>:settle:<n>` claim is this replica's, unless another replica's is younger than `grace`.
-   */
-  private async takeOver(jobId: string, decided: JobClaim, grace: number): Promise<JobClaim | null> {
-    let latest = decided
-    for (let n = 1; ; n++) {
-      if (Date.now() - latest.at.getTime() < grace) return null
-      const claim: JobClaim = { _id: `${jobId}:settle:${n}`, jobId, at: new Date() }
-      if (await this.insertClaim(claim)) return claim
-      const held = await this.app.jobs.store.claims.findOne({ _id: claim._id })
-      if (!held) return null
-      latest = held
-    }
-  }
-
-  private async insertClaim(claim: JobClaim): Promise<boolean> {
-    try {
-      await this.app.jobs.store.claims.insertOne(claim)
-      return true
-    } catch (err) {
-      if (isDuplicateKey(err)) return false
-      throw err
-    }
   }
 
   private async record(

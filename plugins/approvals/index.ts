@@ -3,15 +3,14 @@
 //   POST /approvals/:jobId/approve         an operator or more of the team, not the requester: the push is queued
 //   POST /approvals/:jobId/reject { reason? }  the same: the push ends as APPROVAL_REJECTED, nothing is pushed
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
-import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
+import { ArrayEnvelope, Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { Approval, ApprovalParams, RejectInput } from '@ies/api/schemas/approvals'
 import { Job, toJob } from '@ies/api/schemas/jobs'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
 
 const approvals: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/', { schema: { response: { 200: Envelope(Type.Array(Approval)), ...errors } } }, async (request) =>
+  app.get('/', { schema: { response: { 200: ArrayEnvelope(Approval), ...errors } } }, async (request) =>
     ok(request, await app.approvals.list(request)),
   )
 

@@ -13,7 +13,7 @@
 // than the summary, left by an older version, was folded into it already); a process that read a
 // large summary keeps it, and reads only the delta while it names the revision kept (see `read`).
 //
-// Maintained by the repository after each write of an environment (create, replace, remove), under
+// Maintained after each write of an environment (create, replace, move, remove; derived-lists.ts), under
 // the owner's lock in this process and, across replicas, by claiming each revision (of the summary or
 // its delta, whichever holds the newer) with an insert before writing it (`changeNow`; a loser
 // re-reads and re-applies its change). An entry is only replaced by one of a newer environment
@@ -64,7 +64,7 @@ export class EnvironmentSummaries {
   constructor(
     db: Db,
     environments: Collection<StoredEnvironment>,
-    /** The owner's lock (repository.ts): one summary write per user at a time in this process. */
+    /** The owner's lock (`ownerLock`, as the record's writes take it): one summary write per user at a time in this process. */
     private readonly lock: <T>(userId: string, fn: () => Promise<T>) => Promise<T>,
     /** A delta of more changes is folded into its summary (FOLD_AT; tests fold sooner). */
     private readonly foldAt = FOLD_AT,
@@ -126,7 +126,7 @@ export class EnvironmentSummaries {
 
   /**
    * Puts the record's entry in (unless the summary has a newer version of it). The caller holds the
-   * owner's lock (the repository's create and replace write the record and its entry under it).
+   * owner's lock (create and replace, writes.ts, write the record and its entry under it).
    */
   put(doc: Summarized): Promise<void> {
     return this.changeHeld(doc.userId, { id: doc._id, entry: entryOf(doc) })

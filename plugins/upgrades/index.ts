@@ -5,9 +5,8 @@
 //   GET  /environments/upgrade/:id   the rollout: its waves, each environment's jobs and outcome
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
-import { Type } from '@sinclair/typebox'
 import pMap from 'p-map'
-import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
+import { ArrayEnvelope, Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { notFound } from '@ies/server/core/errors'
 import { RolloutParams, RolloutView, Upgradable } from '@ies/api/schemas/upgrades'
 import { catalogNow } from './plan.ts'
@@ -96,7 +95,7 @@ const upgrades: FastifyPluginAsyncTypebox = async (app) => {
     },
   }
 
-  app.get('/upgrades', { schema: { response: { 200: Envelope(Type.Array(Upgradable)), 401: ErrorBody } } }, async (request, reply) => {
+  app.get('/upgrades', { schema: { response: { 200: ArrayEnvelope(Upgradable), 401: ErrorBody } } }, async (request, reply) => {
     // One status document per owner the caller may read: their own, and each of their teams'.
     const owners = await ownerKeys(environments, request.principal, 'read')
     const statuses = await pMap(owners, (owner) => upgradeStatusOf(statusSources, owner, request.log), { concurrency: 2 })
