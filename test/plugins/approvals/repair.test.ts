@@ -68,10 +68,13 @@ t.test('the approvals sweep repairs decisions not carried out, once across serve
   await second.listen({ host: '127.0.0.1', port: 0 })
   await Promise.all([ctx.app.approvals.sweep(ctx.app.log), second.approvals.sweep(second.log), second.approvals.sweep(second.log)])
 
+  // A real push: seconds, more on a loaded machine.
+  const PUSH_WAIT = { timeoutMs: 60_000, intervalMs: 100 }
   const job = async (id: string) => (await call('dev', 'GET', `/api/jobs/${id}`)).body.data
   const pushed = await eventually(
     () => job(approved),
     (j) => j.status === 'succeeded' || j.status === 'failed',
+    PUSH_WAIT,
   )
   t.equal(pushed.status, 'succeeded', JSON.stringify(pushed.error))
   t.not(pushed.result.commit, before)
@@ -79,6 +82,7 @@ t.test('the approvals sweep repairs decisions not carried out, once across serve
   const alsoPushed = await eventually(
     () => job(unclaimed),
     (j) => j.status === 'succeeded' || j.status === 'failed',
+    PUSH_WAIT,
   )
   t.equal(alsoPushed.status, 'succeeded', 'an approved push whose claim is gone is queued too')
   t.match(await job(rejected), { status: 'failed', error: { code: 'APPROVAL_REJECTED', message: /carol.*freeze week/ } })
