@@ -20,7 +20,6 @@ const ies = {
 const oversized = {
   // files over 400 lines
   files: [
-    'server/src/jobs/push/push.ts',
     'server/src/config.ts',
     'plugins/environments/repository.ts',
     'desktop/src/renderer/screens/Credentials.tsx',
