@@ -19,18 +19,9 @@ const ies = {
 // fails on a name that no longer needs its exception); a unit not named here is held to every limit.
 const oversized = {
   // files over 400 lines
-  files: [
-    'server/src/config.ts',
-    'plugins/environments/repository.ts',
-    'desktop/src/renderer/screens/Credentials.tsx',
-  ],
-  // classes over 200 lines: EnvironmentRepository, JobRunner, JobStore, ApprovalDesk
-  classes: [
-    'plugins/environments/repository.ts',
-    'server/src/jobs/queue/runner.ts',
-    'server/src/jobs/queue/store.ts',
-    'plugins/approvals/desk.ts',
-  ],
+  files: ['server/src/config.ts', 'plugins/environments/repository.ts', 'desktop/src/renderer/screens/Credentials.tsx'],
+  // classes over 200 lines: EnvironmentRepository, ApprovalDesk
+  classes: ['plugins/environments/repository.ts', 'plugins/approvals/desk.ts'],
   // React components over 120 lines
   components: ['desktop/src/renderer/screens/PushPanel.tsx', 'desktop/src/renderer/screens/Credentials.tsx'],
 }
