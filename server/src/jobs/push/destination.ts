@@ -24,12 +24,12 @@ export function urlProblem(url: string, allowedHosts: readonly string[]): string
   try {
     parsed = new URL(url)
   } catch {
-    return 'is not a valid URL'
+    return 'The Git repository URL is not a valid URL'
   }
-  if (parsed.username || parsed.password) return 'must not carry credentials; the deploy key is the credential'
+  if (parsed.username || parsed.password) return 'The Git repository URL must not carry credentials; the deploy key is the credential'
   if (parsed.protocol === 'https:') return null
   if (parsed.protocol === 'http:' && allowedHosts.includes(hostOf(parsed))) return null
-  return 'must be an https:// URL'
+  return 'The Git repository URL must be an https:// URL'
 }
 
 /** Resolves the host and refuses addresses that are not public and not allow-listed. */
