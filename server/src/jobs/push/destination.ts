@@ -13,6 +13,9 @@ import { checkUrlDestination, destinationHttp, DestinationRefused, hostOf } from
 
 export class DestinationError extends Error {}
 
+/** The code of a push job whose destination is refused (the URL's form or its address). */
+export const DESTINATION_REFUSED = 'PUSH_DESTINATION_REFUSED'
+
 const ALLOW_SETTING = 'PUSH_ALLOWED_HOSTS'
 
 /** The URL's problem as a sentence for a 400, before any network access; null when its form is acceptable. */

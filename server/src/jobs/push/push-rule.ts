@@ -12,7 +12,7 @@ import { JobFailure } from '../../core/job-failure.ts'
 import { MIGRATION_FAILED } from '../generation/migrations.ts'
 import type { JobRecord } from '../queue/store.ts'
 import { isPemPrivateKey, PEM_OVER_HTTPS_MESSAGE } from './deploy-key.ts'
-import { checkDestination, DestinationError, urlProblem } from './destination.ts'
+import { checkDestination, DESTINATION_REFUSED, DestinationError, urlProblem } from './destination.ts'
 
 /** What the rule reads of an environment (a stored environment record has all of it). */
 export interface PushableEnvironment {
@@ -56,9 +56,6 @@ export const PUSH_PROBLEMS = {
     message: 'The generation job given is not a successful generation of this environment',
   },
 } as const satisfies Record<string, PushProblem>
-
-/** The code a push job fails with when its destination is refused (the URL's form or its address). */
-const DESTINATION_REFUSED = 'PUSH_DESTINATION_REFUSED'
 
 /** Why the environment cannot be pushed: its first problem (a 400, or a 422 for refused values; a push job's failure); null when it can. */
 export async function pushProblem<E extends PushableEnvironment>(
