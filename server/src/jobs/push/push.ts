@@ -57,7 +57,7 @@ export interface PushRequest extends GitRemote {
   beforeUpdate?(attempt: number): Promise<void>
   /**
    * The generated files IES kept of the generation a branch's `.ies/generation.json` describes
-   * (push-bases.ts), or null: the merge's base whatever became of the refs below.
+   * (push-bases.ts), or null: the merge's base whatever became of the generated refs (merge-base.ts).
    */
   keptBase?: BaseSearch['keptBase']
   /** Keeps the generated files of this push (its generation record as pushed) before the branch is updated. */
