@@ -19,11 +19,11 @@ const ies = {
 // fails on a name that no longer needs its exception); a unit not named here is held to every limit.
 const oversized = {
   // files over 400 lines
-  files: ['server/src/config.ts', 'plugins/environments/repository.ts', 'desktop/src/renderer/screens/Credentials.tsx'],
+  files: ['server/src/config.ts', 'plugins/environments/repository.ts'],
   // classes over 200 lines: EnvironmentRepository, ApprovalDesk
   classes: ['plugins/environments/repository.ts', 'plugins/approvals/desk.ts'],
   // React components over 120 lines
-  components: ['desktop/src/renderer/screens/PushPanel.tsx', 'desktop/src/renderer/screens/Credentials.tsx'],
+  components: [],
 }
 
 const sources = ['api', 'server', 'plugins', 'processor-lib', 'cli', 'desktop', 'scripts'].map((folder) => `${folder}/**/*.{ts,tsx,js}`)
@@ -74,7 +74,15 @@ export default tseslint.config(
   },
   { files: oversized.files, rules: { 'max-lines': 'off' } },
   { files: oversized.classes, rules: { 'ies/max-class-lines': 'off' } },
-  { files: oversized.components, rules: { 'max-lines-per-function': ['error', { max: 250, skipBlankLines: false, skipComments: false }] } },
+  // (flat config refuses an empty `files`: an emptied list drops its entry)
+  ...(oversized.components.length > 0
+    ? [
+        {
+          files: oversized.components,
+          rules: { 'max-lines-per-function': ['error', { max: 250, skipBlankLines: false, skipComments: false }] },
+        },
+      ]
+    : []),
   ...importRules(),
 )
 

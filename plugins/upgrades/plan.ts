@@ -83,7 +83,8 @@ export async function planWaves(
       skip(problem.field === 'provider' ? problem.message : `${problem.field}: ${problem.message}`)
       continue
     }
-    const generated = await app.pushedConfiguration(env)
+    // What the upgrade's push generates: the configuration after the migrations of the version it goes to.
+    const generated = await app.pushedConfiguration({ ...env, templatesPin: versions.target })
     const { deny } = await app.policies.evaluate(generated as unknown as Record<string, unknown>, { team: teamOf(env), log: request.log })
     if (deny.length > 0) {
       skip(`the organisation's rules refuse it: ${deny.map(violationLine).join('; ')}`)

@@ -119,6 +119,15 @@ t.test('web UI: credentials, wizard, detail, edit, export, delete, preferences',
   await page.getByRole('button', { name: 'Next: Cloud credential' }).click()
   await page.getByLabel(/sandbox/).waitFor()
   t.ok(await page.getByLabel(/sandbox/).isChecked(), 'the default credential is preselected')
+  // the drift check's schedule: the server's range, said at the field; saving waits for a valid value
+  const drift = page.getByLabel('Check for drift every (hours)')
+  t.equal(await drift.inputValue(), '', 'no schedule by default')
+  await drift.fill('721')
+  await page.getByText('A whole number of hours from 1 to 720, or empty to check only when asked').waitFor()
+  t.equal(await drift.getAttribute('aria-invalid'), 'true')
+  await drift.fill('24')
+  await page.getByText('A whole number of hours from 1 to 720').waitFor({ state: 'detached' })
+  t.equal(await drift.getAttribute('aria-invalid'), null)
   await page.getByRole('button', { name: 'Next: Review' }).click()
   // a readable summary with the catalog's labels; the YAML only on request
   const summary = page.getByTestId('review-summary')
@@ -127,6 +136,7 @@ t.test('web UI: credentials, wizard, detail, edit, export, delete, preferences',
   t.match(rdsSummary, /Storage \(GiB\)50/, 'a label, and the value the user chose')
   t.notMatch(rdsSummary, /allocatedStorage/, 'no keys')
   t.match(await summary.textContent(), /deploy key: a new key \(write-only/)
+  t.equal(await summary.getByTestId('drift-schedule').textContent(), 'Every 24 hours')
   t.equal(await page.getByTestId('review').count(), 0, 'no YAML until asked')
   await page.getByRole('button', { name: 'Show as YAML' }).click()
   const review = await page.getByTestId('review').textContent()
@@ -144,6 +154,7 @@ t.test('web UI: credentials, wizard, detail, edit, export, delete, preferences',
   t.match(detailServices, /RDS PostgreSQL.*Storage \(GiB\)50/, 'the detail page shows catalog labels')
   t.notMatch(detailServices, /allocatedStorage/)
   await page.getByText('sandbox').first().waitFor()
+  t.equal(await page.getByTestId('drift-schedule').textContent(), 'Every 24 hours', 'the detail page shows the schedule')
   const exported = await page.getByTestId('export').textContent()
   t.match(exported, /name: e2e-shop/)
   t.notMatch(exported, /cloudCredentialId|deployKey|hasDeployKey/, 'the export has no credential fields')
@@ -158,6 +169,7 @@ t.test('web UI: credentials, wizard, detail, edit, export, delete, preferences',
   t.same(stored.services.sqs.queueName, 'orders')
   t.same(stored.services.vpc.enabled, false, 'services the user left alone are stored with catalog defaults')
   t.equal(stored.domain, 'shop.example.com')
+  t.equal(stored.driftCheckHours, 24, 'the schedule is saved with the environment')
 
   // --- edit: immutable fields are read-only; the server's field errors land next to the field
   await page.getByRole('link', { name: 'Edit' }).click()
@@ -165,15 +177,21 @@ t.test('web UI: credentials, wizard, detail, edit, export, delete, preferences',
   t.ok((await page.getByLabel('Environment name').getAttribute('readonly')) !== null, 'name is read-only when editing')
   t.ok((await page.getByLabel('Global prefix').getAttribute('readonly')) !== null, 'global prefix is read-only when editing')
   await page.getByLabel('Domain').fill('')
-  await page.getByRole('button', { name: 'Review' }).click()
+  await page.getByRole('button', { name: 'Cloud credential', exact: true }).click()
+  t.equal(await page.getByLabel('Check for drift every (hours)').inputValue(), '24', 'the stored schedule is shown')
+  await page.getByLabel('Check for drift every (hours)').fill('')
+  await page.getByRole('button', { name: 'Next: Review' }).click()
   t.same(
     await page.getByTestId('review-changes').locator('li').allTextContents(),
-    ['Domain: shop.example.com → —'],
+    ['Domain: shop.example.com → —', 'Drift check: Every 24 hours → Only when asked'],
     'the edit says what changes',
   )
   await page.getByRole('button', { name: 'Save changes' }).click()
   await page.getByRole('heading', { name: 'e2e-shop', exact: true }).waitFor()
   await page.getByText('None (no host-based ingresses)').waitFor()
+  t.equal(await page.getByTestId('drift-schedule').textContent(), 'Only when asked')
+  const edited = (await (await fetch(`${ies.url}/api/environments/${id}`, { headers: ies.auth('dev') })).json()).data
+  t.notOk('driftCheckHours' in edited, 'cleared: the schedule is off on the server')
 
   // --- the list with filters and sort
   await nav('Environments').click()

@@ -3,6 +3,7 @@
 // callers turn their own shape into these props; labels, order and wording live here only.
 import type { ReactNode } from 'react'
 import type { SummaryService } from '../lib/environments/config-summary.ts'
+import { driftScheduleWords } from '../lib/environments/drift.ts'
 import { PROVIDER_LABELS } from './ui.tsx'
 
 const none = (text = 'None') => <span className="muted">{text}</span>
@@ -39,11 +40,13 @@ export function deployKeyNote(key: { replacing: boolean; stored: boolean }): str
   return key.stored ? 'Deploy key stored' : 'No deploy key'
 }
 
-/** The state bucket, the Git repository and its deploy key, the cloud credential (`dt`/`dd` pairs). */
+/** The state bucket, the Git repository and its deploy key, the cloud credential, the drift check's schedule (`dt`/`dd` pairs). */
 export function DeliveryFields(p: {
   bucket?: string
   git?: { url: string; branch?: string; deployKey: string }
   credential: ReactNode | null
+  /** Check for drift every this many hours; undefined: only when asked. */
+  driftCheckHours: number | undefined
 }) {
   return (
     <>
@@ -63,6 +66,10 @@ export function DeliveryFields(p: {
       </dd>
       <dt>Cloud credential</dt>
       <dd>{p.credential ?? none()}</dd>
+      <dt>Drift check</dt>
+      <dd data-testid="drift-schedule">
+        {p.driftCheckHours ? driftScheduleWords(p.driftCheckHours) : none(driftScheduleWords(undefined))}
+      </dd>
     </>
   )
 }

@@ -5,7 +5,8 @@ import { stringify } from 'yaml'
 import { useApp } from '../app-context.tsx'
 import type { PreparedCatalog } from '../lib/catalog/prepared-catalog.ts'
 import { enabledServices, serviceChanges, settingChanges } from '../lib/environments/config-summary.ts'
-import { reviewOf, type WizardValues } from '../lib/wizard/values.ts'
+import { driftCheckHoursOf, reviewOf, type WizardValues } from '../lib/wizard/values.ts'
+import { driftScheduleWords } from '../lib/environments/drift.ts'
 import { PROVIDER_LABELS } from './ui.tsx'
 import { BasicFields, DeliveryFields, deployKeyNote, ServiceFields } from './ConfigurationFields.tsx'
 
@@ -17,6 +18,7 @@ const SETTING_LABELS = {
   gitUrl: 'Repository URL',
   gitBranch: 'Branch',
   cloudCredentialId: 'Cloud credential',
+  driftCheck: 'Drift check',
 }
 
 function settingsOf(v: WizardValues, credentialName: (id: string) => string) {
@@ -28,6 +30,7 @@ function settingsOf(v: WizardValues, credentialName: (id: string) => string) {
     gitUrl: v.gitRepository.url,
     gitBranch: v.gitRepository.url ? v.gitRepository.branch : '',
     cloudCredentialId: v.cloudCredentialId ? credentialName(v.cloudCredentialId) : '',
+    driftCheck: driftScheduleWords(driftCheckHoursOf(v)),
   }
 }
 
@@ -83,7 +86,7 @@ export function ReviewSummary(p: { values: WizardValues; original: WizardValues 
         <ServiceFields services={services} />
       </section>
       <section aria-labelledby="review-delivery">
-        <h3 id="review-delivery">State, repository and credential</h3>
+        <h3 id="review-delivery">State, repository, credential and drift check</h3>
         <dl className="props">
           <DeliveryFields
             bucket={v.backendMode !== 'none' ? v.terraformBackend.bucket : undefined}
@@ -92,6 +95,7 @@ export function ReviewSummary(p: { values: WizardValues; original: WizardValues 
               deployKey: deployKeyNote({ replacing: !!v.gitRepository.deployKey, stored: !!v.gitRepository.hasDeployKey }),
             }}
             credential={v.cloudCredentialId ? credentialName(v.cloudCredentialId) : null}
+            driftCheckHours={driftCheckHoursOf(v)}
           />
         </dl>
       </section>

@@ -26,6 +26,7 @@ import { EnvironmentDiagram } from '../components/EnvironmentDiagram.tsx'
 import { EnvironmentSubtitle, EnvironmentTabs } from '../components/EnvironmentTabs.tsx'
 import { StrandedNotice } from '../components/StrandedNotice.tsx'
 import { BasicFields, DeliveryFields, deployKeyNote, ServiceFields } from '../components/ConfigurationFields.tsx'
+import { LastDriftCheck } from '../components/LastDriftCheck.tsx'
 
 export function EnvironmentDetail({ id }: { id: string }) {
   const { api, toast, takeEnvironment, keptCatalog } = useApp()
@@ -145,7 +146,9 @@ function ConfigurationCards({ env }: { env: Environment }) {
               }
             }
             credential={env.cloudCredentialId ? (credential?.name ?? <span className="mono">{env.cloudCredentialId}</span>) : null}
+            driftCheckHours={env.driftCheckHours}
           />
+          <LastDriftCheck drift={env.drift} />
           <dt>Created</dt>
           <dd>{formatDate(env.createdAt)}</dd>
         </dl>

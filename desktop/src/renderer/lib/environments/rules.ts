@@ -68,3 +68,16 @@ export function checkBasics(b: BasicsInput): Record<string, string> {
   for (const [k, m] of checks) if (m) errors[k] = m
   return errors
 }
+
+/** A drift check on a schedule (the API's `DriftCheckHours`): every this many hours, a whole number. */
+export const DRIFT_CHECK_HOURS_MIN = 1
+export const DRIFT_CHECK_HOURS_MAX = 720
+
+/** The hours as typed: `""` is accepted (no schedule: drift is checked only when asked). */
+export function checkDriftCheckHours(hours: string): string | null {
+  if (hours.trim() === '') return null
+  const n = /^\s*\d+\s*$/.test(hours) ? Number(hours) : NaN
+  return n >= DRIFT_CHECK_HOURS_MIN && n <= DRIFT_CHECK_HOURS_MAX
+    ? null
+    : `A whole number of hours from ${DRIFT_CHECK_HOURS_MIN} to ${DRIFT_CHECK_HOURS_MAX}, or empty to check only when asked`
+}

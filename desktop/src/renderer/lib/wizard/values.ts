@@ -3,6 +3,7 @@
 // sends the deploy key only when the user typed a new one.
 import { environmentValues } from '@ies/api/environment-values'
 import type { Environment, EnvironmentInput, Provider, ServicesConfig, TerraformBackend } from '../api/types.ts'
+import { checkDriftCheckHours } from '../environments/rules.ts'
 
 export type BackendMode = 'none' | 'existing' | 'create'
 
@@ -21,6 +22,8 @@ export interface WizardValues {
   cloudCredentialId: string
   /** The team it belongs to; '' for the user's own. Chosen at creation (a move is a separate change). */
   team: string
+  /** Check for drift every this many hours, as typed; '' for no schedule (checked only when asked). */
+  driftCheckHours: string
 }
 
 export const WIZARD_STEPS = ['Basics', 'Services', 'State backend', 'Git repository', 'Cloud credential', 'Review'] as const
@@ -39,6 +42,7 @@ export function emptyValues(defaults: { provider: Provider; globalPrefix?: strin
     gitRepository: { url: '', branch: 'main', deployKey: '', hasDeployKey: false },
     cloudCredentialId: '',
     team: '',
+    driftCheckHours: '',
   }
 }
 
@@ -64,6 +68,7 @@ export function valuesFromEnvironment(env: Environment): WizardValues {
     },
     cloudCredentialId: env.cloudCredentialId ?? '',
     team: env.team ?? '',
+    driftCheckHours: env.driftCheckHours ? String(env.driftCheckHours) : '',
   }
 }
 
@@ -123,6 +128,12 @@ function gitOf(v: WizardValues) {
   return git
 }
 
+/** The schedule's hours as the API takes them; undefined for none (or while the typed value is refused). */
+export function driftCheckHoursOf(v: WizardValues): number | undefined {
+  const typed = v.driftCheckHours ?? ''
+  return typed.trim() !== '' && checkDriftCheckHours(typed) === null ? Number(typed) : undefined
+}
+
 export function toCreateRequest(v: WizardValues): EnvironmentInput {
   const body: EnvironmentInput = {
     name: v.name,
@@ -138,6 +149,8 @@ export function toCreateRequest(v: WizardValues): EnvironmentInput {
   if (git) body.gitRepository = git
   if (v.cloudCredentialId) body.cloudCredentialId = v.cloudCredentialId
   if (v.team) body.team = v.team
+  const hours = driftCheckHoursOf(v)
+  if (hours !== undefined) body.driftCheckHours = hours
   const labels = Object.fromEntries(Object.entries(v.labels ?? {}).filter(([, value]) => value !== ''))
   if (Object.keys(labels).length > 0) body.labels = labels as EnvironmentInput['labels']
   return body
@@ -153,6 +166,7 @@ export function toUpdatePatch(v: WizardValues): Record<string, unknown> {
     terraformBackend: backendOf(v) ?? null,
     gitRepository: gitOf(v) ?? null,
     cloudCredentialId: v.cloudCredentialId || null,
+    driftCheckHours: driftCheckHoursOf(v) ?? null,
   }
 }
 
@@ -182,6 +196,6 @@ export function stepOfField(field: string): number {
   if (head === 'services') return 1
   if (head === 'terraformBackend') return 2
   if (head === 'gitRepository') return 3
-  if (head === 'cloudCredentialId') return 4
+  if (head === 'cloudCredentialId' || head === 'driftCheckHours') return 4
   return 0
 }

@@ -16,6 +16,7 @@ import { BackendStep } from './BackendStep.tsx'
 import { RepositoryStep } from './RepositoryStep.tsx'
 import { CredentialStep } from './CredentialStep.tsx'
 import { ReviewStep } from './ReviewStep.tsx'
+import { DriftCheckField } from './DriftCheckField.tsx'
 import { DraftNotice } from './DraftNotice.tsx'
 import { UncreatedBucketNotice } from './UncreatedBucketNotice.tsx'
 
@@ -117,7 +118,12 @@ function CurrentStep({ wizard }: { wizard: OpenWizard }) {
     case 3:
       return <RepositoryStep values={values} set={set} serverErrors={serverErrors} />
     case 4:
-      return <CredentialStep values={values} set={set} serverError={serverErrors.cloudCredentialId} />
+      return (
+        <>
+          <CredentialStep values={values} set={set} serverError={serverErrors.cloudCredentialId} />
+          <DriftCheckField wizard={wizard} />
+        </>
+      )
     case 5:
       return <ReviewStep wizard={wizard} />
     default:

@@ -10,7 +10,7 @@ import { href, navigate } from '../../router.ts'
 import { fillServices, validateField, validateServices } from '../../lib/catalog/prepared-catalog.ts'
 import type { LoadedCatalog } from '../../lib/catalog/source.ts'
 import { diffDraft, draftKey, loadDraft, saveDraft, type CatalogChange } from '../../lib/wizard/draft.ts'
-import { checkBasics } from '../../lib/environments/rules.ts'
+import { checkBasics, checkDriftCheckHours } from '../../lib/environments/rules.ts'
 import { applySuggestion as applyToValues } from '../../lib/wizard/apply-suggestion.ts'
 import { strandedErrors } from '../../lib/environments/stranded.ts'
 import { usePolicyFindings, type PolicyFindings } from '../../lib/wizard/policy-check.ts'
@@ -55,7 +55,8 @@ async function openWizard(app: AppContextValue, id: string | null, key: string):
   let step: number | null = null
   const draft = loadDraft<WizardValues>(localStorage, key)
   if (draft) {
-    values = draftValuesOf(draft.values).values
+    // A field a draft of an earlier version does not hold keeps the stored (or default) value.
+    values = { ...values, ...draftValuesOf(draft.values).values }
     draftInfo = { savedAt: draft.savedAt, changes: diffDraft(draft, loaded.catalog), leftOut: draft.leftOut ?? [] }
     if (typeof draft.step === 'number') step = draft.step
   } else if (env?.problems?.length) {
@@ -133,12 +134,17 @@ function useStepErrors(
     return out
   }, [values, loaded])
   const serviceErrors = useMemo(() => (values && loaded ? validateServices(values.services, loaded.catalog) : {}), [values, loaded])
+  // The drift check's schedule (the Cloud credential step).
+  const scheduleErrors = useMemo(() => {
+    const message = values ? checkDriftCheckHours(values.driftCheckHours) : null
+    return message ? { driftCheckHours: message } : ({} as FieldErrors)
+  }, [values])
   // The stored values the current catalog refuses, while they are still the stored ones; then the server's answer.
   const knownErrors = useMemo(
     () => ({ ...strandedErrors(original, values), ...policy.deny, ...serverErrors }),
     [original, values, serverErrors, policy],
   )
-  return { basicsErrors, catalogGlobalErrors, serviceErrors, knownErrors, warnings: policy.warn }
+  return { basicsErrors, catalogGlobalErrors, serviceErrors, scheduleErrors, knownErrors, warnings: policy.warn }
 }
 
 type StepErrors = ReturnType<typeof useStepErrors>
@@ -150,15 +156,16 @@ type StepErrors = ReturnType<typeof useStepErrors>
  * words, as a detail.
  */
 function errorsShown(errors: StepErrors, touched: Record<string, boolean>, step: number, loaded: LoadedCatalog | null) {
-  const { basicsErrors, catalogGlobalErrors, serviceErrors, knownErrors, warnings } = errors
+  const { basicsErrors, catalogGlobalErrors, serviceErrors, scheduleErrors, knownErrors, warnings } = errors
   const fieldError = (field: string) => {
-    const client = field in basicsErrors ? basicsErrors[field] : catalogGlobalErrors[field]
+    const client = field in basicsErrors ? basicsErrors[field] : (catalogGlobalErrors[field] ?? scheduleErrors[field])
     return (touched[field] || step > 0 ? client : null) ?? knownErrors[field] ?? null
   }
   const fieldWarning = (field: string) => (fieldError(field) ? null : (warnings[field] ?? null))
   const stepHasErrors = (i: number) =>
     (i === 0 && Object.keys({ ...basicsErrors, ...catalogGlobalErrors }).length > 0) ||
     (i === 1 && Object.keys(serviceErrors).length > 0) ||
+    (i === 4 && Object.keys(scheduleErrors).length > 0) ||
     Object.keys(knownErrors).some((f) => stepOfField(f) === i)
   const stepHasWarnings = (i: number) => Object.keys(warnings).some((f) => stepOfField(f) === i)
   const ruleDetail = (k: string) =>
@@ -209,7 +216,7 @@ export function useWizard(id: string | null) {
 
   const policy = usePolicyFindings(app.api, values)
   const errors = useStepErrors(values, loaded, original, serverErrors, policy)
-  const { basicsErrors, catalogGlobalErrors, serviceErrors } = errors
+  const { basicsErrors, catalogGlobalErrors, serviceErrors, scheduleErrors } = errors
 
   const set: SetValues = (patch) => setValues((v) => ({ ...v!, ...patch }))
   const touch = (field: string) => setTouched((t) => ({ ...t, [field]: true }))
@@ -225,6 +232,7 @@ export function useWizard(id: string | null) {
     const v = values!
     if (Object.keys({ ...basicsErrors, ...catalogGlobalErrors }).length) return setStep(0)
     if (Object.keys(serviceErrors).length) return setStep(1)
+    if (Object.keys(scheduleErrors).length) return setStep(4)
     setBusy(true)
     setSubmitError(null)
     setServerErrors({})

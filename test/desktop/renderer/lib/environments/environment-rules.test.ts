@@ -3,8 +3,14 @@
 import t from 'tap'
 import fc from 'fast-check'
 import { Value } from '@sinclair/typebox/value'
-import { Domain, GlobalPrefix, Name, Region } from '@ies/api/schemas/environments'
-import { checkDomain, checkGlobalPrefix, checkName, checkRegion } from '../../../../../desktop/src/renderer/lib/environments/rules.ts'
+import { Domain, DriftCheckHours, GlobalPrefix, Name, Region } from '@ies/api/schemas/environments'
+import {
+  checkDomain,
+  checkDriftCheckHours,
+  checkGlobalPrefix,
+  checkName,
+  checkRegion,
+} from '../../../../../desktop/src/renderer/lib/environments/rules.ts'
 
 const RULES = [
   {
@@ -52,3 +58,23 @@ for (const rule of RULES) {
     )
   })
 }
+
+t.test("driftCheckHours: the wizard accepts exactly the whole hours the server's schema does, and empty for no schedule", async (t) => {
+  const samples = ['1', '24', '720', '0', '721', '-1', '1.5', '24h', 'abc', ' 24 ', '007', '1e2', '0x10', '99999999999999999999']
+  for (const s of samples)
+    t.equal(
+      checkDriftCheckHours(s) === null,
+      Value.Check(DriftCheckHours, Number(s.trim())) && /^\s*\d+\s*$/.test(s),
+      `hours ${JSON.stringify(s)}`,
+    )
+  fc.assert(
+    fc.property(
+      fc.integer({ min: -100, max: 2000 }),
+      (n) => (checkDriftCheckHours(String(n)) === null) === Value.Check(DriftCheckHours, n),
+    ),
+    { numRuns: 2000 },
+  )
+  t.equal(checkDriftCheckHours(''), null, 'empty: only when asked')
+  t.match(checkDriftCheckHours('0'), /from 1 to 720/, 'the message names the range')
+  t.match(checkDriftCheckHours('1.5'), /whole number/)
+})

@@ -65,6 +65,7 @@ t.test('server field errors lead to their step', async (t) => {
   t.equal(stepOfField('terraformBackend.bucket'), 2)
   t.equal(stepOfField('gitRepository.deployKey'), 3)
   t.equal(stepOfField('cloudCredentialId'), 4)
+  t.equal(stepOfField('driftCheckHours'), 4, 'the drift check is on the Cloud credential step')
 })
 
 t.test('the state bucket IES proposes: <prefix>-<name>-tfstate, a valid S3 name, or nothing', async (t) => {
@@ -73,4 +74,32 @@ t.test('the state bucket IES proposes: <prefix>-<name>-tfstate, a valid S3 name,
   t.equal(suggestedBucket({ globalPrefix: '', name: '' }), '', 'nothing to name it after')
   const long = suggestedBucket({ globalPrefix: 'p'.repeat(40), name: 'n'.repeat(40) })
   t.ok(long.length <= 63 && /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(long), `at most 63 characters: ${long}`)
+})
+
+t.test('the drift check: sent as hours when set, removed with null when cleared, kept when editing', async (t) => {
+  const v = emptyValues({ provider: 'aws', globalPrefix: 'acme', region: 'eu-west-1' })
+  v.name = 'dev'
+  t.notOk('driftCheckHours' in toCreateRequest(v), 'no schedule: not sent')
+  v.driftCheckHours = '24'
+  t.equal(toCreateRequest(v).driftCheckHours, 24)
+  v.driftCheckHours = '0'
+  t.notOk('driftCheckHours' in toCreateRequest(v), 'a refused value is never sent (the step shows the error)')
+  const stored = valuesFromEnvironment({
+    id: 'e1',
+    name: 'dev',
+    globalPrefix: 'acme',
+    provider: 'aws',
+    region: 'eu-west-1',
+    domain: '',
+    status: 'pending',
+    services: {},
+    helmCharts: {},
+    driftCheckHours: 12,
+    createdAt: '',
+    updatedAt: '',
+  })
+  t.equal(stored.driftCheckHours, '12', 'the stored schedule is shown')
+  t.equal(toUpdatePatch(stored).driftCheckHours, 12, 'an edit keeps it')
+  stored.driftCheckHours = ''
+  t.equal(toUpdatePatch(stored).driftCheckHours, null, 'cleared: null turns it off (merge patch)')
 })
