@@ -9,6 +9,7 @@ import { unzipToFiles } from '@ies/processor-lib'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { AppError, fieldError } from '@ies/server/core/errors'
 import { isChartFile } from '@ies/server/jobs/generation/selection'
+import { PROVIDER_MESSAGE, PUSHED_PROVIDER } from '@ies/server/jobs/push/push-rule'
 import { UNZIP_LIMITS } from '@ies/server/core/archive-limits'
 import type { ArchiveId } from '@ies/server/jobs/queue/archives'
 import type { GenerateResult } from '@ies/server/jobs/queue/store'
@@ -29,7 +30,7 @@ const generation: FastifyPluginAsyncTypebox = async (app) => {
   /** An environment the caller may generate (operator or more), of a provider that generates. */
   const environmentOf = async (principal: Parameters<typeof environments.access>[0], id: string) => {
     const { env } = await environments.access(principal, id, 'operate')
-    if (env.provider !== 'aws') throw fieldError('provider', 'only provider aws generates a stack')
+    if (env.provider !== PUSHED_PROVIDER) throw fieldError('provider', PROVIDER_MESSAGE)
     return env
   }
 

@@ -4,12 +4,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
-import { fieldError, policyDenied } from '@ies/server/core/errors'
+import { policyDenied } from '@ies/server/core/errors'
 import type { LifecyclePushParams } from '@ies/server/jobs/push/push-job'
 import { EnvironmentParams } from '@ies/api/schemas/generation'
 import { Job, toJob } from '@ies/api/schemas/jobs'
 import { PUSH_DEFAULTS, PushBody } from '@ies/api/schemas/push'
-import { isUsableGeneration, pushRefusal } from '@ies/server/jobs/push/push-rule'
+import { isUsableGeneration, PUSH_PROBLEMS, pushRefusal } from '@ies/server/jobs/push/push-rule'
 import { deniedDetails } from '@ies/api/schemas/policies'
 
 export const autoPrefix = '/environments'
@@ -25,9 +25,7 @@ const push: FastifyPluginAsyncTypebox = async (app) => {
   ): Promise<Pick<LifecyclePushParams, 'format' | 'options'>> {
     if (!body.generationJobId) return { format: body.format ?? PUSH_DEFAULTS.format, options: body.options ?? { ...PUSH_DEFAULTS.options } }
     const generationJob = await app.jobs.store.get(userId, body.generationJobId)
-    if (!isUsableGeneration(generationJob, environmentId)) {
-      throw fieldError('generationJobId', 'must name a successful generation job of this environment')
-    }
+    if (!isUsableGeneration(generationJob, environmentId)) throw pushRefusal(PUSH_PROBLEMS.generation)
     const { format, options } = generationJob.params
     return { format, options }
   }

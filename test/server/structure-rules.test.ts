@@ -51,22 +51,3 @@ t.test('units a reader can hold in mind: a file 400 lines, a class 200, a functi
   t.match(await messagesOf(probe, component(121), 'max-lines-per-function'), [/'Screen' has too many lines \(121\)/])
   t.same(await messagesOf(probe, component(120), 'max-lines-per-function'), [], 'a component of 120 lines passes')
 })
-
-t.test('the list of oversized units only shrinks: each named unit still needs its exception', async (t) => {
-  const config = '../../eslint.config.js'
-  const { oversized } = (await import(config)) as { oversized: Record<'files' | 'classes' | 'components', string[]> }
-  const strict = new ESLint({
-    overrideConfig: [
-      { files: ['**/*.{ts,tsx}'], rules: { 'max-lines': ['error', { max: 400 }], 'ies/max-class-lines': ['error', { max: 200 }] } },
-      { files: ['**/*.tsx'], rules: { 'max-lines-per-function': ['error', { max: 120 }] } },
-    ],
-  })
-  const needs = async (path: string, ruleId: string) => {
-    const [result] = await strict.lintFiles([path])
-    return result.messages.some((m) => m.ruleId === ruleId)
-  }
-  for (const path of oversized.files) t.ok(await needs(path, 'max-lines'), `${path} is still over 400 lines`)
-  for (const path of oversized.classes) t.ok(await needs(path, 'ies/max-class-lines'), `${path} still holds a class over 200 lines`)
-  for (const path of oversized.components)
-    t.ok(await needs(path, 'max-lines-per-function'), `${path} still holds a component over 120 lines`)
-})

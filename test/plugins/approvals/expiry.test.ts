@@ -29,6 +29,13 @@ t.test('an unanswered approval request expires and ends the job', async (t) => {
   t.equal((await call('carol', 'POST', `/api/approvals/${id}/approve`)).status, 409, 'an expired request is not approved')
   t.same((await call('carol', 'GET', '/api/approvals')).body.data, [])
   t.equal((await git.git('customer', ['rev-parse', 'main'])).trim(), before, 'nothing pushed')
-  const history = await call('dev', 'GET', `/api/environments/${prod.id}/history`)
-  t.ok(history.body.data.some((e: any) => e.jobId === id && e.kind === 'approval-expired'))
+  // The expiry is recorded in the history once the job has ended (the job is seen failed first).
+  const history = await eventually(
+    async () => (await call('dev', 'GET', `/api/environments/${prod.id}/history`)).body.data as any[],
+    (entries) => entries.some((e) => e.jobId === id && e.kind === 'approval-expired'),
+  )
+  t.ok(
+    history.some((e) => e.jobId === id && e.kind === 'approval-expired'),
+    'the expiry is in the history',
+  )
 })

@@ -10,4 +10,4 @@ export function isPemPrivateKey(key: string): boolean {
   return new RegExp(`^${PEM_PRIVATE_KEY}`).test(key)
 }
 
-export const PEM_OVER_HTTPS_MESSAGE = 'an SSH deploy key cannot authenticate an HTTPS push; store an access token'
+export const PEM_OVER_HTTPS_MESSAGE = 'An SSH deploy key cannot authenticate an HTTPS push; store an access token'

@@ -13,6 +13,9 @@ import { checkUrlDestination, destinationHttp, DestinationRefused, hostOf } from
 
 export class DestinationError extends Error {}
 
+/** The code of a push job whose destination is refused (the URL's form or its address). */
+export const DESTINATION_REFUSED = 'PUSH_DESTINATION_REFUSED'
+
 const ALLOW_SETTING = 'PUSH_ALLOWED_HOSTS'
 
 /** The URL's problem as a sentence for a 400, before any network access; null when its form is acceptable. */
@@ -24,12 +27,12 @@ export function urlProblem(url: string, allowedHosts: readonly string[]): string
   try {
     parsed = new URL(url)
   } catch {
-    return 'is not a valid URL'
+    return 'The Git repository URL is not a valid URL'
   }
-  if (parsed.username || parsed.password) return 'must not carry credentials; the deploy key is the credential'
+  if (parsed.username || parsed.password) return 'The Git repository URL must not carry credentials; the deploy key is the credential'
   if (parsed.protocol === 'https:') return null
   if (parsed.protocol === 'http:' && allowedHosts.includes(hostOf(parsed))) return null
-  return 'must be an https:// URL'
+  return 'The Git repository URL must be an https:// URL'
 }
 
 /** Resolves the host and refuses addresses that are not public and not allow-listed. */

@@ -5,7 +5,7 @@
 // be logged: for an unexpected failure and for a failure of something outside (a Git server).
 import { OPEN_CODES } from '@ies/api/errors'
 import { ProcessorError } from '@ies/processor-lib'
-import { DestinationError } from '../push/destination.ts'
+import { DESTINATION_REFUSED, DestinationError } from '../push/destination.ts'
 import { GenerationError } from '../generation/generation.ts'
 import type { JobError } from './store.ts'
 import { redact } from '../../core/redaction.ts'
@@ -85,8 +85,7 @@ export function jobErrorOf(
       unexpected: false,
     }
   }
-  if (err instanceof DestinationError)
-    return { error: { code: 'PUSH_DESTINATION_REFUSED', message: clean(err.message) }, unexpected: false }
+  if (err instanceof DestinationError) return { error: { code: DESTINATION_REFUSED, message: clean(err.message) }, unexpected: false }
   const gitCode = (err as { code?: unknown })?.code
   if (typeof gitCode === 'string' && /Error$/.test(gitCode)) {
     // isomorphic-git's other errors (UrlParseError, SmartHttpError, ...); the push maps its own (push.ts).

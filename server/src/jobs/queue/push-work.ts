@@ -1,18 +1,16 @@
 // The `push` job: alone among its environment's pushes (a dry run excepted), it reads the
-// environment once its turn has come, migrates it in memory, generates (or reads an earlier
-// generation back), checks the destination and pushes (push-job.ts); the migrated configuration is
-// stored after a push that pushed.
+// environment once its turn has come, migrates it in memory, asks the push rule again (push-rule.ts:
+// provider, repository, destination, deploy key), generates (or reads an earlier generation back)
+// and pushes (push-job.ts); the migrated configuration is stored after a push that pushed.
 import { unzipToFiles, type TreeFile } from '@ies/processor-lib'
 import { credentialSecrets } from '../../core/redaction.ts'
 import { generate } from '../generation/generation.ts'
 import { processorInput, templatesVersionOf, type JobEnvironment, type ProcessorInput } from '../generation/transform.ts'
-import { checkDestination } from '../push/destination.ts'
 import { pushEnvironment, type LifecyclePushParams } from '../push/push-job.ts'
-import { checkJobDeployKey, isUsableGeneration, jobRepository } from '../push/push-rule.ts'
+import { checkPushJob, isUsableGeneration, pushFailure, PUSH_PROBLEMS } from '../push/push-rule.ts'
 import { planFailed, pushPlanning, type Planning } from '../plan/push-plan.ts'
 import { UNZIP_LIMITS } from '../../core/archive-limits.ts'
 import type { ArchiveId } from './archives.ts'
-import { JobFailure } from '../../core/job-failure.ts'
 import { keptAlive, recorded, type JobContext, type Touch } from './job-context.ts'
 import type { GenerateResult, JobRecord, PushResult } from './store.ts'
 
@@ -38,10 +36,9 @@ export async function runPush(ctx: JobContext, record: JobRecord, touch: Touch, 
       const stored = await environment
       const migrated = await ctx.migrations.migrated(stored, templatesVersionOf(stored, params.templatesVersion))
       const { env } = migrated
-      const repository = jobRepository(env)
       input = processorInput(env)
       deployKey = await ctx.environments.getDeployKey(record.userId, environmentId)
-      checkJobDeployKey(deployKey)
+      const pushable = await checkPushJob(env, deployKey, ctx.config.push.allowedHosts)
       planning = await pushPlanning(ctx, record, env, templatesVersionOf(env, params.templatesVersion))
       const { files, templatesCommit } = params.generationJobId
         ? await filesOfGeneration(ctx, record, params.generationJobId)
@@ -54,14 +51,13 @@ export async function runPush(ctx: JobContext, record: JobRecord, touch: Touch, 
             ...recorded(migrated.migrations),
             templatesVersion: templatesVersionOf(env, params.templatesVersion),
           })
-      await checkDestination(repository.url, ctx.config.push.allowedHosts)
       const result = await pushEnvironment({
         ...ctx.pushing,
         job: record,
         env,
-        url: repository.url,
-        branch: repository.branch || undefined,
-        deployKey,
+        url: pushable.repository.url,
+        branch: pushable.repository.branch || undefined,
+        deployKey: pushable.deployKey,
         files,
         templatesCommit,
         input,
@@ -109,7 +105,7 @@ async function filesOfGeneration(
 ): Promise<{ files: TreeFile[]; templatesCommit: string }> {
   const generation = await ctx.store.get(record.userId, generationJobId)
   if (!isUsableGeneration(generation, record.environmentId)) {
-    throw new JobFailure('GENERATION_NOT_USABLE', 'The given generation job is not a successful generation of this environment')
+    throw pushFailure(PUSH_PROBLEMS.generation)
   }
   const inputs = await unzipToFiles(await ctx.archives.read(generation.archiveId as ArchiveId), UNZIP_LIMITS)
   return { files: inputs, templatesCommit: (generation.result as GenerateResult).templatesCommit }

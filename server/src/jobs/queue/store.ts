@@ -5,116 +5,37 @@
 // (insert-only; retention.ts prunes it) and then removed from `jobs`. A read looks in `jobs`, then in
 // `jobHistory`: in that order a job that finishes meanwhile is found in one or the other.
 //
-// Records finished in this process lately are also kept in memory (`recent`) and read from there
+// Records finished in this process lately are also kept in memory (job-memory.ts) and read from there
 // first (a final record never changes): a job's waiters are answered as soon as its final record is
 // stored, before it leaves the queue (runner.ts), without a read. Deletions drop them from there too.
+// The records' shapes are job-record.ts's; an attempt's claim job-claims.ts's, a page of an
+// environment's jobs job-pages.ts's.
 //
 // Every query on the hot path filters by `_id` alone and checks owner and status in code: FerretDB 1.x
 // (SQLite) serves by index only a filter that is exactly `{ _id: <string or ObjectId> }`
 // (scripts/build-ferretdb.sh); any other filter (`{ _id, userId }`, `{ _id, status }`) reads and
 // decodes the whole collection. The same queries use the `_id` index on MongoDB.
 import { randomUUID } from 'node:crypto'
-import { LRUCache } from 'lru-cache'
 import type { Collection, Db } from 'mongodb'
-import type { Format, GenerateOptions } from '../generation/selection.ts'
 import type { ProcessorInput } from '../generation/transform.ts'
-import type { JobStatus, JobType } from '@ies/api/values'
+import { claimAttempt } from './job-claims.ts'
+import { JobMemory } from './job-memory.ts'
+import { environmentJobPage } from './job-pages.ts'
+import type { JobType } from '@ies/api/values'
+import type { AwaitingApproval, JobApproval, JobClaim, JobError, JobRecord } from './job-record.ts'
 
 export { JOB_STATUSES, JOB_TYPES, type JobStatus, type JobType } from '@ies/api/values'
-
-export interface JobError {
-  code: string
-  message: string
-  details?: unknown
-}
-
-export interface GenerateParams {
-  format: Format
-  options: GenerateOptions
-}
-
-export interface PushParams extends GenerateParams {
-  /** A successful generation of the same environment whose files are pushed. */
-  generationJobId?: string
-}
-
-export interface GenerateResult {
-  format: Format
-  options: GenerateOptions
-  templatesCommit: string
-  fileCount: number
-  warnings: number
-  archive: { filename: string; size: number; sha256: string }
-}
-
-export interface PushResult {
-  commit: string
-  branch: string
-  url: string
-  changed: boolean
-  templatesCommit: string
-  fileCount: number
-  generationJobId?: string
-}
-
-/** Who asked for a push that waits for approval, until when, and who decided (plugins/approvals). */
-export interface JobApproval {
-  requestedBy: { userId: string; username: string }
-  teamId: string
-  expiresAt: Date
-  decidedBy?: { userId: string; username: string }
-  decision?: 'approved' | 'rejected' | 'expired'
-  decidedAt?: Date
-}
-
-/**
- * A push waiting for approval, in `jobsAwaitingApproval` by the job's `_id` (plugins/approvals): inserted
- * before the held job record and deleted once its decision (approval, rejection, expiry) has been
- * carried out or its environment is deleted. So the waiting pushes are read without scanning `jobs`
- * by status (a whole-queue read on FerretDB): this collection holds only them.
- */
-export interface AwaitingApproval {
-  _id: string
-  environmentId: string
-  expiresAt: Date
-  createdAt: Date
-}
-
-/**
- * A claim in `jobClaims`: a job's attempt (`<job>:<attempt>`), its approval decision (`<job>:decision`,
- * with the decision, who and why) or the taking over of a decision whose decider died (`<job>:settle:<n>`).
- */
-export interface JobClaim {
-  _id: string
-  jobId: string
-  at: Date
-  decision?: 'approved' | 'rejected' | 'expired'
-  decidedBy?: { userId: string; username: string }
-  reason?: string
-}
-
-export interface JobRecord {
-  _id: string
-  type: JobType
-  userId: string
-  environmentId: string
-  status: JobStatus
-  params: GenerateParams | PushParams
-  /** The processor input the job used (the transform's output; never a secret). */
-  processorInput?: ProcessorInput
-  result?: GenerateResult | PushResult
-  error?: JobError
-  /** GridFS file of the archive (generate jobs). */
-  archiveId?: unknown
-  attempts: number
-  createdAt: Date
-  startedAt: Date | null
-  finishedAt: Date | null
-  /** Set when an attempt starts and whenever its worker touches its lock (see `start`). */
-  heartbeatAt?: Date
-  /** A push that needed (or still needs) a team member's approval. */
-  approval?: JobApproval
-}
+export type {
+  AwaitingApproval,
+  GenerateParams,
+  GenerateResult,
+  JobApproval,
+  JobClaim,
+  JobError,
+  JobRecord,
+  PushParams,
+  PushResult,
+} from './job-record.ts'
 
 export class JobStore {
   readonly collection: Collection<JobRecord>
@@ -128,11 +49,8 @@ export class JobStore {
   /** The pushes waiting for approval (see `AwaitingApproval`). */
   readonly awaiting: Collection<AwaitingApproval>
 
-  /** Final records of jobs finished here lately (see the top). */
-  private readonly recent = new LRUCache<string, JobRecord>({ max: 2000 })
-
-  /** Records queued here and not yet started here: `start` needs no read for them (see there). */
-  private readonly queuedHere = new LRUCache<string, JobRecord>({ max: 2000 })
+  /** Final records of jobs finished here lately, and records queued here not yet started here (see the top). */
+  private readonly memory = new JobMemory()
 
   constructor(db: Db) {
     this.collection = db.collection<JobRecord>('jobs')
@@ -179,7 +97,7 @@ export class JobStore {
     // (an entry without its record is dropped by the approvals sweep).
     if (approval) await this.awaiting.insertOne({ _id: doc._id, environmentId, expiresAt: approval.expiresAt, createdAt: doc.createdAt })
     await this.collection.insertOne(doc)
-    if (!approval) this.queuedHere.set(doc._id, structuredClone(doc))
+    if (!approval) this.memory.queuedHere(doc)
     return doc
   }
 
@@ -207,9 +125,7 @@ export class JobStore {
 
   /** For the worker: the job whatever its owner (queued or running, else finished). */
   async byId(id: string): Promise<JobRecord | null> {
-    const recent = this.recent.get(id)
-    if (recent) return structuredClone(recent)
-    return (await this.collection.findOne({ _id: id })) ?? this.history.findOne({ _id: id })
+    return this.memory.finishedRecord(id) ?? (await this.collection.findOne({ _id: id })) ?? this.history.findOne({ _id: id })
   }
 
   /**
@@ -226,27 +142,14 @@ export class JobStore {
     // A job queued here is known as queued, without a read, until its first start here: only an
     // attempt changes a queued record, and the attempt's claim below decides whether it is ours
     // (another replica that started it first holds the claim). Its removal drops it from here.
-    const queued = this.queuedHere.get(id)
-    this.queuedHere.delete(id)
-    const current = queued ?? (await this.byId(id))
+    const current = this.memory.takeQueued(id) ?? (await this.byId(id))
     if (!current || (current.status !== 'queued' && current.status !== 'running')) return null
     const heard = current.heartbeatAt ?? current.startedAt
     const ours = abandonedAttempt !== undefined && abandonedAttempt === current.attempts
     if (current.status === 'running' && !ours && heard && Date.now() - heard.getTime() < lockLifetimeMs) return null
-    let attempt = current.attempts + 1
-    for (;;) {
-      try {
-        await this.claims.insertOne({ _id: `${id}:${attempt}`, jobId: id, at: new Date() })
-        break
-      } catch (err) {
-        if ((err as { code?: unknown }).code !== 11000) throw err
-        // Claimed by another worker: it runs the job, unless it claimed a lock lifetime ago and never
-        // marked the record (the database failed between the two writes); then the next attempt is ours.
-        const claim = await this.claims.findOne({ _id: `${id}:${attempt}` })
-        if (!claim || Date.now() - claim.at.getTime() < lockLifetimeMs) return null
-        attempt++
-      }
-    }
+    // None: another worker claimed the attempt and runs the job (job-claims.ts).
+    const attempt = await claimAttempt(this.claims, id, current.attempts + 1, lockLifetimeMs)
+    if (attempt === null) return null
     // The claim makes this attempt ours; the record is updated by `_id` alone (see the top).
     const started = await this.collection.findOneAndUpdate(
       { _id: id },
@@ -294,7 +197,7 @@ export class JobStore {
     } catch (err) {
       if ((err as { code?: unknown }).code !== 11000) throw err
     }
-    this.recent.set(done._id, structuredClone(done))
+    this.memory.finishedHere(done)
   }
 
   /** Takes a finished job out of the queue (after `succeed` or `fail`). */
@@ -302,49 +205,20 @@ export class JobStore {
     await this.collection.deleteOne({ _id: id })
   }
 
-  /**
-   * One page of an environment's jobs, newest first (creation time, then id): queued and running ones
-   * from `jobs`, finished ones from `jobHistory`, `limit` of them after `before` (the last job of the
-   * previous page). The index `user_environment` serves both queries on MongoDB; on FerretDB each reads
-   * its collection once (an environment detail page, not a hot path; retention bounds the history).
-   */
-  async listForEnvironment(
+  /** One page of an environment's jobs, newest first, from the queue and the history (job-pages.ts). */
+  listForEnvironment(
     /** Only this user's jobs; undefined: everyone's (a team's environment). */
     userId: string | undefined,
     environmentId: string,
     limit: number,
     before?: { createdAt: Date; id: string },
   ): Promise<JobRecord[]> {
-    const filter = {
-      ...(userId !== undefined && { userId }),
-      environmentId,
-      ...(before && {
-        $or: [{ createdAt: { $lt: before.createdAt } }, { createdAt: before.createdAt, _id: { $lt: before.id } }],
-      }),
-    }
-    const page = (collection: Collection<JobRecord>) =>
-      collection
-        .find(filter, { projection: { processorInput: 0 } })
-        .sort({ createdAt: -1, _id: -1 })
-        .limit(limit)
-        .toArray()
-    // The queue first (as `byId` reads): a job that finishes between the two reads is in both, and the
-    // finished record wins; none is missed.
-    const queued = await page(this.collection)
-    const finished = await page(this.history)
-    const byId = new Map<string, JobRecord>()
-    for (const record of [...queued, ...finished]) byId.set(record._id, record)
-    return [...byId.values()]
-      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0))
-      .slice(0, limit)
+    return environmentJobPage({ queue: this.collection, history: this.history }, userId, environmentId, limit, before)
   }
 
   /** Forgets the in-memory copies of removed records (retention, deletion of an environment). */
   forget(ids: Iterable<string>): void {
-    for (const id of ids) {
-      this.recent.delete(id)
-      this.queuedHere.delete(id)
-    }
+    this.memory.forget(ids)
   }
 
   /** Removes an environment's jobs, whoever queued them (a team's members); the archive ids they held. */
@@ -355,8 +229,7 @@ export class JobStore {
       await collection.deleteMany({ environmentId })
     }
     this.forget(docs.map((d) => d._id))
-    for (const memory of [this.recent, this.queuedHere])
-      for (const [id, record] of memory.entries()) if (record.environmentId === environmentId) memory.delete(id)
+    this.memory.forgetEnvironment(environmentId)
     await this.awaiting.deleteMany({ _id: { $in: docs.map((d) => d._id) } })
     await this.claims.deleteMany({ jobId: { $in: docs.map((d) => d._id) } })
     return docs.map((d) => d.archiveId).filter((id) => id !== undefined && id !== null)

@@ -154,7 +154,7 @@ t.test('push', async (t) => {
     t.equal(done.status, 'failed')
     t.same(done.error, {
       code: 'DEPLOY_KEY_NOT_USABLE',
-      message: 'an SSH deploy key cannot authenticate an HTTPS push; store an access token',
+      message: 'An SSH deploy key cannot authenticate an HTTPS push; store an access token',
     })
     t.notMatch(JSON.stringify(await app.jobs.store.byId(done.id)), 'PRIVATE KEY', 'the stored job holds no key')
     t.equal((await git.git('customer', ['rev-parse', 'main'])).trim(), before, 'nothing was pushed')
