@@ -9,8 +9,8 @@
 // DRIFT_SCHEDULE_CONCURRENCY scheduled checks are queued or running at once (counted from the jobs
 // the schedule queued, `driftSchedule`, one document per environment; replicas scanning at the same
 // moment may each add one): the rest wait for a later scan, oldest due first. Drift jobs run in the plan slots (PLAN_CONCURRENCY), never in those of
-// generations and pushes. An environment without a state backend, a cloud credential or a Git
-// repository is passed over until it has them.
+// generations and pushes. An environment the plan routes would refuse (plan-refusal.ts: not pushable, no state
+// backend or cloud credential) is passed over until it has them.
 import type { Collection, Db } from 'mongodb'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '@ies/server/config'
@@ -34,20 +34,12 @@ export interface DriftScheduleDeps {
   log: FastifyBaseLogger
   scheduled(): Promise<{ id: string; userId: string; everyHours: number }[]>
   environment(id: string): Promise<EnvironmentRecord | null>
+  /** Whether the environment can be checked now (plan-refusal.ts: the routes' rule). */
+  checkable(env: EnvironmentRecord): Promise<boolean>
   lastDrift(id: string): Promise<LastDrift | null>
   job(id: string): Promise<JobRecord | null>
   /** Queues a drift job of the environment for its owner; its id. */
   enqueue(env: EnvironmentRecord): Promise<string>
-}
-
-/** Why a scheduled environment cannot be checked now, or null. */
-function notCheckable(env: EnvironmentRecord | null): string | null {
-  if (!env) return 'gone'
-  if (env.provider !== 'aws') return 'not aws'
-  if (!env.terraformBackend?.bucket) return 'no state backend'
-  if (!env.cloudCredentialId) return 'no cloud credential'
-  if (!env.gitRepository?.url || !env.deployKey) return 'no Git repository'
-  return null
 }
 
 export class DriftSchedule {
@@ -81,10 +73,10 @@ export class DriftSchedule {
     for (const { id, dueAt } of due) {
       if (outstanding >= this.deps.config.concurrency) break
       const env = await this.deps.environment(id)
-      if (notCheckable(env)) continue
+      if (!env || !(await this.deps.checkable(env))) continue
       const claimId = `${id}:${dueAt}`
       if (!(await this.claim(claimId))) continue
-      const jobId = await this.deps.enqueue(env!)
+      const jobId = await this.deps.enqueue(env)
       const before = await this.state.findOneAndReplace({ _id: id }, { queuedAt: new Date(now), jobId, claimId }, { upsert: true })
       if (before?.claimId) await this.claims.deleteOne({ _id: before.claimId })
       outstanding++

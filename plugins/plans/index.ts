@@ -7,12 +7,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
-import { AppError, fieldError } from '@ies/server/core/errors'
 import { EnvironmentParams } from '@ies/api/schemas/generation'
 import { Job, toJob } from '@ies/api/schemas/jobs'
-import { PLAN_CODES, PlanQuery } from '@ies/api/schemas/plans'
+import { PlanQuery } from '@ies/api/schemas/plans'
 import { PUSH_DEFAULTS } from '@ies/api/schemas/push'
 import { DriftSchedule } from './drift-schedule.ts'
+import { planRefusal } from './plan-refusal.ts'
 
 export const autoPrefix = '/environments'
 
@@ -29,6 +29,7 @@ const plans: FastifyPluginAsyncTypebox = async (app) => {
     log: app.log,
     scheduled: () => app.environments.driftScheduled(),
     environment: (id) => app.environments.forJob(id),
+    checkable: async (env) => !(await planRefusal(app, env)),
     lastDrift: (id) => app.jobs.drift.last(id),
     job: (id) => app.jobs.store.byId(id),
     enqueue: async (env) => (await app.jobs.enqueue('drift', env.userId, env._id, planParams()))._id,
@@ -45,16 +46,8 @@ const plans: FastifyPluginAsyncTypebox = async (app) => {
   /** An environment the caller may plan (operator or more), pushable, with a state backend and a cloud credential. */
   async function plannable(principal: FastifyRequest['principal'], id: string) {
     const { env } = await app.environments.access(principal, id, 'operate')
-    const problem = await app.pushProblem(env)
-    if (problem) throw fieldError(problem.field, problem.message)
-    if (!env.terraformBackend?.bucket)
-      throw new AppError(
-        409,
-        PLAN_CODES.unavailable,
-        'The environment has no state backend (terraformBackend.bucket): there is no state to plan against.',
-      )
-    if (!env.cloudCredentialId)
-      throw new AppError(409, PLAN_CODES.unavailable, 'The environment has no cloud credential (cloudCredentialId) to plan with.')
+    const refusal = await planRefusal(app, env)
+    if (refusal) throw refusal
     return env
   }
 

@@ -80,7 +80,7 @@ export async function planWaves(
     }
     const problem = await app.pushProblem(env)
     if (problem) {
-      skip(problem.field === 'provider' ? problem.message : `${problem.field}: ${problem.message}`)
+      skip(problem.message)
       continue
     }
     // What the upgrade's push generates: the configuration after the migrations of the version it goes to.

@@ -88,16 +88,7 @@ t.test('an environment with driftCheckHours is checked once per period', async (
 t.test('DRIFT_SCHEDULE_CONCURRENCY: a due check waits while the limit is taken', async (t) => {
   const status = new Map<string, JobRecord['status']>()
   const queued: string[] = []
-  const env = (id: string) =>
-    ({
-      _id: id,
-      userId: 'u',
-      provider: 'aws',
-      terraformBackend: { bucket: 'b', region: 'eu-central-1' },
-      cloudCredentialId: 'c',
-      gitRepository: { url: 'http://127.0.0.1/x.git' },
-      deployKey: {},
-    }) as unknown as EnvironmentRecord
+  const env = (id: string) => ({ _id: id, userId: 'u' }) as unknown as EnvironmentRecord
   const schedule = new DriftSchedule({
     db,
     config: { scanEveryMs: 1000, concurrency: 1 },
@@ -107,6 +98,7 @@ t.test('DRIFT_SCHEDULE_CONCURRENCY: a due check waits while the limit is taken',
       { id: 'limit-older', userId: 'u', everyHours: 1 },
     ],
     environment: async (id) => env(id),
+    checkable: async () => true,
     lastDrift: async (id) => ({ jobId: 'j', checkedAt: new Date(id === 'limit-older' ? 0 : 1000).toISOString(), drifted: [] }),
     job: async (id) => ({ status: status.get(id) ?? 'succeeded' }) as JobRecord,
     enqueue: async (e) => {
