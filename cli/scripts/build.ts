@@ -4,13 +4,14 @@
 import { chmodSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
+import { build, buildSync, type BuildOptions } from 'esbuild'
 
 const CLI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const BUNDLE_FILE = path.join(CLI_DIR, 'dist', 'ies.cjs')
 
-export async function buildBundle(outfile = BUNDLE_FILE): Promise<string> {
-  await build({
+/** esbuild's options for the one file written to `outfile`. */
+function bundleOptions(outfile: string): BuildOptions {
+  return {
     entryPoints: [path.join(CLI_DIR, 'src', 'cli.ts')],
     outfile,
     bundle: true,
@@ -22,7 +23,18 @@ export async function buildBundle(outfile = BUNDLE_FILE): Promise<string> {
     legalComments: 'eof',
     banner: { js: '#!/usr/bin/env node' },
     logLevel: 'warning',
-  })
+  }
+}
+
+export async function buildBundle(outfile = BUNDLE_FILE): Promise<string> {
+  await build(bundleOptions(outfile))
+  chmodSync(outfile, 0o755)
+  return outfile
+}
+
+/** The same build, synchronously (the CLI tests build it before their first run: test/cli/helpers.ts). */
+export function buildBundleSync(outfile = BUNDLE_FILE): string {
+  buildSync(bundleOptions(outfile))
   chmodSync(outfile, 0o755)
   return outfile
 }

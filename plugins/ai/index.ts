@@ -13,6 +13,7 @@ import { modelAssistant } from './model-assistant.ts'
 import { modelSettings } from './model-client.ts'
 import { ChatReply, ChatRequest } from '@ies/api/schemas/ai'
 import { acceptSuggestions } from './suggestions.ts'
+import { loadNumberWords } from './quantities.ts'
 import { withinRules } from './policy-gate.ts'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 502: ErrorBody, 503: ErrorBody }
@@ -52,6 +53,7 @@ const ai: FastifyPluginAsyncTypebox = async (app) => {
       // The draft is what the user is editing; a stored environment fills in what the draft leaves out.
       const draft = overlay(environment && draftOf(environment), request.body.draft)
       const catalog = await loadCatalog()
+      await loadNumberWords()
       const answer = model
         ? await modelAssistant(model, { catalog, draft, environment, ...groundingFor(catalog, messages, draft, environment), messages })
         : builtinAssistant({ catalog, messages, draft, environment })

@@ -3,7 +3,6 @@
 // attribute: `s`, `days`, `GiB`, `MiB`), rounded to what the field accepts. General knowledge, the
 // same for every service: numbers written in words are read by compromise (maintained, MIT) and
 // units are converted by js-quantities (MIT), not by tables of our own.
-import nlp from 'compromise'
 import Qty from 'js-quantities'
 import { valueProblem, type FieldRef } from '@ies/processor-lib/contract/fields'
 import { testPattern } from '@ies/server/core/safe-pattern'
@@ -57,8 +56,21 @@ export const MAX_RUNS = 8
 const MAX_RUN_LENGTH = 80
 const MAX_REMEMBERED = 1000
 const NUMBERS_READ = new Map<string, string>()
-// compromise builds its lexicon on first use: done when the module loads, not in a request.
-nlp('one').numbers().get()
+let nlp: typeof import('compromise').default | undefined
+let loading: Promise<void> | undefined
+
+/**
+ * Loads compromise, which digitsForWords needs. Importing it and building its lexicon takes about
+ * 0.5 s of CPU, which every server start paid while most servers never read a request: so it is
+ * loaded by the first request that reads one (the assistant's route awaits this first), once per
+ * process, and the lexicon is built then, not in a later call.
+ */
+export function loadNumberWords(): Promise<void> {
+  return (loading ??= import('compromise').then((loaded) => {
+    nlp = loaded.default
+    nlp('one').numbers().get()
+  }))
+}
 
 /**
  * A text with its numbers in words as digits: "two weeks" -> "2 weeks", "half a terabyte" -> "0.5
@@ -66,6 +78,8 @@ nlp('one').numbers().get()
  * given to compromise (a whole sentence can read "thirty seconds" as an ordinal).
  */
 export function digitsForWords(text: string): string {
+  const read = nlp
+  if (!read) throw new Error('digitsForWords before loadNumberWords()')
   let parsed = 0
   return text
     .replace(NUMBER_WORDS, (run) => {
@@ -75,7 +89,7 @@ export function digitsForWords(text: string): string {
       let digits = NUMBERS_READ.get(key)
       if (digits === undefined) {
         if (run.length > MAX_RUN_LENGTH || ++parsed > MAX_RUNS) return run
-        const got: unknown = nlp(run).numbers().get()
+        const got: unknown = read(run).numbers().get()
         const n = Array.isArray(got) ? got[0] : got
         digits = typeof n === 'number' && Number.isFinite(n) ? String(n) : run
         if (NUMBERS_READ.size >= MAX_REMEMBERED) NUMBERS_READ.clear()

@@ -1,14 +1,8 @@
 // The Terraform state bucket (AWS SDK v3, S3): created, or adopted when the caller already owns it,
 // then versioning on, default encryption (SSE-S3) and every public access blocked. Locking is
 // S3-native (`use_lockfile`), so there is no lock table to make.
-import {
-  CreateBucketCommand,
-  PutBucketEncryptionCommand,
-  PutBucketVersioningCommand,
-  PutPublicAccessBlockCommand,
-  S3Client,
-  type BucketLocationConstraint,
-} from '@aws-sdk/client-s3'
+// The S3 client is imported when a bucket is made (ensureStateBucket), not by every server start.
+import type { BucketLocationConstraint } from '@aws-sdk/client-s3'
 
 export interface AwsKeys {
   accessKeyId: string
@@ -25,6 +19,8 @@ export async function ensureStateBucket(opts: {
   keys: AwsKeys
   endpoint?: string
 }): Promise<{ created: boolean }> {
+  const { CreateBucketCommand, PutBucketEncryptionCommand, PutBucketVersioningCommand, PutPublicAccessBlockCommand, S3Client } =
+    await import('@aws-sdk/client-s3')
   const s3 = new S3Client({
     region: opts.region,
     credentials: opts.keys,

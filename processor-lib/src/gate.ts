@@ -3,8 +3,6 @@
  * refusals), missing output files, Terraform formatting (`terraform fmt` via @cdktf/hcl-tools)
  * and validation (HCL via @cdktf/hcl2json, undeclared var./local. references, YAML, JSON).
  */
-import { format } from '@cdktf/hcl-tools'
-import { parse as parseHcl } from '@cdktf/hcl2json'
 import YAML from 'yaml'
 import { finding, type Finding } from './findings.ts'
 import { languageOf } from './languages.ts'
@@ -73,6 +71,14 @@ export class ValidationCache {
   readonly formatted = new Map<string, string>()
   readonly parsed = new Map<string, { value: Record<string, unknown> } | { error: string }>()
 }
+
+// The HCL formatter and parser each start a Go WebAssembly runtime when imported (about 0.4 s of CPU
+// for the two): imported on first use, so a process that validates no tree (most server starts, most
+// test files) does not start them.
+let hclTools: Promise<typeof import('@cdktf/hcl-tools')> | undefined
+let hcl2json: Promise<typeof import('@cdktf/hcl2json')> | undefined
+const format = async (text: string) => (await (hclTools ??= import('@cdktf/hcl-tools'))).format(text)
+const parseHcl = async (path: string, text: string) => (await (hcl2json ??= import('@cdktf/hcl2json'))).parse(path, text)
 
 async function formatted(text: string, cache?: ValidationCache): Promise<string> {
   let canonical = cache?.formatted.get(text)

@@ -19,6 +19,7 @@ import { UsersRepository } from './core/users.ts'
 import { loggerOptions } from './core/logger.ts'
 import { API_DIRECTIVES, helmetHeaderSet, securityHeaders } from './core/security-headers.ts'
 import { keyRingOf, type KeyRing } from './core/crypto.ts'
+import { buildSharedSerializer } from './core/serializers.ts'
 import { templatesSource } from './templates/templates.ts'
 import type { TemplatesSource } from './templates/source.ts'
 
@@ -65,6 +66,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     frameworkErrors,
     clientErrorHandler,
     ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: true, useDefaults: true, allowUnionTypes: true } },
+    // One response serializer per schema, not per route and status code (core/serializers.ts).
+    schemaController: { compilersFactory: { buildSerializer: buildSharedSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.decorate('config', config)

@@ -1,5 +1,5 @@
-// The `ies` command line under test: the real binary (cli/bin/ies.js) as a child process, against a
-// real IES server (its own database) whose identity provider is the embedded provider running on its
+// The `ies` command line under test: the real binary as a child process (the one file users install,
+// built from the sources by the first runner of a test process: builtIes), against a real IES server (its own database) whose identity provider is the embedded provider running on its
 // own port, as an external provider at AUTH_URL. Each run gets a clean environment: only the IES_*
 // variables the test gives, a config directory of its own and a HOME of its own.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
@@ -11,10 +11,30 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '@ies/server'
 import { loadConfig, type Config } from '@ies/server/config'
+import { buildBundleSync } from '../../cli/scripts/build.ts'
 import { startTestDatabase } from '../harness/database.ts'
 import { CLI_CLIENT_ID, startTestIdentityProvider, TEST_CLI_SECRET, type TestIdentityProvider } from '../harness/identity.ts'
 
+/** The checkout's command (`npx ies`: the TypeScript sources through tsx). */
 export const IES_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../cli/bin/ies.js')
+
+let built: string | undefined
+
+/**
+ * The command the runners start unless told otherwise: `npm run build:cli`'s one file (what
+ * docs/cli.md installs), built from the current sources once per test process. A run of it costs
+ * about 0.1 s of CPU, a run of IES_BIN about 0.8 s (tsx and the sources loaded anew each time), and
+ * the CLI tests run it a few hundred times. IES_BIN is run by help.test.ts and the README's steps
+ * (test/docs/five-steps.test.ts).
+ */
+export function builtIes(): string {
+  if (!built) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ies-cli-bundle-'))
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+    built = buildBundleSync(path.join(dir, 'ies.cjs'))
+  }
+  return built
+}
 
 interface Teardown {
   teardown(fn: () => unknown): void
@@ -78,12 +98,13 @@ export interface IesRunner {
 
 /**
  * A runner for one server; `base` env (e.g. client credentials) is given to every run. `bin`: another
- * build of `ies` (the bundle), run from `cwd` (default: the runner's HOME).
+ * `ies` than builtIes() (IES_BIN, a copied bundle), run from `cwd` (default: the runner's HOME).
  */
 export function iesRunner(server: CliServer, base: Record<string, string> = {}, opts: { bin?: string; cwd?: string } = {}): IesRunner {
   const home = tempDir(server, 'ies-cli-home-')
   const configDir = path.join(home, 'config')
   const printed: string[] = []
+  const bin = opts.bin ?? builtIes()
   const childEnv = (env: Record<string, string>) => ({
     PATH: process.env.PATH ?? '',
     HOME: home,
@@ -93,7 +114,7 @@ export function iesRunner(server: CliServer, base: Record<string, string> = {}, 
     ...env,
   })
   const start = (args: string[], env: Record<string, string> = {}) => {
-    const child = spawn(process.execPath, [opts.bin ?? IES_BIN, ...args], { env: childEnv(env), cwd: opts.cwd ?? home })
+    const child = spawn(process.execPath, [bin, ...args], { env: childEnv(env), cwd: opts.cwd ?? home })
     child.stdout.on('data', (chunk: Buffer) => printed.push(chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => printed.push(chunk.toString()))
     return child

@@ -14,7 +14,7 @@ import t from 'tap'
 import { parse } from 'yaml'
 import { freePort } from '../../scripts/services/net.ts'
 import { REPO_ROOT } from '../../scripts/services/ferretdb.ts'
-import { iesRunner, startLogin, type CliServer } from '../cli/helpers.ts'
+import { IES_BIN, iesRunner, startLogin, type CliServer } from '../cli/helpers.ts'
 import { launchBrowser, newPage } from '../e2e/browser.ts'
 import { approveDevice } from '../harness/scripted-login.ts'
 
@@ -114,7 +114,8 @@ t.test("the README's five steps, from npm start to a downloaded archive", async 
   t.same(problems.errors, [], 'no page errors or CSP violations')
 
   // --- 4b and 5 from a terminal: ies login as the same user, ies apply -f the README's example, ies generate
-  const ies = iesRunner({ teardown: (fn) => t.teardown(fn), url } as CliServer, { IES_SERVER: url })
+  // `npx ies`, as the README says: the checkout's command, not the one-file build the CLI tests run.
+  const ies = iesRunner({ teardown: (fn) => t.teardown(fn), url } as CliServer, { IES_SERVER: url }, { bin: IES_BIN })
   const { device, exited } = await startLogin(ies)
   await approveDevice(
     { device_code: '', user_code: device.code, verification_uri: device.uri, expires_in: 600 },

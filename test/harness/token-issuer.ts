@@ -3,7 +3,10 @@
 // Everything else authenticates with real tokens from the identity provider (harness/identity.ts).
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createSign, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto'
+import { readFileSync, renameSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { createPrivateKey, createPublicKey, createSign, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto'
 
 interface Key {
   kid: string
@@ -11,9 +14,39 @@ interface Key {
   publicKey: KeyObject
 }
 
+// Generating a 2048-bit RSA key takes about 0.2 s of CPU (up to 0.5 s), and almost every test file
+// starts an issuer. So the test processes share their keys through a file in the temp folder: a
+// process takes the file's keys in turn (its first issuer the first key, a rotation or a stranger's
+// key the next), so the keys within one process all differ, and it generates and adds a key the
+// file does not have yet. Each key gets a new kid every time it is taken.
+const KEYS_FILE = path.join(os.tmpdir(), `ies-test-rsa-keys-${process.getuid?.() ?? 'user'}.json`)
+let keysTaken = 0
+
+function storedKeys(): string[] {
+  try {
+    const keys: unknown = JSON.parse(readFileSync(KEYS_FILE, 'utf8'))
+    return Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : []
+  } catch {
+    return []
+  }
+}
+
 function newKey(): Key {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
-  return { kid: randomUUID(), privateKey, publicKey }
+  const n = keysTaken++
+  const stored = storedKeys()
+  let pem = stored[n]
+  if (pem === undefined) {
+    pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string
+    if (stored.length === n) {
+      // Written whole and renamed: a process reading the file sees either list; a key two processes
+      // add at once is kept by one of them.
+      const temp = `${KEYS_FILE}.${process.pid}`
+      writeFileSync(temp, JSON.stringify([...stored, pem]), { mode: 0o600 })
+      renameSync(temp, KEYS_FILE)
+    }
+  }
+  const privateKey = createPrivateKey(pem)
+  return { kid: randomUUID(), privateKey, publicKey: createPublicKey(privateKey) }
 }
 
 const b64url = (value: string | Buffer) => Buffer.from(value).toString('base64url')

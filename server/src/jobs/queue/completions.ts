@@ -4,7 +4,8 @@
 // otherwise on a slow backoff (JOBS_WAIT_RECHECK_MS at most) that covers an announcement lost with
 // a replica; before, every waiter re-read its job from the database every 250 ms.
 import { EventEmitter } from 'node:events'
-import { Redis } from 'ioredis'
+// ioredis is imported when a Redis URL is configured (connect), not by every server that has none.
+import type { Redis } from 'ioredis'
 
 const CHANNEL = 'ies:jobs:finished'
 
@@ -24,6 +25,7 @@ export class CompletionBus {
   async connect(): Promise<void> {
     if (!this.redisUrl || this.subscriber) return
     const options = { lazyConnect: true, maxRetriesPerRequest: 1 }
+    const { Redis } = await import('ioredis')
     this.publisher = new Redis(this.redisUrl, options)
     this.subscriber = new Redis(this.redisUrl, options)
     for (const client of [this.publisher, this.subscriber]) client.on('error', (err: Error) => this.onError(err))

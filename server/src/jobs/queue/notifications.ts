@@ -9,7 +9,8 @@ import {
   type NotificationChannel,
   type NotificationHandler,
 } from 'agenda'
-import { Redis } from 'ioredis'
+// ioredis is imported when a Redis URL is configured (connect), not by every server that has none.
+import type { Redis } from 'ioredis'
 import { coalescedPerJobName } from './coalesce.ts'
 
 /** A channel that can also wake this replica's own queue (a job finished here: a slot is free). */
@@ -67,6 +68,7 @@ export class RedisNotificationChannel extends BaseNotificationChannel implements
   async connect(): Promise<void> {
     this.setState('connecting')
     const options = { lazyConnect: true, maxRetriesPerRequest: 1 }
+    const { Redis } = await import('ioredis')
     this.publisher = new Redis(this.url, options)
     this.subscriber = new Redis(this.url, options)
     for (const client of [this.publisher, this.subscriber]) client.on('error', (err) => this.emit('error', err))
