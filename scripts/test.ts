@@ -38,7 +38,7 @@ const WAITING = ['test/templates/terraform-apply.test.ts', 'test/templates/upgra
  * the cores around them. A new file that takes minutes belongs here (in WAITING when it applies to moto).
  */
 const SLOW_FIRST = [
-  'test/templates/new-service.test.ts',
+  'test/scripts/new-service.test.ts',
   'test/cli/lifecycle.test.ts',
   'test/faults/database-outage.test.ts',
   'test/templates/check-templates.test.ts',

@@ -14,7 +14,7 @@ export { catalogDefaults, configFrom, type Config } from '../../scripts/check-te
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /**
  * The tree under test: templates/, or the folder in IES_TEMPLATES_DIR (a copy with a service added,
- * test/templates/new-service.test.ts), so the template tests check an author's tree unchanged.
+ * test/scripts/new-service.test.ts), so the template tests check an author's tree unchanged.
  */
 export const templatesDir = process.env.IES_TEMPLATES_DIR ? resolve(process.env.IES_TEMPLATES_DIR) : join(repoRoot, 'templates');
 export const paramsFile = 'terraform/terraform.tfvars';

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { extractCatalog, processTree } from '@ies/processor-lib'
-import { missingScanner, scanTrees, SCANNERS } from '../../scripts/check-templates/scanners.ts'
-import { unusedDeclarationFix } from '../../scripts/check-templates/unused-declarations.ts'
-import { addService } from '../fixtures/services/add-service.ts'
-import { configFrom, templatesDir } from './helpers.ts'
+import { missingScanner, scanTrees, SCANNERS } from '../../../scripts/check-templates/scanners.ts'
+import { unusedDeclarationFix } from '../../../scripts/check-templates/unused-declarations.ts'
+import { addService } from '../../fixtures/services/add-service.ts'
+import { configFrom, templatesDir } from '../../templates/helpers.ts'
 
 t.setTimeout(600_000)
 const work = mkdtempSync(join(tmpdir(), 'ies-unused-declarations-'))
@@ -58,7 +58,13 @@ t.test("the fix names the service's section and its lines", async (t) => {
   const main = join(tree, 'terraform/main.tf')
   const mainBefore = readFileSync(main, 'utf8')
   t.teardown(() => writeFileSync(main, mainBefore))
-  writeFileSync(main, mainBefore.replace('  tags                = local.tags\n}\n# @section services.dynamodb.enabled end', '  tags                = local.tags\n  stray = var.dynamodb_stray\n}\n# @section services.dynamodb.enabled end'))
+  writeFileSync(
+    main,
+    mainBefore.replace(
+      '  tags                = local.tags\n}\n# @section services.dynamodb.enabled end',
+      '  tags                = local.tags\n  stray = var.dynamodb_stray\n}\n# @section services.dynamodb.enabled end',
+    ),
+  )
   t.match(
     unusedDeclarationFix(tree)(unused('terraform/dynamodb_extra.tf', 1, 'dynamodb_stray')),
     `declare variable "dynamodb_stray" inside a "# @section services.dynamodb.enabled begin" ... "end" pair in terraform/dynamodb_extra.tf, as the block that reads it is in terraform/main.tf (lines ${mainBegin}-${mainEnd + 1})`,
@@ -69,10 +75,16 @@ t.test("tflint's own fix stands where the rule does not apply", async (t) => {
   const fix = unusedDeclarationFix(tree)
   t.equal(fix(unused('terraform/modules/dynamodb/variables.tf', 1, 'table_name')), null, "a module's variable")
   t.equal(fix(unused('terraform/variables.tf', 1, 'nothing_reads_this')), null, 'a variable nothing reads: remove it')
-  t.equal(fix({ ...unused('terraform/variables.tf', strayLine, 'dynamodb_deletion_protection'), rule: 'terraform_typed_variables' }), null, 'another rule')
+  t.equal(
+    fix({ ...unused('terraform/variables.tf', strayLine, 'dynamodb_deletion_protection'), rule: 'terraform_typed_variables' }),
+    null,
+    'another rule',
+  )
   t.equal(fix(unused('terraform/variables.tf', 1, 'name')), null, 'a variable read outside every service section (locals.tf)')
   const domainReaders = new Set(
-    [...readFileSync(join(tree, 'terraform/main.tf'), 'utf8').matchAll(/^module "(\w+)"[^]*?\n\}/gm)].filter((m) => /var\.domain\b/.test(m[0])).map((m) => m[1]),
+    [...readFileSync(join(tree, 'terraform/main.tf'), 'utf8').matchAll(/^module "(\w+)"[^]*?\n\}/gm)]
+      .filter((m) => /var\.domain\b/.test(m[0]))
+      .map((m) => m[1]),
   )
   t.ok(domainReaders.size > 1, `var.domain is read by several services' module blocks: ${[...domainReaders].join(', ')}`)
   t.equal(fix(unused('terraform/variables.tf', 1, 'domain')), null, 'a variable several services read: no one section')
@@ -85,17 +97,23 @@ t.test(
   'through the scan, with the real tflint, on the tree of a configuration without the service',
   { skip: missing && !inCi ? missing : false },
   async (t) => {
-  const catalog = await extractCatalog({ templatesDir: tree, provider: 'aws', commit: 'unused-declarations' })
-  const generated = await processTree({ templatesDir: tree, config: configFrom(catalog, { enabled: (k) => k !== 'dynamodb', domain: '' }) })
-  t.ok(generated.ok)
-  const [scan] = await scanTrees([{ names: ['without dynamodb'], files: generated.files }], join(work, 'scan'), tree)
-  const found = scan.findings.filter((f) => f.code === 'TFLINT')
-  t.same(
-    found.map((f) => `${f.file}:${f.line} ${f.rule}`),
-    [`terraform/variables.tf:${strayLine} terraform_unused_declarations`],
-    'tflint finds the stray variable, and nothing else',
-  )
-  t.match(found[0]?.fix, `move variable "dynamodb_deletion_protection" inside the services.dynamodb.enabled section of terraform/variables.tf (lines ${begin}-${end})`)
-  t.notMatch(found[0]?.fix, 'is declared but not used', "not tflint's sentence")
+    const catalog = await extractCatalog({ templatesDir: tree, provider: 'aws', commit: 'unused-declarations' })
+    const generated = await processTree({
+      templatesDir: tree,
+      config: configFrom(catalog, { enabled: (k) => k !== 'dynamodb', domain: '' }),
+    })
+    t.ok(generated.ok)
+    const [scan] = await scanTrees([{ names: ['without dynamodb'], files: generated.files }], join(work, 'scan'), tree)
+    const found = scan.findings.filter((f) => f.code === 'TFLINT')
+    t.same(
+      found.map((f) => `${f.file}:${f.line} ${f.rule}`),
+      [`terraform/variables.tf:${strayLine} terraform_unused_declarations`],
+      'tflint finds the stray variable, and nothing else',
+    )
+    t.match(
+      found[0]?.fix,
+      `move variable "dynamodb_deletion_protection" inside the services.dynamodb.enabled section of terraform/variables.tf (lines ${begin}-${end})`,
+    )
+    t.notMatch(found[0]?.fix, 'is declared but not used', "not tflint's sentence")
   },
 )

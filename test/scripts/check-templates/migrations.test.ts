@@ -8,16 +8,21 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { repoRoot, templatesDir } from './helpers.ts'
+import { repoRoot, templatesDir } from '../../templates/helpers.ts'
 
 const work = mkdtempSync(join(tmpdir(), 'ies-check-migrations-'))
 t.teardown(() => rmSync(work, { recursive: true, force: true }))
 
 function checkTemplates(args: string[]): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'scripts/check-templates.ts', ...args, '--no-terraform', '--no-scan'], { cwd: repoRoot }, (err, stdout) => {
-      resolve({ code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0, stdout })
-    })
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/check-templates.ts', ...args, '--no-terraform', '--no-scan'],
+      { cwd: repoRoot },
+      (err, stdout) => {
+        resolve({ code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0, stdout })
+      },
+    )
   })
 }
 
@@ -37,11 +42,20 @@ steps:
       values: { "16.6": "16.9" }
 `,
   )
-  writeFileSync(join(copy, 'migrations', '0004-typo.yaml'), 'id: 0004-typo\ndescription: d\nsteps:\n  - renam: { from: region, to: domain }\n')
+  writeFileSync(
+    join(copy, 'migrations', '0004-typo.yaml'),
+    'id: 0004-typo\ndescription: d\nsteps:\n  - renam: { from: region, to: domain }\n',
+  )
   const r = await checkTemplates([copy])
   t.equal(r.code, 1, r.stdout)
-  t.match(r.stdout, /migrations\/0003-node-count\.yaml:6: MIGRATION rename: the catalog has no field services\.eks\.nodeDesired\n\s+fix: correct the step/)
-  t.match(r.stdout, /migrations\/0003-node-count\.yaml:8: MIGRATION map: "16\.9" for services\.rds\.engineVersion must be one of: "16", "17", "18"/)
+  t.match(
+    r.stdout,
+    /migrations\/0003-node-count\.yaml:6: MIGRATION rename: the catalog has no field services\.eks\.nodeDesired\n\s+fix: correct the step/,
+  )
+  t.match(
+    r.stdout,
+    /migrations\/0003-node-count\.yaml:8: MIGRATION map: "16\.9" for services\.rds\.engineVersion must be one of: "16", "17", "18"/,
+  )
   t.match(r.stdout, /migrations\/0004-typo\.yaml:4: MIGRATION unknown step "renam"/)
   t.match(r.stdout, /check:templates: 3 finding\(s\) in 2 file\(s\)/)
 })
