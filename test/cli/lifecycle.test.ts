@@ -100,7 +100,7 @@ t.test('push, status, upgrade, jobs', async (t) => {
   t.equal((await ies.run(['env', 'update', 'life', '--set', 'gitRepository.deployKey=null'])).code, 0)
   const skipped = await ies.run(['upgrade'])
   t.equal(skipped.code, 1, skipped.stderr)
-  t.match(skipped.stdout, /^life: skipped \(gitRepository\.deployKey: /m)
+  t.match(skipped.stdout, /^life: skipped \(The environment has no deploy key to push with\)$/m)
   t.match(skipped.stderr, /UPGRADE_FAILED: 1 skipped/)
   t.equal((await ies.run(['env', 'update', 'life', '--set-env', 'gitRepository.deployKey=IES_DEPLOY_KEY'])).code, 0)
   const review = await ies.run(['upgrade', '--strategy', 'branch', '--json'])
