@@ -83,6 +83,7 @@ t.test('the upgrades banner: stranded values, then waves that stop at a conflict
   await banner.getByLabel(/Upgrade in waves/).check()
   const waves = banner.getByTestId('upgrade-waves')
   t.equal(await waves.getByLabel('Waves').inputValue(), '*-dev\n*-staging\n*-prod', 'dev, staging, prod by default')
+  t.equal(await banner.getByRole('button', { name: 'Preview and update all' }).count(), 0, 'in waves: the all-at-once button is gone')
   const upgradeBodies: string[] = []
   page.on('request', (r) => r.url().endsWith('/environments/upgrade') && upgradeBodies.push(r.postData() ?? ''))
   await waves.getByLabel(/Plan each environment first/).check()

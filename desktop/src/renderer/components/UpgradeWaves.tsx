@@ -86,8 +86,13 @@ export function UpgradeWaves({ behind, onUpdated }: { behind: EnvironmentUpgrade
         <textarea rows={3} value={text} disabled={running} onChange={(e) => setText(e.target.value)} aria-label="Waves" />
       </label>
       <label className="row">
-        <input type="checkbox" checked={plan} disabled={running} onChange={(e) => setPlan(e.target.checked)} /> Plan each environment first
-        (Terraform: what each upgrade would do in the cloud; a wave that would replace or destroy data stops until you confirm it)
+        <input type="checkbox" checked={plan} disabled={running} onChange={(e) => setPlan(e.target.checked)} />
+        <span>
+          Plan each environment first{' '}
+          <span className="muted small">
+            (what each upgrade would do in the cloud; a wave that would replace or destroy data stops until you confirm it)
+          </span>
+        </span>
       </label>
       <div className="row">
         <button type="button" className="btn" disabled={running || wavesOf(text).length === 0} onClick={() => start(true)}>
