@@ -9,7 +9,7 @@ import { useApp } from '../app-context.tsx'
 import type { Rollout } from '../lib/api/types.ts'
 import type { EnvironmentUpgrade } from '../lib/push/lifecycle.ts'
 import { ErrorNotice, Spinner } from './ui.tsx'
-import { RolloutEnvironment } from './RolloutEnvironment.tsx'
+import { confirmsExactly, RolloutEnvironment } from './RolloutEnvironment.tsx'
 
 const DEFAULT_WAVES = '*-dev\n*-staging\n*-prod'
 const POLL_MS = 1000
@@ -134,11 +134,21 @@ export function RolloutView({
   confirmed: Record<string, string[]>
   onConfirm: (environmentId: string, addresses: string[]) => void
 }) {
+  // The environments of the wave it stopped at whose data at risk is not confirmed yet: said in words, not by the guard's code.
+  const atRisk = rollout.stopped
+    ? (rollout.waves[rollout.stopped.wave]?.environments ?? [])
+        .filter((e) => (e.dataAtRisk ?? []).length > 0 && !confirmsExactly(confirmed[e.id], e.dataAtRisk!))
+        .map((e) => e.name)
+    : []
   return (
     <div aria-live="polite">
       {rollout.stopped && (
         <p data-testid="rollout-stopped">
-          Stopped at wave {rollout.stopped.wave + 1}: {rollout.stopped.reason}. Later waves were not started.
+          Stopped at wave {rollout.stopped.wave + 1}:{' '}
+          {atRisk.length > 0
+            ? `${atRisk.join(', ')} would replace or destroy data; confirm the addresses below to roll out again`
+            : rollout.stopped.reason}
+          . Later waves were not started.
         </p>
       )}
       {rollout.status === 'succeeded' && (

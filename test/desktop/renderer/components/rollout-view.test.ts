@@ -55,6 +55,11 @@ t.test('ended: each plan, and the data at risk to confirm in words', async (t) =
   t.match(dev, /Confirm and roll out again, destroying 1 resource in shop-dev/)
   t.notMatch(dev, /PUSH_WOULD_DESTROY_DATA/, "the guard's code is not shown at the environment")
   t.match(text(html), /api-dev: previewed · no plan: the environment has no state backend/)
+  t.match(
+    text(html),
+    /^Stopped at wave 1: shop-dev would replace or destroy data; confirm the addresses below to roll out again\. Later waves/,
+    'the stop in words, not the code',
+  )
 })
 
 t.test('running: the addresses are listed, nothing to confirm yet', async (t) => {
@@ -67,6 +72,7 @@ t.test('confirmed: said so, not asked again', async (t) => {
   const html = render(rollout('stopped'), { e1: [QUEUE] })
   t.notMatch(html, /destroy-confirmation/)
   t.match(text(html), /module\.sqs\[0\]\.aws_sqs_queue\.this \(confirmed\)/)
+  t.match(text(html), /^Stopped at wave 1: shop-dev: PUSH_WOULD_DESTROY_DATA/, 'confirmed: the stop as the server said it')
   // another set than the plan's is not a confirmation (as the server's guard decides)
   t.match(render(rollout('stopped'), { e1: [QUEUE, 'aws_s3_bucket.x'] }), /destroy-confirmation/)
 })
