@@ -2,7 +2,9 @@
 // templates (TEMPLATES_REPO) and three customers' repositories; the git CLI plays the customer and
 // the templates' maintainer. The list's banner names the environment whose stored values the
 // templates no longer accept, and rolls out dev, then staging (where the customer's edit conflicts:
-// the rollout stops), never reaching prod. Then prod is pinned from its page, and follows again.
+// the rollout stops), never reaching prod; each preview planned ("Plan each environment first":
+// without a state bucket, each says why there is no plan). Then prod is pinned from its page, and
+// follows again.
 import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
@@ -81,6 +83,10 @@ t.test('the upgrades banner: stranded values, then waves that stop at a conflict
   await banner.getByLabel(/Upgrade in waves/).check()
   const waves = banner.getByTestId('upgrade-waves')
   t.equal(await waves.getByLabel('Waves').inputValue(), '*-dev\n*-staging\n*-prod', 'dev, staging, prod by default')
+  t.equal(await banner.getByRole('button', { name: 'Preview and update all' }).count(), 0, 'in waves: the all-at-once button is gone')
+  const upgradeBodies: string[] = []
+  page.on('request', (r) => r.url().endsWith('/environments/upgrade') && upgradeBodies.push(r.postData() ?? ''))
+  await waves.getByLabel(/Plan each environment first/).check()
   await waves.getByRole('button', { name: 'Roll out in waves' }).click()
   await waves.getByTestId('rollout-stopped').waitFor({ timeout: 180_000 })
   t.match(await waves.getByTestId('rollout-stopped').textContent(), /Stopped at wave 2: web-staging: /)
@@ -88,6 +94,12 @@ t.test('the upgrades banner: stranded values, then waves that stop at a conflict
   t.same([await stateOf('*-dev'), await stateOf('*-staging'), await stateOf('*-prod')], ['done', 'stopped', 'waiting'])
   t.match(await waves.locator('[data-rollout-environment="web-dev"]').textContent(), /web-dev: pushed/)
   t.match(await waves.locator('[data-rollout-environment="web-staging"]').textContent(), /web-staging: conflict/)
+  t.match(JSON.parse(upgradeBodies[0]), { plan: true }, 'the previews are planned')
+  t.match(
+    await waves.locator('[data-rollout-environment="web-dev"]').getByTestId('rollout-plan').textContent(),
+    /no plan: .*state backend/,
+    'why there is no plan, per environment',
+  )
   t.match(await waves.getByRole('list', { name: 'Skipped' }).textContent(), /old-dev: skipped \(stored values the current catalog refuses/)
   await screenshot(page, '42-upgrade-waves')
   t.match(await git.git('web-dev', ['show', 'main:terraform/versions.tf']), /# templates: the next version\n$/, 'dev was upgraded')

@@ -13,6 +13,9 @@ import { GitRef } from './GitRef.tsx'
 
 const PAGE = 10
 
+/** Each job type by name; plans and drift checks have no archive to download (their outcome is in the history tab). */
+const JOB_LABELS: Record<Job['type'], string> = { generate: 'Generation', push: 'Push', plan: 'Plan', drift: 'Drift check' }
+
 export function JobHistory({ env, refreshKey }: { env: Environment; refreshKey: number }) {
   const { api } = useApp()
   const [jobs, setJobs] = useState<Job[] | null>(null)
@@ -76,7 +79,7 @@ function JobEntry({ job, env }: { job: Job; env: Environment }) {
   const [files, setFiles] = useState<JobFiles | null>(null)
   const [open, setOpen] = useState(false)
   const [error, setError] = useState<unknown>(null)
-  const summary = generationSummary(job)
+  const summary = job.type === 'generate' || job.type === 'push' ? generationSummary(job) : null
   const push =
     job.type === 'push' && job.status === 'succeeded' ? (job.result as { commit?: string; branch?: string; changed?: boolean }) : null
 
@@ -100,7 +103,7 @@ function JobEntry({ job, env }: { job: Job; env: Environment }) {
   return (
     <li data-testid="job-entry" data-job-id={job.id}>
       <div className="row">
-        <strong>{job.type === 'push' ? 'Push' : 'Generation'}</strong> <Badge kind={job.status}>{job.status}</Badge>
+        <strong>{JOB_LABELS[job.type] ?? job.type}</strong> <Badge kind={job.status}>{job.status}</Badge>
         <span className="muted small">{formatDate(job.createdAt)}</span>
       </div>
       {summary && (

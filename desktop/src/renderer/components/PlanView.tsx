@@ -79,17 +79,19 @@ export function PlanView({ plan }: { plan: PlanOrWhyNot }) {
   )
 }
 
-/** The addresses a push may destroy once the user has typed the environment's name. */
+/** The addresses a push may destroy once the user has typed the environment's name; `confirmLabel` names what the button then does. */
 export function DestroyConfirmation({
   envName,
   addresses,
   disabled,
   onConfirm,
+  confirmLabel = `Push and destroy ${addresses.length} resource${addresses.length === 1 ? '' : 's'}`,
 }: {
   envName: string
   addresses: string[]
   disabled: boolean
   onConfirm: (addresses: string[]) => void
+  confirmLabel?: string
 }) {
   const [typed, setTyped] = useState('')
   return (
@@ -107,7 +109,7 @@ export function DestroyConfirmation({
         <input className="input" value={typed} onChange={(e) => setTyped(e.target.value)} aria-label="Environment name to confirm" />
       </label>
       <button type="button" className="btn danger solid" disabled={disabled || typed !== envName} onClick={() => onConfirm(addresses)}>
-        Push and destroy {addresses.length} resource{addresses.length === 1 ? '' : 's'}
+        {confirmLabel}
       </button>
     </Notice>
   )

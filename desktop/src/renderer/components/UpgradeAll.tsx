@@ -66,23 +66,26 @@ export function UpgradeAll({ behind, onUpdated }: { behind: EnvironmentUpgrade[]
         </label>
       )}
       {inWaves && phase === 'idle' && <UpgradeWaves behind={behind} onUpdated={onUpdated} />}
-      <div className="row" hidden={inWaves && phase === 'idle'}>
-        {(phase === 'idle' || phase === 'previewing') && (
-          <button type="button" className="btn primary" disabled={busy} onClick={() => run(true)}>
-            {phase === 'previewing' && <Spinner />} Preview and update all
-          </button>
-        )}
-        {(phase === 'previewed' || phase === 'updating') && (
-          <button type="button" className="btn primary" disabled={busy} onClick={() => run(false)}>
-            {phase === 'updating' && <Spinner />} Update all {behind.length}
-          </button>
-        )}
-        {phase === 'updated' && (
-          <button type="button" className="btn" onClick={onUpdated}>
-            Done
-          </button>
-        )}
-      </div>
+      {/* Not `hidden`: the row's display: flex would show it anyway. */}
+      {!(inWaves && phase === 'idle') && (
+        <div className="row">
+          {(phase === 'idle' || phase === 'previewing') && (
+            <button type="button" className="btn primary" disabled={busy} onClick={() => run(true)}>
+              {phase === 'previewing' && <Spinner />} Preview and update all
+            </button>
+          )}
+          {(phase === 'previewed' || phase === 'updating') && (
+            <button type="button" className="btn primary" disabled={busy} onClick={() => run(false)}>
+              {phase === 'updating' && <Spinner />} Update all {behind.length}
+            </button>
+          )}
+          {phase === 'updated' && (
+            <button type="button" className="btn" onClick={onUpdated}>
+              Done
+            </button>
+          )}
+        </div>
+      )}
       <ErrorNotice error={error} what={phase === 'updating' ? 'Updating' : 'Previewing'} />
       {Object.keys(rows).length > 0 && (
         <ul className="upgrade-list" aria-label="Environments to update">

@@ -1,13 +1,15 @@
 // The environments that are behind, upgraded in waves (docs/updating.md, "Upgrades in waves"): the
 // user orders globs on names (dev first, then staging, then prod); the server previews and pushes
 // one wave after the other and stops at the first conflict or failed push. The rollout is read
-// again every second until it ends: each wave's state and each environment's outcome.
+// again every second until it ends: each wave's state and each environment's outcome. "Plan each
+// environment first" plans every preview (`plan`): each environment shows its plan's summary and the
+// data it puts at risk, which the user may confirm to roll out again (`confirmDestroy`, by id).
 import { useEffect, useState } from 'react'
 import { useApp } from '../app-context.tsx'
-import { href } from '../router.ts'
 import type { Rollout } from '../lib/api/types.ts'
 import type { EnvironmentUpgrade } from '../lib/push/lifecycle.ts'
 import { ErrorNotice, Spinner } from './ui.tsx'
+import { confirmsExactly, RolloutEnvironment } from './RolloutEnvironment.tsx'
 
 const DEFAULT_WAVES = '*-dev\n*-staging\n*-prod'
 const POLL_MS = 1000
@@ -34,6 +36,9 @@ export function UpgradeWaves({ behind, onUpdated }: { behind: EnvironmentUpgrade
   const [rolloutId, setRolloutId] = useState<string | null>(null)
   const [rollout, setRollout] = useState<Rollout | null>(null)
   const [error, setError] = useState<unknown>(null)
+  const [plan, setPlan] = useState(false)
+  // The data-holding addresses confirmed so far, by environment id: sent with every rollout started after.
+  const [confirmed, setConfirmed] = useState<Record<string, string[]>>({})
 
   useEffect(() => {
     if (!rolloutId) return
@@ -56,11 +61,17 @@ export function UpgradeWaves({ behind, onUpdated }: { behind: EnvironmentUpgrade
     }
   }, [api, rolloutId])
 
-  async function start(dryRun: boolean) {
+  async function start(dryRun: boolean, planned = plan, confirmDestroy = confirmed) {
     setError(null)
     setRollout(null)
     try {
-      const started = await api.upgrade({ ids: behind.map((e) => e.id), waves: wavesOf(text), ...(dryRun && { dryRun: true }) })
+      const started = await api.upgrade({
+        ids: behind.map((e) => e.id),
+        waves: wavesOf(text),
+        ...(dryRun && { dryRun: true }),
+        ...(planned && { plan: true }),
+        ...(Object.keys(confirmDestroy).length > 0 && { confirmDestroy }),
+      })
       setRolloutId(started.rolloutId)
     } catch (e) {
       setError(e)
@@ -73,6 +84,15 @@ export function UpgradeWaves({ behind, onUpdated }: { behind: EnvironmentUpgrade
       <label className="field">
         <span>Waves, in order: one pattern of environment names per line (* matches any characters)</span>
         <textarea rows={3} value={text} disabled={running} onChange={(e) => setText(e.target.value)} aria-label="Waves" />
+      </label>
+      <label className="row">
+        <input type="checkbox" checked={plan} disabled={running} onChange={(e) => setPlan(e.target.checked)} />
+        <span>
+          Plan each environment first{' '}
+          <span className="muted small">
+            (what each upgrade would do in the cloud; a wave that would replace or destroy data stops until you confirm it)
+          </span>
+        </span>
       </label>
       <div className="row">
         <button type="button" className="btn" disabled={running || wavesOf(text).length === 0} onClick={() => start(true)}>
@@ -88,17 +108,47 @@ export function UpgradeWaves({ behind, onUpdated }: { behind: EnvironmentUpgrade
         )}
       </div>
       <ErrorNotice error={error} what="The upgrade in waves" />
-      {rollout && <RolloutView rollout={rollout} />}
+      {rollout && (
+        <RolloutView
+          rollout={rollout}
+          confirmed={confirmed}
+          onConfirm={(id, addresses) => {
+            // A confirmation starts the rollout again, planned, pushing this time.
+            const next = { ...confirmed, [id]: addresses }
+            setConfirmed(next)
+            setPlan(true)
+            void start(false, true, next)
+          }}
+        />
+      )}
     </section>
   )
 }
 
-function RolloutView({ rollout }: { rollout: Rollout }) {
+export function RolloutView({
+  rollout,
+  confirmed,
+  onConfirm,
+}: {
+  rollout: Rollout
+  confirmed: Record<string, string[]>
+  onConfirm: (environmentId: string, addresses: string[]) => void
+}) {
+  // The environments of the wave it stopped at whose data at risk is not confirmed yet: said in words, not by the guard's code.
+  const atRisk = rollout.stopped
+    ? (rollout.waves[rollout.stopped.wave]?.environments ?? [])
+        .filter((e) => (e.dataAtRisk ?? []).length > 0 && !confirmsExactly(confirmed[e.id], e.dataAtRisk!))
+        .map((e) => e.name)
+    : []
   return (
     <div aria-live="polite">
       {rollout.stopped && (
         <p data-testid="rollout-stopped">
-          Stopped at wave {rollout.stopped.wave + 1}: {rollout.stopped.reason}. Later waves were not started.
+          Stopped at wave {rollout.stopped.wave + 1}:{' '}
+          {atRisk.length > 0
+            ? `${atRisk.join(', ')} would replace or destroy data; confirm the addresses below to roll out again`
+            : rollout.stopped.reason}
+          . Later waves were not started.
         </p>
       )}
       {rollout.status === 'succeeded' && (
@@ -114,10 +164,14 @@ function RolloutView({ rollout }: { rollout: Rollout }) {
             {wave.environments.length === 0 && <span className="muted small"> (no environment)</span>}
             <ul>
               {wave.environments.map((e) => (
-                <li key={e.id} data-rollout-environment={e.name}>
-                  <a href={href.environment(e.id)}>{e.name}</a>: {e.outcome ?? (wave.status === 'pending' ? 'not started' : 'working')}
-                  {e.reason && <span className="muted small"> ({e.reason})</span>}
-                </li>
+                <RolloutEnvironment
+                  key={e.id}
+                  env={e}
+                  waveStatus={wave.status}
+                  ended={rollout.status !== 'running'}
+                  confirmed={confirmed[e.id]}
+                  onConfirm={(addresses) => onConfirm(e.id, addresses)}
+                />
               ))}
             </ul>
           </li>

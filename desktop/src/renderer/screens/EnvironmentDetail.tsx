@@ -27,6 +27,8 @@ import { EnvironmentSubtitle, EnvironmentTabs } from '../components/EnvironmentT
 import { StrandedNotice } from '../components/StrandedNotice.tsx'
 import { BasicFields, DeliveryFields, deployKeyNote, ServiceFields } from '../components/ConfigurationFields.tsx'
 import { LastDriftCheck } from '../components/LastDriftCheck.tsx'
+import { DriftCheckNow } from '../components/DriftCheckNow.tsx'
+import { mayDo } from '../lib/environments/access.ts'
 
 export function EnvironmentDetail({ id }: { id: string }) {
   const { api, toast, takeEnvironment, keptCatalog } = useApp()
@@ -45,6 +47,12 @@ export function EnvironmentDetail({ id }: { id: string }) {
 
   if (error) return <ErrorNotice error={error} what="Loading the environment" />
   if (!env) return <Spinner label="Loading the environment" />
+
+  /** A push or drift check of this page ended: the environment (last push, last drift) and its jobs are read again. */
+  function reread() {
+    setJobsChanged((n) => n + 1)
+    api.getEnvironment(id).then(setEnv, () => {})
+  }
 
   async function remove() {
     setDeleting(true)
@@ -68,7 +76,7 @@ export function EnvironmentDetail({ id }: { id: string }) {
         subtitle={<EnvironmentSubtitle env={env} />}
         actions={
           // A viewer or an operator of the environment's team may not change it (the server refuses too).
-          (env.role ?? 'owner') === 'owner' || env.role === 'editor' ? (
+          mayDo(env.role, 'change') ? (
             <>
               <a className="btn" href={href.editEnvironment(env.id)}>
                 Edit
@@ -83,7 +91,7 @@ export function EnvironmentDetail({ id }: { id: string }) {
       <EnvironmentTabs id={env.id} current="overview" />
       <ErrorNotice error={deleteError} what="Deleting" />
       <StrandedNotice env={env} />
-      <ConfigurationCards env={env} />
+      <ConfigurationCards env={env} onChanged={reread} />
       {env.provider === 'aws' && (
         <section className="card" aria-labelledby="diagram-title">
           <h2 id="diagram-title">Diagram</h2>
@@ -91,13 +99,7 @@ export function EnvironmentDetail({ id }: { id: string }) {
         </section>
       )}
       <GeneratePanel env={env} onFinished={() => setJobsChanged((n) => n + 1)} />
-      <PushPanel
-        env={env}
-        onPushed={() => {
-          setJobsChanged((n) => n + 1)
-          api.getEnvironment(id).then(setEnv, () => {})
-        }}
-      />
+      <PushPanel env={env} onPushed={reread} />
       <JobHistory env={env} refreshKey={jobsChanged} />
       <ExportPanel env={env} />
       {confirming && (
@@ -116,8 +118,8 @@ export function EnvironmentDetail({ id }: { id: string }) {
   )
 }
 
-/** The stored configuration and the enabled services, with the catalog's labels. */
-function ConfigurationCards({ env }: { env: Environment }) {
+/** The stored configuration and the enabled services, with the catalog's labels; `onChanged` when a drift check ended. */
+function ConfigurationCards({ env, onChanged }: { env: Environment; onChanged: () => void }) {
   const { credentials, keptCatalog } = useApp()
   const [credential, setCredential] = useState<CloudCredential | null>(null)
   useEffect(() => {
@@ -148,7 +150,10 @@ function ConfigurationCards({ env }: { env: Environment }) {
             credential={env.cloudCredentialId ? (credential?.name ?? <span className="mono">{env.cloudCredentialId}</span>) : null}
             driftCheckHours={env.driftCheckHours}
           />
-          <LastDriftCheck drift={env.drift} />
+          <LastDriftCheck drift={env.drift}>
+            {/* A viewer may not check (the server refuses too): operators and more, as for pushes. */}
+            {mayDo(env.role, 'operate') && <DriftCheckNow env={env} onChecked={onChanged} />}
+          </LastDriftCheck>
           <dt>Created</dt>
           <dd>{formatDate(env.createdAt)}</dd>
         </dl>

@@ -1,7 +1,13 @@
 // An environment's drift check in words: the schedule, what a scheduled check still needs, and the
-// last check's outcome.
+// last check's outcome, and why "Check for drift now" was refused with what to set.
 import t from 'tap'
-import { driftCheckNeeds, driftScheduleWords, lastDriftWords } from '../../../../../desktop/src/renderer/lib/environments/drift.ts'
+import { ApiError } from '@ies/api'
+import {
+  driftCheckNeeds,
+  driftRefusal,
+  driftScheduleWords,
+  lastDriftWords,
+} from '../../../../../desktop/src/renderer/lib/environments/drift.ts'
 
 t.test('the schedule in words', async (t) => {
   t.equal(driftScheduleWords(undefined), 'Only when asked')
@@ -38,4 +44,34 @@ t.test("the last check's outcome", async (t) => {
   })
   t.equal(two.summary, '2 resources differ from the state')
   t.same(two.resources, ['a.b', 'c.d (x)'])
+})
+
+t.test('a refused drift check: why, and the wizard step and field to set', async (t) => {
+  // The server's own messages (plugins/plans/plan-refusal.ts and the push rule).
+  const noBucket = new ApiError(
+    409,
+    'PLAN_UNAVAILABLE',
+    'The environment has no state backend (terraformBackend.bucket): there is no state to plan against.',
+  )
+  t.match(driftRefusal(noBucket), { reason: /no state bucket/, step: 'State backend', todo: 'set the Bucket name' })
+  const noCredential = new ApiError(409, 'PLAN_UNAVAILABLE', 'The environment has no cloud credential (cloudCredentialId) to plan with.')
+  t.match(driftRefusal(noCredential), { reason: /no cloud credential/, step: 'Cloud credential', todo: 'choose a credential' })
+  const noKey = new ApiError(400, 'VALIDATION_ERROR', 'Request validation failed', {
+    details: [{ field: 'gitRepository.deployKey', message: 'The environment has no deploy key to push with' }],
+  })
+  t.match(driftRefusal(noKey), {
+    reason: /cannot be pushed: The environment has no deploy key to push with\./,
+    step: 'Git repository',
+    todo: 'enter the Deploy key or access token',
+  })
+  const noRepo = new ApiError(400, 'VALIDATION_ERROR', 'Request validation failed', {
+    details: [{ field: 'gitRepository', message: 'The environment has no Git repository to push to' }],
+  })
+  t.match(driftRefusal(noRepo), { step: 'Git repository', todo: 'set the Repository URL' })
+  for (const r of [noBucket, noCredential, noKey, noRepo]) t.notMatch(JSON.stringify(driftRefusal(r)), /PLAN_UNAVAILABLE|VALIDATION_ERROR/)
+
+  // Anything else is not a refusal to explain: it is shown as it comes.
+  t.equal(driftRefusal(new ApiError(403, 'FORBIDDEN', 'Viewers may not')), null)
+  t.equal(driftRefusal(new ApiError(400, 'VALIDATION_ERROR', 'bad', { details: [{ field: 'id', message: 'bad' }] })), null)
+  t.equal(driftRefusal(new ApiError(409, 'CONFLICT', 'busy')), null)
 })
