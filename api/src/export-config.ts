@@ -5,7 +5,8 @@
 /** Fields of an environment that are never exported: credentials, secrets, and server bookkeeping. */
 // `lastPush` and `behind` are the server's record of the repository, not configuration; `problems`
 // (what the current catalog refuses), `migrations` (the templates' migrations run) and `warnings` (the
-// organisation's rules' warnings) are the server's judgement of the configuration.
+// organisation's rules' warnings) are the server's judgement of the configuration; `role` (the caller's
+// role on it) and `drift` (the last drift check's outcome) are about the caller and the cloud.
 export const NOT_EXPORTED = new Set([
   'id',
   'status',
@@ -20,6 +21,8 @@ export const NOT_EXPORTED = new Set([
   'problems',
   'migrations',
   'warnings',
+  'role',
+  'drift',
 ])
 /** Members of `gitRepository` that are never exported (the deploy key and its traces). */
 export const NOT_EXPORTED_GIT = new Set(['deployKey', 'hasDeployKey', 'privateKey', 'password', 'token'])

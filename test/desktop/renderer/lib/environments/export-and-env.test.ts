@@ -48,6 +48,8 @@ t.test('the export omits credential fields and server bookkeeping', async (t) =>
     behind: { templates: true, configuration: false },
   }
   t.same(exportableConfiguration(pushed), config, "the repository's push record is not configuration")
+  const read = { ...environment, role: 'owner', drift: { jobId: 'j', checkedAt: '2026-01-01T00:00:00Z', drifted: [] } }
+  t.same(exportableConfiguration(read), config, "the caller's role and the last drift check are not configuration")
 })
 
 t.test('env.js: rendered by the server, read by the app', async (t) => {
