@@ -4,28 +4,15 @@
  * each, and their fix lines. (The bundled tree passing, these checks included, is
  * check-templates.test.ts: one run of the whole check.)
  */
-import { execFile } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { repoRoot, templatesDir } from '../../templates/helpers.ts'
+import { checkTemplates } from './check-templates.ts'
 
 const work = mkdtempSync(join(tmpdir(), 'ies-check-ignore-'))
 t.teardown(() => rmSync(work, { recursive: true, force: true }))
-
-function checkTemplates(args: string[]): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'scripts/check-templates.ts', ...args, '--no-terraform', '--no-scan'],
-      { cwd: repoRoot },
-      (err, stdout) => {
-        resolve({ code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0, stdout })
-      },
-    )
-  })
-}
 
 t.test("an unmatched ignore pattern and the authors' guide as README are findings", async (t) => {
   const copy = join(work, 'templates')

@@ -3,28 +3,15 @@
 // an unknown kind are each a MIGRATION finding at the file and line of the step, with its fix line.
 // Terraform and the scanners are left out: the copy differs from templates/ in its migrations only,
 // and check-templates.test.ts runs them over templates/.
-import { execFile } from 'node:child_process'
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { repoRoot, templatesDir } from '../../templates/helpers.ts'
+import { templatesDir } from '../../templates/helpers.ts'
+import { checkTemplates } from './check-templates.ts'
 
 const work = mkdtempSync(join(tmpdir(), 'ies-check-migrations-'))
 t.teardown(() => rmSync(work, { recursive: true, force: true }))
-
-function checkTemplates(args: string[]): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'scripts/check-templates.ts', ...args, '--no-terraform', '--no-scan'],
-      { cwd: repoRoot },
-      (err, stdout) => {
-        resolve({ code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0, stdout })
-      },
-    )
-  })
-}
 
 t.test('bad migrations are findings at their file and line', async (t) => {
   const copy = join(work, 'templates')
