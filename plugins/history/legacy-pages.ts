@@ -27,7 +27,21 @@ interface Detached {
 
 const pageId = (environmentId: string, n: number) => `${environmentId}:${n}`
 const detachedId = (environmentId: string, entryId: number) => `${environmentId}:e${entryId}`
-const pageOf = (entryId: number) => Math.floor((entryId - 1) / PAGE_SIZE)
+/** The page (0, 1, …) that holds entry `entryId`. */
+export const pageOf = (entryId: number) => Math.floor((entryId - 1) / PAGE_SIZE)
+
+/** Entries `from`..`to` held by the pages that `read` finds (by page number), by number: legacy and sealed pages alike. */
+export async function entriesOfPages(
+  from: number,
+  to: number,
+  read: (page: number) => Promise<{ entries: EncodedEntry[] } | null>,
+): Promise<Map<number, EncodedEntry>> {
+  const numbers = Array.from({ length: pageOf(to) - pageOf(from) + 1 }, (_, i) => pageOf(from) + i)
+  const pages = await Promise.all(numbers.map(read))
+  const found = new Map<number, EncodedEntry>()
+  for (const e of pages.flatMap((p) => p?.entries ?? [])) if (e.id >= from && e.id <= to) found.set(e.id, e)
+  return found
+}
 
 export class LegacyPages {
   private readonly pages: Collection<Page>
@@ -45,11 +59,7 @@ export class LegacyPages {
 
   /** Entries `from`..`to` that legacy pages hold (none for a history begun since), by number. */
   async range(environmentId: string, from: number, to: number): Promise<Map<number, EncodedEntry>> {
-    const pageNumbers = Array.from({ length: pageOf(to) - pageOf(from) + 1 }, (_, i) => pageOf(from) + i)
-    const pages = await Promise.all(pageNumbers.map((n) => this.pages.findOne({ _id: pageId(environmentId, n) })))
-    const found = new Map<number, EncodedEntry>()
-    for (const e of pages.flatMap((p) => p?.entries ?? [])) if (e.id >= from && e.id <= to) found.set(e.id, e)
-    return found
+    return entriesOfPages(from, to, (n) => this.pages.findOne({ _id: pageId(environmentId, n) }))
   }
 
   /** The entries of pages that may hold some between two instants, environment by environment, each oldest first. */

@@ -6,7 +6,7 @@
 import type { Collection, Db } from 'mongodb'
 import { isDuplicateKey } from '@ies/server/core/db'
 import type { EncodedEntry } from './entry.ts'
-import { PAGE_SIZE } from './legacy-pages.ts'
+import { entriesOfPages, PAGE_SIZE, pageOf } from './legacy-pages.ts'
 
 /**
  * An entry whose diff and configuration together are longer than this stays out of its sealed page
@@ -23,7 +23,6 @@ interface Sealed {
 }
 
 const sealedId = (environmentId: string, n: number) => `${environmentId}:p${n}`
-const pageOf = (entryId: number) => Math.floor((entryId - 1) / PAGE_SIZE)
 
 /** The sealed page that `last` (a multiple of PAGE_SIZE) completes, of that page's entries. */
 export function sealedPage(environmentId: string, last: number, entries: EncodedEntry[]): Sealed {
@@ -50,10 +49,6 @@ export class SealedPages {
 
   /** Entries `from`..`to` that sealed pages hold, by number. */
   async range(environmentId: string, from: number, to: number): Promise<Map<number, EncodedEntry>> {
-    const numbers = Array.from({ length: pageOf(to) - pageOf(from) + 1 }, (_, i) => pageOf(from) + i)
-    const pages = await Promise.all(numbers.map((n) => this.pages.findOne({ _id: sealedId(environmentId, n) })))
-    const found = new Map<number, EncodedEntry>()
-    for (const e of pages.flatMap((p) => p?.entries ?? [])) if (e.id >= from && e.id <= to) found.set(e.id, e)
-    return found
+    return entriesOfPages(from, to, (n) => this.pages.findOne({ _id: sealedId(environmentId, n) }))
   }
 }
