@@ -10,7 +10,9 @@
 // check, then the rest, one file after the other. Beside them, a lane of its own runs the files of
 // WAITING, one after the other: they apply trees to moto, minutes spent mostly in the aws provider's
 // own waits (docs/internals/terraform-apply.md), which would hold a core-sized worker with the core
-// idle. Each file's output is printed whole when it ends; the closing lines give every file's time,
+// idle. When those are done, that lane takes the next files of the workers' queue, so the last
+// minutes run three files at a time too: most files wait part of their time (a browser, Git, a
+// stopped database), which another file's CPU work fills. Each file's output is printed whole when it ends; the closing lines give every file's time,
 // slowest first.
 //
 // Each file runs as its own node process (`node --import tsx <file>`, tap's `timeout` of .taprc as
@@ -58,13 +60,21 @@ interface Run extends Counts {
   label: string
   output: string
   seconds: number
+  /** CPU seconds (user and system) of the file's process and every process it waited for; undefined when not measured. */
+  cpu?: number
 }
 
-/** Runs a command, keeps its output (streamed when `stream`), and reads tap's closing `# { total, pass, fail, skip }` line. */
-function runTap(label: string, command: string, args: string[], stream: boolean, env: NodeJS.ProcessEnv = process.env): Promise<Run> {
+/**
+ * Runs a command, keeps its output (streamed when `stream`), and reads tap's closing `# { total,
+ * pass, fail, skip }` line. With `timed`, the command writes bash's `times` to its file descriptor 3
+ * (runFile), which gives its CPU time.
+ */
+function runTap(label: string, command: string, args: string[], stream: boolean, env = process.env, timed = false): Promise<Run> {
   const started = Date.now()
   return new Promise((resolve) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', stream ? 'inherit' : 'pipe'] })
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', stream ? 'inherit' : 'pipe', ...(timed ? ['pipe' as const] : [])] })
+    let times = ''
+    child.stdio[3]?.on('data', (chunk: Buffer) => (times += chunk.toString()))
     let output = ''
     const keep = (chunk: Buffer) => {
       if (stream) process.stdout.write(chunk)
@@ -82,7 +92,7 @@ function runTap(label: string, command: string, args: string[], stream: boolean,
         skipped: Number(summary?.[4] ?? 0),
       }
       const seconds = (Date.now() - started) / 1000
-      resolve({ ...counts, ok: code === 0 && counts.failed === 0, label, output, seconds })
+      resolve({ ...counts, ok: code === 0 && counts.failed === 0, label, output, seconds, cpu: childrenCpu(times) })
     })
   })
 }
@@ -91,10 +101,21 @@ function runTap(label: string, command: string, args: string[], stream: boolean,
 const tapSetting = (name: string, fallback: number) =>
   Number(new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(readFileSync('.taprc', 'utf8'))?.[1] ?? fallback)
 
-/** One test file in a node process of its own, as tap's runner starts it (the `node-arg` of .taprc: tsx), without the runner. */
+/** The CPU seconds of bash's `times` second line (its children's user and system time: `0m3.120s 0m0.480s`). */
+function childrenCpu(times: string): number | undefined {
+  const line = times.trim().split('\n')[1]
+  const parts = [...(line ?? '').matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]))
+  return parts.length === 2 ? parts[0]! + parts[1]! : undefined
+}
+
+/**
+ * One test file in a node process of its own, as tap's runner starts it (the `node-arg` of .taprc:
+ * tsx), without the runner. bash starts it, to give its CPU time with `times`: the CPU of the node
+ * process and of every process it started and waited for (FerretDB, Git, Terraform, a browser...).
+ */
 function runFile(file: string): Promise<Run> {
   const env = { ...process.env, TAP_TIMEOUT: String(tapSetting('timeout', 30)) }
-  return runTap(file, 'node', ['--import', 'tsx', file], false, env)
+  return runTap(file, 'bash', ['-c', 'node --import tsx "$0" 3>&-; code=$?; times >&3; exit $code', file], false, env, true)
 }
 
 /** The test files tap would run (the include globs of .taprc), as tap lists them. */
@@ -104,7 +125,10 @@ function allTapFiles(): string[] {
   return listed.stdout.split('\n').filter(Boolean)
 }
 
-/** The whole suite: WAITING in a lane of its own; on `workers` workers SLOW_FIRST, the schemathesis check, then the rest, each file alone. */
+/**
+ * The whole suite: WAITING in a lane of its own, which then helps with the queue; on `workers`
+ * workers SLOW_FIRST, the schemathesis check, then the rest, each file alone.
+ */
 async function runScheduled(workers: number): Promise<Run[]> {
   // tap builds its test class with the plugins of .taprc when they differ from its last build (a
   // fresh checkout): done once here, before the test processes that load it start.
@@ -128,18 +152,23 @@ async function runScheduled(workers: number): Promise<Run[]> {
     }
   }
   const lanes = Array.from({ length: workers }, (_, i) => worker(i + 1, () => queue.shift()))
-  await Promise.all([...lanes, worker('(moto lane)', () => waiting.shift())])
+  await Promise.all([...lanes, worker('(moto lane)', () => waiting.shift() ?? queue.shift())])
   printFileTimes(runs)
   return runs
 }
 
-/** Every file's time (its process's), slowest first. */
+/** Every file's time (its process's) and CPU time, slowest first. */
 function printFileTimes(runs: readonly Run[]): void {
-  const times: [string, number][] = runs.map((run) => [run.label, run.seconds])
-  times.sort((a, b) => b[1] - a[1])
-  const total = times.reduce((s, [, v]) => s + v, 0)
-  console.log(`\n# per-file times, slowest first (${times.length} files, ${total.toFixed(0)} s in all):`)
-  for (const [file, seconds] of times) console.log(`#   ${seconds.toFixed(1).padStart(7)} s  ${file}`)
+  const sorted = [...runs].sort((a, b) => b.seconds - a.seconds)
+  const sum = (of: (run: Run) => number) => sorted.reduce((s, run) => s + of(run), 0).toFixed(0)
+  console.log(
+    `\n# per-file times, slowest first (${sorted.length} files, ${sum((r) => r.seconds)} s in all, ${sum((r) => r.cpu ?? 0)} s of CPU):`,
+  )
+  console.log('#      time      CPU  file')
+  for (const run of sorted) {
+    const cpu = run.cpu === undefined ? '?' : run.cpu.toFixed(1)
+    console.log(`#   ${run.seconds.toFixed(1).padStart(7)} s ${cpu.padStart(6)} s  ${run.label}`)
+  }
 }
 
 const provisioned = spawnSync('bash', ['scripts/provision.sh'], { stdio: 'inherit' })
