@@ -135,13 +135,16 @@ function UpgradeRow({ env, row }: { env: EnvironmentUpgrade; row: Row | undefine
   )
 }
 
-/** The environments whose stored values the templates no longer accept: an upgrade skips them until they are fixed. */
+/** The environments whose stored values the current templates no longer accept: an upgrade skips them unless its migrations move the values. */
 function StrandedValues({ behind }: { behind: EnvironmentUpgrade[] }) {
   const stranded = behind.filter((e) => (e.problems ?? []).length > 0)
   if (stranded.length === 0) return null
   return (
     <div data-testid="stranded-values">
-      <p>An upgrade skips these environments until their values are fixed: the current templates no longer accept them.</p>
+      <p>
+        The current templates no longer accept these values: an upgrade skips the environment unless a migration of the templates moves
+        them. Fix the values to upgrade it.
+      </p>
       <ul className="small">
         {stranded.flatMap((e) =>
           e.problems!.map((p) => (
