@@ -9,12 +9,11 @@ import pMap from 'p-map'
 import { ArrayEnvelope, Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { notFound } from '@ies/server/core/errors'
 import { RolloutParams, RolloutView, Upgradable } from '@ies/api/schemas/upgrades'
-import { catalogNow } from './plan.ts'
 import { setPin } from './pins.ts'
 import { Rollouts, type RolloutDeps, type RolloutDoc } from './rollouts.ts'
 import { ownerKeys } from './selection.ts'
 import { upgradeRoute } from './upgrade.ts'
-import { upgradeStatusOf, type StatusSources } from './upgrade-status.ts'
+import { catalogNow, upgradeStatusOf, type StatusSources } from './upgrade-status.ts'
 
 export const autoPrefix = '/environments'
 

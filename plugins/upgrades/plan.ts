@@ -1,9 +1,8 @@
 // What a bulk upgrade does to each selected environment: the wave it joins and the push it starts
 // (the last push's format and options; the full repository for one never pushed), or why it is skipped.
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import pMap from 'p-map'
 import picomatch from 'picomatch'
-import { catalogView, type TypedCatalog } from '@ies/processor-lib/contract/view'
 import { currentTemplatesCommit, pinnedVersions, upgradeStatus } from '@ies/server/jobs/push/push-records'
 import { PUSH_DEFAULTS } from '@ies/api/schemas/push'
 import { violationLine } from '@ies/api/schemas/policies'
@@ -11,7 +10,6 @@ import type { UpgradeBody } from '@ies/api/schemas/upgrades'
 import type { EnvironmentRecord } from '../environments/record.ts'
 import type { RolloutDoc, RolloutEnvironment } from './rollouts.ts'
 import type { Selection } from './selection.ts'
-import { problemsOf } from './upgrade-status.ts'
 
 /**
  * Last-push records read at a time. All of a user's at once (thousands of environments) queued as
@@ -22,32 +20,14 @@ const STATUS_READS = 8
 
 const isBehind = (b: { templates: boolean; configuration: boolean }) => b.templates || b.configuration
 
-/** The typed view of the current catalog, or null (logged) when there is no usable one. */
-export async function catalogNow(app: FastifyInstance, log: FastifyBaseLogger): Promise<TypedCatalog | null> {
-  try {
-    const doc = (await app.catalog.get()).catalog
-    if (doc?.schemaVersion === 1) return catalogView(doc).catalog
-  } catch (err) {
-    log.warn({ err: { message: (err as Error).message } }, 'upgrades: catalog unavailable; stored values not checked')
-  }
-  return null
-}
-
 /** The status of each environment; the templates commit is read once, and only if one was pushed. */
 async function statusOf(app: FastifyInstance, request: FastifyRequest, envs: EnvironmentRecord[]) {
   let commit: Promise<string | null> | undefined
   const templatesCommit = () => (commit ??= currentTemplatesCommit(app.templates, request.log))
   const versions = pinnedVersions(app.templates)
-  const catalog = await catalogNow(app, request.log)
-  return pMap(
-    envs,
-    async (env) => ({
-      env,
-      problems: problemsOf(app.environments, env, catalog),
-      ...(await upgradeStatus(app.jobs.pushing.records, env, templatesCommit, versions)),
-    }),
-    { concurrency: STATUS_READS },
-  )
+  return pMap(envs, async (env) => ({ env, ...(await upgradeStatus(app.jobs.pushing.records, env, templatesCommit, versions)) }), {
+    concurrency: STATUS_READS,
+  })
 }
 
 /** The templates versions an upgrade goes from and to: the newest, and the one `to` names (default the newest). */
@@ -55,6 +35,12 @@ export interface Versions {
   newest: string
   target: string
 }
+
+/** The environment as at the version the upgrade goes to: pinned to it, or following when it is the newest. */
+const atVersion = (env: EnvironmentRecord, { newest, target }: Versions): EnvironmentRecord => ({
+  ...env,
+  templatesPin: target === newest ? undefined : target,
+})
 
 /** The rollout's waves (the body's, else one of all) with their environments, and those skipped. */
 export async function planWaves(
@@ -70,21 +56,19 @@ export async function planWaves(
   // The team of each owner key, for the organisation's rules (a personal environment's is null).
   const teams = new Map((await app.environments.scopes(request.principal)).map((s) => [s.ownerKey, s.team?.name ?? null]))
   const teamOf = (env: EnvironmentRecord) => teams.get(env.userId) ?? null
-  for (const { env, pushed, behind, problems } of await statusOf(app, request, candidates)) {
+  for (const { env, pushed, behind } of await statusOf(app, request, candidates)) {
     const skip = (reason: string) => skipped.push({ environmentId: env._id, name: env.name, reason })
     if (!explicit && !(pushed && isBehind(behind))) continue
-    // The current catalog judges only an aws environment's values: another provider is refused by the push rule.
-    if (problems.length > 0) {
-      skip(`stored values the current catalog refuses: ${problems.map((p) => `${p.field}: ${p.reason}`).join('; ')}`)
-      continue
-    }
-    const problem = await app.pushProblem(env)
+    // Judged as the upgrade's push will be: after the migrations of the version it goes to, its stored
+    // values against that version's catalog (the current one for the newest), by the push rule.
+    const atTarget = atVersion(env, versions)
+    const problem = await app.pushProblem(atTarget)
     if (problem) {
       skip(problem.message)
       continue
     }
     // What the upgrade's push generates: the configuration after the migrations of the version it goes to.
-    const generated = await app.pushedConfiguration({ ...env, templatesPin: versions.target })
+    const generated = await app.pushedConfiguration(atTarget)
     const { deny } = await app.policies.evaluate(generated as unknown as Record<string, unknown>, { team: teamOf(env), log: request.log })
     if (deny.length > 0) {
       skip(`the organisation's rules refuse it: ${deny.map(violationLine).join('; ')}`)

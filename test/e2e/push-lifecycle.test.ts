@@ -1,7 +1,8 @@
 // The lifecycle UI in Chromium against the real lifecycle: a git http-backend server holds the templates
 // (TEMPLATES_REPO, so a template upgrade is a commit there) and the customer's repository; the git
 // CLI plays the customer. Preview before the first push (the customer's README is kept), push, the
-// last push and "behind" on the detail page, the list's banner with "Preview and update all", then
+// last push and "behind" on the detail page, the list's banner with "Preview and update all" (each
+// environment planned first: without a state bucket, it says why there is no plan), then
 // a conflict shown in words, the branch untouched, and "Push to a new branch instead".
 import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -119,10 +120,16 @@ t.test('preview, push, behind, update all, conflict in the UI', async (t) => {
     const url = new URL(r.url())
     if (url.pathname.startsWith('/api/jobs')) jobRequests.push(url.pathname + url.search)
   })
+  const upgradeBodies: string[] = []
+  page.on('request', (r) => r.url().endsWith('/environments/upgrade') && upgradeBodies.push(r.postData() ?? ''))
+  await banner.getByLabel(/Plan each environment first/).check()
   await banner.getByRole('button', { name: 'Preview and update all' }).click()
   const row = banner.locator('[data-upgrade="shop"]')
   await row.getByTestId('upgrade-outcome').waitFor({ timeout: 180_000 })
   t.match(await row.getByTestId('upgrade-outcome').textContent(), /^\d+ files? change: \d+ modified\.$/, 'only modifications')
+  t.match(JSON.parse(upgradeBodies[0]), { dryRun: true, plan: true }, 'the preview is planned')
+  await row.getByTestId('rollout-plan').waitFor({ timeout: 60_000 })
+  t.match(await row.getByTestId('rollout-plan').textContent(), /no plan: .*state backend/, 'why there is no plan')
   await screenshot(page, '25-upgrade-preview')
   await banner.getByRole('button', { name: 'Update all 1' }).click()
   await row.getByText(/^Updated: commit/).waitFor({ timeout: 180_000 })

@@ -100,7 +100,10 @@ t.test('the upgrades banner: stranded values, then waves that stop at a conflict
     /no plan: .*state backend/,
     'why there is no plan, per environment',
   )
-  t.match(await waves.getByRole('list', { name: 'Skipped' }).textContent(), /old-dev: skipped \(stored values the current catalog refuses/)
+  t.match(
+    await waves.getByRole('list', { name: 'Skipped' }).textContent(),
+    /old-dev: skipped \(The templates refuse the stored value of services\.eks\.node/,
+  )
   await screenshot(page, '42-upgrade-waves')
   t.match(await git.git('web-dev', ['show', 'main:terraform/versions.tf']), /# templates: the next version\n$/, 'dev was upgraded')
   t.equal((await git.git('web-prod', ['rev-parse', 'main'])).trim(), prodBefore, 'prod was not started')

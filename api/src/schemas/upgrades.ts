@@ -122,6 +122,7 @@ export const Upgradable = Type.Object({
   behind: Behind,
   templatesPin: Type.Optional(Type.String()),
   problems: Type.Array(StoredValueProblem, {
-    description: 'Stored values the current catalog refuses, each with its field and reason: the bulk upgrade skips the environment.',
+    description:
+      'Stored values the current catalog refuses, each with its field and reason. The bulk upgrade skips the environment when the version it goes to refuses them after its migrations.',
   }),
 })

@@ -154,7 +154,7 @@ t.test('pinned environments and upgrades in waves', async (t) => {
       rollout.waves[0].environments.map((e: any) => e.name),
       ['shop-dev'],
     )
-    t.match(rollout.skipped, [{ name: 'shop-old-dev', reason: /^stored values the current catalog refuses: services\.eks\.node/ }])
+    t.match(rollout.skipped, [{ name: 'shop-old-dev', reason: /^The templates refuse the stored value of services\.eks\.node/ }])
 
     const bad = await api('POST', '/environments/upgrade', { waves: [] })
     t.match(bad, { status: 400, body: { error: { details: [{ field: 'waves' }] } } })

@@ -1,9 +1,13 @@
 // Every environment that is behind, previewed and updated in one go: a dry run of each (one job per
 // environment, followed by long polling), the changes per environment, then "Update all": one push
-// job each; a conflict ends only its own environment's push and is shown with its files.
+// job each; a conflict ends only its own environment's push and is shown with its files. "Plan each
+// environment first" (UpgradePlan.tsx, as in waves) plans every preview: each environment shows its
+// plan's summary and the data at risk, which the user confirms by typing its name before "Update all"
+// (sent as `confirmDestroy`, by id; an update that would destroy data unconfirmed fails).
 import { useState } from 'react'
 import { useApp } from '../app-context.tsx'
 import { href } from '../router.ts'
+import type { Rollout } from '../lib/api/types.ts'
 import { followJobs } from '../lib/jobs/job-follow.ts'
 import { behindReasons, pushOutcome, type EnvironmentUpgrade, type PushOutcome } from '../lib/push/lifecycle.ts'
 import { describeCounts } from '../lib/push/change-tree.ts'
@@ -12,8 +16,9 @@ import { ConflictView } from './ConflictView.tsx'
 import { GitRef } from './GitRef.tsx'
 import { ErrorNotice, Notice, Spinner } from './ui.tsx'
 import { UpgradeWaves } from './UpgradeWaves.tsx'
+import { PlanChoice, PlannedEnvironment, resources, useRollout } from './UpgradePlan.tsx'
 
-type Row = { state: 'running' } | { state: 'done'; outcome: PushOutcome } | { state: 'skipped'; reason: string }
+export type Row = { state: 'running' } | { state: 'done'; outcome: PushOutcome } | { state: 'skipped'; reason: string }
 
 export function UpgradeAll({ behind, onUpdated }: { behind: EnvironmentUpgrade[]; onUpdated: () => void }) {
   const { api } = useApp()
@@ -21,13 +26,24 @@ export function UpgradeAll({ behind, onUpdated }: { behind: EnvironmentUpgrade[]
   const [rows, setRows] = useState<Record<string, Row>>({})
   const [error, setError] = useState<unknown>(null)
   const [inWaves, setInWaves] = useState(false)
+  const [plan, setPlan] = useState(false)
+  // The planned preview's rollout: each environment's plan summary and data at risk.
+  const [previewId, setPreviewId] = useState<string | null>(null)
+  const planned = new Map(useRollout(api, previewId, setError)?.waves.flatMap((w) => w.environments.map((e) => [e.id, e])))
+  // The data-holding addresses confirmed, by environment id: sent with "Update all".
+  const [confirmed, setConfirmed] = useState<Record<string, string[]>>({})
   const ids = behind.map((e) => e.id)
 
   async function run(dryRun: boolean) {
     setPhase(dryRun ? 'previewing' : 'updating')
     setError(null)
     try {
-      const started = await api.upgrade({ ids, ...(dryRun ? { dryRun: true } : { strategy: 'merge' }) })
+      const confirmDestroy = Object.keys(confirmed).length > 0 && { confirmDestroy: confirmed }
+      const started = await api.upgrade({
+        ids,
+        ...(dryRun ? { dryRun: true, ...(plan && { plan: true }) } : { strategy: 'merge', ...confirmDestroy }),
+      })
+      if (dryRun && plan) setPreviewId(started.rolloutId)
       const next: Record<string, Row> = {}
       for (const s of started.skipped) next[s.environmentId] = { state: 'skipped', reason: s.reason }
       for (const j of started.jobs) next[j.environmentId] = { state: 'running' }
@@ -65,6 +81,7 @@ export function UpgradeAll({ behind, onUpdated }: { behind: EnvironmentUpgrade[]
           staging, then prod), stopping at the first conflict
         </label>
       )}
+      {!inWaves && phase === 'idle' && <PlanChoice checked={plan} disabled={false} onChange={setPlan} />}
       {inWaves && phase === 'idle' && <UpgradeWaves behind={behind} onUpdated={onUpdated} />}
       {/* Not `hidden`: the row's display: flex would show it anyway. */}
       {!(inWaves && phase === 'idle') && (
@@ -90,7 +107,15 @@ export function UpgradeAll({ behind, onUpdated }: { behind: EnvironmentUpgrade[]
       {Object.keys(rows).length > 0 && (
         <ul className="upgrade-list" aria-label="Environments to update">
           {behind.map((e) => (
-            <UpgradeRow key={e.id} env={e} row={rows[e.id]} />
+            <UpgradeRow
+              key={e.id}
+              env={e}
+              row={rows[e.id]}
+              planned={planned.get(e.id)}
+              confirmed={confirmed[e.id]}
+              canConfirm={phase === 'previewed'}
+              onConfirm={(addresses) => setConfirmed((c) => ({ ...c, [e.id]: addresses }))}
+            />
           ))}
         </ul>
       )}
@@ -98,7 +123,23 @@ export function UpgradeAll({ behind, onUpdated }: { behind: EnvironmentUpgrade[]
   )
 }
 
-function UpgradeRow({ env, row }: { env: EnvironmentUpgrade; row: Row | undefined }) {
+/** One environment of the banner: why it is behind, its outcome and, once planned, its plan and data at risk. */
+export function UpgradeRow({
+  env,
+  row,
+  planned,
+  confirmed,
+  canConfirm,
+  onConfirm,
+}: {
+  env: EnvironmentUpgrade
+  row: Row | undefined
+  planned?: Rollout['waves'][number]['environments'][number]
+  confirmed?: string[]
+  /** The preview has ended and the update is not started: data at risk may be confirmed. */
+  canConfirm: boolean
+  onConfirm: (addresses: string[]) => void
+}) {
   const o = row?.state === 'done' ? row.outcome : null
   return (
     <li data-upgrade={env.name}>
@@ -130,18 +171,30 @@ function UpgradeRow({ env, row }: { env: EnvironmentUpgrade; row: Row | undefine
           </details>
         )}
         {o?.kind === 'failed' && <span data-testid="upgrade-outcome">Failed: {o.message}</span>}
+        {planned && (
+          <PlannedEnvironment
+            env={planned}
+            confirmed={confirmed}
+            canConfirm={canConfirm}
+            confirmLabel={`Confirm: Update all may destroy ${resources(planned.dataAtRisk?.length ?? 0)} in ${env.name}`}
+            onConfirm={onConfirm}
+          />
+        )}
       </div>
     </li>
   )
 }
 
-/** The environments whose stored values the templates no longer accept: an upgrade skips them until they are fixed. */
+/** The environments whose stored values the current templates no longer accept: an upgrade skips them unless its migrations move the values. */
 function StrandedValues({ behind }: { behind: EnvironmentUpgrade[] }) {
   const stranded = behind.filter((e) => (e.problems ?? []).length > 0)
   if (stranded.length === 0) return null
   return (
     <div data-testid="stranded-values">
-      <p>An upgrade skips these environments until their values are fixed: the current templates no longer accept them.</p>
+      <p>
+        The current templates no longer accept these values: an upgrade skips the environment unless a migration of the templates moves
+        them. Fix the values to upgrade it.
+      </p>
       <ul className="small">
         {stranded.flatMap((e) =>
           e.problems!.map((p) => (

@@ -4,15 +4,15 @@
 // again every second until it ends: each wave's state and each environment's outcome. "Plan each
 // environment first" plans every preview (`plan`): each environment shows its plan's summary and the
 // data it puts at risk, which the user may confirm to roll out again (`confirmDestroy`, by id).
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { useApp } from '../app-context.tsx'
 import type { Rollout } from '../lib/api/types.ts'
 import type { EnvironmentUpgrade } from '../lib/push/lifecycle.ts'
 import { ErrorNotice, Spinner } from './ui.tsx'
-import { confirmsExactly, RolloutEnvironment } from './RolloutEnvironment.tsx'
+import { RolloutEnvironment } from './RolloutEnvironment.tsx'
+import { confirmsExactly, PlanChoice, useRollout } from './UpgradePlan.tsx'
 
 const DEFAULT_WAVES = '*-dev\n*-staging\n*-prod'
-const POLL_MS = 1000
 
 const WAVE_STATES: Record<Rollout['waves'][number]['status'], string> = {
   pending: 'waiting',
@@ -34,36 +34,15 @@ export function UpgradeWaves({ behind, onUpdated }: { behind: EnvironmentUpgrade
   const { api } = useApp()
   const [text, setText] = useState(DEFAULT_WAVES)
   const [rolloutId, setRolloutId] = useState<string | null>(null)
-  const [rollout, setRollout] = useState<Rollout | null>(null)
   const [error, setError] = useState<unknown>(null)
+  const rollout = useRollout(api, rolloutId, setError)
   const [plan, setPlan] = useState(false)
   // The data-holding addresses confirmed so far, by environment id: sent with every rollout started after.
   const [confirmed, setConfirmed] = useState<Record<string, string[]>>({})
 
-  useEffect(() => {
-    if (!rolloutId) return
-    let cancelled = false
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const read = async () => {
-      try {
-        const next = await api.rollout(rolloutId)
-        if (cancelled) return
-        setRollout(next)
-        if (next.status === 'running') timer = setTimeout(read, POLL_MS)
-      } catch (e) {
-        if (!cancelled) setError(e)
-      }
-    }
-    void read()
-    return () => {
-      cancelled = true
-      clearTimeout(timer)
-    }
-  }, [api, rolloutId])
-
   async function start(dryRun: boolean, planned = plan, confirmDestroy = confirmed) {
     setError(null)
-    setRollout(null)
+    setRolloutId(null)
     try {
       const started = await api.upgrade({
         ids: behind.map((e) => e.id),
@@ -85,15 +64,7 @@ export function UpgradeWaves({ behind, onUpdated }: { behind: EnvironmentUpgrade
         <span>Waves, in order: one pattern of environment names per line (* matches any characters)</span>
         <textarea rows={3} value={text} disabled={running} onChange={(e) => setText(e.target.value)} aria-label="Waves" />
       </label>
-      <label className="row">
-        <input type="checkbox" checked={plan} disabled={running} onChange={(e) => setPlan(e.target.checked)} />
-        <span>
-          Plan each environment first{' '}
-          <span className="muted small">
-            (what each upgrade would do in the cloud; a wave that would replace or destroy data stops until you confirm it)
-          </span>
-        </span>
-      </label>
+      <PlanChoice checked={plan} disabled={running} onChange={setPlan} />
       <div className="row">
         <button type="button" className="btn" disabled={running || wavesOf(text).length === 0} onClick={() => start(true)}>
           Preview the waves

@@ -5,7 +5,7 @@ import t from 'tap'
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { RolloutView } from '../../../../desktop/src/renderer/components/UpgradeWaves.tsx'
-import { confirmsExactly } from '../../../../desktop/src/renderer/components/RolloutEnvironment.tsx'
+import { confirmsExactly } from '../../../../desktop/src/renderer/components/UpgradePlan.tsx'
 import type { Rollout } from '../../../../desktop/src/renderer/lib/api/types.ts'
 
 const text = (html: string) =>

@@ -121,6 +121,6 @@ export interface EnvironmentUpgrade {
   behind: Behind
   /** The templates version the environment is pinned to; absent: it follows the newest. */
   templatesPin?: string
-  /** Stored values the current catalog refuses: an upgrade skips the environment until they are fixed. */
+  /** Stored values the current catalog refuses: an upgrade skips the environment unless the migrations of the version it goes to move them. */
   problems?: { field: string; reason: string }[]
 }
