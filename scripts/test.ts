@@ -10,9 +10,7 @@
 // check, then the rest, one file after the other. Beside them, a lane of its own runs the files of
 // WAITING, one after the other: they apply trees to moto, minutes spent mostly in the aws provider's
 // own waits (docs/internals/terraform-apply.md), which would hold a core-sized worker with the core
-// idle. When those are done, that lane takes the next files of the workers' queue, so the last
-// minutes run three files at a time too: most files wait part of their time (a browser, Git, a
-// stopped database), which another file's CPU work fills. Each file's output is printed whole when it ends; the closing lines give every file's time,
+// idle. Each file's output is printed whole when it ends; the closing lines give every file's time,
 // slowest first.
 //
 // Each file runs as its own node process (`node --import tsx <file>`, tap's `timeout` of .taprc as
@@ -125,10 +123,7 @@ function allTapFiles(): string[] {
   return listed.stdout.split('\n').filter(Boolean)
 }
 
-/**
- * The whole suite: WAITING in a lane of its own, which then helps with the queue; on `workers`
- * workers SLOW_FIRST, the schemathesis check, then the rest, each file alone.
- */
+/** The whole suite: WAITING in a lane of its own; on `workers` workers SLOW_FIRST, the schemathesis check, then the rest, each file alone. */
 async function runScheduled(workers: number): Promise<Run[]> {
   // tap builds its test class with the plugins of .taprc when they differ from its last build (a
   // fresh checkout): done once here, before the test processes that load it start.
@@ -152,7 +147,7 @@ async function runScheduled(workers: number): Promise<Run[]> {
     }
   }
   const lanes = Array.from({ length: workers }, (_, i) => worker(i + 1, () => queue.shift()))
-  await Promise.all([...lanes, worker('(moto lane)', () => waiting.shift() ?? queue.shift())])
+  await Promise.all([...lanes, worker('(moto lane)', () => waiting.shift())])
   printFileTimes(runs)
   return runs
 }

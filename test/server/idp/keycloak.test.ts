@@ -293,6 +293,21 @@ if (!keycloakHome()) {
       t.equal(forged.statusCode, 401, "another provider's token is refused")
     })
 
+    t.test("only Keycloak's access tokens open the API: not its ID or refresh tokens, nor one in the URL", async (t) => {
+      const { app } = await startTestApp(t, { AUTH_URL: kc.authUrl, AUTH_REALM: kc.realm })
+      const me = async (token: string | undefined, query = '') =>
+        (await app.inject({ method: 'GET', url: `/api/users/me${query}`, headers: token ? { authorization: `Bearer ${token}` } : {} }))
+          .statusCode
+      const tokens = await getUserToken({ ...realm, username: dev.username, scope: 'openid profile email' })
+      t.equal(await me(tokens.access_token), 200, 'the access token opens the API')
+      t.type(tokens.id_token, 'string', 'an ID token was issued')
+      t.equal(await me(tokens.id_token), 401, 'the ID token is refused')
+      t.equal(await me(tokens.refresh_token), 401, 'the refresh token is refused')
+      t.equal(await me(undefined, `?access_token=${tokens.access_token}`), 401, 'the access token in the URL is refused')
+      const service = await getClientCredentialsToken(asCli)
+      t.equal(await me(service.access_token), 200, 'a client-credentials access token of ies-cli opens the API')
+    })
+
     t.test("Keycloak's groups claim gives team roles (TEAMS_GROUPS_CLAIM)", async (t) => {
       const { app } = await startTestApp(t, { AUTH_URL: kc.authUrl, AUTH_REALM: kc.realm, TEAMS_GROUPS_CLAIM: 'groups' })
       const { access_token } = await getUserToken({ ...realm, username: dev.username })
