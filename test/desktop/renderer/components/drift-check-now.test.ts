@@ -9,13 +9,8 @@ import { ApiError } from '@ies/api'
 import { DriftCheckView, type DriftCheckViewProps } from '../../../../desktop/src/renderer/components/DriftCheckNow.tsx'
 import { LastDriftCheck } from '../../../../desktop/src/renderer/components/LastDriftCheck.tsx'
 import type { Job } from '../../../../desktop/src/renderer/lib/api/types.ts'
+import { renderedText } from './rendered-text.ts'
 
-const text = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .replace(/ ([.,:])/g, '$1')
-    .trim()
 const base: DriftCheckViewProps = {
   env: { id: 'env-1' },
   job: null,
@@ -30,7 +25,7 @@ const job = (status: Job['status'], extra: Partial<Job> = {}): Job => ({ id: 'jo
 
 t.test('idle: the button, nothing else', async (t) => {
   const html = view({})
-  t.match(text(html), /^Check for drift now$/)
+  t.match(renderedText(html), /^Check for drift now$/)
   t.notMatch(html, /disabled/)
 })
 
@@ -38,7 +33,7 @@ t.test('running: the button waits and the job is followed', async (t) => {
   const html = view({ job: job('running'), running: true, log: [{ at: '10:00:00', text: 'Job running' }] })
   t.match(html, /<button[^>]*disabled/)
   t.match(html, /aria-label="Drift check in progress"/)
-  t.match(text(html), /running job job-7 .*Job running/)
+  t.match(renderedText(html), /running job job-7 .*Job running/)
 })
 
 t.test('succeeded: the new outcome is the last drift check the page read again', async (t) => {
@@ -51,16 +46,16 @@ t.test('succeeded: the new outcome is the last drift check the page read again',
     createElement(LastDriftCheck, { drift }, createElement(DriftCheckView, { ...base, job: job('succeeded', { result: {} as never }) })),
   )
   t.match(
-    text(html),
+    renderedText(html),
     /^Last drift check 1 resource differs from the state, checked .* module\.sqs\[0\]\.aws_sqs_queue\.this \(tags, visibility_timeout_seconds\)/,
   )
   t.match(html, /data-job-id="job-7"/)
-  t.match(text(html), /Check for drift now Checked: the outcome is above\. succeeded job job-7/)
+  t.match(renderedText(html), /Check for drift now Checked: the outcome is above\. succeeded job job-7/)
 })
 
 t.test('before the first check: said, with the button', async (t) => {
   const html = renderToStaticMarkup(createElement(LastDriftCheck, { drift: null }, createElement(DriftCheckView, base)))
-  t.match(text(html), /^Last drift check Not checked yet Check for drift now$/)
+  t.match(renderedText(html), /^Last drift check Not checked yet Check for drift now$/)
 })
 
 t.test("failed: the job's error message", async (t) => {
@@ -68,7 +63,7 @@ t.test("failed: the job's error message", async (t) => {
     error: { code: 'TERRAFORM_UNAVAILABLE', message: 'Terraform could not be started (TERRAFORM_BIN): ask your operator.' },
   } as Partial<Job>)
   const html = view({ job: failed })
-  t.match(text(html), /Drift check failed Terraform could not be started \(TERRAFORM_BIN\): ask your operator\./)
+  t.match(renderedText(html), /Drift check failed Terraform could not be started \(TERRAFORM_BIN\): ask your operator\./)
   t.match(html, /data-testid="job-failed"/)
 })
 
@@ -77,7 +72,7 @@ t.test('refused: why, and what to set where; never the code', async (t) => {
     error: new ApiError(409, 'PLAN_UNAVAILABLE', 'The environment has no cloud credential (cloudCredentialId) to plan with.'),
   })
   t.match(
-    text(refused),
+    renderedText(refused),
     /The drift check cannot run yet This environment has no cloud credential, so IES cannot read what is in the cloud\. Edit the environment, step Cloud credential: choose a credential\./,
   )
   t.match(refused, /href="#\/environments\/env-1\/edit"/)
@@ -85,5 +80,5 @@ t.test('refused: why, and what to set where; never the code', async (t) => {
 
   // Any other error is said as it comes (a viewer, a server that is down).
   const other = view({ error: new ApiError(403, 'FORBIDDEN', 'You may not operate this environment') })
-  t.match(text(other), /The drift check failed You may not operate this environment/)
+  t.match(renderedText(other), /The drift check failed You may not operate this environment/)
 })

@@ -5,12 +5,7 @@ import { createElement, Fragment } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { LastDriftCheck } from '../../../../desktop/src/renderer/components/LastDriftCheck.tsx'
 import { DeliveryFields } from '../../../../desktop/src/renderer/components/ConfigurationFields.tsx'
-
-const text = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
+import { renderedText } from './rendered-text.ts'
 
 t.test('no drift check yet: nothing is said', async (t) => {
   t.equal(renderToStaticMarkup(createElement(LastDriftCheck, { drift: null })), '')
@@ -21,7 +16,7 @@ t.test('the last check: no drift, or each resource that differs with its attribu
   const clean = renderToStaticMarkup(
     createElement(LastDriftCheck, { drift: { jobId: 'j1', checkedAt: '2026-11-28T09:00:00.000Z', drifted: [] } }),
   )
-  t.match(text(clean), /^Last drift check No drift: the cloud matches the Terraform state, checked /)
+  t.match(renderedText(clean), /^Last drift check No drift: the cloud matches the Terraform state, checked /)
   t.match(clean, /data-drifted="0"/)
   const drifted = renderToStaticMarkup(
     createElement(LastDriftCheck, {
@@ -32,13 +27,13 @@ t.test('the last check: no drift, or each resource that differs with its attribu
       },
     }),
   )
-  t.match(text(drifted), /1 resource differs from the state, checked .* aws_s3_bucket\.logs \(tags\)/)
+  t.match(renderedText(drifted), /1 resource differs from the state, checked .* aws_s3_bucket\.logs \(tags\)/)
   t.match(drifted, /data-drifted="1"/)
 })
 
 t.test('the schedule among the delivery fields', async (t) => {
   const fields = (driftCheckHours: number | undefined) =>
-    text(renderToStaticMarkup(createElement(Fragment, null, createElement(DeliveryFields, { credential: null, driftCheckHours }))))
+    renderedText(renderToStaticMarkup(createElement(Fragment, null, createElement(DeliveryFields, { credential: null, driftCheckHours }))))
   t.match(fields(24), /Drift check Every 24 hours$/)
   t.match(fields(undefined), /Drift check Only when asked$/)
 })

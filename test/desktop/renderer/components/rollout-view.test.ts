@@ -7,13 +7,8 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { RolloutView } from '../../../../desktop/src/renderer/components/UpgradeWaves.tsx'
 import { confirmsExactly } from '../../../../desktop/src/renderer/components/UpgradePlan.tsx'
 import type { Rollout } from '../../../../desktop/src/renderer/lib/api/types.ts'
+import { renderedText } from './rendered-text.ts'
 
-const text = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .replace(/ ([.,:)])/g, '$1')
-    .trim()
 const QUEUE = 'module.sqs[0].aws_sqs_queue.this'
 const rollout = (status: Rollout['status']): Rollout => ({
   id: 'r1',
@@ -49,14 +44,16 @@ const render = (r: Rollout, confirmed: Record<string, string[]> = {}) =>
 
 t.test('ended: each plan, and the data at risk to confirm in words', async (t) => {
   const html = render(rollout('stopped'))
-  const dev = text(html.slice(html.indexOf('data-rollout-environment="shop-dev"'), html.indexOf('data-rollout-environment="api-dev"')))
+  const dev = renderedText(
+    html.slice(html.indexOf('data-rollout-environment="shop-dev"'), html.indexOf('data-rollout-environment="api-dev"')),
+  )
   t.match(dev, /shop-dev: failed · plan: 1 to add, 0 to change, 1 to destroy \(1 replaced\)/)
   t.match(dev, /This push would destroy data .* module\.sqs\[0\]\.aws_sqs_queue\.this .*Type shop-dev/)
   t.match(dev, /Confirm and roll out again, destroying 1 resource in shop-dev/)
   t.notMatch(dev, /PUSH_WOULD_DESTROY_DATA/, "the guard's code is not shown at the environment")
-  t.match(text(html), /api-dev: previewed · no plan: the environment has no state backend/)
+  t.match(renderedText(html), /api-dev: previewed · no plan: the environment has no state backend/)
   t.match(
-    text(html),
+    renderedText(html),
     /^Stopped at wave 1: shop-dev would replace or destroy data; confirm the addresses below to roll out again\. Later waves/,
     'the stop in words, not the code',
   )
@@ -65,14 +62,14 @@ t.test('ended: each plan, and the data at risk to confirm in words', async (t) =
 t.test('running: the addresses are listed, nothing to confirm yet', async (t) => {
   const html = render(rollout('running'))
   t.notMatch(html, /destroy-confirmation/)
-  t.match(text(html), /module\.sqs\[0\]\.aws_sqs_queue\.this \(holds data: would be replaced or destroyed\)/)
+  t.match(renderedText(html), /module\.sqs\[0\]\.aws_sqs_queue\.this \(holds data: would be replaced or destroyed\)/)
 })
 
 t.test('confirmed: said so, not asked again', async (t) => {
   const html = render(rollout('stopped'), { e1: [QUEUE] })
   t.notMatch(html, /destroy-confirmation/)
-  t.match(text(html), /module\.sqs\[0\]\.aws_sqs_queue\.this \(confirmed\)/)
-  t.match(text(html), /^Stopped at wave 1: shop-dev: PUSH_WOULD_DESTROY_DATA/, 'confirmed: the stop as the server said it')
+  t.match(renderedText(html), /module\.sqs\[0\]\.aws_sqs_queue\.this \(confirmed\)/)
+  t.match(renderedText(html), /^Stopped at wave 1: shop-dev: PUSH_WOULD_DESTROY_DATA/, 'confirmed: the stop as the server said it')
   // another set than the plan's is not a confirmation (as the server's guard decides)
   t.match(render(rollout('stopped'), { e1: [QUEUE, 'aws_s3_bucket.x'] }), /destroy-confirmation/)
 })

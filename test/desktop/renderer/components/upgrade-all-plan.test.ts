@@ -7,13 +7,8 @@ import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { UpgradeRow, type Row } from '../../../../desktop/src/renderer/components/UpgradeAll.tsx'
 import type { EnvironmentUpgrade } from '../../../../desktop/src/renderer/lib/push/lifecycle.ts'
+import { renderedText } from './rendered-text.ts'
 
-const text = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .replace(/ ([.,:)])/g, '$1')
-    .trim()
 const QUEUE = 'module.sqs[0].aws_sqs_queue.this'
 const env = (name: string): EnvironmentUpgrade => ({
   id: `id-${name}`,
@@ -42,27 +37,27 @@ const render = (props: Partial<Parameters<typeof UpgradeRow>[0]>) =>
 
 t.test('previewed: the plan, and the data at risk to confirm in words', async (t) => {
   const html = render({ planned: atRisk })
-  t.match(text(html), /^shop-dev 1 file change: 1 modified\..* · plan: 1 to add, 0 to change, 1 to destroy \(1 replaced\)/)
+  t.match(renderedText(html), /^shop-dev 1 file change: 1 modified\..* · plan: 1 to add, 0 to change, 1 to destroy \(1 replaced\)/)
   t.match(html, /destroy-confirmation/)
-  t.match(text(html), /This push would destroy data .* module\.sqs\[0\]\.aws_sqs_queue\.this .*Type shop-dev/)
-  t.match(text(html), /Confirm: Update all may destroy 1 resource in shop-dev/)
+  t.match(renderedText(html), /This push would destroy data .* module\.sqs\[0\]\.aws_sqs_queue\.this .*Type shop-dev/)
+  t.match(renderedText(html), /Confirm: Update all may destroy 1 resource in shop-dev/)
 })
 
 t.test('no plan: why, and nothing to confirm', async (t) => {
   const html = render({ planned: { id: 'id-shop-dev', name: 'shop-dev', plan: 'no plan: the environment has no state backend' } })
-  t.match(text(html), /· no plan: the environment has no state backend/)
+  t.match(renderedText(html), /· no plan: the environment has no state backend/)
   t.notMatch(html, /destroy-confirmation/)
 })
 
 t.test('confirmed: said so, not asked again; while previewing or updating, only listed', async (t) => {
   const confirmed = render({ planned: atRisk, confirmed: [QUEUE] })
   t.notMatch(confirmed, /destroy-confirmation/)
-  t.match(text(confirmed), /module\.sqs\[0\]\.aws_sqs_queue\.this \(confirmed\)/)
+  t.match(renderedText(confirmed), /module\.sqs\[0\]\.aws_sqs_queue\.this \(confirmed\)/)
   const other = render({ planned: atRisk, confirmed: [QUEUE, 'aws_s3_bucket.x'] })
   t.match(other, /destroy-confirmation/, "another set than the plan's is not a confirmation")
   const busy = render({ planned: atRisk, canConfirm: false })
   t.notMatch(busy, /destroy-confirmation/)
-  t.match(text(busy), /module\.sqs\[0\]\.aws_sqs_queue\.this \(holds data: would be replaced or destroyed\)/)
+  t.match(renderedText(busy), /module\.sqs\[0\]\.aws_sqs_queue\.this \(holds data: would be replaced or destroyed\)/)
 })
 
 t.test('not planned: the row as before', async (t) => {
