@@ -7,7 +7,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { startTestApp, type TestApp, type TestAppOptions } from './app.ts'
+import { eventually } from './eventually.ts'
 import { startGitServer, type GitServer } from './git-server.ts'
+import { waitForJob } from './jobs.ts'
 
 const run = promisify(execFile)
 
@@ -57,6 +59,43 @@ export async function startPushServer(
   const ies = await startTestApp(t, { PUSH_ALLOWED_HOSTS: '127.0.0.1', ...extra }, opts)
   const dev = { ...ies.auth('dev'), 'content-type': 'application/json' }
   return { ...ies, git, dev, api: jsonApi(ies.url, dev) }
+}
+
+/**
+ * An environment made from `body` with the repository `url` (branch main, `deployKey`), pushed once,
+ * and pinned to the templates version that push used: its id and that version's commit.
+ */
+export async function pushedAndPinned(
+  server: Pick<PushServer, 'api' | 'url' | 'dev'>,
+  deployKey: string,
+  url: string,
+  body: Record<string, unknown>,
+): Promise<{ id: string; templatesCommit: string }> {
+  const expect = (answer: ApiAnswer, status: number, what: string) => {
+    if (answer.status !== status) throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`)
+    return answer.body
+  }
+  const made = expect(
+    await server.api('POST', '/environments', { ...body, gitRepository: { url, branch: 'main', deployKey } }),
+    201,
+    'create',
+  )
+  const id = made.data.id as string
+  const push = expect(await server.api('POST', `/environments/${id}/push`, {}), 202, 'push')
+  const job = await waitForJob(server.url, server.dev, push.data.id)
+  if (job.status !== 'succeeded') throw new Error(`the first push ${job.status}: ${JSON.stringify(job.error)}`)
+  const templatesCommit = job.result.templatesCommit as string
+  expect(await server.api('PUT', `/environments/${id}`, { templatesPin: templatesCommit }), 200, 'pin')
+  return { id, templatesCommit }
+}
+
+/** The bulk upgrade's rollout `rolloutId` once it has ended (read every 100 ms, for a minute at most). */
+export function rolloutEnded(api: PushServer['api'], rolloutId: string): Promise<any> {
+  return eventually(
+    async () => (await api('GET', `/environments/upgrade/${rolloutId}`)).body.data,
+    (r) => r.status !== 'running',
+    { timeoutMs: 60_000, intervalMs: 100 },
+  )
 }
 
 export interface Checkout {

@@ -8,9 +8,9 @@ import t from 'tap'
 import { judge, type RolloutEnvironment } from '../../../plugins/upgrades/rollouts.ts'
 import type { JobRecord } from '@ies/server/jobs/queue/store'
 import { startTestApp } from '../../harness/app.ts'
-import { eventually } from '../../harness/eventually.ts'
 import { startGitServer } from '../../harness/git-server.ts'
 import { environmentBody, waitForJob } from '../../harness/jobs.ts'
+import { jsonApi, rolloutEnded } from '../../harness/push-server.ts'
 
 const DEPLOY_KEY = 'iest_dXBncmFkZS1wbGFucy1kZXBsb3kta2V5LWZvcg'
 const DB = 'module.rds.aws_db_instance.this'
@@ -49,10 +49,7 @@ t.test('plan and confirmDestroy through POST /environments/upgrade', async (t) =
   t.teardown(() => git.stop())
   const { app, url, auth } = await startTestApp(t, { PUSH_ALLOWED_HOSTS: '127.0.0.1' })
   const dev = () => ({ ...auth('dev'), 'content-type': 'application/json' })
-  const api = async (method: string, route: string, body?: unknown) => {
-    const res = await fetch(`${url}/api${route}`, { method, headers: dev(), ...(body !== undefined && { body: JSON.stringify(body) }) })
-    return { status: res.status, body: (await res.json()) as any }
-  }
+  const api = jsonApi(url, dev())
   await git.createRepo('up-dev', {})
   const created = await api('POST', '/environments', {
     ...environmentBody({ name: 'up-dev' }),
@@ -62,12 +59,7 @@ t.test('plan and confirmDestroy through POST /environments/upgrade', async (t) =
   const id = created.body.data.id as string
   const first = await api('POST', `/environments/${id}/push`, {})
   t.equal((await waitForJob(url, dev(), first.body.data.id, 60_000)).status, 'succeeded')
-  const rolloutDone = (rolloutId: string) =>
-    eventually(
-      async () => (await api('GET', `/environments/upgrade/${rolloutId}`)).body.data,
-      (r) => r.status !== 'running',
-      { timeoutMs: 60_000, intervalMs: 100 },
-    )
+  const rolloutDone = (rolloutId: string) => rolloutEnded(api, rolloutId)
 
   const dry = await api('POST', '/environments/upgrade', { ids: [id], waves: ['*'], dryRun: true, plan: true })
   t.equal(dry.status, 202, JSON.stringify(dry.body))

@@ -7,8 +7,8 @@
 import t from 'tap'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
 import { eventually } from '../../harness/eventually.ts'
-import { environmentBody, waitForJob } from '../../harness/jobs.ts'
-import { checkout, startPushServer } from '../../harness/push-server.ts'
+import { environmentBody } from '../../harness/jobs.ts'
+import { checkout, pushedAndPinned, rolloutEnded, startPushServer } from '../../harness/push-server.ts'
 
 const DEPLOY_KEY = 'iest_dXBncmFkZS1zdG9yZWQtdmFsdWVzLWRlcGxveS1rZXk'
 const TFVARS = 'terraform/terraform.tfvars'
@@ -20,22 +20,14 @@ steps:
 `
 
 t.test('an upgrade judges stored values at the version it goes to', async (t) => {
-  const { git, url, dev, api } = await startPushServer(t, DEPLOY_KEY, async (git) => {
+  const server = await startPushServer(t, DEPLOY_KEY, async (git) => {
     await git.createRepo('templates', BUNDLED_TEMPLATES_DIR)
     return { TEMPLATES_REPO: git.url('templates', true), CATALOG_CACHE_TTL_MS: '0' }
   })
+  const { git, api } = server
   const remote = await git.createRepo('shop-dev', { 'README.md': '# shop\n' })
-  const made = await api('POST', '/environments', {
-    ...environmentBody({ name: 'shop-dev', services: { vpc: { enabled: true }, eks: { enabled: true, nodeInstanceType: 'c6i.xlarge' } } }),
-    gitRepository: { url: remote, branch: 'main', deployKey: DEPLOY_KEY },
-  })
-  t.equal(made.status, 201, JSON.stringify(made.body))
-  const id = made.body.data.id as string
-  const first = await api('POST', `/environments/${id}/push`, {})
-  t.equal(first.status, 202, JSON.stringify(first.body))
-  const pushed = await waitForJob(url, dev, first.body.data.id)
-  t.equal(pushed.status, 'succeeded', JSON.stringify(pushed.error))
-  t.equal((await api('PUT', `/environments/${id}`, { templatesPin: pushed.result.templatesCommit })).status, 200)
+  const services = { vpc: { enabled: true }, eks: { enabled: true, nodeInstanceType: 'c6i.xlarge' } }
+  const { id } = await pushedAndPinned(server, DEPLOY_KEY, remote, environmentBody({ name: 'shop-dev', services }))
 
   const templates = await checkout(t, git, DEPLOY_KEY, 'templates')
   const commit = async (message: string) => {
@@ -51,11 +43,7 @@ t.test('an upgrade judges stored values at the version it goes to', async (t) =>
   const upgrade = async (body: Record<string, unknown>) => {
     const started = await api('POST', '/environments/upgrade', { ids: [id], ...body })
     t.equal(started.status, 202, JSON.stringify(started.body))
-    return eventually(
-      async () => (await api('GET', `/environments/upgrade/${started.body.data.rolloutId}`)).body.data,
-      (r) => r.status !== 'running',
-      { timeoutMs: 60_000, intervalMs: 100 },
-    )
+    return rolloutEnded(api, started.body.data.rolloutId)
   }
 
   // A version that drops the option, then the newest, which offers it again.

@@ -10,8 +10,8 @@ import t from 'tap'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
 import { startTestApp } from '../../harness/app.ts'
 import { startGitServer } from '../../harness/git-server.ts'
-import { eventually } from '../../harness/eventually.ts'
 import { environmentBody, waitForJob } from '../../harness/jobs.ts'
+import { jsonApi, rolloutEnded } from '../../harness/push-server.ts'
 
 const run = promisify(execFile)
 const DEPLOY_KEY = 'iest_cGluLXdhdmVzLWRlcGxveS1rZXk'
@@ -24,10 +24,7 @@ t.test('pinned environments and upgrades in waves', async (t) => {
   await git.createRepo('templates', BUNDLED_TEMPLATES_DIR)
   const { app, url, auth } = await startTestApp(t, { PUSH_ALLOWED_HOSTS: '127.0.0.1', TEMPLATES_REPO: git.url('templates', true) })
   const dev = { ...auth('dev'), 'content-type': 'application/json' }
-  const api = async (method: string, route: string, body?: unknown) => {
-    const res = await fetch(`${url}/api${route}`, { method, headers: dev, ...(body !== undefined && { body: JSON.stringify(body) }) })
-    return { status: res.status, body: (await res.json()) as any }
-  }
+  const api = jsonApi(url, dev)
   const create = async (name: string, extra: Record<string, unknown> = {}) => {
     await git.createRepo(name, {})
     const body = { ...environmentBody({ name }), gitRepository: { url: git.url(name), branch: 'main', deployKey: DEPLOY_KEY }, ...extra }
@@ -63,12 +60,7 @@ t.test('pinned environments and upgrades in waves', async (t) => {
     await templates.append('terraform/versions.tf', line)
     return templates.commitAndPush(`templates: ${line}`)
   }
-  const rolloutDone = (id: string) =>
-    eventually(
-      async () => (await api('GET', `/environments/upgrade/${id}`)).body.data,
-      (r) => r.status !== 'running',
-      { timeoutMs: 60_000, intervalMs: 100 },
-    )
+  const rolloutDone = (id: string) => rolloutEnded(api, id)
 
   await t.test('a pinned environment keeps its templates version until an upgrade moves the pin', async (t) => {
     const env = await create('pin-dev')
@@ -170,10 +162,7 @@ t.test('a templates folder keeps the version an environment is pinned to while t
   await cp(BUNDLED_TEMPLATES_DIR, templates, { recursive: true })
   const { url, auth } = await startTestApp(t, { PUSH_ALLOWED_HOSTS: '127.0.0.1', TEMPLATES_DIR: templates })
   const dev = { ...auth('dev'), 'content-type': 'application/json' }
-  const api = async (method: string, route: string, body?: unknown) => {
-    const res = await fetch(`${url}/api${route}`, { method, headers: dev, ...(body !== undefined && { body: JSON.stringify(body) }) })
-    return { status: res.status, body: (await res.json()) as any }
-  }
+  const api = jsonApi(url, dev)
   await git.createRepo('dir-pin', {})
   const body = {
     ...environmentBody({ name: 'dir-pin' }),
@@ -199,11 +188,7 @@ t.test('a templates folder keeps the version an environment is pinned to while t
 
   const upgrade = await api('POST', '/environments/upgrade', { ids: [env.id] })
   t.equal(upgrade.status, 202)
-  const rollout = await eventually(
-    async () => (await api('GET', `/environments/upgrade/${upgrade.body.data.rolloutId}`)).body.data,
-    (r) => r.status !== 'running',
-    { timeoutMs: 60_000, intervalMs: 100 },
-  )
+  const rollout = await rolloutEnded(api, upgrade.body.data.rolloutId)
   t.equal(rollout.status, 'succeeded', JSON.stringify(rollout))
   t.match((await git.git('dir-pin', ['show', 'main:terraform/versions.tf'])).toString(), /# a folder change\n$/)
   const after = (await api('GET', `/environments/${env.id}`)).body.data

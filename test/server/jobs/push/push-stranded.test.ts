@@ -6,7 +6,7 @@
 import t from 'tap'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
 import { eventually } from '../../../harness/eventually.ts'
-import { checkout, startPushServer } from '../../../harness/push-server.ts'
+import { checkout, pushedAndPinned, startPushServer } from '../../../harness/push-server.ts'
 import { environmentBody, waitForJob } from '../../../harness/jobs.ts'
 import { strandEnvironment } from '../../../harness/stranded.ts'
 
@@ -55,27 +55,15 @@ t.test('a stranded environment is not pushed', async (t) => {
 })
 
 t.test('a pinned environment is judged against its own templates version', async (t) => {
-  const { git, url, dev, api } = await startPushServer(t, DEPLOY_KEY, async (git) => {
+  const server = await startPushServer(t, DEPLOY_KEY, async (git) => {
     await git.createRepo('templates', BUNDLED_TEMPLATES_DIR)
     return { TEMPLATES_REPO: git.url('templates', true), CATALOG_CACHE_TTL_MS: '0' }
   })
+  const { git, url, dev, api } = server
   const remote = await git.createRepo('pinned', { 'README.md': '# shop\n' })
   const head = async () => (await git.git('pinned', ['rev-parse', 'main'])).trim()
-  const created = await api('POST', '/environments', {
-    ...environmentBody({
-      name: 'shop-pinned',
-      services: { vpc: { enabled: true }, eks: { enabled: true, nodeInstanceType: 'c6i.xlarge' } },
-    }),
-    gitRepository: { url: remote, branch: 'main', deployKey: DEPLOY_KEY },
-  })
-  t.equal(created.status, 201, JSON.stringify(created.body))
-  const id = created.body.data.id as string
-  const first = await api('POST', `/environments/${id}/push`, {})
-  t.equal(first.status, 202, JSON.stringify(first.body))
-  const pushed = await waitForJob(url, dev, first.body.data.id)
-  t.equal(pushed.status, 'succeeded', JSON.stringify(pushed.error))
-  const v0 = pushed.result.templatesCommit as string
-  t.equal((await api('PUT', `/environments/${id}`, { templatesPin: v0 })).status, 200)
+  const services = { vpc: { enabled: true }, eks: { enabled: true, nodeInstanceType: 'c6i.xlarge' } }
+  const { id, templatesCommit: v0 } = await pushedAndPinned(server, DEPLOY_KEY, remote, environmentBody({ name: 'shop-pinned', services }))
 
   // The template author drops the option the environment uses.
   const templates = await checkout(t, git, DEPLOY_KEY, 'templates')
