@@ -3,9 +3,10 @@
 // - revalidated with the ETag (the templates commit): a 304 renews the TTL and keeps the document;
 // - when the processor is unreachable, a copy younger than CATALOG_STALE_MS is served stale
 //   (the route adds `Warning: 110`); older or no copy: the error goes to the caller (503).
-// Concurrent requests share one upstream fetch.
+// Concurrent requests share one upstream fetch. `view` is the typed view of the copy (view.ts).
 import type { Catalog } from '@ies/processor-lib'
 import { ProcessorUnreachable, type CatalogSource } from './source.ts'
+import { typedViews, type CatalogViewReader } from './view.ts'
 
 export interface CachedCatalog {
   catalog: Catalog
@@ -19,6 +20,8 @@ export class CatalogCache {
   /** The copy (as served while fresh) and when the processor last confirmed it. */
   private entry?: { current: CachedCatalog; validatedAt: number }
   private inflight?: Promise<CachedCatalog>
+  /** The typed view of the current catalog, built once per document; null (logged) when there is no usable one. */
+  readonly view: CatalogViewReader = typedViews(async () => (await this.get()).catalog)
 
   constructor(
     private readonly source: CatalogSource,

@@ -1,6 +1,6 @@
 // The values an environment write sets, checked against the service catalog (README.md beside this
 // file, "Catalog check"). The catalog is the one GET /api/catalog serves, through the same cache
-// (plugins/catalog, `app.catalog`), and it is read the one way every client reads it: the typed
+// (plugins/catalog, `app.catalog.view`), and it is read the one way every client reads it: the typed
 // view of the catalog contract (processor-lib/src/contract/view.ts over attributes.ts: an unknown type is
 // text, a dropdown without options is text) and the rule set the assistant shares, the contract's fields.ts
 // (`valueProblem`: toggle a boolean, number a finite number whose decimal text matches the pattern,
@@ -22,10 +22,9 @@
 // - A body over the size caps of limits.ts (services, fields, charts) is refused before any value is
 //   walked; everything here is linear in the number of values (withoutOverlap included).
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
-import type { Catalog as CatalogDocument } from '@ies/processor-lib'
 import { validationError, type FieldError } from '@ies/server/core/errors'
 import { GLOBAL_KEYS, valueProblem, type FieldRef } from '@ies/processor-lib/contract/fields'
-import { catalogView, type TypedCatalog as Catalog, type TypedField as CatalogField } from '@ies/processor-lib/contract/view'
+import type { TypedCatalog as Catalog, TypedField as CatalogField } from '@ies/processor-lib/contract/view'
 import { testPattern } from '@ies/server/core/safe-pattern'
 import { relationProblems } from '@ies/processor-lib/contract/relations'
 import { sizeProblems } from './limits.ts'
@@ -175,7 +174,7 @@ export function storedProblems(catalog: Catalog | null, doc: { provider?: unknow
 
 export interface CatalogCheck {
   /**
-   * The typed view of the current catalog, or null (logged) when there is no usable one. Read it
+   * The typed view of the current catalog (`app.catalog.view`), or null (logged) when there is no usable one. Read it
    * before taking the owner's write lock: fetching it may wait for the processor.
    */
   current(log: FastifyBaseLogger): Promise<Catalog | null>
@@ -191,33 +190,15 @@ function refuseOversize(body: unknown): void {
   if (problems.length > 0) throw validationError(problems)
 }
 
-export function catalogCheckFor(app: FastifyInstance): CatalogCheck {
-  const cache = app.catalog
-  const views = new WeakMap<CatalogDocument, Catalog>()
+/** What the environment routes log when they have no catalog to check against. */
+const NO_CATALOG = {
+  unavailable: 'environments: catalog unavailable; service values accepted without the catalog check',
+  otherVersion: 'environments: the catalog is not a schemaVersion 1 document; service values accepted without the catalog check',
+}
 
-  async function current(log: FastifyBaseLogger): Promise<Catalog | null> {
-    let doc: CatalogDocument
-    try {
-      doc = (await cache.get()).catalog
-    } catch (err) {
-      log.warn(
-        { err: { message: (err as Error).message } },
-        'environments: catalog unavailable; service values accepted without the catalog check',
-      )
-      return null
-    }
-    // Client consumption rule 4: a document of another schema version is not read.
-    if (!isObject(doc) || doc.schemaVersion !== 1) {
-      log.warn(
-        { schemaVersion: own(doc, 'schemaVersion') },
-        'environments: the catalog is not a schemaVersion 1 document; service values accepted without the catalog check',
-      )
-      return null
-    }
-    let view = views.get(doc)
-    if (!view) views.set(doc, (view = catalogView(doc).catalog))
-    return view
-  }
+export function catalogCheckFor(app: FastifyInstance): CatalogCheck {
+  const catalog = app.catalog
+  const current = (log: FastifyBaseLogger) => catalog.view(log, NO_CATALOG)
 
   /** `catalog` is null for a provider the catalog does not describe, or when there is none: then only `enabled` is checked. */
   const unsafeLogger = (log: FastifyBaseLogger) => (path: string) =>

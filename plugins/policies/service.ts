@@ -5,8 +5,7 @@
 import path from 'node:path'
 import fp from 'fastify-plugin'
 import type { FastifyBaseLogger } from 'fastify'
-import { catalogView, type TypedCatalog } from '@ies/processor-lib/contract/view'
-import type { Catalog } from '@ies/processor-lib'
+import type { TypedCatalog } from '@ies/processor-lib/contract/view'
 import { deniedDetails, type PolicyResult, type PolicyViolation } from '@ies/api/schemas/policies'
 import { policyDenied } from '@ies/server/core/errors'
 import { policyWasm, ruleSources } from './bundle.ts'
@@ -61,20 +60,9 @@ export default fp(
     app.addHook('onReady', async () => {
       await loading
     })
-    const views = new WeakMap<Catalog, TypedCatalog>()
-
-    /** The typed catalog whose defaults fill unset fields; none when it cannot be read (logged). */
-    async function currentCatalog(log: FastifyBaseLogger): Promise<TypedCatalog | null> {
-      try {
-        const doc = (await app.catalog.get()).catalog
-        let view = views.get(doc)
-        if (!view) views.set(doc, (view = catalogView(doc).catalog))
-        return view
-      } catch (err) {
-        log.warn({ err: { message: (err as Error).message } }, 'policies: catalog unavailable; rules see the values as written')
-        return null
-      }
-    }
+    /** The typed catalog whose defaults fill unset fields; none when there is no usable one (logged). */
+    const currentCatalog = (log: FastifyBaseLogger) =>
+      app.catalog.view(log, { unavailable: 'policies: catalog unavailable; rules see the values as written' })
 
     async function evaluate(doc: Json, opts: EvaluateOptions = {}): Promise<PolicyResult> {
       const catalog = opts.catalog !== undefined ? opts.catalog : await currentCatalog(opts.log ?? app.log)

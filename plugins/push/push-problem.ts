@@ -22,6 +22,9 @@ function catalogAt(templates: Templates): TypedCatalog | null {
   return doc.schemaVersion === 1 ? catalogView(doc).catalog : null
 }
 
+/** Logged (with the error's message) when an environment's stored values cannot be judged. */
+const UNCHECKED = 'push: stored values not checked against the templates'
+
 /** The environment as the pending migrations of its templates version make it (as a push job migrates it); throws as they do. */
 export type Migrate = (env: EnvironmentRecord) => Promise<EnvironmentRecord>
 
@@ -50,17 +53,14 @@ export function pushedConfigurationOf(app: FastifyInstance, migrate: Migrate): (
 /**
  * `RefusedValues` of the app: the environment as the pending migrations of its templates version
  * make it (as a push job migrates it), judged by the environments' one rule (`storedValueProblems`)
- * against that version's catalog: the current catalog (`app.catalog`, as GET /:id judges), or the
+ * against that version's catalog: the current catalog (`app.catalog.view`, as GET /:id judges), or the
  * pinned version's. A migration that cannot move a value is left to the push job (MIGRATION_FAILED,
  * the migration named); templates that cannot be read are judged nowhere (the job reports them).
  */
 export function refusedValuesOf(app: FastifyInstance, migrate: Migrate): RefusedValues<EnvironmentRecord> {
   const pinned = new LRUCache<string, { view: TypedCatalog | null }>({ max: 16 })
   async function catalogOf(pin: string | undefined): Promise<TypedCatalog | null> {
-    if (!pin) {
-      const doc = (await app.catalog.get()).catalog
-      return doc?.schemaVersion === 1 ? catalogView(doc).catalog : null
-    }
+    if (!pin) return app.catalog.view(app.log, { unavailable: UNCHECKED })
     const templates = await app.templates.version(pin)
     if (!templates) return null
     let kept = pinned.get(templates.commit)
@@ -77,7 +77,7 @@ export function refusedValuesOf(app: FastifyInstance, migrate: Migrate): Refused
       migrated = await migrate(env)
     } catch (err) {
       if (err instanceof JobFailure) return []
-      app.log.warn({ err: { message: (err as Error).message } }, 'push: stored values not checked against the templates')
+      app.log.warn({ err: { message: (err as Error).message } }, UNCHECKED)
       return []
     }
     return app.environments.storedValueProblems(migrated, catalog)

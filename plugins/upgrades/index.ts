@@ -13,7 +13,7 @@ import { setPin } from './pins.ts'
 import { Rollouts, type RolloutDeps, type RolloutDoc } from './rollouts.ts'
 import { ownerKeys } from './selection.ts'
 import { upgradeRoute } from './upgrade.ts'
-import { catalogNow, upgradeStatusOf, type StatusSources } from './upgrade-status.ts'
+import { upgradeStatusOf, type StatusSources } from './upgrade-status.ts'
 
 export const autoPrefix = '/environments'
 
@@ -89,8 +89,8 @@ const upgrades: FastifyPluginAsyncTypebox = async (app) => {
     store: records.status,
     templates: app.templates,
     catalog: async (log) => {
-      const view = await catalogNow(app, log)
-      return view && { view, commit: (await app.catalog.get()).catalog.commit }
+      const view = await app.catalog.view(log, { unavailable: 'upgrades: catalog unavailable; stored values not checked' })
+      return view && { view, commit: view.commit }
     },
   }
 

@@ -4,10 +4,10 @@
 // summary (plugins/environments/summaries.ts: each environment's version), read side by side. An
 // environment whose line is missing or older than its summary entry, or all of them when the
 // catalog changed, is read again (by `_id`) and its line stored for the next read.
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
+import type { FastifyBaseLogger } from 'fastify'
 import { setImmediate } from 'node:timers/promises'
 import pMap from 'p-map'
-import { catalogView, type TypedCatalog } from '@ies/processor-lib/contract/view'
+import type { TypedCatalog } from '@ies/processor-lib/contract/view'
 import type { TemplatesSource } from '@ies/server/templates/source'
 import { processorInput } from '@ies/server/jobs/generation/transform'
 import { currentTemplatesCommit, inputHash, pinnedVersions, templatesBehind } from '@ies/server/jobs/push/push-records'
@@ -36,17 +36,6 @@ export interface StatusSources {
   templates: TemplatesSource
   /** The current catalog's typed view and commit, or null when there is no usable catalog. */
   catalog(log: FastifyBaseLogger): Promise<{ view: TypedCatalog; commit: string } | null>
-}
-
-/** The typed view of the current catalog, or null (logged) when there is no usable one. */
-export async function catalogNow(app: FastifyInstance, log: FastifyBaseLogger): Promise<TypedCatalog | null> {
-  try {
-    const doc = (await app.catalog.get()).catalog
-    if (doc?.schemaVersion === 1) return catalogView(doc).catalog
-  } catch (err) {
-    log.warn({ err: { message: (err as Error).message } }, 'upgrades: catalog unavailable; stored values not checked')
-  }
-  return null
 }
 
 /** The stored values the catalog refuses, as the status lists them. */
