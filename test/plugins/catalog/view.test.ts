@@ -3,7 +3,6 @@
 // (TTL 0); a changed catalog is a new view; a catalog that cannot be read, or whose document is of
 // another schema version, gives null, logged with the reader's own warning.
 import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import t from 'tap'
@@ -11,6 +10,7 @@ import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
 import { startTestApp } from '../../harness/app.ts'
 import { eventually } from '../../harness/eventually.ts'
 import { logLines } from '../../harness/log-lines.ts'
+import { serveCatalogDocument } from '../../harness/catalog-document-server.ts'
 
 const NEW_FIELD = '\n# @param services.eks.teamNote | displayName=Team note | type=text\nteam_note = "x"\n'
 const WARNINGS = { unavailable: 'test: catalog unavailable', otherVersion: 'test: catalog of another schema version' }
@@ -59,17 +59,11 @@ t.test('one view per catalog document, a new one for a changed catalog, null whe
 
 t.test('a catalog document of another schema version gives null', async (t) => {
   const doc = { schemaVersion: 2, commit: 'c'.repeat(40), global: { fields: {} }, services: {}, errors: [] }
-  const processor = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', etag: `"${doc.commit}"` })
-    res.end(JSON.stringify(doc))
-  })
-  await new Promise<void>((resolve) => processor.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => new Promise<void>((resolve) => processor.close(() => resolve())))
+  const processorUrl = await serveCatalogDocument(t, doc)
   const { lines, logStream } = logLines()
-  const port = (processor.address() as { port: number }).port
   const { app } = await startTestApp(
     t,
-    { PROCESSOR_URL: `http://127.0.0.1:${port}`, PROCESSOR_SERVICE_TOKEN: 'svc-token', LOG_LEVEL: 'warn' },
+    { PROCESSOR_URL: processorUrl, PROCESSOR_SERVICE_TOKEN: 'svc-token', LOG_LEVEL: 'warn' },
     { logStream },
   )
 

@@ -6,7 +6,6 @@
 // dropped), and a catalog that cannot be obtained or is of another schema version (accepted, with a
 // warning in the log).
 import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises'
-import { createServer as createHttpServer } from 'node:http'
 import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -16,6 +15,7 @@ import { startTestApp } from '../../harness/app.ts'
 import { startProcessorService } from '../../harness/processor-service.ts'
 import { api, fieldsOf } from '../helpers.ts'
 import { logLines } from '../../harness/log-lines.ts'
+import { serveCatalogDocument } from '../../harness/catalog-document-server.ts'
 
 const base = { name: 'cat-env', globalPrefix: 'acme', provider: 'aws', region: 'eu-west-1', domain: 'example.com' }
 const DOMAIN_PATTERN = '^(([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.])+[a-z]{2,63})?$'
@@ -458,19 +458,9 @@ t.test('a catalog document of another schema version is not read: accepted, with
     services: { eks: { displayName: 'EKS', fields: { nodeMinSize: { type: 'number' } } } },
     errors: [],
   }
-  const fake = createHttpServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', etag: `"${doc.commit}"` })
-    res.end(JSON.stringify(doc))
-  })
-  await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => new Promise<void>((resolve) => fake.close(() => resolve())))
+  const processorUrl = await serveCatalogDocument(t, doc)
   const { lines, logStream } = logLines()
-  const port = (fake.address() as { port: number }).port
-  const ctx = await startTestApp(
-    t,
-    { PROCESSOR_URL: `http://127.0.0.1:${port}`, PROCESSOR_SERVICE_TOKEN: 'svc-token', LOG_LEVEL: 'warn' },
-    { logStream },
-  )
+  const ctx = await startTestApp(t, { PROCESSOR_URL: processorUrl, PROCESSOR_SERVICE_TOKEN: 'svc-token', LOG_LEVEL: 'warn' }, { logStream })
   const res = await api(ctx).createEnv('dev', { ...base, name: 'version-two', services: { eks: { enabled: true, nodeMinSize: 'abc' } } })
   t.equal(res.status, 201, res.raw)
   t.ok(
