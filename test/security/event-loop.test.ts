@@ -10,7 +10,9 @@
 // time meanwhile (Linux: /proc/self/task/<pid>/stat): a loop blocked for 100 ms by a request has
 // used at least 100 ms of CPU on that thread, while one kept waiting by other processes has not.
 // A request that blocks the loop blocks it every time; a case is sent up to three times and
-// passes when one of them stays under the threshold.
+// passes when one of them stays under the threshold. Not the assistant's first request: what it
+// loads once (compromise, read in a worker thread; the catalog's retrieval index; the rules' first
+// evaluation) would block only that once, so it is sent once, before any other assistant request.
 import { readFileSync } from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import t from 'tap'
@@ -23,6 +25,9 @@ const BLOCK_LIMIT_MS = 100
 const BODY_LIMIT = 1024 * 1024
 /** /health is polled this often: often enough to see a stall, seldom enough that its own CPU time (client and server run in this process) stays small. */
 const HEALTH_EVERY_MS = 50
+
+/** Sent once: the first request to the assistant after the server's start (see above). */
+const FIRST_ASSISTANT_REQUEST = 'assistant: the first request after the start'
 
 const TICK_MS = 10 // USER_HZ is 100 on Linux
 
@@ -106,6 +111,8 @@ t.test('no request blocks the event loop, and /health answers meanwhile', async 
   )
     .join(', ')
     .slice(0, 8000)
+  // The first assistant request: numbers in words to read, suggestions for the rules to judge.
+  const firstRequest = 'enable eks with three nodes, rds keeping backups for two weeks and keep sqs messages for four days'
   // Just under every cap: 100 services of 99 fields, the catalog's own services first, every value invalid.
   const widest = `{${Array.from(
     { length: 100 },
@@ -138,6 +145,7 @@ t.test('no request blocks the event loop, and /health answers meanwhile', async 
     ['update: many services', 'PUT', `/api/environments/${envId}`, `{"services":${manyServices(BODY_LIMIT - 100)}}`],
     ['update: many fields', 'PUT', `/api/environments/${envId}`, `{"services":${manyFields(BODY_LIMIT - 100)}}`],
     ['update: flow-map YAML', 'PUT', `/api/environments/${envId}`, `{${chartValues(flowMapYaml(250 * 1024))}}`],
+    [FIRST_ASSISTANT_REQUEST, 'POST', '/api/ai/chat', JSON.stringify({ messages: [{ role: 'user', content: firstRequest }] })],
     ['assistant: widest draft', 'POST', '/api/ai/chat', `{"messages":${messages},"draft":${draftServices}}`],
     ['assistant: numbers in words', 'POST', '/api/ai/chat', JSON.stringify({ messages: [{ role: 'user', content: numberWords }] })],
     [
@@ -211,9 +219,12 @@ t.test('no request blocks the event loop, and /health answers meanwhile', async 
     let attempt = await watched(method, path, body)
     const seen = (a: typeof attempt) => `${a.maxMs.toFixed(1)} ms${a.cpuMs === null ? '' : ` (thread CPU ${a.cpuMs} ms)`}`
     const delays = [seen(attempt)]
-    for (let i = 1; i < 3 && attempt.blocked; i++) delays.push(seen((attempt = await watched(method, path, body))))
+    for (let i = 1; i < (name === FIRST_ASSISTANT_REQUEST ? 1 : 3) && attempt.blocked; i++)
+      delays.push(seen((attempt = await watched(method, path, body))))
     const { res, text, blocked, healthAnswers, healthFailures } = attempt
     t.ok(res.status >= 200 && res.status < 500, `${name}: answered ${res.status}, not a 5xx (${text.slice(0, 160)})`)
+    if (name === FIRST_ASSISTANT_REQUEST)
+      t.match(text, /"path":"services\.sqs\.messageRetentionSeconds","value":345600/, `${name}: its numbers in words were read`)
     t.notOk(blocked, `${name}: the event loop was never blocked ${BLOCK_LIMIT_MS} ms (longest delay ${delays.join(', then ')})`)
     t.ok(healthAnswers > 0 && healthFailures === 0, `${name}: /health answered meanwhile (${healthAnswers} answers)`)
   }
