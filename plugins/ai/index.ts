@@ -3,7 +3,6 @@
 // its suggestions pass acceptSuggestions (catalog paths, catalog types, options and patterns only).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyBaseLogger } from 'fastify'
-import { setImmediate } from 'node:timers/promises'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { unavailable } from '@ies/server/core/errors'
 import { builtinAssistant } from './builtin-assistant.ts'
@@ -19,6 +18,7 @@ import { NumberWords } from './number-words.ts'
 import { readConversation } from './conversation.ts'
 import { withinRules } from './policy-gate.ts'
 import { indexCatalog } from './catalog-search.ts'
+import { warmReading } from './warm-up.ts'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 502: ErrorBody, 503: ErrorBody }
 
@@ -72,9 +72,9 @@ const ai: FastifyPluginAsyncTypebox = async (app) => {
       const catalog = await loadCatalog()
       await readNumbers(readConversation(catalog, messages, draft).question, request.log)
       // A first request's parts each in a turn of the event loop of its own: the catalog's retrieval
-      // index (built once per catalog document), the reading, the rules (policy-gate.ts).
+      // index (built once per catalog document), the reading's warm-up (warm-up.ts), the reading, the rules (policy-gate.ts).
       indexCatalog(catalog)
-      await setImmediate()
+      await warmReading(catalog)
       const answer = model
         ? await modelAssistant(model, { catalog, draft, environment, ...groundingFor(catalog, messages, draft, environment), messages })
         : builtinAssistant({ catalog, messages, draft, environment })
