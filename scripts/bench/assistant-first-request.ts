@@ -4,7 +4,7 @@
 // and, side by side, the same request again (the baseline: everything loaded). Then, with
 // `--phases`, each part the first request loads is timed alone in this fresh process (compromise's
 // import and lexicon, the catalog's view and retrieval index, the rules' load and first
-// evaluations), each as the longest loop delay it caused and its wall time.
+// evaluations, the reading cold and warm), each as the longest loop delay it caused and its wall time.
 //
 //   npx tsx scripts/bench/assistant-first-request.ts [--phases] [--runs 3]
 import { monitorEventLoopDelay } from 'node:perf_hooks'
@@ -27,6 +27,9 @@ async function watched<T>(fn: () => Promise<T>): Promise<{ result: T; maxMs: num
 }
 
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`
+
+/** The request measured: numbers in words, suggestions the rules judge (the event-loop test's first assistant request). */
+const REQUEST = 'enable eks with three nodes, rds keeping backups for two weeks and keep sqs messages for four days'
 
 if (values.phases) {
   // Each part of the first request alone, in the order the request meets them.
@@ -51,6 +54,10 @@ if (values.phases) {
   const catalog = await phase('catalog: typed view', () => catalogView(doc).catalog)
   await phase('catalog: retrieval index and first search', () => searchCatalog(catalog, 'eks nodes', { kinds: ['field'] }))
   await phase('catalog: a search, warm', () => searchCatalog(catalog, 'rds backups', { kinds: ['field'] }))
+  const { builtinAssistant } = await import('../../plugins/ai/builtin-assistant.ts')
+  const reading = (content: string) => () => builtinAssistant({ catalog, messages: [{ role: 'user', content }] })
+  await phase('reading: the first request, cold', reading(REQUEST))
+  await phase('reading: the same request, warm', reading(REQUEST))
   const wasm = await policyWasm([`${BUNDLED_TEMPLATES_DIR}/policies`], config.policies.opaPath, config.policies.cacheDir)
   const rules = await phase('rules: load the WebAssembly', () => PolicyEvaluator.load(wasm))
   const input = (eks: boolean) =>
@@ -69,12 +76,7 @@ const headers = { ...auth('dev'), 'content-type': 'application/json' }
 // The catalog's first read (plugins/catalog's cache) is not the assistant's: it is done first, and shown.
 const catalogRead = await watched(async () => (await fetch(`${url}/api/catalog`, { headers })).arrayBuffer())
 console.log(`the catalog's first read (GET /api/catalog): longest loop delay ${fmt(catalogRead.maxMs)}, wall ${fmt(catalogRead.wallMs)}`)
-// Numbers in words (compromise) and a suggestion the rules evaluate.
-const body = JSON.stringify({
-  messages: [
-    { role: 'user', content: 'enable eks with three nodes, rds keeping backups for two weeks and keep sqs messages for four days' },
-  ],
-})
+const body = JSON.stringify({ messages: [{ role: 'user', content: REQUEST }] })
 const chat = async () => {
   const res = await fetch(`${url}/api/ai/chat`, { method: 'POST', headers, body })
   const text = await res.text()
