@@ -49,6 +49,8 @@ export class NumberWords {
 
   private async ask(runs: string[]): Promise<Array<number | null>> {
     const worker = await this.started()
+    // Closed (or failed) between its ready message and this turn: nothing would answer.
+    if (this.worker !== worker) throw new Error('the number words worker was closed')
     const id = this.nextId++
     const answer = new Promise<Array<number | null>>((resolve, reject) => this.jobs.set(id, { resolve, reject }))
     worker.ref() // a pending answer keeps the process alive; an idle worker does not

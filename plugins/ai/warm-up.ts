@@ -24,7 +24,11 @@ export function warmReading(catalog: Catalog): Promise<void> {
   return (warming ??= (async () => {
     for (const content of PHRASES) {
       await setImmediate()
-      builtinAssistant({ catalog, messages: [{ role: 'user', content }] })
+      try {
+        builtinAssistant({ catalog, messages: [{ role: 'user', content }] })
+      } catch {
+        // Only a warm-up: the request's own reading says what is wrong.
+      }
     }
     await setImmediate()
   })())
