@@ -108,6 +108,9 @@ function entriesOf(catalog: Catalog): Entry[] {
 
 const indexes = new WeakMap<Catalog, MiniSearch<Entry>>()
 
+/** Builds the catalog's index ahead of its first search (the assistant's route does, in a turn of the event loop of its own). */
+export const indexCatalog = (catalog: Catalog): void => void indexOf(catalog)
+
 /** The catalog's index, built once per catalog document (the catalog cache hands out the same object). */
 function indexOf(catalog: Catalog): MiniSearch<Entry> {
   let index = indexes.get(catalog)

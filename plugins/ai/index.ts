@@ -2,6 +2,7 @@
 // configured model service, or through the built-in assistant when none is configured; either way
 // its suggestions pass acceptSuggestions (catalog paths, catalog types, options and patterns only).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyBaseLogger } from 'fastify'
 import { Envelope, ErrorBody, ok } from '@ies/server/core/envelope'
 import { unavailable } from '@ies/server/core/errors'
 import { builtinAssistant } from './builtin-assistant.ts'
@@ -13,8 +14,11 @@ import { modelAssistant } from './model-assistant.ts'
 import { modelSettings } from './model-client.ts'
 import { ChatReply, ChatRequest } from '@ies/api/schemas/ai'
 import { acceptSuggestions } from './suggestions.ts'
-import { loadNumberWords } from './quantities.ts'
+import { NumberWords } from './number-words.ts'
+import { readConversation } from './conversation.ts'
 import { withinRules } from './policy-gate.ts'
+import { indexCatalog } from './catalog-search.ts'
+import { warmReading } from './warm-up.ts'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 502: ErrorBody, 503: ErrorBody }
 
@@ -22,6 +26,9 @@ const ai: FastifyPluginAsyncTypebox = async (app) => {
   const catalogSource = catalogSourceFor(app)
   const environments = app.environments
   const model = modelSettings(app.config)
+  // compromise reads numbers in words in a worker thread (number-words.ts), started by the first request that has any.
+  const numberWords = new NumberWords()
+  app.addHook('onClose', () => numberWords.close())
 
   async function loadCatalog(): Promise<Catalog> {
     try {
@@ -29,6 +36,16 @@ const ai: FastifyPluginAsyncTypebox = async (app) => {
     } catch (err) {
       app.log.warn({ err: { message: (err as Error).message } }, 'assistant: catalog unavailable')
       throw unavailable('The service catalog is unavailable; the assistant cannot answer')
+    }
+  }
+
+  /** The request's numbers in words, read before the (synchronous) reading of the request. */
+  async function readNumbers(question: string, log: FastifyBaseLogger): Promise<void> {
+    try {
+      await numberWords.read(question)
+    } catch (err) {
+      log.error({ err: { message: (err as Error).message } }, 'assistant: numbers in words could not be read')
+      throw unavailable('The assistant cannot read numbers in words right now; try again shortly')
     }
   }
 
@@ -53,7 +70,11 @@ const ai: FastifyPluginAsyncTypebox = async (app) => {
       // The draft is what the user is editing; a stored environment fills in what the draft leaves out.
       const draft = overlay(environment && draftOf(environment), request.body.draft)
       const catalog = await loadCatalog()
-      await loadNumberWords()
+      await readNumbers(readConversation(catalog, messages, draft).question, request.log)
+      // A first request's parts each in a turn of the event loop of its own: the catalog's retrieval
+      // index (built once per catalog document), the reading's warm-up (warm-up.ts), the reading, the rules (policy-gate.ts).
+      indexCatalog(catalog)
+      await warmReading(catalog)
       const answer = model
         ? await modelAssistant(model, { catalog, draft, environment, ...groundingFor(catalog, messages, draft, environment), messages })
         : builtinAssistant({ catalog, messages, draft, environment })

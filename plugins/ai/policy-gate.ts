@@ -25,12 +25,13 @@ export async function withinRules(
   if (suggestions.length === 0) return { suggestions, refused: [] }
   const evaluate = (doc: Draft) =>
     policies.evaluate(doc as Record<string, unknown>, { team: typeof doc.team === 'string' && doc.team !== '' ? doc.team : null, log })
+  // Each evaluation reads the whole draft (a wide one takes milliseconds, the first one after a start
+  // more): the event loop serves other requests between them, and between the reading and them.
+  await setImmediate()
   const before = new Set((await evaluate(draft ?? {})).deny.map(keyOf))
   const kept: Suggestion[] = []
   const refused: Refused[] = []
   for (const suggestion of suggestions) {
-    // Each evaluation reads the whole draft (a wide one takes milliseconds): the event loop serves
-    // other requests between them instead of after all of them.
     await setImmediate()
     const after = (await evaluate(overlayValues(draft, [suggestion]))).deny.filter((v) => !before.has(keyOf(v)))
     if (after.length === 0) kept.push(suggestion)

@@ -51,52 +51,49 @@ const NUMBER_WORDS = new RegExp(
   'gi',
 )
 
-/** At most this many new runs of number words are parsed per text, each at most this long. */
+/** At most this many new runs of number words are read per text, each at most this long. */
 export const MAX_RUNS = 8
 const MAX_RUN_LENGTH = 80
 const MAX_REMEMBERED = 1000
-const NUMBERS_READ = new Map<string, string>()
-let nlp: typeof import('compromise').default | undefined
-let loading: Promise<void> | undefined
+/**
+ * Runs of number words already read (number-words.ts reads them with compromise): the run, in lower
+ * case with single spaces, to its digits, or null when it is no number.
+ */
+const NUMBERS_READ = new Map<string, string | null>()
+
+const keyOf = (run: string) => run.toLowerCase().replace(/\s+/g, ' ')
 
 /**
- * Loads compromise, which digitsForWords needs. Importing it and building its lexicon takes about
- * 0.5 s of CPU, which every server start paid while most servers never read a request: so it is
- * loaded by the first request that reads one (the assistant's route awaits this first), once per
- * process, and the lexicon is built then, not in a later call.
+ * The runs of number words of a text that are still to be read, within the reading's bounds (a number
+ * is a few words, and a request has a few different ones): the first MAX_RUNS new ones of at most
+ * MAX_RUN_LENGTH characters, as the keys `remember` takes.
  */
-export function loadNumberWords(): Promise<void> {
-  return (loading ??= import('compromise').then((loaded) => {
-    nlp = loaded.default
-    nlp('one').numbers().get()
-  }))
+export function newRuns(text: string): string[] {
+  const runs = new Set<string>()
+  for (const [run] of text.matchAll(NUMBER_WORDS)) {
+    const key = keyOf(run)
+    if (run.length > MAX_RUN_LENGTH || NUMBERS_READ.has(key)) continue
+    runs.add(key)
+    if (runs.size >= MAX_RUNS) break
+  }
+  return [...runs]
+}
+
+/** What a run of number words reads as: its number, or null when it is none (the run stays as written). */
+export function remember(run: string, value: number | null): void {
+  if (NUMBERS_READ.size >= MAX_REMEMBERED) NUMBERS_READ.clear()
+  NUMBERS_READ.set(keyOf(run), value === null || !Number.isFinite(value) ? null : String(value))
 }
 
 /**
  * A text with its numbers in words as digits: "two weeks" -> "2 weeks", "half a terabyte" -> "0.5
- * terabyte", "a year" -> "1 year", "a couple of days" -> "2 days". Only runs of number words are
- * given to compromise (a whole sentence can read "thirty seconds" as an ordinal).
+ * terabyte", "a year" -> "1 year", "a couple of days" -> "2 days". Runs of number words are those
+ * read before (number-words.ts, whose `read` the assistant's route awaits for the request first); a
+ * run not read stays as written.
  */
 export function digitsForWords(text: string): string {
-  const read = nlp
-  if (!read) throw new Error('digitsForWords before loadNumberWords()')
-  let parsed = 0
   return text
-    .replace(NUMBER_WORDS, (run) => {
-      // Bounded, as the rest of the reading (it runs on the event loop): a number is a few words, and a
-      // request has a few different ones; what was read once is remembered.
-      const key = run.toLowerCase()
-      let digits = NUMBERS_READ.get(key)
-      if (digits === undefined) {
-        if (run.length > MAX_RUN_LENGTH || ++parsed > MAX_RUNS) return run
-        const got: unknown = read(run).numbers().get()
-        const n = Array.isArray(got) ? got[0] : got
-        digits = typeof n === 'number' && Number.isFinite(n) ? String(n) : run
-        if (NUMBERS_READ.size >= MAX_REMEMBERED) NUMBERS_READ.clear()
-        NUMBERS_READ.set(key, digits)
-      }
-      return digits
-    })
+    .replace(NUMBER_WORDS, (run) => NUMBERS_READ.get(keyOf(run)) ?? run)
     .replace(
       new RegExp(`\\b(\\d+(?:\\.\\d+)?)\\s+and\\s+a\\s+half\\s+(${UNIT_TEXT})\\b`, 'gi'),
       (_m, n: string, u: string) => `${Number(n) + 0.5} ${u}`,

@@ -55,6 +55,12 @@ const BENCHMARKS: { name: string; file: string; args: string[]; what: string }[]
     args: long ? ['--sizes', '1000,10000,100000'] : [],
     what: 'reading the pushes awaiting approval: the waiting collection vs a status scan of the job queue',
   },
+  {
+    name: 'assistant-first-request',
+    file: 'assistant-first-request.ts',
+    args: long ? ['--runs', '10'] : [],
+    what: "the assistant's first request after a start vs the same request again (longest event-loop delay)",
+  },
 ]
 
 const only = process.argv.slice(2)

@@ -7,10 +7,15 @@
 // ms; before the fix they took seconds), answer a 4xx or 2xx (never a 5xx) and not stop /health.
 // On a busy machine (CI: two cores shared by many processes) a timer is delayed by the scheduler
 // too, so a delay over the threshold counts only when the server's thread also spent that much CPU
-// time meanwhile (Linux: /proc/self/task/<pid>/stat): a loop blocked for 100 ms by a request has
-// used at least 100 ms of CPU on that thread, while one kept waiting by other processes has not.
+// time in it: a loop blocked for 100 ms by a request has used at least 100 ms of CPU on that thread,
+// while one kept waiting by other processes has not. A timer every 5 ms reads the thread's CPU time
+// (Linux: /proc/self/task/<pid>/schedstat, in ns) and keeps the most it used between two of its
+// ticks; where that file is not there, the thread's CPU time over the whole request is used
+// (/proc/self/task/<pid>/stat, in 10 ms ticks).
 // A request that blocks the loop blocks it every time; a case is sent up to three times and
-// passes when one of them stays under the threshold.
+// passes when one of them stays under the threshold. Not the assistant's first request: what it
+// loads once (compromise, read in a worker thread; the catalog's retrieval index; the rules' first
+// evaluation) would block only that once, so it is sent once, before any other assistant request.
 import { readFileSync } from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import t from 'tap'
@@ -24,6 +29,9 @@ const BODY_LIMIT = 1024 * 1024
 /** /health is polled this often: often enough to see a stall, seldom enough that its own CPU time (client and server run in this process) stays small. */
 const HEALTH_EVERY_MS = 50
 
+/** Sent once: the first request to the assistant after the server's start (see above). */
+const FIRST_ASSISTANT_REQUEST = 'assistant: the first request after the start'
+
 const TICK_MS = 10 // USER_HZ is 100 on Linux
 
 /** CPU time (user + system) this process's main thread has used, in ms; null where /proc is not there. */
@@ -33,6 +41,30 @@ function mainThreadCpuMs(): number | null {
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS
   } catch {
     return null
+  }
+}
+
+/** CPU time this process's main thread has run, in ns (the scheduler's own account); null where /proc has no schedstat. */
+function mainThreadRunNs(): number | null {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0])
+  } catch {
+    return null
+  }
+}
+
+/** The most CPU time the main thread used between two ticks of a 5 ms timer (ms) while watching: a turn of the loop's own work. */
+function watchStalls(): () => number | null {
+  let last = mainThreadRunNs()
+  let most = 0
+  const timer = setInterval(() => {
+    const now = mainThreadRunNs()
+    if (now !== null && last !== null) most = Math.max(most, (now - last) / 1e6)
+    last = now
+  }, 5)
+  return () => {
+    clearInterval(timer)
+    return last === null ? null : most
   }
 }
 
@@ -106,6 +138,8 @@ t.test('no request blocks the event loop, and /health answers meanwhile', async 
   )
     .join(', ')
     .slice(0, 8000)
+  // The first assistant request: numbers in words to read, suggestions for the rules to judge.
+  const firstRequest = 'enable eks with three nodes, rds keeping backups for two weeks and keep sqs messages for four days'
   // Just under every cap: 100 services of 99 fields, the catalog's own services first, every value invalid.
   const widest = `{${Array.from(
     { length: 100 },
@@ -138,6 +172,7 @@ t.test('no request blocks the event loop, and /health answers meanwhile', async 
     ['update: many services', 'PUT', `/api/environments/${envId}`, `{"services":${manyServices(BODY_LIMIT - 100)}}`],
     ['update: many fields', 'PUT', `/api/environments/${envId}`, `{"services":${manyFields(BODY_LIMIT - 100)}}`],
     ['update: flow-map YAML', 'PUT', `/api/environments/${envId}`, `{${chartValues(flowMapYaml(250 * 1024))}}`],
+    [FIRST_ASSISTANT_REQUEST, 'POST', '/api/ai/chat', JSON.stringify({ messages: [{ role: 'user', content: firstRequest }] })],
     ['assistant: widest draft', 'POST', '/api/ai/chat', `{"messages":${messages},"draft":${draftServices}}`],
     ['assistant: numbers in words', 'POST', '/api/ai/chat', JSON.stringify({ messages: [{ role: 'user', content: numberWords }] })],
     [
@@ -188,6 +223,7 @@ t.test('no request blocks the event loop, and /health answers meanwhile', async 
       }
     })()
     const cpuBefore = mainThreadCpuMs()
+    const stalls = watchStalls()
     histogram.enable()
     // The histogram measures from its first tick on: a block before that tick would go unseen.
     await new Promise((r) => setTimeout(r, 20))
@@ -198,22 +234,29 @@ t.test('no request blocks the event loop, and /health answers meanwhile', async 
     done = true
     await health
     histogram.disable()
+    const stallCpuMs = stalls()
     const cpuAfter = mainThreadCpuMs()
     const cpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore
     const maxMs = histogram.max / 1e6
-    // Blocked: a delay over the limit on a thread that also used that much CPU (or no CPU figure).
-    const blocked = maxMs >= BLOCK_LIMIT_MS && (cpuMs === null || cpuMs >= BLOCK_LIMIT_MS)
-    return { res, text, maxMs, cpuMs, blocked, healthAnswers, healthFailures }
+    // Blocked: a delay over the limit on a thread that also used that much CPU in one turn of the
+    // loop (else over the request; with no CPU figure, the delay alone).
+    const cpuInTurn = stallCpuMs ?? cpuMs
+    const blocked = maxMs >= BLOCK_LIMIT_MS && (cpuInTurn === null || cpuInTurn >= BLOCK_LIMIT_MS)
+    return { res, text, maxMs, cpuMs, stallCpuMs, blocked, healthAnswers, healthFailures }
   }
 
   for (const [name, method, path, body] of cases) {
     t.ok(Buffer.byteLength(body) <= BODY_LIMIT, `${name}: the body (${Buffer.byteLength(body)} bytes) is within the body limit`)
     let attempt = await watched(method, path, body)
-    const seen = (a: typeof attempt) => `${a.maxMs.toFixed(1)} ms${a.cpuMs === null ? '' : ` (thread CPU ${a.cpuMs} ms)`}`
+    const seen = (a: typeof attempt) =>
+      `${a.maxMs.toFixed(1)} ms${a.cpuMs === null ? '' : ` (thread CPU ${a.cpuMs} ms${a.stallCpuMs === null ? '' : `, at most ${a.stallCpuMs.toFixed(1)} ms in a turn`})`}`
     const delays = [seen(attempt)]
-    for (let i = 1; i < 3 && attempt.blocked; i++) delays.push(seen((attempt = await watched(method, path, body))))
+    for (let i = 1; i < (name === FIRST_ASSISTANT_REQUEST ? 1 : 3) && attempt.blocked; i++)
+      delays.push(seen((attempt = await watched(method, path, body))))
     const { res, text, blocked, healthAnswers, healthFailures } = attempt
     t.ok(res.status >= 200 && res.status < 500, `${name}: answered ${res.status}, not a 5xx (${text.slice(0, 160)})`)
+    if (name === FIRST_ASSISTANT_REQUEST)
+      t.match(text, /"path":"services\.sqs\.messageRetentionSeconds","value":345600/, `${name}: its numbers in words were read`)
     t.notOk(blocked, `${name}: the event loop was never blocked ${BLOCK_LIMIT_MS} ms (longest delay ${delays.join(', then ')})`)
     t.ok(healthAnswers > 0 && healthFailures === 0, `${name}: /health answered meanwhile (${healthAnswers} answers)`)
   }

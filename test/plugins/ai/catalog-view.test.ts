@@ -13,7 +13,6 @@ import { viewingSource } from '../../../plugins/ai/catalog-source.ts'
 import { catalogView } from '../../../processor-lib/src/contract/view.ts'
 import { checkDraft } from '../../../plugins/ai/draft-review.ts'
 import { acceptSuggestions } from '../../../plugins/ai/suggestions.ts'
-import { loadNumberWords } from '../../../plugins/ai/quantities.ts'
 
 const TFVARS = [
   '# @param region | displayName=Region | type=text | default=eu-west-1',
@@ -116,7 +115,6 @@ t.test('available "false" hides a service or a field from the assistant', async 
   t.equal(fieldAt(catalog, 'services.legacy.size'), null)
   t.equal(fieldAt(catalog, 'services.db.secret'), null)
   t.same(acceptSuggestions(catalog, [{ path: 'services.legacy.enabled', value: true, reason: '' }]).suggestions, [])
-  await loadNumberWords()
   const list = builtinAssistant({ catalog, messages: [{ role: 'user', content: 'which services are there?' }] }).content
   t.match(list, /Database/)
   t.notMatch(list, /Legacy/)
