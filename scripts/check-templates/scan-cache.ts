@@ -1,0 +1,146 @@
+// A content-addressed store of scanner results: what checkov, tflint, `terraform fmt -check` or
+// `terraform validate` said about a folder, keyed by a SHA-256 of everything that decides it (the
+// path and content of every file under the folder, symbolic links as their target text, the tool's
+// version, its arguments and settings). A second run over the same content reads the stored result
+// instead of starting the tool; a changed byte in any file gives another key.
+//
+// Where: `.tools/cache/scans/` of this checkout (not committed; removed with the tools folder), one
+// JSON file per key, written to a temporary name and renamed into place, so processes running side
+// by side never read half a file (two that miss the same key at once both run the tool, and one
+// rename wins). Bounded: past MAX_ENTRIES files the least recently used are removed (a hit
+// refreshes a file's time).
+//
+// `IES_SCAN_CACHE=off` turns it off (every run starts the tools); `IES_SCAN_CACHE=<folder>` keeps
+// the store there instead.
+import { createHash, randomBytes } from 'node:crypto'
+import { existsSync, readdirSync } from 'node:fs'
+import { lstat, mkdir, readdir, readFile, readlink, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { REPO_ROOT } from '../terraform/cli-config.ts'
+
+/** Files kept at most; an entry is a few kilobytes to a few megabytes (checkov's passed checks of a whole gate matrix). */
+export const MAX_ENTRIES = 400
+
+/** The store's folder, or null when `IES_SCAN_CACHE` turns it off. */
+export function scanCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
+  const setting = (env.IES_SCAN_CACHE ?? '').trim()
+  if (/^(off|0|false|no)$/i.test(setting)) return null
+  return setting ? path.resolve(setting) : path.join(REPO_ROOT, '.tools', 'cache', 'scans')
+}
+
+/**
+ * A digest of a folder's content: every file's path and bytes, every symbolic link's path and
+ * target, in path order. Null when a link leads out of the folder (its content would not be in
+ * the digest), so nothing is cached for it.
+ */
+export async function folderDigest(dir: string): Promise<string | null> {
+  const root = path.resolve(dir)
+  const hash = createHash('sha256')
+  const walk = async (rel: string): Promise<boolean> => {
+    const names = (await readdir(path.join(root, rel))).sort()
+    for (const name of names) {
+      const relPath = rel ? `${rel}/${name}` : name
+      const full = path.join(root, relPath)
+      const info = await lstat(full)
+      if (info.isSymbolicLink()) {
+        const target = await readlink(full)
+        const resolved = path.resolve(path.dirname(full), target)
+        if (resolved !== root && !resolved.startsWith(root + path.sep)) return false
+        hash.update(`L\0${relPath}\0${target}\0`)
+      } else if (info.isDirectory()) {
+        hash.update(`D\0${relPath}\0`)
+        if (!(await walk(relPath))) return false
+      } else if (info.isFile()) {
+        hash
+          .update(`F\0${relPath}\0${info.mode & 0o111 ? 'x' : '-'}\0`)
+          .update(await readFile(full))
+          .update('\0')
+      }
+    }
+    return true
+  }
+  return (await walk('')) ? hash.digest('hex') : null
+}
+
+/** What a tool's result depends on besides the folder: its version, arguments, settings. */
+export type KeyParts = readonly (string | number | boolean | null | undefined)[]
+
+/**
+ * The stored result for (`parts`, the content of `dirs`), or `run`'s, stored when it says `keep`
+ * (a tool's failure, whose message may name a temporary path, is never stored).
+ */
+export async function cachedRun<T>(parts: KeyParts, dirs: readonly string[], run: () => Promise<{ value: T; keep: boolean }>): Promise<T> {
+  const store = scanCacheDir()
+  if (!store) return (await run()).value
+  const key = await cacheKey(parts, dirs)
+  if (!key) return (await run()).value
+  const file = path.join(store, `${key}.json`)
+  try {
+    const value = JSON.parse(await readFile(file, 'utf8')) as { result: T }
+    const now = new Date()
+    await utimes(file, now, now).catch(() => {})
+    return value.result
+  } catch {
+    // not stored yet (or unreadable: run again and store anew)
+  }
+  const { value, keep } = await run()
+  if (keep) await save(store, file, value)
+  return value
+}
+
+async function cacheKey(parts: KeyParts, dirs: readonly string[]): Promise<string | null> {
+  const hash = createHash('sha256').update(JSON.stringify(parts))
+  for (const dir of dirs) {
+    const digest = await folderDigest(dir)
+    if (!digest) return null
+    hash.update(`\0${digest}`)
+  }
+  return hash.digest('hex')
+}
+
+async function save(store: string, file: string, result: unknown): Promise<void> {
+  try {
+    await mkdir(store, { recursive: true })
+    const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+    await writeFile(temp, JSON.stringify({ result }))
+    await rename(temp, file)
+    await prune(store)
+  } catch {
+    // a store that cannot be written (read-only, full) only costs the next run its tool start
+  }
+}
+
+/** Removes the least recently used entries past MAX_ENTRIES (and temporary files older than an hour). */
+export async function prune(store: string, max = MAX_ENTRIES): Promise<void> {
+  const names = await readdir(store)
+  if (names.length <= max) return
+  const entries = await Promise.all(
+    names.map(async (name) => ({ name, time: (await stat(path.join(store, name)).catch(() => null))?.mtimeMs ?? 0 })),
+  )
+  const hour = Date.now() - 3_600_000
+  const done = entries.filter((e) => e.name.endsWith('.json')).sort((a, b) => b.time - a.time)
+  const stale = [...done.slice(max), ...entries.filter((e) => e.name.endsWith('.tmp') && e.time < hour)]
+  await Promise.all(stale.map((e) => rm(path.join(store, e.name), { force: true })))
+}
+
+/** checkov's installed version (its metadata: `checkov --version` loads every check, seconds). */
+export function checkovVersion(checkovBin: string): string {
+  const venv = path.dirname(path.dirname(checkovBin))
+  const lib = path.join(venv, 'lib')
+  if (!existsSync(lib)) return `unknown ${checkovBin}`
+  for (const python of readdirSync(lib)) {
+    const site = path.join(lib, python, 'site-packages')
+    const info = existsSync(site) ? readdirSync(site).find((n) => /^checkov-.*\.dist-info$/.test(n)) : undefined
+    if (info) return info
+  }
+  return `unknown ${checkovBin}`
+}
+
+/** Settings in the environment a tool reads (checkov's CKV_*, tflint's TFLINT_*, Terraform's TF_*). */
+export function envSettings(env: NodeJS.ProcessEnv, pattern: RegExp): string {
+  return Object.entries(env)
+    .filter(([k]) => pattern.test(k))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('\n')
+}
