@@ -5,7 +5,7 @@
 // instead of starting the tool; a changed byte in any file gives another key.
 //
 // Where: `.tools/cache/scans/` of this checkout (not committed; removed with the tools folder), one
-// JSON file per key, written to a temporary name and renamed into place, so processes running side
+// gzipped JSON file per key, written to a temporary name and renamed into place, so processes running side
 // by side never read half a file (two that miss the same key at once both run the tool, and one
 // rename wins). Bounded: past MAX_ENTRIES files the least recently used are removed (a hit
 // refreshes a file's time).
@@ -16,9 +16,11 @@ import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, readdirSync } from 'node:fs'
 import { lstat, mkdir, readdir, readFile, readlink, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { promisify } from 'node:util'
+import { gunzip, gzip } from 'node:zlib'
 import { REPO_ROOT } from '../terraform/cli-config.ts'
 
-/** Files kept at most; an entry is a few kilobytes to a few megabytes (checkov's passed checks of a whole gate matrix). */
+/** Files kept at most; an entry is a few to a hundred kilobytes (checkov's passed checks of a whole gate matrix), so a full store is tens of megabytes. */
 export const MAX_ENTRIES = 400
 
 /** The store's folder, or null when `IES_SCAN_CACHE` turns it off. */
@@ -74,9 +76,9 @@ export async function cachedRun<T>(parts: KeyParts, dirs: readonly string[], run
   if (!store) return (await run()).value
   const key = await cacheKey(parts, dirs)
   if (!key) return (await run()).value
-  const file = path.join(store, `${key}.json`)
+  const file = path.join(store, `${key}.json.gz`)
   try {
-    const value = JSON.parse(await readFile(file, 'utf8')) as { result: T }
+    const value = JSON.parse((await promisify(gunzip)(await readFile(file))).toString('utf8')) as { result: T }
     const now = new Date()
     await utimes(file, now, now).catch(() => {})
     return value.result
@@ -102,7 +104,7 @@ async function save(store: string, file: string, result: unknown): Promise<void>
   try {
     await mkdir(store, { recursive: true })
     const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
-    await writeFile(temp, JSON.stringify({ result }))
+    await writeFile(temp, await promisify(gzip)(JSON.stringify({ result })))
     await rename(temp, file)
     await prune(store)
   } catch {
@@ -118,7 +120,7 @@ export async function prune(store: string, max = MAX_ENTRIES): Promise<void> {
     names.map(async (name) => ({ name, time: (await stat(path.join(store, name)).catch(() => null))?.mtimeMs ?? 0 })),
   )
   const hour = Date.now() - 3_600_000
-  const done = entries.filter((e) => e.name.endsWith('.json')).sort((a, b) => b.time - a.time)
+  const done = entries.filter((e) => e.name.endsWith('.json.gz')).sort((a, b) => b.time - a.time)
   const stale = [...done.slice(max), ...entries.filter((e) => e.name.endsWith('.tmp') && e.time < hour)]
   await Promise.all(stale.map((e) => rm(path.join(store, e.name), { force: true })))
 }

@@ -26,7 +26,7 @@ function freshStore(): string {
   process.env.IES_SCAN_CACHE = store
   return store
 }
-const entries = (store: string) => readdirSync(store).filter((n) => n.endsWith('.json')).length
+const entries = (store: string) => readdirSync(store).filter((n) => n.endsWith('.json.gz')).length
 
 function folder(name: string, files: Record<string, string>): string {
   const dir = join(work, name)
@@ -72,15 +72,19 @@ t.test('a stored result is reused for the same content and key, and only then', 
   t.same(await cachedRun(['tool', '1.0'], [dir], run(false)), { runs: 5 }, 'is not stored')
   t.equal(entries(store), 3)
   t.same(
-    readdirSync(store).filter((n) => !n.endsWith('.json')),
+    readdirSync(store).filter((n) => !n.endsWith('.json.gz')),
     [],
     'no temporary file left',
   )
 
+  for (const name of readdirSync(store)) writeFileSync(join(store, name), 'not gzip')
+  t.same(await cachedRun(['tool', '1.0'], [dir], run()), { runs: 6 }, 'an unreadable entry: run again')
+  t.same(await cachedRun(['tool', '1.0'], [dir], run()), { runs: 6 }, 'and stored anew')
+
   process.env.IES_SCAN_CACHE = 'off'
   t.equal(scanCacheDir(), null)
-  t.same(await cachedRun(['tool', '1.0'], [dir], run()), { runs: 6 }, 'IES_SCAN_CACHE=off: the tool runs')
-  t.same(await cachedRun(['tool', '1.0'], [dir], run()), { runs: 7 })
+  t.same(await cachedRun(['tool', '1.0'], [dir], run()), { runs: 7 }, 'IES_SCAN_CACHE=off: the tool runs')
+  t.same(await cachedRun(['tool', '1.0'], [dir], run()), { runs: 8 })
 })
 
 t.test('processes side by side: every one gets the result, one file is stored', async (t) => {
@@ -97,13 +101,13 @@ t.test('the store is bounded: the least recently used entries go first', async (
   const store = freshStore()
   mkdirSync(store, { recursive: true })
   for (let i = 0; i < 6; i++) {
-    writeFileSync(join(store, `${i}.json`), '{}')
-    utimesSync(join(store, `${i}.json`), 1000 + i, 1000 + i)
+    writeFileSync(join(store, `${i}.json.gz`), '')
+    utimesSync(join(store, `${i}.json.gz`), 1000 + i, 1000 + i)
   }
-  writeFileSync(join(store, 'x.json.1.ab.tmp'), '')
-  utimesSync(join(store, 'x.json.1.ab.tmp'), 1, 1)
+  writeFileSync(join(store, 'x.json.gz.1.ab.tmp'), '')
+  utimesSync(join(store, 'x.json.gz.1.ab.tmp'), 1, 1)
   await prune(store, 4)
-  t.same(readdirSync(store).sort(), ['2.json', '3.json', '4.json', '5.json'], 'the newest four; an old temporary file removed')
+  t.same(readdirSync(store).sort(), ['2.json.gz', '3.json.gz', '4.json.gz', '5.json.gz'], 'the newest four; an old temporary file removed')
 })
 
 // A small tree for the real tools: a module called from the root, one check skipped with a reason,
