@@ -55,6 +55,12 @@ const BENCHMARKS: { name: string; file: string; args: string[]; what: string }[]
     args: long ? ['--sizes', '1000,10000,100000'] : [],
     what: 'reading the pushes awaiting approval: the waiting collection vs a status scan of the job queue',
   },
+  {
+    name: 'scan-cache',
+    file: 'scan-cache.ts',
+    args: [],
+    what: "check:templates with every tool afresh vs through the scanners' result store, empty then warm",
+  },
 ]
 
 const only = process.argv.slice(2)

@@ -4,21 +4,23 @@
 // version, its arguments and settings). A second run over the same content reads the stored result
 // instead of starting the tool; a changed byte in any file gives another key.
 //
-// Where: `.tools/cache/scans/` of this checkout (not committed; removed with the tools folder), one
-// gzipped JSON file per key, written to a temporary name and renamed into place, so processes running side
-// by side never read half a file (two that miss the same key at once both run the tool, and one
-// rename wins). Bounded: past MAX_ENTRIES files the least recently used are removed (a hit
-// refreshes a file's time).
+// Where: the user's cache folder, `$XDG_CACHE_HOME/ies/scans` (`~/.cache/ies/scans` by default), as
+// Go's build cache or npm's: outside every checkout, so a fresh clone on the same machine (CI's
+// warm run), another worktree or a copy of templates/ in a temporary folder finds what was scanned
+// before, and only its owner can write there. One gzipped JSON file per key, written to a
+// temporary name and renamed into place, so processes running side by side never read half a file
+// (two that miss the same key at once both run the tool, and one rename wins). Bounded: past
+// MAX_ENTRIES files the least recently used are removed (a hit refreshes a file's time).
 //
 // `IES_SCAN_CACHE=off` turns it off (every run starts the tools); `IES_SCAN_CACHE=<folder>` keeps
 // the store there instead.
 import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, readdirSync } from 'node:fs'
 import { lstat, mkdir, readdir, readFile, readlink, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { gunzip, gzip } from 'node:zlib'
-import { REPO_ROOT } from '../terraform/cli-config.ts'
 
 /** Files kept at most; an entry is a few to a hundred kilobytes (checkov's passed checks of a whole gate matrix), so a full store is tens of megabytes. */
 export const MAX_ENTRIES = 400
@@ -27,7 +29,8 @@ export const MAX_ENTRIES = 400
 export function scanCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
   const setting = (env.IES_SCAN_CACHE ?? '').trim()
   if (/^(off|0|false|no)$/i.test(setting)) return null
-  return setting ? path.resolve(setting) : path.join(REPO_ROOT, '.tools', 'cache', 'scans')
+  if (setting) return path.resolve(setting)
+  return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'ies', 'scans')
 }
 
 /**
@@ -102,7 +105,7 @@ async function cacheKey(parts: KeyParts, dirs: readonly string[]): Promise<strin
 
 async function save(store: string, file: string, result: unknown): Promise<void> {
   try {
-    await mkdir(store, { recursive: true })
+    await mkdir(store, { recursive: true, mode: 0o700 })
     const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
     await writeFile(temp, await promisify(gzip)(JSON.stringify({ result })))
     await rename(temp, file)

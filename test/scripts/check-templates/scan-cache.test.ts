@@ -4,7 +4,7 @@
 // bounded and can be turned off. Then the real checkov, tflint and Terraform: the same findings
 // with and without the store (as JSON, byte for byte), and from the store with the scanner gone.
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { cachedRun, folderDigest, prune, scanCacheDir } from '../../../scripts/check-templates/scan-cache.ts'
@@ -81,6 +81,9 @@ t.test('a stored result is reused for the same content and key, and only then', 
   t.same(await cachedRun(['tool', '1.0'], [dir], run()), { runs: 6 }, 'an unreadable entry: run again')
   t.same(await cachedRun(['tool', '1.0'], [dir], run()), { runs: 6 }, 'and stored anew')
 
+  t.equal(scanCacheDir({ HOME: '/home/a' }), join(homedir(), '.cache', 'ies', 'scans'), "the user's cache folder")
+  t.equal(scanCacheDir({ XDG_CACHE_HOME: '/var/cache/a' }), '/var/cache/a/ies/scans')
+  t.equal(scanCacheDir({ IES_SCAN_CACHE: '/var/scans' }), '/var/scans')
   process.env.IES_SCAN_CACHE = 'off'
   t.equal(scanCacheDir(), null)
   t.same(await cachedRun(['tool', '1.0'], [dir], run()), { runs: 7 }, 'IES_SCAN_CACHE=off: the tool runs')
