@@ -15,8 +15,8 @@
 // `IES_SCAN_CACHE=off` turns it off (every run starts the tools); `IES_SCAN_CACHE=<folder>` keeps
 // the store there instead.
 import { createHash, randomBytes } from 'node:crypto'
-import { existsSync, readdirSync } from 'node:fs'
-import { lstat, mkdir, readdir, readFile, readlink, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs'
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -39,32 +39,33 @@ export function scanCacheDir(env: NodeJS.ProcessEnv = process.env): string | nul
  * the digest), so nothing is cached for it.
  */
 export async function folderDigest(dir: string): Promise<string | null> {
+  // Synchronous reads: a few hundred small files, several times quicker than a promise per call
+  // (a script's event loop waits for the scanners, not for this).
   const root = path.resolve(dir)
   const hash = createHash('sha256')
-  const walk = async (rel: string): Promise<boolean> => {
-    const names = (await readdir(path.join(root, rel))).sort()
-    for (const name of names) {
-      const relPath = rel ? `${rel}/${name}` : name
+  const walk = (rel: string): boolean => {
+    const entries = readdirSync(path.join(root, rel), { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    )
+    for (const entry of entries) {
+      const relPath = rel ? `${rel}/${entry.name}` : entry.name
       const full = path.join(root, relPath)
-      const info = await lstat(full)
-      if (info.isSymbolicLink()) {
-        const target = await readlink(full)
+      if (entry.isSymbolicLink()) {
+        const target = readlinkSync(full)
         const resolved = path.resolve(path.dirname(full), target)
         if (resolved !== root && !resolved.startsWith(root + path.sep)) return false
         hash.update(`L\0${relPath}\0${target}\0`)
-      } else if (info.isDirectory()) {
+      } else if (entry.isDirectory()) {
         hash.update(`D\0${relPath}\0`)
-        if (!(await walk(relPath))) return false
-      } else if (info.isFile()) {
-        hash
-          .update(`F\0${relPath}\0${info.mode & 0o111 ? 'x' : '-'}\0`)
-          .update(await readFile(full))
-          .update('\0')
+        if (!walk(relPath)) return false
+      } else if (entry.isFile()) {
+        const executable = statSync(full).mode & 0o111 ? 'x' : '-'
+        hash.update(`F\0${relPath}\0${executable}\0`).update(readFileSync(full)).update('\0')
       }
     }
     return true
   }
-  return (await walk('')) ? hash.digest('hex') : null
+  return walk('') ? hash.digest('hex') : null
 }
 
 /** What a tool's result depends on besides the folder: its version, arguments, settings. */
@@ -128,17 +129,18 @@ export async function prune(store: string, max = MAX_ENTRIES): Promise<void> {
   await Promise.all(stale.map((e) => rm(path.join(store, e.name), { force: true })))
 }
 
-/** checkov's installed version (its metadata: `checkov --version` loads every check, seconds). */
-export function checkovVersion(checkovBin: string): string {
-  const venv = path.dirname(path.dirname(checkovBin))
-  const lib = path.join(venv, 'lib')
-  if (!existsSync(lib)) return `unknown ${checkovBin}`
-  for (const python of readdirSync(lib)) {
+/**
+ * checkov's installation: the name and version of every package of its Python environment (their
+ * metadata folders; `checkov --version` loads every check, seconds), its parsers included.
+ */
+export function checkovInstallation(checkovBin: string): string {
+  const lib = path.join(path.dirname(path.dirname(checkovBin)), 'lib')
+  const packages: string[] = []
+  for (const python of existsSync(lib) ? readdirSync(lib) : []) {
     const site = path.join(lib, python, 'site-packages')
-    const info = existsSync(site) ? readdirSync(site).find((n) => /^checkov-.*\.dist-info$/.test(n)) : undefined
-    if (info) return info
+    if (existsSync(site)) packages.push(...readdirSync(site).filter((n) => n.endsWith('.dist-info')))
   }
-  return `unknown ${checkovBin}`
+  return packages.some((n) => n.startsWith('checkov-')) ? packages.sort().join(' ') : `unknown ${checkovBin}`
 }
 
 /** Settings in the environment a tool reads (checkov's CKV_*, tflint's TFLINT_*, Terraform's TF_*). */

@@ -14,7 +14,7 @@ import { copyFile, mkdir, readFile, symlink } from 'node:fs/promises'
 import path from 'node:path'
 import { writeTree, type Finding } from '@ies/processor-lib'
 import { REPO_ROOT } from '../terraform/cli-config.ts'
-import { cachedRun, checkovVersion, envSettings } from './scan-cache.ts'
+import { cachedRun, checkovInstallation, envSettings } from './scan-cache.ts'
 import { distinctTrees, oneLine, type GeneratedTree } from './terraform.ts'
 import { unusedDeclarationFix } from './unused-declarations.ts'
 
@@ -85,7 +85,7 @@ const CHECKOV_ARGS = ['--framework', 'terraform', '-o', 'json', '--skip-download
  * whose content checkov has already scanned gets the stored result (scan-cache.ts).
  */
 export function checkov(dir: string): Promise<CheckovResult> {
-  const key = ['checkov', checkovVersion(SCANNERS.checkov), ...CHECKOV_ARGS, envSettings(process.env, /^(CKV_|CHECKOV_|BC_)/)]
+  const key = ['checkov', checkovInstallation(SCANNERS.checkov), ...CHECKOV_ARGS, envSettings(process.env, /^(CKV_|CHECKOV_|BC_)/)]
   return cachedRun(key, [dir], async () => ({ value: await runCheckov(dir), keep: true }))
 }
 

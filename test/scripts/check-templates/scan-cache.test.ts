@@ -135,15 +135,16 @@ const tree = {
 const scannersMissing = missingScanner()
 
 /**
- * Stand-ins for checkov and tflint that say the installed versions and scan nothing (exit 3): a
- * result that comes back with them came from the store.
+ * Stand-ins for checkov and tflint that say the installed versions (checkov's: its environment's
+ * package metadata) and scan nothing (exit 3): a result that comes back with them came from the
+ * store.
  */
 function brokenScanners(): { checkov: string; tflint: string } {
   const venv = join(work, 'broken-venv')
   const installed = join(SCANNERS.checkov, '..', '..', 'lib')
   for (const python of readdirSync(installed)) {
     const site = join(installed, python, 'site-packages')
-    for (const info of readdirSync(site).filter((n) => /^checkov-.*\.dist-info$/.test(n)))
+    for (const info of readdirSync(site).filter((n) => n.endsWith('.dist-info')))
       mkdirSync(join(venv, 'lib', python, 'site-packages', info), { recursive: true })
   }
   mkdirSync(join(venv, 'bin'), { recursive: true })
