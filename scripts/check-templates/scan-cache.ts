@@ -90,8 +90,11 @@ export async function cachedRun<T>(parts: KeyParts, dirs: readonly string[], run
     // not stored yet (or unreadable: run again and store anew)
   }
   const { value, keep } = await run()
-  if (keep) await save(store, file, value)
-  return value
+  if (!keep) return value
+  const text = JSON.stringify({ result: value })
+  await save(store, file, text)
+  // what a later run reads back (no `undefined` members): the same whether stored now or before
+  return (JSON.parse(text) as { result: T }).result
 }
 
 async function cacheKey(parts: KeyParts, dirs: readonly string[]): Promise<string | null> {
@@ -104,11 +107,11 @@ async function cacheKey(parts: KeyParts, dirs: readonly string[]): Promise<strin
   return hash.digest('hex')
 }
 
-async function save(store: string, file: string, result: unknown): Promise<void> {
+async function save(store: string, file: string, text: string): Promise<void> {
   try {
     await mkdir(store, { recursive: true, mode: 0o700 })
     const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
-    await writeFile(temp, await promisify(gzip)(JSON.stringify({ result })))
+    await writeFile(temp, await promisify(gzip)(text))
     await rename(temp, file)
     await prune(store)
   } catch {
