@@ -3,10 +3,12 @@
 // folder, without starting the tool; a changed file or skip comment is scanned anew; the store is
 // bounded and can be turned off. Then the real checkov, tflint and Terraform: the same findings
 // with and without the store (as JSON, byte for byte), and from the store with the scanner gone.
+import { execFile } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
+import { repoRoot } from '../../templates/helpers.ts'
 import { cachedRun, folderDigest, prune, scanCacheDir } from '../../../scripts/check-templates/scan-cache.ts'
 import { checkov, missingScanner, SCANNERS, tflint } from '../../../scripts/check-templates/scanners.ts'
 import { checkTerraform, terraformMissing } from '../../../scripts/check-templates/terraform.ts'
@@ -90,7 +92,7 @@ t.test('a stored result is reused for the same content and key, and only then', 
   t.same(await cachedRun(['tool', '1.0'], [dir], run()), { runs: 8 })
 })
 
-t.test('processes side by side: every one gets the result, one file is stored', async (t) => {
+t.test('runs side by side, in one process and in several: every one gets the result, one file is stored', async (t) => {
   const store = freshStore()
   const dir = folder('side-by-side', { 'main.tf': 'locals {}\n' })
   const results = await Promise.all(
@@ -98,6 +100,30 @@ t.test('processes side by side: every one gets the result, one file is stored', 
   )
   t.same(results, Array(8).fill({ ok: true }))
   t.same(readdirSync(store).length, 1, 'one entry, no temporary file')
+
+  // Three processes storing a large result under one key at once, as test files running side by side do.
+  const script = join(work, 'store-once.mts')
+  const big = 'x'.repeat(200_000)
+  writeFileSync(
+    script,
+    `import { cachedRun } from ${JSON.stringify(join(repoRoot, 'scripts/check-templates/scan-cache.ts'))}\n` +
+      `const r = await cachedRun(['big'], [${JSON.stringify(dir)}], async () => ({ value: { big: '${big}', pid: process.pid }, keep: true }))\n` +
+      'console.log(r.big.length)\n',
+  )
+  const runs = await Promise.all(
+    [1, 2, 3].map(
+      () =>
+        new Promise<string>((resolve) =>
+          execFile(process.execPath, ['--import', 'tsx', script], { cwd: repoRoot }, (error, stdout, stderr) =>
+            resolve(error ? `failed: ${stderr}` : stdout.trim()),
+          ),
+        ),
+    ),
+  )
+  t.same(runs, ['200000', '200000', '200000'])
+  const stored = await cachedRun<{ big: string }>(['big'], [dir], async () => ({ value: { big: '' }, keep: true }))
+  t.equal(stored.big, big, 'the stored result is whole')
+  t.equal(readdirSync(store).length, 2, 'one entry for the key, no temporary file')
 })
 
 t.test('the store is bounded: the least recently used entries go first', async (t) => {
