@@ -10,7 +10,9 @@
 //      (provider mirror of this checkout; skipped with the reason when Terraform or the mirror is
 //      missing, except under CI), and the security scanners checkov and tflint
 //      (scripts/check-templates/scanners.ts, the rules of security-scan.test.ts; a missing scanner
-//      is a finding), each finding mapped to the template's file and line;
+//      is a finding), each finding mapped to the template's file and line; what a tool said about
+//      a folder is kept by its content (check-templates/scan-cache.ts, `~/.cache/ies/scans`), so
+//      a folder already checked is not checked again (IES_SCAN_CACHE=off runs every tool afresh);
 //   4. the migrations (migrations/*.yaml) against the catalog (check-templates/migrations.ts), and
 //      each generated tree's gitops/ manifests as Kubernetes objects (check-templates/manifests.ts);
 //   5. the organisation rules (policies/*.rego): they compile and pass their Rego tests

@@ -61,6 +61,12 @@ const BENCHMARKS: { name: string; file: string; args: string[]; what: string }[]
     args: long ? ['--runs', '10'] : [],
     what: "the assistant's first request after a start vs the same request again (longest event-loop delay)",
   },
+  {
+    name: 'scan-cache',
+    file: 'scan-cache.ts',
+    args: [],
+    what: "check:templates with every tool afresh vs through the scanners' result store, empty then warm",
+  },
 ]
 
 const only = process.argv.slice(2)

@@ -7,13 +7,14 @@
 // disabled service's folder is checked without values, as a customer's `checkov -d terraform`
 // does); a skipped check carries its reason inline, `#checkov:skip=<ID>:<reason>`, of at least
 // SKIP_REASON_MIN characters; no tflint issue.
-import { execFile } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { copyFile, mkdir, symlink } from 'node:fs/promises'
+import { copyFile, mkdir, readFile, symlink } from 'node:fs/promises'
 import path from 'node:path'
 import { writeTree, type Finding } from '@ies/processor-lib'
 import { REPO_ROOT } from '../terraform/cli-config.ts'
+import { cachedRun, checkovInstallation, envSettings } from './scan-cache.ts'
 import { distinctTrees, oneLine, type GeneratedTree } from './terraform.ts'
 import { unusedDeclarationFix } from './unused-declarations.ts'
 
@@ -75,13 +76,21 @@ interface RawCheck {
   check_result: { suppress_comment?: string }
 }
 
+const CHECKOV_ARGS = ['--framework', 'terraform', '-o', 'json', '--skip-download']
+
 /**
  * checkov over a folder of Terraform (a tree's terraform/, or several trees side by side). checkov
  * evaluates the resources reached from each root module (`module.<service>.…`, with the tree's
- * values) and, on its own, every module folder no module block calls (without values).
+ * values) and, on its own, every module folder no module block calls (without values). A folder
+ * whose content checkov has already scanned gets the stored result (scan-cache.ts).
  */
-export async function checkov(dir: string): Promise<CheckovResult> {
-  const r = await runTool(SCANNERS.checkov, ['-d', dir, '--framework', 'terraform', '-o', 'json', '--skip-download'])
+export function checkov(dir: string): Promise<CheckovResult> {
+  const key = ['checkov', checkovInstallation(SCANNERS.checkov), ...CHECKOV_ARGS, envSettings(process.env, /^(CKV_|CHECKOV_|BC_)/)]
+  return cachedRun(key, [dir], async () => ({ value: await runCheckov(dir), keep: true }))
+}
+
+async function runCheckov(dir: string): Promise<CheckovResult> {
+  const r = await runTool(SCANNERS.checkov, ['-d', dir, ...CHECKOV_ARGS])
   let parsed: unknown
   try {
     parsed = JSON.parse(r.stdout)
@@ -105,8 +114,13 @@ export async function checkov(dir: string): Promise<CheckovResult> {
     out.failed.push(...(report.results?.failed_checks ?? []).map(check))
     out.skipped.push(...(report.results?.skipped_checks ?? []).map(check))
   }
+  // checkov's order of checks changes from run to run: sorted, two runs over the same folder give the same result
+  for (const list of [out.passed, out.failed, out.skipped]) list.sort(byPlace)
   return out
 }
+
+const byPlace = (a: CheckovCheck, b: CheckovCheck) =>
+  a.file.localeCompare(b.file) || a.line - b.line || a.resource.localeCompare(b.resource) || a.id.localeCompare(b.id)
 
 export interface LintIssue {
   rule: string
@@ -118,9 +132,24 @@ export interface LintIssue {
   line: number
 }
 
-/** tflint --recursive over a folder, with the given configuration (a tree's terraform/.tflint.hcl). */
+const TFLINT_ARGS = ['--recursive', '--format=json', '--force']
+
+/** `tflint --version` (its bundled ruleset's too) of each tflint binary, read once. */
+const tflintVersions = new Map<string, string>()
+/**
+ * tflint --recursive over a folder, with the given configuration (a tree's terraform/.tflint.hcl).
+ * A folder and configuration whose content tflint has already linted get the stored result
+ * (scan-cache.ts).
+ */
 export async function tflint(dir: string, config: string): Promise<LintIssue[]> {
-  const r = await runTool(SCANNERS.tflint, [`--chdir=${dir}`, `--config=${config}`, '--recursive', '--format=json', '--force'], dir)
+  const bin = SCANNERS.tflint
+  if (!tflintVersions.has(bin)) tflintVersions.set(bin, execFileSync(bin, ['--version'], { encoding: 'utf8' }))
+  const key = ['tflint', tflintVersions.get(bin), ...TFLINT_ARGS, await readFile(config, 'utf8'), envSettings(process.env, /^TFLINT_/)]
+  return cachedRun(key, [dir], async () => ({ value: await runTflint(dir, config), keep: true }))
+}
+
+async function runTflint(dir: string, config: string): Promise<LintIssue[]> {
+  const r = await runTool(SCANNERS.tflint, [`--chdir=${dir}`, `--config=${config}`, ...TFLINT_ARGS], dir)
   let parsed: {
     issues: { rule: { name: string; link?: string }; message: string; range: { filename: string; start: { line: number } } }[]
     errors: { message: string }[]
@@ -131,13 +160,15 @@ export async function tflint(dir: string, config: string): Promise<LintIssue[]> 
     throw new Error(`tflint gave no JSON (exit ${r.code}): ${oneLine(`${r.stdout.slice(-1000)} ${r.stderr.slice(-1000)}`)}`)
   }
   if (parsed.errors.length) throw new Error(`tflint errors: ${parsed.errors.map((e) => e.message).join('; ')}`)
-  return parsed.issues.map((i) => ({
-    rule: i.rule.name,
-    message: i.message,
-    link: i.rule.link ?? '',
-    file: path.relative(dir, path.resolve(dir, i.range.filename)).split(path.sep).join('/'),
-    line: i.range.start.line,
-  }))
+  return parsed.issues
+    .map((i) => ({
+      rule: i.rule.name,
+      message: i.message,
+      link: i.rule.link ?? '',
+      file: path.relative(dir, path.resolve(dir, i.range.filename)).split(path.sep).join('/'),
+      line: i.range.start.line,
+    }))
+    .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.rule.localeCompare(b.rule) || a.message.localeCompare(b.message))
 }
 
 /** The checks of resources a tree deploys: reached through a module block of its root module. */
@@ -206,8 +237,15 @@ const MODULES = 'terraform/modules/'
  * customer's `checkov -d terraform` does); every other tree links `terraform/modules` to them. The
  * scanners then evaluate each tree's module calls with its values but read each folder once
  * (measured: a third of checkov's time and a seventh of tflint's over the gate matrix).
+ *
+ * `tools` leaves a scanner out (a test about one scanner's findings does not start the other).
  */
-export async function scanTrees(trees: readonly GeneratedTree[], work: string, templatesDir: string): Promise<TreeScan[]> {
+export async function scanTrees(
+  trees: readonly GeneratedTree[],
+  work: string,
+  templatesDir: string,
+  tools: readonly (keyof typeof SCANNERS)[] = ['checkov', 'tflint'],
+): Promise<TreeScan[]> {
   const isTf = (p: string) => p.startsWith('terraform/') && /\.(tf|tfvars)$/.test(p)
   const distinct = distinctTrees(trees, isTf)
   const root = path.join(work, 'scan')
@@ -251,7 +289,10 @@ export async function scanTrees(trees: readonly GeneratedTree[], work: string, t
     scans[0]?.findings.push({ ...scanFinding(code, 'terraform', 0, 'run', (e as Error).message), fix: 'see the message' })
     return null
   }
-  const [checks, issues] = await Promise.all([checkov(root).catch(failure('CHECKOV')), tflint(root, config).catch(failure('TFLINT'))])
+  const [checks, issues] = await Promise.all([
+    tools.includes('checkov') ? checkov(root).catch(failure('CHECKOV')) : null,
+    tools.includes('tflint') ? tflint(root, config).catch(failure('TFLINT')) : null,
+  ])
   // `t<i>/terraform/x.tf` → tree i, template file `terraform/x.tf`
   const place = (list: ScanFinding[]) => {
     for (const f of list) {

@@ -1,12 +1,15 @@
 // `terraform fmt -check` and `terraform validate` over generated trees, with the provider mirror
 // of this checkout (scripts/terraform/build-mirror.sh; no registry). Trees whose Terraform files
-// are the same are checked once (validate reads no variable values).
+// are the same are checked once (validate reads no variable values), and a folder whose content
+// Terraform has already checked gets the stored result (scan-cache.ts).
 import { execFile, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { writeTree, type TreeFile, type Finding } from '@ies/processor-lib'
-import { ensureCliConfig } from '../terraform/cli-config.ts'
+import { ensureCliConfig, toolsDir } from '../terraform/cli-config.ts'
+import { cachedRun } from './scan-cache.ts'
 
 export interface GeneratedTree {
   /** The configurations that produced this tree (names from the gate matrix). */
@@ -91,7 +94,12 @@ export async function checkTerraform(trees: readonly GeneratedTree[], work: stri
   // fmt: every distinct tree (tfvars included), one run.
   const fmtRoot = path.join(work, 'fmt')
   await Promise.all(fmtTrees.map((tree, i) => writeTree(path.join(fmtRoot, `t${i}`), tree.files)))
-  const fmt = await terraform(fmtRoot, ['fmt', '-check', '-recursive', '-list=true'])
+  const fmtArgs = ['fmt', '-check', '-recursive', '-list=true']
+  const fmt = await cachedRun([...terraformIdentity(), ...fmtArgs], [fmtRoot], async () => {
+    const run = await terraform(fmtRoot, fmtArgs)
+    // a run that failed without listing files says why in a message that may name this temporary folder
+    return { value: { code: run.code, stdout: run.stdout, stderr: run.stderr }, keep: run.code === 0 || !!run.stdout.trim() }
+  })
   for (const line of fmt.stdout.split('\n').filter(Boolean)) {
     const m = /^t(\d+)\/(.*)$/.exec(line)
     const tree = m ? fmtTrees[Number(m[1])] : undefined
@@ -125,8 +133,36 @@ export async function checkTerraform(trees: readonly GeneratedTree[], work: stri
   return { findings, validated: validateTrees.length }
 }
 
-/** `terraform init -backend=false` and `terraform validate -json` of a root module folder. */
-async function validateRoot(dir: string): Promise<{ diagnostics: Diagnostic[] } | { failure: string }> {
+/**
+ * `terraform init -backend=false` and `terraform validate -json` of a root module folder; a folder
+ * whose content was validated before (same Terraform, same providers) gets the stored diagnostics.
+ */
+function validateRoot(dir: string): Promise<{ diagnostics: Diagnostic[] } | { failure: string }> {
+  return cachedRun([...terraformIdentity(), 'init -backend=false', 'validate -json'], [dir], async () => {
+    const value = await initAndValidate(dir)
+    return { value, keep: 'diagnostics' in value }
+  })
+}
+
+let identity: string[] | undefined
+/**
+ * What Terraform's verdict on a folder depends on besides its files: Terraform's version and the
+ * mirror's providers (each file's path, size and time: the archive stand-in is built here).
+ */
+function terraformIdentity(): string[] {
+  if (identity) return identity
+  const version = spawnSync('terraform', ['version', '-json'], { encoding: 'utf8', env: tfEnv() }).stdout
+  const mirror = path.join(toolsDir(), 'mirror')
+  const providers = (readdirSync(mirror, { recursive: true, encoding: 'utf8' }) as string[]).sort().map((rel) => {
+    const info = statSync(path.join(mirror, rel))
+    return info.isFile() ? `${rel} ${info.size} ${info.mtimeMs}` : rel
+  })
+  const config = readFileSync(ensureCliConfig()!, 'utf8').replace(mirror, '<mirror>')
+  identity = ['terraform', (JSON.parse(version) as { terraform_version: string }).terraform_version, config, ...providers]
+  return identity
+}
+
+async function initAndValidate(dir: string): Promise<{ diagnostics: Diagnostic[] } | { failure: string }> {
   const init = await terraform(dir, ['init', '-backend=false', '-input=false', '-no-color'])
   if (init.code !== 0) return { failure: `terraform init failed: ${oneLine(init.stderr || init.stdout)}` }
   const run = await terraform(dir, ['validate', '-json', '-no-color'])
