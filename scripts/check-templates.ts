@@ -45,6 +45,7 @@ import { upgradeCommand } from './check-templates/upgrade.ts'
 import { migrationFindings } from './check-templates/migrations.ts'
 import { treeManifestFindings } from './check-templates/manifests.ts'
 import { policyFindings } from './check-templates/policies.ts'
+import { storeUse } from './check-templates/scan-cache.ts'
 import { REPO_ROOT } from './terraform/cli-config.ts'
 
 const USAGE =
@@ -257,6 +258,11 @@ async function main(argv: string[]): Promise<number> {
       `${result.configurations} configurations, ${result.terraformTrees} Terraform trees validated, ` +
       `${result.scannedTrees} scanned by checkov and tflint; ${result.seconds.toFixed(1)} s`,
   )
+  const { reused, ran } = storeUse
+  if (reused > 0)
+    console.log(
+      `check:templates: ${reused} of ${reused + ran} tool runs answered by the scan store (same content, same tool; IES_SCAN_CACHE=off runs them afresh)`,
+    )
   return result.findings.length === 0 ? 0 : 1
 }
 

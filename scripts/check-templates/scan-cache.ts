@@ -68,6 +68,9 @@ export async function folderDigest(dir: string): Promise<string | null> {
   return walk('') ? hash.digest('hex') : null
 }
 
+/** Tool runs of this process: answered from the store (`reused`) or by the tool (`ran`). Reports print it. */
+export const storeUse = { reused: 0, ran: 0 }
+
 /** What a tool's result depends on besides the folder: its version, arguments, settings. */
 export type KeyParts = readonly (string | number | boolean | null | undefined)[]
 
@@ -85,11 +88,13 @@ export async function cachedRun<T>(parts: KeyParts, dirs: readonly string[], run
     const value = JSON.parse((await promisify(gunzip)(await readFile(file))).toString('utf8')) as { result: T }
     const now = new Date()
     await utimes(file, now, now).catch(() => {})
+    storeUse.reused++
     return value.result
   } catch {
     // not stored yet (or unreadable: run again and store anew)
   }
   const { value, keep } = await run()
+  storeUse.ran++
   if (!keep) return value
   const text = JSON.stringify({ result: value })
   await save(store, file, text)
