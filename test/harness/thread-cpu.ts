@@ -1,0 +1,44 @@
+// The CPU time this process's main thread (the event loop's) uses, for telling a blocked loop from one
+// kept waiting by other processes: a loop blocked for N ms by its own work has used N ms of CPU on that
+// thread, one kept waiting by the scheduler has not. Linux /proc; null where it is not there.
+import { readFileSync } from 'node:fs'
+
+const TICK_MS = 10 // USER_HZ is 100 on Linux
+
+/** CPU time (user + system) this process's main thread has used, in ms (10 ms ticks); null where /proc is not there. */
+export function mainThreadCpuMs(): number | null {
+  try {
+    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS
+  } catch {
+    return null
+  }
+}
+
+/** CPU time this process's main thread has run, in ns (the scheduler's own account); null where /proc has no schedstat. */
+function mainThreadRunNs(): number | null {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0])
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Starts watching; the function returned stops and gives the most CPU time (ms) the main thread used
+ * between two ticks of a 5 ms timer meanwhile (a turn of the loop's own work, and the tick's), or null
+ * where /proc has no schedstat.
+ */
+export function watchStalls(): () => number | null {
+  let last = mainThreadRunNs()
+  let most = 0
+  const timer = setInterval(() => {
+    const now = mainThreadRunNs()
+    if (now !== null && last !== null) most = Math.max(most, (now - last) / 1e6)
+    last = now
+  }, 5)
+  return () => {
+    clearInterval(timer)
+    return last === null ? null : most
+  }
+}
