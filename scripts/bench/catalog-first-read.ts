@@ -4,32 +4,26 @@
 // before it, against the same read again (the baseline: the catalog cached). Before it, one request that
 // does not read the catalog (GET /api/users/me) warms what every first request pays (the token's
 // verification, the database connection). Each run is a fresh process that starts a server as the tests
-// do (startTestApp); the figures are the
-// longest loop delay (`perf_hooks.monitorEventLoopDelay`) and the most CPU time the server's thread used
-// in one turn of the loop (between two ticks of a 5 ms timer, test/harness/thread-cpu.ts), which other
-// processes on a busy machine do not inflate.
+// do (startTestApp); the figures are the longest turn of the event loop (wall time) and the most CPU time
+// the server's thread used in one turn, which other processes on a busy machine do not inflate (every
+// turn is seen by a setImmediate that queues itself: test/harness/thread-cpu.ts `watchTurns`).
 //
 //   npx tsx scripts/bench/catalog-first-read.ts [--runs 5]
 import { spawn } from 'node:child_process'
-import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, child: { type: 'string' } } })
 const CASES = ['GET /api/catalog', 'app.catalog.view', 'POST /api/environments'] as const
-type Figures = { delayMs: number; turnCpuMs: number | null }
+type Figures = { turnMs: number; turnCpuMs: number | null }
 
-/** One request with the loop watched. */
+/** One request with every turn of the loop watched: the longest turn's wall time, the most CPU time the thread used in one turn. */
 async function watched(send: () => Promise<void>): Promise<Figures> {
-  const { watchStalls } = await import('../../test/harness/thread-cpu.ts')
-  const histogram = monitorEventLoopDelay({ resolution: 1 })
-  histogram.enable()
-  const stalls = watchStalls()
-  await new Promise((r) => setTimeout(r, 20))
+  const { watchTurns } = await import('../../test/harness/thread-cpu.ts')
+  const stop = watchTurns()
   await send()
-  await new Promise((r) => setTimeout(r, 20))
-  histogram.disable()
-  return { delayMs: histogram.max / 1e6, turnCpuMs: stalls() }
+  const { wallMs, cpuMs } = stop()
+  return { turnMs: wallMs, turnCpuMs: cpuMs }
 }
 
 /** In a fresh process: the first request of the case and the same request again. */
@@ -73,18 +67,26 @@ const runOnce = (which: string) =>
   })
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const fmt = (ms: number | undefined) => (ms === undefined ? '-' : `${ms.toFixed(1)} ms`)
-console.log(`runs: ${values.runs} fresh processes per request`)
+console.log(`runs: ${values.runs} fresh processes per request; medians, then the largest`)
 console.log(
-  'request | first: longest delay (median, max) | first: most thread CPU in a turn (median, max) | again: delay | again: CPU in a turn | ratio first/again (CPU in a turn)',
+  'read | first: longest turn | first: most CPU in a turn | again: longest turn | again: most CPU in a turn | ratio first/again (CPU)',
 )
+console.log('---|---|---|---|---|---')
 for (const which of CASES) {
   const runs: Array<{ first: Figures; again: Figures }> = []
   for (let i = 0; i < Number(values.runs); i++) runs.push(await runOnce(which))
   const col = (pick: (r: (typeof runs)[number]) => number | null) => runs.map(pick).filter((x): x is number => x !== null)
-  const fd = col((r) => r.first.delayMs)
+  const both = (xs: number[]) => (xs.length ? `${fmt(median(xs))} (${fmt(Math.max(...xs))})` : '-')
   const fc = col((r) => r.first.turnCpuMs)
   const ac = col((r) => r.again.turnCpuMs)
   console.log(
-    `${which} | ${fmt(median(fd))}, ${fmt(Math.max(...fd))} | ${fmt(median(fc))}, ${fmt(Math.max(...fc))} | ${fmt(median(col((r) => r.again.delayMs)))} | ${fmt(median(ac))} | ${fc.length && ac.length ? (median(fc) / median(ac)).toFixed(1) : '-'}x`,
+    [
+      which,
+      both(col((r) => r.first.turnMs)),
+      both(fc),
+      both(col((r) => r.again.turnMs)),
+      both(ac),
+      fc.length && ac.length && median(ac) > 0 ? `${(median(fc) / median(ac)).toFixed(1)}x` : '-',
+    ].join(' | '),
   )
 }

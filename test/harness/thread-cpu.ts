@@ -42,3 +42,31 @@ export function watchStalls(): () => number | null {
     return last === null ? null : most
   }
 }
+
+/**
+ * Starts watching every turn of the event loop (a setImmediate that queues itself runs once per turn);
+ * the function returned stops and gives the longest turn in ms: its wall time, and the main thread's CPU
+ * time in it (null where /proc has no schedstat).
+ */
+export function watchTurns(): () => { wallMs: number; cpuMs: number | null } {
+  let lastAt = performance.now()
+  let lastRun = mainThreadRunNs()
+  let wallMs = 0
+  let cpuMs: number | null = lastRun === null ? null : 0
+  let on = true
+  const tick = () => {
+    if (!on) return
+    const at = performance.now()
+    const run = mainThreadRunNs()
+    wallMs = Math.max(wallMs, at - lastAt)
+    if (run !== null && lastRun !== null && cpuMs !== null) cpuMs = Math.max(cpuMs, (run - lastRun) / 1e6)
+    lastAt = at
+    lastRun = run
+    setImmediate(tick)
+  }
+  setImmediate(tick)
+  return () => {
+    on = false
+    return { wallMs, cpuMs }
+  }
+}
