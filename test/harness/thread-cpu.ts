@@ -54,18 +54,23 @@ export function watchTurns(): () => { wallMs: number; cpuMs: number | null } {
   let wallMs = 0
   let cpuMs: number | null = lastRun === null ? null : 0
   let on = true
-  const tick = () => {
-    if (!on) return
+  /** Ends the turn that began at the last tick (at a tick, or when watching stops: the turn so far). */
+  const turnEnds = () => {
     const at = performance.now()
     const run = mainThreadRunNs()
     wallMs = Math.max(wallMs, at - lastAt)
     if (run !== null && lastRun !== null && cpuMs !== null) cpuMs = Math.max(cpuMs, (run - lastRun) / 1e6)
     lastAt = at
     lastRun = run
+  }
+  const tick = () => {
+    if (!on) return
+    turnEnds()
     setImmediate(tick)
   }
   setImmediate(tick)
   return () => {
+    turnEnds()
     on = false
     return { wallMs, cpuMs }
   }
