@@ -61,6 +61,12 @@ const BENCHMARKS: { name: string; file: string; args: string[]; what: string }[]
     args: long ? ['--runs', '10'] : [],
     what: "the assistant's first request after a start vs the same request again (longest event-loop delay)",
   },
+  {
+    name: 'catalog-first-read',
+    file: 'catalog-first-read.ts',
+    args: long ? ['--runs', '10'] : ['--runs', '3'],
+    what: "the catalog's first read after a start vs the same read again (longest turn of the event loop)",
+  },
 ]
 
 const only = process.argv.slice(2)
