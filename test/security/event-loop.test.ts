@@ -11,7 +11,7 @@
 // while one kept waiting by other processes has not. A timer every 5 ms reads the thread's CPU time
 // (Linux: /proc/self/task/<pid>/schedstat, in ns) and keeps the most it used between two of its
 // ticks; where that file is not there, the thread's CPU time over the whole request is used
-// (/proc/self/task/<pid>/stat, in 10 ms ticks).
+// (/proc/self/task/<pid>/stat, in 10 ms ticks; both in test/harness/thread-cpu.ts).
 // A request that blocks the loop blocks it every time; a case is sent up to three times and
 // passes when one of them stays under the threshold. Not the assistant's first request: what it
 // loads once (compromise, read in a worker thread; the catalog's retrieval index; the rules' first
