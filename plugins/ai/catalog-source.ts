@@ -1,16 +1,16 @@
-// Where the assistant gets the service catalog: the app's one catalog cache, the one GET /api/catalog
-// and the environment checks read (templates in process, or the processor service with
-// PROCESSOR_URL + PROCESSOR_SERVICE_TOKEN, for TEMPLATES_REPO when it is set). The assistant works on
-// the typed view of the document (the catalog contract's view.ts); what the view adjusted is logged once per document.
+// Where the assistant gets the service catalog: the app's one typed view of the current catalog
+// (`app.catalog.view`), the one GET /api/catalog's document gives and the environment checks judge against
+// (templates in process, or the processor service with PROCESSOR_URL + PROCESSOR_SERVICE_TOKEN, for
+// TEMPLATES_REPO when it is set). What the view adjusted is logged once per view.
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
-import type { Catalog as CatalogDocument } from '@ies/processor-lib'
-import { catalogView, type TypedCatalog as Catalog } from '@ies/processor-lib/contract/view'
+import type { TypedCatalog as Catalog } from '@ies/processor-lib/contract/view'
 import { unitOf } from './quantities.ts'
 
 export type { TypedCatalog as Catalog, TypedField as CatalogField, TypedService as CatalogService } from '@ies/processor-lib/contract/view'
 export type { CatalogOption } from '@ies/processor-lib/contract/document'
 
-export type CatalogSource = () => Promise<Catalog>
+/** The typed view of the current catalog; null when there is none (logged). */
+export type CatalogSource = () => Promise<Catalog | null>
 
 /** Declared units the assistant cannot convert to: quantities are not read for those fields (the rest of the field works). */
 function unitWarnings(catalog: Catalog): string[] {
@@ -23,23 +23,26 @@ function unitWarnings(catalog: Catalog): string[] {
   )
 }
 
-/** The typed view of each document `fetch` returns, built (and its warnings logged) once per document. */
-export function viewingSource(fetch: () => Promise<CatalogDocument>, log: Pick<FastifyBaseLogger, 'warn'>): CatalogSource {
-  const views = new WeakMap<CatalogDocument, Catalog>()
+/** What the assistant logs when there is no view: the catalog cannot be read (with its error), or is of another schema version. */
+const NO_VIEW = { unavailable: 'assistant: catalog unavailable', otherVersion: 'assistant: catalog of another schema version' }
+
+/**
+ * The typed view of the current catalog (`app.catalog.view`), or null when there is none (logged as
+ * NO_VIEW says); what the view adjusted and the units the assistant cannot convert to are logged once per view.
+ */
+export function viewingSource(catalog: Pick<FastifyInstance['catalog'], 'view' | 'warningsOf'>, log: FastifyBaseLogger): CatalogSource {
+  const warned = new WeakSet<Catalog>()
   return async () => {
-    const doc = await fetch()
-    let view = views.get(doc)
-    if (!view) {
-      const read = catalogView(doc)
-      for (const warning of [...read.warnings, ...unitWarnings(read.catalog)])
-        log.warn({ commit: doc.commit }, `assistant: catalog: ${warning}`)
-      views.set(doc, (view = read.catalog))
+    const view = await catalog.view(log, NO_VIEW)
+    if (view && !warned.has(view)) {
+      warned.add(view)
+      for (const warning of [...catalog.warningsOf(view), ...unitWarnings(view)])
+        log.warn({ commit: view.commit }, `assistant: catalog: ${warning}`)
     }
     return view
   }
 }
 
 export function catalogSourceFor(app: FastifyInstance): CatalogSource {
-  const cache = app.catalog
-  return viewingSource(async () => (await cache.get()).catalog, app.log)
+  return viewingSource(app.catalog, app.log)
 }

@@ -3,10 +3,12 @@
 // - revalidated with the ETag (the templates commit): a 304 renews the TTL and keeps the document;
 // - when the processor is unreachable, a copy younger than CATALOG_STALE_MS is served stale
 //   (the route adds `Warning: 110`); older or no copy: the error goes to the caller (503).
-// Concurrent requests share one upstream fetch. `view` is the typed view of the copy (view.ts).
+// Concurrent requests share one upstream fetch. `view` is the typed view of the copy, `viewOf` that of any
+// catalog document (a pinned templates version's), built by one rule (view.ts).
 import type { Catalog } from '@ies/processor-lib'
+import type { TypedCatalog } from '@ies/processor-lib/contract/view'
 import { ProcessorUnreachable, type CatalogSource } from './source.ts'
-import { typedViews, type CatalogViewReader } from './view.ts'
+import { CatalogViews, type CatalogViewReader } from './view.ts'
 
 export interface CachedCatalog {
   catalog: Catalog
@@ -20,8 +22,13 @@ export class CatalogCache {
   /** The copy (as served while fresh) and when the processor last confirmed it. */
   private entry?: { current: CachedCatalog; validatedAt: number }
   private inflight?: Promise<CachedCatalog>
+  private readonly views = new CatalogViews()
   /** The typed view of the current catalog, built once per document; null (logged) when there is no usable one. */
-  readonly view: CatalogViewReader = typedViews(async () => (await this.get()).catalog)
+  readonly view: CatalogViewReader = this.views.reader(async () => (await this.get()).catalog)
+  /** The typed view of a catalog document (a pinned templates version's), built once per document; null when it is of another schema version than 1. */
+  readonly viewOf = (doc: Catalog): TypedCatalog | null => this.views.of(doc)
+  /** What building a view adjusted, one sentence each (the assistant logs them). */
+  readonly warningsOf = (view: TypedCatalog): readonly string[] => this.views.warningsOf(view)
 
   constructor(
     private readonly source: CatalogSource,

@@ -6,20 +6,19 @@ import { PUSHED_PROVIDER, type RefusedValues } from '@ies/server/jobs/push/push-
 import { JobFailure } from '@ies/server/core/job-failure'
 import { templatesMigrations } from '@ies/server/templates/migrations'
 import type { Templates } from '@ies/server/templates/source'
-import { buildCatalog, DEFAULT_PARAMS_FILES, languageOf } from '@ies/processor-lib'
-import { catalogView, type TypedCatalog } from '@ies/processor-lib/contract/view'
+import { buildCatalog, DEFAULT_PARAMS_FILES, languageOf, type Catalog } from '@ies/processor-lib'
+import type { TypedCatalog } from '@ies/processor-lib/contract/view'
 import type { FastifyInstance } from 'fastify'
 import { LRUCache } from 'lru-cache'
 import type { EnvironmentRecord } from '../environments/record.ts'
 
-/** The typed catalog of a templates version, from its parameter-values file; null when it has none. */
-function catalogAt(templates: Templates): TypedCatalog | null {
+/** The catalog document of a templates version, from its parameter-values file; null when it has none. */
+function catalogDocumentAt(templates: Templates): Catalog | null {
   const paramsFile = DEFAULT_PARAMS_FILES.aws
   const file = templates.inputs.find((f) => f.path === paramsFile)
   const lang = languageOf(paramsFile)
   if (!file || !lang) return null
-  const doc = buildCatalog(paramsFile, file.content.toString('utf8'), lang, templates.commit)
-  return doc.schemaVersion === 1 ? catalogView(doc).catalog : null
+  return buildCatalog(paramsFile, file.content.toString('utf8'), lang, templates.commit)
 }
 
 /** Logged (with the error's message) when an environment's stored values cannot be judged. */
@@ -54,17 +53,21 @@ export function pushedConfigurationOf(app: FastifyInstance, migrate: Migrate): (
  * `RefusedValues` of the app: the environment as the pending migrations of its templates version
  * make it (as a push job migrates it), judged by the environments' one rule (`storedValueProblems`)
  * against that version's catalog: the current catalog (`app.catalog.view`, as GET /:id judges), or the
- * pinned version's. A migration that cannot move a value is left to the push job (MIGRATION_FAILED,
+ * pinned version's (`app.catalog.viewOf`, the same rule). A migration that cannot move a value is left to the push job (MIGRATION_FAILED,
  * the migration named); templates that cannot be read are judged nowhere (the job reports them).
  */
 export function refusedValuesOf(app: FastifyInstance, migrate: Migrate): RefusedValues<EnvironmentRecord> {
+  // A pinned version's document is built from its files on each read: its view is kept per commit.
   const pinned = new LRUCache<string, { view: TypedCatalog | null }>({ max: 16 })
   async function catalogOf(pin: string | undefined): Promise<TypedCatalog | null> {
     if (!pin) return app.catalog.view(app.log, { unavailable: UNCHECKED })
     const templates = await app.templates.version(pin)
     if (!templates) return null
     let kept = pinned.get(templates.commit)
-    if (!kept) pinned.set(templates.commit, (kept = { view: catalogAt(templates) }))
+    if (!kept) {
+      const doc = catalogDocumentAt(templates)
+      pinned.set(templates.commit, (kept = { view: doc && app.catalog.viewOf(doc) }))
+    }
     return kept.view
   }
   return async (env) => {

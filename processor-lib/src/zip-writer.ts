@@ -7,9 +7,13 @@
  * from one generation to the next and across environments (the modules, the pipeline), so each
  * entry's compressed bytes are kept in a bounded cache keyed by the SHA-256 of its content and the
  * level: a warm generation compresses only what changed. No zip library takes entries already
- * compressed, which the cache needs (README.md, "Archives").
+ * compressed, which the cache needs (README.md, "Archives"). Compression is synchronous, so a tree
+ * is compressed a few milliseconds of the event loop at a time (TURN_BUDGET_MS): a server that zips
+ * a cold tree (a first generation, the templates version kept on the catalog's first read) answers
+ * other requests in between.
  */
 import { createHash } from 'node:crypto'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { crc32, deflateRawSync } from 'node:zlib'
 import { LRUCache } from 'lru-cache'
 import type { TreeFile } from './files.ts'
@@ -31,6 +35,8 @@ const MADE_BY_UNIX = (3 << 8) | VERSION
 const S_IFREG = 0o100000
 const MAX_ENTRIES = 0xffff
 const MAX_OFFSET = 0xffffffff
+/** The longest compression in one turn of the event loop before the next file waits for the next turn, in ms. */
+const TURN_BUDGET_MS = 5
 
 interface Compressed {
   method: number
@@ -76,7 +82,12 @@ export async function zipTree(files: readonly TreeFile[], opts: { level?: number
   const parts: Buffer[] = []
   const central: Buffer[] = []
   let offset = 0
+  let turnStart = performance.now()
   for (const file of sorted) {
+    if (performance.now() - turnStart > TURN_BUDGET_MS) {
+      await nextTurn()
+      turnStart = performance.now()
+    }
     const content = typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : file.content
     const name = Buffer.from(file.path, 'utf8')
     const entry = compress(content, level)

@@ -67,6 +67,12 @@ const BENCHMARKS: { name: string; file: string; args: string[]; what: string }[]
     args: [],
     what: "check:templates with every tool afresh vs through the scanners' result store, empty then warm",
   },
+  {
+    name: 'catalog-first-read',
+    file: 'catalog-first-read.ts',
+    args: long ? ['--runs', '10'] : ['--runs', '3'],
+    what: "the catalog's first read after a start vs the same read again (longest turn of the event loop)",
+  },
 ]
 
 const only = process.argv.slice(2)

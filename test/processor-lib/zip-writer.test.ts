@@ -1,7 +1,8 @@
 // The archive writer (processor-lib/src/zip-writer.ts): what it writes is read back the same by yauzl
 // (what the server and the processor service read archives with) and by Info-ZIP's `unzip` (what a
 // customer opens a download with), with Unix modes kept; the same tree gives the same bytes whether
-// its entries were compressed now or came from the cache; small and incompressible files are stored.
+// its entries were compressed now or came from the cache; small and incompressible files are stored;
+// a large tree is compressed a few milliseconds of the event loop at a time, not in one turn.
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
@@ -11,6 +12,7 @@ import { promisify } from 'node:util'
 import t from 'tap'
 import yauzl from 'yauzl'
 import { unzipToFiles, zipTree } from '@ies/processor-lib'
+import { watchTurns } from '../harness/thread-cpu.ts'
 
 const run = promisify(execFile)
 
@@ -80,4 +82,26 @@ t.test('compressible files are deflated; empty and random files are stored; leve
   t.equal(byDefault.get('empty.txt'), 0, 'stored')
   t.equal(byDefault.get('blob.bin'), 0, 'random bytes do not shrink: stored')
   t.same([...(await methods(0)).values()], [0, 0, 0, 0, 0], 'level 0')
+})
+
+t.test('a large tree is compressed over many turns of the event loop, none long', async (t) => {
+  // 600 files of 32 KiB of text no earlier test compressed (the cache would skip them): tens of ms of deflate.
+  const seed = randomBytes(8).toString('hex')
+  const files = Array.from({ length: 600 }, (_, i) => ({
+    path: `f/${i}.tf`,
+    content: Array.from({ length: 1024 }, (_, j) => `v${(i * 7919 + j * 104729) % 1000003}-${seed}\n`)
+      .join('')
+      .slice(0, 32 * 1024),
+    mode: 0o644,
+  }))
+  const turns = watchTurns()
+  const cpuBefore = process.cpuUsage()
+  const zip = await zipTree(files)
+  const cpu = process.cpuUsage(cpuBefore)
+  const { wallMs, cpuMs } = turns()
+  const totalMs = (cpu.user + cpu.system) / 1000
+  t.ok(totalMs > 60, `the tree takes long enough to compress that one turn would be noticed (${totalMs.toFixed(0)} ms of CPU)`)
+  const longest = cpuMs ?? wallMs // where /proc has no schedstat, the longest turn's wall time
+  t.ok(longest < 25, `no turn of the loop holds it long (the longest: ${longest.toFixed(1)} ms)`)
+  t.equal((await unzipToFiles(zip, { maxFiles: 1000, maxBytes: 64 << 20 })).length, 600, 'the archive holds every file')
 })

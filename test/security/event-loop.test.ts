@@ -11,18 +11,18 @@
 // while one kept waiting by other processes has not. A timer every 5 ms reads the thread's CPU time
 // (Linux: /proc/self/task/<pid>/schedstat, in ns) and keeps the most it used between two of its
 // ticks; where that file is not there, the thread's CPU time over the whole request is used
-// (/proc/self/task/<pid>/stat, in 10 ms ticks).
+// (/proc/self/task/<pid>/stat, in 10 ms ticks; both in test/harness/thread-cpu.ts).
 // A request that blocks the loop blocks it every time; a case is sent up to three times and
 // passes when one of them stays under the threshold. Not the assistant's first request: what it
 // loads once (compromise, read in a worker thread; the catalog's retrieval index; the rules' first
 // evaluation) would block only that once, so it is sent once, before any other assistant request.
-import { readFileSync } from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import t from 'tap'
 import { extractCatalog } from '@ies/processor-lib'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
 import { startTestApp } from '../harness/app.ts'
 import { environmentBody } from '../harness/jobs.ts'
+import { mainThreadCpuMs, watchStalls } from '../harness/thread-cpu.ts'
 
 const BLOCK_LIMIT_MS = 100
 const BODY_LIMIT = 1024 * 1024
@@ -31,42 +31,6 @@ const HEALTH_EVERY_MS = 50
 
 /** Sent once: the first request to the assistant after the server's start (see above). */
 const FIRST_ASSISTANT_REQUEST = 'assistant: the first request after the start'
-
-const TICK_MS = 10 // USER_HZ is 100 on Linux
-
-/** CPU time (user + system) this process's main thread has used, in ms; null where /proc is not there. */
-function mainThreadCpuMs(): number | null {
-  try {
-    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS
-  } catch {
-    return null
-  }
-}
-
-/** CPU time this process's main thread has run, in ns (the scheduler's own account); null where /proc has no schedstat. */
-function mainThreadRunNs(): number | null {
-  try {
-    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0])
-  } catch {
-    return null
-  }
-}
-
-/** The most CPU time the main thread used between two ticks of a 5 ms timer (ms) while watching: a turn of the loop's own work. */
-function watchStalls(): () => number | null {
-  let last = mainThreadRunNs()
-  let most = 0
-  const timer = setInterval(() => {
-    const now = mainThreadRunNs()
-    if (now !== null && last !== null) most = Math.max(most, (now - last) / 1e6)
-    last = now
-  }, 5)
-  return () => {
-    clearInterval(timer)
-    return last === null ? null : most
-  }
-}
 
 /** JSON text just under `limit` bytes, made by repeating `item(i)` inside `wrap`. */
 function fill(limit: number, wrap: (inner: string) => string, item: (i: number) => string): string {

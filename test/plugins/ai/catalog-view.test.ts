@@ -10,9 +10,14 @@ import { builtinAssistant } from '../../../plugins/ai/builtin-assistant.ts'
 import { fieldAt, valueProblem } from '../../../processor-lib/src/contract/fields.ts'
 import { testPattern } from '../../../server/src/core/safe-pattern.ts'
 import { viewingSource } from '../../../plugins/ai/catalog-source.ts'
+import { CatalogCache } from '../../../plugins/catalog/cache.ts'
 import { catalogView } from '../../../processor-lib/src/contract/view.ts'
 import { checkDraft } from '../../../plugins/ai/draft-review.ts'
 import { acceptSuggestions } from '../../../plugins/ai/suggestions.ts'
+
+/** The app's catalog cache (`app.catalog`) over a source that serves `doc`. */
+const cacheOf = (doc: CatalogDocument) =>
+  new CatalogCache({ fetch: async () => ({ notModified: false, catalog: doc, etag: doc.commit }) }, 60_000, 0)
 
 const TFVARS = [
   '# @param region | displayName=Region | type=text | default=eu-west-1',
@@ -58,7 +63,7 @@ t.test('an unknown type reaches the assistant as text, with a warning', async (t
 
   const logged: Array<{ obj: unknown; msg: string }> = []
   const log = { warn: (obj: unknown, msg: string) => logged.push({ obj, msg }) }
-  const source = viewingSource(async () => doc, log as never)
+  const source = viewingSource(cacheOf(doc), log as never)
   const first = await source()
   const second = await source()
   t.equal(first, second, 'one view per document')
@@ -158,9 +163,9 @@ t.test('a declared unit the assistant cannot convert to is logged once; the fiel
     },
   }
   const logged: string[] = []
-  const source = viewingSource(async () => doc, { warn: (_obj: unknown, msg: string) => logged.push(msg) } as never)
+  const source = viewingSource(cacheOf(doc), { warn: (_obj: unknown, msg: string) => logged.push(msg) } as never)
   const view = await source()
   await source()
   t.same(logged, ['assistant: catalog: services.q.depth: unit "ACU" is not one the assistant converts to; quantities are not read for it'])
-  t.equal(view.services.q.fields.depth.default, 3)
+  t.equal(view?.services.q.fields.depth.default, 3)
 })

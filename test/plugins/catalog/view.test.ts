@@ -6,6 +6,7 @@ import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import t from 'tap'
+import type { Catalog } from '@ies/processor-lib'
 import { BUNDLED_TEMPLATES_DIR } from '@ies/server/config'
 import { startTestApp } from '../../harness/app.ts'
 import { eventually } from '../../harness/eventually.ts'
@@ -73,4 +74,27 @@ t.test('a catalog document of another schema version gives null', async (t) => {
   const logged = warned(lines)
   t.equal(logged.length, 1)
   t.match(logged[0], { level: 40, msg: WARNINGS.otherVersion, schemaVersion: 2 }, 'logged with its schemaVersion')
+})
+
+t.test('viewOf: the typed view of any catalog document, by the same rule and cache as the current one', async (t) => {
+  const { app } = await startTestApp(t)
+  const current = (await app.catalog.get()).catalog
+  const view = await app.catalog.view(app.log, WARNINGS)
+  t.ok(view)
+  t.equal(app.catalog.viewOf(current), view, "the current document's view is the one `view` gives")
+  t.same(app.catalog.warningsOf(view!), [], 'the bundled catalog needs no adjustment')
+
+  const doc: Catalog = {
+    schemaVersion: 1,
+    commit: 'p'.repeat(40),
+    global: { fields: {} },
+    errors: [],
+    services: { db: { displayName: 'Database', fields: { size: { displayName: 'Size', type: 'slider', default: '20' } } } },
+  }
+  const pinned = app.catalog.viewOf(doc)
+  t.match(pinned?.services.db.fields.size, { type: 'text', default: '20' }, "read the clients' way")
+  t.equal(app.catalog.viewOf(doc), pinned, 'built once per document')
+  t.same(app.catalog.warningsOf(pinned!), ['services.db.size: unknown type "slider" is treated as text'], 'with what reading it adjusted')
+  t.not(app.catalog.viewOf({ ...doc }), pinned, 'another document object is another view')
+  t.equal(app.catalog.viewOf({ ...doc, schemaVersion: 2 } as unknown as Catalog), null, 'a document of another schema version has none')
 })
