@@ -4,10 +4,11 @@
 // - when the processor is unreachable, a copy younger than CATALOG_STALE_MS is served stale
 //   (the route adds `Warning: 110`); older or no copy: the error goes to the caller (503).
 // Concurrent requests share one upstream fetch. `view` is the typed view of the copy, `viewOf` that of any
-// catalog document (a pinned templates version's), built by one rule (view.ts).
+// catalog document and `viewAt` that of a templates version (a pinned one), built by one rule (view.ts).
 import type { Catalog } from '@ies/processor-lib'
 import type { TypedCatalog } from '@ies/processor-lib/contract/view'
-import { ProcessorUnreachable, type CatalogSource } from './source.ts'
+import type { Templates } from '@ies/server/templates/source'
+import { catalogDocumentOf, ProcessorUnreachable, type CatalogSource } from './source.ts'
 import { CatalogViews, type CatalogViewReader } from './view.ts'
 
 export interface CachedCatalog {
@@ -27,6 +28,11 @@ export class CatalogCache {
   readonly view: CatalogViewReader = this.views.reader(async () => (await this.get()).catalog)
   /** The typed view of a catalog document (a pinned templates version's), built once per document; null when it is of another schema version than 1. */
   readonly viewOf = (doc: Catalog): TypedCatalog | null => this.views.of(doc)
+  /** The typed view of a templates version's catalog (its parameter-values file read as the in-process source reads it); null when it has none. */
+  readonly viewAt = (templates: Templates): TypedCatalog | null => {
+    const doc = catalogDocumentOf(templates)
+    return doc && this.views.of(doc)
+  }
   /** What building a view adjusted, one sentence each (the assistant logs them). */
   readonly warningsOf = (view: TypedCatalog): readonly string[] => this.views.warningsOf(view)
 

@@ -10,7 +10,7 @@
 import { buildCatalog, DEFAULT_PARAMS_FILES, languageOf, type Catalog } from '@ies/processor-lib'
 import { credentialSecrets, redact } from '@ies/server/core/redaction'
 import { splitCredentials, TEMPLATES_BRANCH } from '@ies/server/templates/templates'
-import type { TemplatesSource } from '@ies/server/templates/source'
+import type { Templates, TemplatesSource } from '@ies/server/templates/source'
 
 export type Fetched = { notModified: true } | { notModified: false; catalog: Catalog; etag: string }
 
@@ -21,8 +21,16 @@ export interface CatalogSource {
 /** The processor could not be reached (network error, timeout, 5xx): the cache may serve a stale copy. */
 export class ProcessorUnreachable extends Error {}
 
-export function inProcessSource(templates: TemplatesSource, provider = 'aws'): CatalogSource {
+/** The catalog document of a templates version, built from its parameter-values file; null when it has none. */
+export function catalogDocumentOf(templates: Templates, provider = 'aws'): Catalog | null {
   const paramsFile = DEFAULT_PARAMS_FILES[provider]
+  const file = templates.inputs.find((f) => f.path === paramsFile)
+  const lang = languageOf(paramsFile)
+  if (!paramsFile || !file || !lang) return null
+  return buildCatalog(paramsFile, file.content.toString('utf8'), lang, templates.commit)
+}
+
+export function inProcessSource(templates: TemplatesSource, provider = 'aws'): CatalogSource {
   return {
     async fetch(etag) {
       let loaded
@@ -32,14 +40,9 @@ export function inProcessSource(templates: TemplatesSource, provider = 'aws'): C
         throw new ProcessorUnreachable(`templates unavailable: ${(err as Error).message}`)
       }
       if (etag === loaded.commit) return { notModified: true }
-      const file = loaded.inputs.find((f) => f.path === paramsFile)
-      const lang = languageOf(paramsFile)
-      if (!file || !lang) throw new ProcessorUnreachable(`the templates have no parameter-values file ${paramsFile}`)
-      return {
-        notModified: false,
-        catalog: buildCatalog(paramsFile, file.content.toString('utf8'), lang, loaded.commit),
-        etag: loaded.commit,
-      }
+      const catalog = catalogDocumentOf(loaded, provider)
+      if (!catalog) throw new ProcessorUnreachable(`the templates have no parameter-values file ${DEFAULT_PARAMS_FILES[provider]}`)
+      return { notModified: false, catalog, etag: loaded.commit }
     },
   }
 }

@@ -5,21 +5,10 @@ import { migrateEnvironment } from '@ies/server/jobs/generation/migrations'
 import { PUSHED_PROVIDER, type RefusedValues } from '@ies/server/jobs/push/push-rule'
 import { JobFailure } from '@ies/server/core/job-failure'
 import { templatesMigrations } from '@ies/server/templates/migrations'
-import type { Templates } from '@ies/server/templates/source'
-import { buildCatalog, DEFAULT_PARAMS_FILES, languageOf, type Catalog } from '@ies/processor-lib'
 import type { TypedCatalog } from '@ies/processor-lib/contract/view'
 import type { FastifyInstance } from 'fastify'
 import { LRUCache } from 'lru-cache'
 import type { EnvironmentRecord } from '../environments/record.ts'
-
-/** The catalog document of a templates version, from its parameter-values file; null when it has none. */
-function catalogDocumentAt(templates: Templates): Catalog | null {
-  const paramsFile = DEFAULT_PARAMS_FILES.aws
-  const file = templates.inputs.find((f) => f.path === paramsFile)
-  const lang = languageOf(paramsFile)
-  if (!file || !lang) return null
-  return buildCatalog(paramsFile, file.content.toString('utf8'), lang, templates.commit)
-}
 
 /** Logged (with the error's message) when an environment's stored values cannot be judged. */
 const UNCHECKED = 'push: stored values not checked against the templates'
@@ -53,7 +42,7 @@ export function pushedConfigurationOf(app: FastifyInstance, migrate: Migrate): (
  * `RefusedValues` of the app: the environment as the pending migrations of its templates version
  * make it (as a push job migrates it), judged by the environments' one rule (`storedValueProblems`)
  * against that version's catalog: the current catalog (`app.catalog.view`, as GET /:id judges), or the
- * pinned version's (`app.catalog.viewOf`, the same rule). A migration that cannot move a value is left to the push job (MIGRATION_FAILED,
+ * pinned version's (`app.catalog.viewAt`, the same rule). A migration that cannot move a value is left to the push job (MIGRATION_FAILED,
  * the migration named); templates that cannot be read are judged nowhere (the job reports them).
  */
 export function refusedValuesOf(app: FastifyInstance, migrate: Migrate): RefusedValues<EnvironmentRecord> {
@@ -64,10 +53,7 @@ export function refusedValuesOf(app: FastifyInstance, migrate: Migrate): Refused
     const templates = await app.templates.version(pin)
     if (!templates) return null
     let kept = pinned.get(templates.commit)
-    if (!kept) {
-      const doc = catalogDocumentAt(templates)
-      pinned.set(templates.commit, (kept = { view: doc && app.catalog.viewOf(doc) }))
-    }
+    if (!kept) pinned.set(templates.commit, (kept = { view: app.catalog.viewAt(templates) }))
     return kept.view
   }
   return async (env) => {

@@ -98,3 +98,14 @@ t.test('viewOf: the typed view of any catalog document, by the same rule and cac
   t.not(app.catalog.viewOf({ ...doc }), pinned, 'another document object is another view')
   t.equal(app.catalog.viewOf({ ...doc, schemaVersion: 2 } as unknown as Catalog), null, 'a document of another schema version has none')
 })
+
+t.test('viewAt: the typed view of a templates version, its catalog read as the in-process source reads it', async (t) => {
+  const { app } = await startTestApp(t)
+  const view = await app.catalog.view(app.log, WARNINGS)
+  const templates = await app.templates.load()
+  const atVersion = app.catalog.viewAt(templates)
+  t.equal(atVersion?.commit, templates.commit, "the version's commit")
+  t.same(atVersion?.services, view?.services, 'the same services and fields as the current view of the same templates')
+  const withoutValues = { ...templates, inputs: templates.inputs.filter((f) => !f.path.endsWith('terraform.tfvars')) }
+  t.equal(app.catalog.viewAt(withoutValues), null, 'none for templates without a parameter-values file')
+})
