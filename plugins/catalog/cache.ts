@@ -3,8 +3,8 @@
 // - revalidated with the ETag (the templates commit): a 304 renews the TTL and keeps the document;
 // - when the processor is unreachable, a copy younger than CATALOG_STALE_MS is served stale
 //   (the route adds `Warning: 110`); older or no copy: the error goes to the caller (503).
-// Concurrent requests share one upstream fetch. `view` is the typed view of the copy, `viewOf` that of any
-// catalog document and `viewAt` that of a templates version (a pinned one), built by one rule (view.ts).
+// Concurrent requests share one upstream fetch. `view` is the typed view of the copy, `viewAt` that of a
+// templates version (a pinned one), both built by one rule (view.ts).
 import type { Catalog } from '@ies/processor-lib'
 import type { TypedCatalog } from '@ies/processor-lib/contract/view'
 import type { Templates } from '@ies/server/templates/source'
@@ -26,8 +26,6 @@ export class CatalogCache {
   private readonly views = new CatalogViews()
   /** The typed view of the current catalog, built once per document; null (logged) when there is no usable one. */
   readonly view: CatalogViewReader = this.views.reader(async () => (await this.get()).catalog)
-  /** The typed view of a catalog document (a pinned templates version's), built once per document; null when it is of another schema version than 1. */
-  readonly viewOf = (doc: Catalog): TypedCatalog | null => this.views.of(doc)
   /** The typed view of a templates version's catalog (its parameter-values file read as the in-process source reads it); null when it has none. */
   readonly viewAt = (templates: Templates): TypedCatalog | null => {
     const doc = catalogDocumentOf(templates)

@@ -1,4 +1,4 @@
-// The typed view of the catalog (`app.catalog.view`, `app.catalog.viewOf`, cache.ts): the one place the
+// The typed view of the catalog (`app.catalog.view`, `app.catalog.viewAt`, cache.ts): the one place the
 // server reads a catalog document the clients' way (processor-lib/src/contract/view.ts) to judge values
 // against it (the environment writes' catalog check and stranded values, the organisation's rules'
 // defaults, the upgrade status, the push rule's stored values, the assistant). A document's view is built

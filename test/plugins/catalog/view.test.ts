@@ -12,6 +12,7 @@ import { startTestApp } from '../../harness/app.ts'
 import { eventually } from '../../harness/eventually.ts'
 import { logLines } from '../../harness/log-lines.ts'
 import { serveCatalogDocument } from '../../harness/catalog-document-server.ts'
+import { CatalogViews } from '../../../plugins/catalog/view.ts'
 
 const NEW_FIELD = '\n# @param services.eks.teamNote | displayName=Team note | type=text\nteam_note = "x"\n'
 const WARNINGS = { unavailable: 'test: catalog unavailable', otherVersion: 'test: catalog of another schema version' }
@@ -76,13 +77,12 @@ t.test('a catalog document of another schema version gives null', async (t) => {
   t.match(logged[0], { level: 40, msg: WARNINGS.otherVersion, schemaVersion: 2 }, 'logged with its schemaVersion')
 })
 
-t.test('viewOf: the typed view of any catalog document, by the same rule and cache as the current one', async (t) => {
+t.test('CatalogViews: the typed view of a catalog document, built once, with what reading it adjusted', async (t) => {
   const { app } = await startTestApp(t)
-  const current = (await app.catalog.get()).catalog
   const view = await app.catalog.view(app.log, WARNINGS)
   t.ok(view)
-  t.equal(app.catalog.viewOf(current), view, "the current document's view is the one `view` gives")
   t.same(app.catalog.warningsOf(view!), [], 'the bundled catalog needs no adjustment')
+  const views = new CatalogViews()
 
   const doc: Catalog = {
     schemaVersion: 1,
@@ -91,12 +91,12 @@ t.test('viewOf: the typed view of any catalog document, by the same rule and cac
     errors: [],
     services: { db: { displayName: 'Database', fields: { size: { displayName: 'Size', type: 'slider', default: '20' } } } },
   }
-  const pinned = app.catalog.viewOf(doc)
+  const pinned = views.of(doc)
   t.match(pinned?.services.db.fields.size, { type: 'text', default: '20' }, "read the clients' way")
-  t.equal(app.catalog.viewOf(doc), pinned, 'built once per document')
-  t.same(app.catalog.warningsOf(pinned!), ['services.db.size: unknown type "slider" is treated as text'], 'with what reading it adjusted')
-  t.not(app.catalog.viewOf({ ...doc }), pinned, 'another document object is another view')
-  t.equal(app.catalog.viewOf({ ...doc, schemaVersion: 2 } as unknown as Catalog), null, 'a document of another schema version has none')
+  t.equal(views.of(doc), pinned, 'built once per document')
+  t.same(views.warningsOf(pinned!), ['services.db.size: unknown type "slider" is treated as text'], 'with what reading it adjusted')
+  t.not(views.of({ ...doc }), pinned, 'another document object is another view')
+  t.equal(views.of({ ...doc, schemaVersion: 2 } as unknown as Catalog), null, 'a document of another schema version has none')
 })
 
 t.test('viewAt: the typed view of a templates version, its catalog read as the in-process source reads it', async (t) => {
