@@ -7,14 +7,18 @@
 // files in alphabetical order, which put the longest ones (test/templates/: Terraform against moto,
 // the scanners) last, where they ran one beside the other with nothing left to fill the second core.
 // So two workers (tap's `jobs` of .taprc) take the files of SLOW_FIRST first, then the schemathesis
-// check, then the rest, one file after the other. Beside them, a lane of its own runs the files of
+// check, then the rest, in batches of BATCH_SIZE files. Beside them, a lane of its own runs the files of
 // WAITING, one after the other: they apply trees to moto, minutes spent mostly in the aws provider's
 // own waits (docs/internals/terraform-apply.md), which would hold a core-sized worker with the core
-// idle. Each file's output is printed whole when it ends; the closing lines give every file's time,
+// idle. Each run's output is printed whole when it ends; the closing lines give every file's time,
 // slowest first.
 //
-// Each file runs as its own node process (`node --import tsx <file>`, tap's `timeout` of .taprc as
-// TAP_TIMEOUT), as tap's runner would start it but without the runner: the runner adds its
+// A batch is one node process that runs its files one after the other, each in a subtest of its own
+// (scripts/test/batch.ts): a file with a few tests spends most of its CPU starting a process and
+// warming cold code, which a batch pays once. The files of ALONE keep a process of their own.
+//
+// Each file or batch runs as its own node process (`node --import tsx <file>`, tap's `timeout` of
+// .taprc as TAP_TIMEOUT, which a batch gives each of its files), as tap's runner would start it but without the runner: the runner adds its
 // processinfo loader to every test process (it records each module loaded, for coverage and
 // `--changed`, which are not used here), about 0.7 s of CPU per file (docs/internals/tests.md), and
 // the runner's own start per run. What the runner does before its runs, the `before` program of
@@ -46,6 +50,16 @@ const SLOW_FIRST = [
   'test/templates/security-scan.test.ts',
 ]
 
+/**
+ * Files that keep a node process of their own: the long ones above (their CPU is their tools',
+ * not node's) and those whose top level is not only tests (`t.plan`, `t.end()`), which a batch's
+ * subtest per file cannot hold.
+ */
+const ALONE = [...WAITING, ...SLOW_FIRST, 'test/templates/gate.test.ts', 'test/processor-lib/service.test.ts']
+
+/** How many files a batch holds: enough to pay a process's start once for many, few enough that a failure names a short list. */
+const BATCH_SIZE = 8
+
 interface Counts {
   total: number
   passed: number
@@ -56,6 +70,8 @@ interface Counts {
 
 interface Run extends Counts {
   label: string
+  /** For a batch: each file's time and the batch process's own CPU in it (its `# file` comments). */
+  files?: { file: string; seconds: number; cpu: number }[]
   output: string
   seconds: number
   /** CPU seconds (user and system) of the file's process and every process it waited for; undefined when not measured. */
@@ -116,6 +132,22 @@ function runFile(file: string): Promise<Run> {
   return runTap(file, 'bash', ['-c', 'node --import tsx "$0" 3>&-; code=$?; times >&3; exit $code', file], false, env, true)
 }
 
+/** Files one after the other in one node process (scripts/test/batch.ts), timed as runFile times a file. */
+async function runBatch(files: readonly string[]): Promise<Run> {
+  const env = { ...process.env, TAP_TIMEOUT: String(tapSetting('timeout', 30)) }
+  const script = 'node --import tsx scripts/test/batch.ts "$@" 3>&-; code=$?; times >&3; exit $code'
+  const run = await runTap(`${files.length} files in one process`, 'bash', ['-c', script, 'batch', ...files], false, env, true)
+  const timed = [...run.output.matchAll(/^# file (\S+): ([\d.]+) s, ([\d.]+) s of CPU$/gm)]
+  return { ...run, files: timed.map((m) => ({ file: m[1]!, seconds: Number(m[2]), cpu: Number(m[3]) })) }
+}
+
+/** The files a failed run names: the file itself, or the files of a batch whose subtest failed (the batch when none did). */
+function failedFiles(run: Run): string[] {
+  if (run.ok) return []
+  const named = run.files ? [...run.output.matchAll(/^not ok \d+ - (\S+)/gm)].map((m) => m[1]!) : [run.label]
+  return named.length > 0 ? named : [run.label]
+}
+
 /** The test files tap would run (the include globs of .taprc), as tap lists them. */
 function allTapFiles(): string[] {
   const listed = spawnSync('npx', ['tap', 'list'], { encoding: 'utf8' })
@@ -123,46 +155,54 @@ function allTapFiles(): string[] {
   return listed.stdout.split('\n').filter(Boolean)
 }
 
-/** The whole suite: WAITING in a lane of its own; on `workers` workers SLOW_FIRST, the schemathesis check, then the rest, each file alone. */
+/** The whole suite: WAITING in a lane of its own; on `workers` workers SLOW_FIRST, the schemathesis check, then the rest in batches, then what is left of WAITING. */
 async function runScheduled(workers: number): Promise<Run[]> {
   // tap builds its test class with the plugins of .taprc when they differ from its last build (a
   // fresh checkout): done once here, before the test processes that load it start.
   const built = spawnSync('npx', ['tap', 'build'], { stdio: 'inherit' })
   if (built.status !== 0) throw new Error('npx tap build failed')
   const files = allTapFiles().filter((f) => f !== SCHEMATHESIS_CHECK)
-  const waiting = WAITING.filter((f) => files.includes(f))
-  const slow = SLOW_FIRST.filter((f) => files.includes(f))
-  const rest = files.filter((f) => !slow.includes(f) && !WAITING.includes(f))
-  const queue = [...slow, SCHEMATHESIS_CHECK, ...rest]
+  const waiting = WAITING.filter((f) => files.includes(f)).map((f) => [f])
+  const alone = files.filter((f) => ALONE.includes(f) && !WAITING.includes(f))
+  const slow = SLOW_FIRST.filter((f) => alone.includes(f))
+  const rest = files.filter((f) => !ALONE.includes(f))
+  const batches = Array.from({ length: Math.ceil(rest.length / BATCH_SIZE) }, (_, i) => rest.slice(i * BATCH_SIZE, (i + 1) * BATCH_SIZE))
+  const others = alone.filter((f) => !slow.includes(f))
+  const queue = [...slow, SCHEMATHESIS_CHECK, ...others].map((f) => [f]).concat(batches)
   const started = Date.now()
   const runs: Run[] = []
-  const worker = async (n: number | string, next: () => string | undefined) => {
-    for (let file = next(); file; file = next()) {
+  const worker = async (n: number | string, next: () => string[] | undefined) => {
+    for (let item = next(); item; item = next()) {
       const at = ((Date.now() - started) / 1000).toFixed(0)
-      console.log(`# [${at} s] worker ${n} starts ${file}`)
-      const run = await runFile(file)
+      console.log(`# [${at} s] worker ${n} starts ${item.join(', ')}`)
+      const run = await (item.length === 1 && !rest.includes(item[0]!) ? runFile(item[0]!) : runBatch(item))
       runs.push(run)
       const end = ((Date.now() - started) / 1000).toFixed(0)
-      console.log(`\n# [${end} s] ${file}: ${run.ok ? 'ok' : 'FAILED'} in ${run.seconds.toFixed(0)} s\n${run.output}`)
+      console.log(`\n# [${end} s] ${item.join(', ')}: ${run.ok ? 'ok' : 'FAILED'} in ${run.seconds.toFixed(0)} s\n${run.output}`)
     }
   }
-  const lanes = Array.from({ length: workers }, (_, i) => worker(i + 1, () => queue.shift()))
+  // A worker whose queue is empty takes the next file of WAITING: the moto lane is then the longest.
+  const lanes = Array.from({ length: workers }, (_, i) => worker(i + 1, () => queue.shift() ?? waiting.shift()))
   await Promise.all([...lanes, worker('(moto lane)', () => waiting.shift())])
   printFileTimes(runs)
   return runs
 }
 
-/** Every file's time (its process's) and CPU time, slowest first. */
+/** Every run's time and CPU time (its process's and those it waited for), slowest first; under a batch, its files. */
 function printFileTimes(runs: readonly Run[]): void {
   const sorted = [...runs].sort((a, b) => b.seconds - a.seconds)
   const sum = (of: (run: Run) => number) => sorted.reduce((s, run) => s + of(run), 0).toFixed(0)
+  const count = sorted.reduce((n, run) => n + (run.files?.length ?? 1), 0)
   console.log(
-    `\n# per-file times, slowest first (${sorted.length} files, ${sum((r) => r.seconds)} s in all, ${sum((r) => r.cpu ?? 0)} s of CPU):`,
+    `\n# per-run times, slowest first (${count} files in ${sorted.length} runs, ${sum((r) => r.seconds)} s in all, ${sum((r) => r.cpu ?? 0)} s of CPU;`,
   )
+  console.log('# under a batch, each file with the CPU of the batch process alone):')
   console.log('#      time      CPU  file')
+  const line = (seconds: number, cpu: number | undefined, label: string) =>
+    console.log(`#   ${seconds.toFixed(1).padStart(7)} s ${(cpu === undefined ? '?' : cpu.toFixed(1)).padStart(6)} s  ${label}`)
   for (const run of sorted) {
-    const cpu = run.cpu === undefined ? '?' : run.cpu.toFixed(1)
-    console.log(`#   ${run.seconds.toFixed(1).padStart(7)} s ${cpu.padStart(6)} s  ${run.label}`)
+    line(run.seconds, run.cpu, run.label)
+    for (const file of run.files ?? []) line(file.seconds, file.cpu, `  ${file.file}`)
   }
 }
 
@@ -185,7 +225,7 @@ else {
 }
 
 const sum = (key: 'total' | 'passed' | 'failed' | 'skipped') => runs.reduce((n, r) => n + r[key], 0)
-for (const r of runs.filter((r) => !r.ok)) console.log(`# failed: ${r.label}`)
+for (const file of runs.flatMap(failedFiles)) console.log(`# failed: ${file}`)
 console.log(`tests: ${sum('passed')} passed, ${sum('failed')} failed, ${sum('skipped')} skipped`)
 if (sum('total') === 0) console.error('no test ran')
 process.exit(runs.every((r) => r.ok) && sum('total') > 0 ? 0 : 1)
