@@ -55,15 +55,17 @@ fi
 
 beside "FerretDB (Go)" scripts/build-ferretdb.sh
 
-# Scanners of the generated trees, pinned (test/templates/security-scan.ts reads them from .tools).
-CHECKOV_VERSION=3.3.30 YAMLLINT_VERSION=1.38.0 TFLINT_VERSION=v0.64.0 ACTIONLINT_VERSION=v1.7.12
+# Scanners of the generated trees, pinned (test/templates/security-scan.ts reads them from .tools):
+# checkov and yamllint with every dependency, from scripts/checkov-requirements.txt.
+TFLINT_VERSION=v0.64.0 ACTIONLINT_VERSION=v1.7.12
 # (versions compared as strings: `cmd | grep -q` fails under pipefail when grep stops reading early)
-# checkov's own --version takes seconds (it loads every check): its installed metadata says the same.
-installed() { compgen -G ".tools/checkov/lib/python3*/site-packages/$1-$2.dist-info" >/dev/null; }
-if ! installed checkov "$CHECKOV_VERSION" || ! installed yamllint "$YAMLLINT_VERSION" || [ ! -x .tools/checkov/bin/checkov ]; then
+checkov_env() {
+  python3 -m uv pip sync -q --python .tools/checkov/bin/python scripts/checkov-requirements.txt
+  cp scripts/checkov-requirements.txt .tools/checkov/requirements.txt
+}
+if ! cmp -s scripts/checkov-requirements.txt .tools/checkov/requirements.txt || [ ! -x .tools/checkov/bin/checkov ]; then
   python3 -m venv .tools/checkov
-  beside "uv pip install checkov==$CHECKOV_VERSION yamllint==$YAMLLINT_VERSION (venv .tools/checkov)" \
-    uv_install .tools/checkov/bin/python "checkov==$CHECKOV_VERSION" "yamllint==$YAMLLINT_VERSION"
+  beside "uv pip sync scripts/checkov-requirements.txt (checkov, yamllint; venv .tools/checkov)" checkov_env
 fi
 if [[ "$(.tools/bin/tflint --version 2>/dev/null)" != *"version ${TFLINT_VERSION#v}"* ]]; then
   beside "go install tflint@$TFLINT_VERSION" env GOBIN="$PWD/.tools/bin" go install "github.com/terraform-linters/tflint@$TFLINT_VERSION"
