@@ -10,8 +10,8 @@
 // check, then the rest, in batches of BATCH_SIZE files. Beside them, a lane of its own runs the files of
 // WAITING, one after the other: they apply trees to moto, minutes spent mostly in the aws provider's
 // own waits (docs/internals/terraform-apply.md), which would hold a core-sized worker with the core
-// idle. Each run's output is printed whole when it ends; the closing lines give every file's time,
-// slowest first.
+// idle. Once its own list is empty, a lane takes from the other's. Each run's output is printed
+// whole when it ends; the closing lines give every file's time, slowest first.
 //
 // A batch is one node process that runs its files one after the other, each in a subtest of its own
 // (scripts/test/batch.ts): a file with a few tests spends most of its CPU starting a process and
@@ -155,7 +155,7 @@ function allTapFiles(): string[] {
   return listed.stdout.split('\n').filter(Boolean)
 }
 
-/** The whole suite: WAITING in a lane of its own; on `workers` workers SLOW_FIRST, the schemathesis check, then the rest in batches, then what is left of WAITING. */
+/** The whole suite: WAITING in a lane of its own; on `workers` workers SLOW_FIRST, the schemathesis check, then the rest in batches; each lane takes from the other's list when its own is empty. */
 async function runScheduled(workers: number): Promise<Run[]> {
   // tap builds its test class with the plugins of .taprc when they differ from its last build (a
   // fresh checkout): done once here, before the test processes that load it start.
@@ -181,9 +181,10 @@ async function runScheduled(workers: number): Promise<Run[]> {
       console.log(`\n# [${end} s] ${item.join(', ')}: ${run.ok ? 'ok' : 'FAILED'} in ${run.seconds.toFixed(0)} s\n${run.output}`)
     }
   }
-  // A worker whose queue is empty takes the next file of WAITING: the moto lane is then the longest.
+  // Each lane takes from the other's list once its own is empty: a worker the next file of WAITING,
+  // the moto lane the next of the queue. The cores then stay busy to the end of the run.
   const lanes = Array.from({ length: workers }, (_, i) => worker(i + 1, () => queue.shift() ?? waiting.shift()))
-  await Promise.all([...lanes, worker('(moto lane)', () => waiting.shift())])
+  await Promise.all([...lanes, worker('(moto lane)', () => waiting.shift() ?? queue.shift())])
   printFileTimes(runs)
   return runs
 }
