@@ -7,11 +7,12 @@
 // files in alphabetical order, which put the longest ones (test/templates/: Terraform against moto,
 // the scanners) last, where they ran one beside the other with nothing left to fill the second core.
 // So two workers (tap's `jobs` of .taprc) take the files of SLOW_FIRST first, then the schemathesis
-// check, then the rest, in batches of BATCH_SIZE files. Beside them, a lane of its own runs the files of
-// WAITING, one after the other: they apply trees to moto, minutes spent mostly in the aws provider's
-// own waits (docs/internals/terraform-apply.md), which would hold a core-sized worker with the core
-// idle. Once its own list is empty, a lane takes from the other's. Each run's output is printed
-// whole when it ends; the closing lines give every file's time, slowest first.
+// check, then the rest, in batches of BATCH_SIZE files (those of LONG_BATCHED first). Beside them, a
+// lane of its own runs the files of WAITING, one after the other: they apply trees to moto, minutes
+// spent mostly in the aws provider's own waits (docs/internals/terraform-apply.md), which would hold
+// a core-sized worker with the core idle. Once its own list is empty, a lane takes from the other's.
+// Each run's output is printed whole when it ends; the closing lines give every file's time, slowest
+// first.
 //
 // A batch is one node process that runs its files one after the other, each in a subtest of its own
 // (scripts/test/batch.ts): a file with a few tests spends most of its CPU starting a process and
@@ -56,6 +57,29 @@ const SLOW_FIRST = [
  * subtest per file cannot hold.
  */
 const ALONE = [...WAITING, ...SLOW_FIRST, 'test/templates/gate.test.ts', 'test/processor-lib/service.test.ts']
+
+/**
+ * The longest of the batched files, longest first (times in the batches of a full run): the first
+ * batches hold them, so the short files' batches fill the cores at the end of the run.
+ */
+const LONG_BATCHED = [
+  'test/server/jobs/push/push-entries.test.ts',
+  'test/server/jobs/push/push-merge.test.ts',
+  'test/server/jobs/push/push-base.test.ts',
+  'test/plugins/upgrades/upgrade-waves.test.ts',
+  'test/templates/pipeline-rehearsal.test.ts',
+  'test/plugins/upgrades/upgrade-status-build.test.ts',
+  'test/server/jobs/generation/remote-generation.test.ts',
+  'test/e2e/upgrade-waves.test.ts',
+  'test/e2e/push-lifecycle.test.ts',
+  'test/server/idp/keycloak.test.ts',
+  'test/server/jobs/plan/plan-rules.test.ts',
+  'test/scripts/check-templates/scan-cache.test.ts',
+  'test/plugins/teams/pipeline-ui.test.ts',
+  'test/faults/generation-outage.test.ts',
+  'test/docs/five-steps.test.ts',
+  'test/plugins/history/change-history.test.ts',
+]
 
 /** How many files a batch holds: enough to pay a process's start once for many, few enough that a failure names a short list. */
 const BATCH_SIZE = 8
@@ -165,7 +189,8 @@ async function runScheduled(workers: number): Promise<Run[]> {
   const waiting = WAITING.filter((f) => files.includes(f)).map((f) => [f])
   const alone = files.filter((f) => ALONE.includes(f) && !WAITING.includes(f))
   const slow = SLOW_FIRST.filter((f) => alone.includes(f))
-  const rest = files.filter((f) => !ALONE.includes(f))
+  const batched = files.filter((f) => !ALONE.includes(f))
+  const rest = [...LONG_BATCHED.filter((f) => batched.includes(f)), ...batched.filter((f) => !LONG_BATCHED.includes(f))]
   const batches = Array.from({ length: Math.ceil(rest.length / BATCH_SIZE) }, (_, i) => rest.slice(i * BATCH_SIZE, (i + 1) * BATCH_SIZE))
   const others = alone.filter((f) => !slow.includes(f))
   const queue = [...slow, SCHEMATHESIS_CHECK, ...others].map((f) => [f]).concat(batches)
