@@ -19,10 +19,10 @@
 // warming cold code, which a batch pays once. The files of ALONE keep a process of their own.
 //
 // Each file or batch runs as its own node process (`node --import tsx <file>`, tap's `timeout` of
-// .taprc as TAP_TIMEOUT, which a batch gives each of its files), as tap's runner would start it but without the runner: the runner adds its
-// processinfo loader to every test process (it records each module loaded, for coverage and
-// `--changed`, which are not used here), about 0.7 s of CPU per file (docs/internals/tests.md), and
-// the runner's own start per run. What the runner does before its runs, the `before` program of
+// .taprc as TAP_TIMEOUT, which a batch gives each of its files), as tap's runner would start it but
+// without the runner: the runner adds its processinfo loader to every test process (it records each
+// module loaded, for coverage and `--changed`, which are not used here), about 0.7 s of CPU per file
+// (docs/internals/tests.md), and the runner's own start per run. What the runner does before its runs, the `before` program of
 // .taprc (scripts/checkout-paths.ts), provision.sh has done.
 //
 // The schemathesis check (test/security/schemathesis.check.ts) is a tap test file too, which `npm
@@ -200,7 +200,7 @@ async function runScheduled(workers: number): Promise<Run[]> {
     for (let item = next(); item; item = next()) {
       const at = ((Date.now() - started) / 1000).toFixed(0)
       console.log(`# [${at} s] worker ${n} starts ${item.join(', ')}`)
-      const run = await (item.length === 1 && !rest.includes(item[0]!) ? runFile(item[0]!) : runBatch(item))
+      const run = await (batches.includes(item) ? runBatch(item) : runFile(item[0]!))
       runs.push(run)
       const end = ((Date.now() - started) / 1000).toFixed(0)
       console.log(`\n# [${end} s] ${item.join(', ')}: ${run.ok ? 'ok' : 'FAILED'} in ${run.seconds.toFixed(0)} s\n${run.output}`)
