@@ -22,8 +22,8 @@
 // .taprc as TAP_TIMEOUT, which a batch gives each of its files), as tap's runner would start it but
 // without the runner: the runner adds its processinfo loader to every test process (it records each
 // module loaded, for coverage and `--changed`, which are not used here), about 0.7 s of CPU per file
-// (docs/internals/tests.md), and the runner's own start per run. What the runner does before its runs, the `before` program of
-// .taprc (scripts/checkout-paths.ts), provision.sh has done.
+// (docs/internals/tests.md), and the runner's own start per run. What the runner does before its
+// runs, the `before` program of .taprc (scripts/checkout-paths.ts), provision.sh has done.
 //
 // The schemathesis check (test/security/schemathesis.check.ts) is a tap test file too, which `npm
 // test -- <files>` also runs in its own node process: under tap's runner its process ran out of
