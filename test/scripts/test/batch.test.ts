@@ -11,6 +11,9 @@ import t from 'tap'
 
 const run = promisify(execFile)
 
+/** This process's environment without tap's runner's variables (with TAP=1 and the like, a child's tap reports to a parent). */
+const ownEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^_?TAP/.test(name)))
+
 async function batch(t: { teardown(fn: () => unknown): void }, files: Record<string, string>, env: Record<string, string> = {}) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'ies-batch-'))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
@@ -22,7 +25,7 @@ async function batch(t: { teardown(fn: () => unknown): void }, files: Record<str
     await writeFile(path.join(dir, name), source)
   }
   const done = await run(process.execPath, ['--import', 'tsx', 'scripts/test/batch.ts', ...paths], {
-    env: { ...process.env, ...env },
+    env: { ...ownEnv, ...env },
   }).then(
     ({ stdout }) => ({ code: 0, stdout }),
     (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
