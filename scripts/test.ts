@@ -147,20 +147,23 @@ function childrenCpu(times: string): number | undefined {
 }
 
 /**
- * One test file in a node process of its own, as tap's runner starts it (the `node-arg` of .taprc:
- * tsx), without the runner. bash starts it, to give its CPU time with `times`: the CPU of the node
- * process and of every process it started and waited for (FerretDB, Git, Terraform, a browser...).
+ * `node --import tsx <args>` (the `node-arg` of .taprc) with tap's `timeout` of .taprc as
+ * TAP_TIMEOUT, without tap's runner. bash starts it, to give its CPU time with `times`: the CPU of
+ * the node process and of every process it started and waited for (FerretDB, Git, Terraform, a
+ * browser...).
  */
-function runFile(file: string): Promise<Run> {
+function runTimed(label: string, args: string[]): Promise<Run> {
   const env = { ...process.env, TAP_TIMEOUT: String(tapSetting('timeout', 30)) }
-  return runTap(file, 'bash', ['-c', 'node --import tsx "$0" 3>&-; code=$?; times >&3; exit $code', file], false, env, true)
+  const script = 'node --import tsx "$@" 3>&-; code=$?; times >&3; exit $code'
+  return runTap(label, 'bash', ['-c', script, 'node', ...args], false, env, true)
 }
 
-/** Files one after the other in one node process (scripts/test/batch.ts), timed as runFile times a file. */
+/** One test file in a node process of its own, as tap's runner starts it. */
+const runFile = (file: string): Promise<Run> => runTimed(file, [file])
+
+/** Files one after the other in one node process (scripts/test/batch.ts), each file's time read from its comment. */
 async function runBatch(files: readonly string[]): Promise<Run> {
-  const env = { ...process.env, TAP_TIMEOUT: String(tapSetting('timeout', 30)) }
-  const script = 'node --import tsx scripts/test/batch.ts "$@" 3>&-; code=$?; times >&3; exit $code'
-  const run = await runTap(`${files.length} files in one process`, 'bash', ['-c', script, 'batch', ...files], false, env, true)
+  const run = await runTimed(`${files.length} files in one process`, ['scripts/test/batch.ts', ...files])
   const timed = [...run.output.matchAll(/^# file (\S+): ([\d.]+) s, ([\d.]+) s of CPU$/gm)]
   return { ...run, files: timed.map((m) => ({ file: m[1]!, seconds: Number(m[2]), cpu: Number(m[3]) })) }
 }
